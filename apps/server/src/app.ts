@@ -1,0 +1,136 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Database } from '@argus/db';
+import { WS_CLOSE, WS_MAX_PAYLOAD_BYTES } from '@argus/protocol';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { automationHandlers } from './automation/automation-handlers';
+import type { Config } from './config';
+import { registerAuthentication } from './plugins/authenticate';
+import { registerErrorHandler } from './plugins/error-handler';
+import { authRoutes } from './routes/auth';
+import { automationRoutes } from './routes/automation';
+import { cleanupRoutes } from './routes/cleanup';
+import { demoRequestRoutes } from './routes/demo-requests';
+import { healthRoutes } from './routes/health';
+import { screenshotRoutes } from './routes/screenshots';
+import { sessionRoutes } from './routes/sessions';
+import { createServices, type Services } from './services';
+import { gatewayRoutes } from './ws/gateway';
+import { foundationHandlers, type MessageHandlers } from './ws/message-handlers';
+import { RealtimeHub } from './ws/realtime-hub';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+    hub: RealtimeHub;
+  }
+}
+
+/** Tokens travel in the socket URL's query; logs must never carry them. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&](?:token|access_token)=)[^&]*/gi, '$1[redacted]');
+}
+
+export interface BuildOptions {
+  config: Config;
+  db: Database;
+  /** Extra socket handlers from the capabilities (automation, conversation, comparison). */
+  handlers?: MessageHandlers;
+  /** Use `false` to silence logs in tests that build the app in-process. */
+  logger?: boolean;
+}
+
+/** Builds the whole app: plugins, then services, then routes. `server.ts` only listens. */
+export async function buildApp({
+  config,
+  db,
+  handlers = {},
+  logger = true,
+}: BuildOptions): Promise<FastifyInstance> {
+  const loggerOptions: FastifyServerOptions['logger'] = logger && {
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.token'],
+    serializers: {
+      req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+    },
+  };
+  const app = Fastify({
+    logger: loggerOptions,
+    bodyLimit: config.bodyLimit,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  // Plugins
+  registerErrorHandler(app);
+  await app.register(formbody, { bodyLimit: config.bodyLimit });
+  await app.register(websocket, {
+    options: { maxPayload: WS_MAX_PAYLOAD_BYTES },
+    // Tell clients why they were dropped (1012: restarting), so they reconnect instead of giving up.
+    preClose(this: FastifyInstance, done: () => void) {
+      for (const socket of this.websocketServer.clients)
+        socket.close(WS_CLOSE.serverShutdown, 'Server shutting down');
+      this.websocketServer.close(() => done());
+    },
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+    reply.header('x-frame-options', 'DENY');
+  });
+
+  // Services
+  const services = await createServices(config, db, app.log);
+  // A run the previous process left running cannot finish: say so (what it recorded stays).
+  const interrupted = await services.repos.testRuns.markInterrupted();
+  if (interrupted) app.log.warn({ interrupted }, 'marked test runs of a previous process as interrupted');
+  app.addHook('onClose', async () => {
+    await services.automation.shutdown();
+    await services.pool.close();
+  });
+  const hub = new RealtimeHub(app.log);
+  app.decorate('services', services);
+  app.decorate('hub', hub);
+  registerAuthentication(app, services.auth);
+  const allHandlers: MessageHandlers = {
+    ...foundationHandlers(),
+    ...automationHandlers(services.automation),
+    ...handlers,
+  };
+
+  // Routes
+  await app.register(healthRoutes, { services });
+  await app.register(authRoutes, { prefix: '/api/auth', services });
+  await app.register(authRoutes, { prefix: '/auth', services });
+  await app.register(sessionRoutes, { prefix: '/api/sessions', services });
+  await app.register(demoRequestRoutes, { services });
+  await app.register(automationRoutes, { prefix: '/api/automation', services });
+  await app.register(screenshotRoutes, { services });
+  await app.register(gatewayRoutes, { services, hub, handlers: allHandlers });
+  await app.register(cleanupRoutes, { services, hub, handlers: allHandlers });
+  await registerWebApp(app, config.webDist);
+
+  return app;
+}
+
+/** Serves the built SPA; unknown non-API GETs get index.html so client-side routes survive a reload. */
+async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
+  const hasBuild = existsSync(join(webDist, 'index.html'));
+  if (hasBuild) {
+    await app.register(fastifyStatic, { root: webDist, prefix: '/', index: 'index.html', wildcard: true });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const isApi = /^\/(api|auth|ws|cleanup)(\/|$)/.test(path);
+    if (request.method === 'GET' && !isApi) {
+      if (hasBuild) return reply.type('text/html').sendFile('index.html');
+      return reply
+        .code(503)
+        .type('text/plain')
+        .send('The web app is not built: run `npm run build` (npm start does it for you).');
+    }
+    return reply.code(404).send({ detail: 'Not found', code: 'NOT_FOUND' });
+  });
+}

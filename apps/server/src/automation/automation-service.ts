@@ -1,0 +1,359 @@
+import type { Planner } from '@argus/ai';
+import type { Repositories, TestRunRow } from '@argus/db';
+import { type BrowserPool, type CapturedScreenshot, explore, runTestCase } from '@argus/engine';
+import type { ClientMessageOf, ScreenshotRef, ServerMessageInput, TestCase } from '@argus/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config';
+import { AppError } from '../errors';
+import type { BlobStore } from '../services/blob-store';
+
+type Send = (message: ServerMessageInput) => void;
+
+interface Activity {
+  kind: 'generating' | 'running';
+  controller: AbortController;
+  startedAt: number;
+  runId?: string;
+  done: Promise<void>;
+}
+
+const seconds = (ms: number) => Math.round(ms / 10) / 100;
+
+export function screenshotUrl(id: string): string {
+  return `/api/screenshots/${id}/image`;
+}
+
+/**
+ * Generation and execution for the automation screen. The server records every run as it happens,
+ * so results survive a closed tab; messages go to every open socket of the user.
+ */
+export class AutomationService {
+  private readonly activities = new Map<string, Activity>();
+
+  constructor(
+    private readonly deps: {
+      config: Config;
+      repos: Repositories;
+      blobs: BlobStore;
+      pool: BrowserPool;
+      planner: Planner;
+      log: FastifyBaseLogger;
+    },
+  ) {}
+
+  isBusy(userId: string): boolean {
+    return this.activities.has(userId);
+  }
+
+  private begin(userId: string, kind: Activity['kind'], work: (a: Activity) => Promise<void>): Activity {
+    const busy = this.activities.get(userId);
+    if (busy) {
+      throw new AppError(
+        'BAD_REQUEST',
+        busy.kind === 'running'
+          ? 'A test run is already in progress. Stop it before starting another.'
+          : 'Test cases are still being generated. Wait for them or stop first.',
+      );
+    }
+    const activity: Activity = {
+      kind,
+      controller: new AbortController(),
+      startedAt: Date.now(),
+      done: Promise.resolve(),
+    };
+    this.activities.set(userId, activity);
+    activity.done = work(activity).finally(() => {
+      if (this.activities.get(userId) === activity) this.activities.delete(userId);
+    });
+    return activity;
+  }
+
+  generate(
+    userId: string,
+    data: ClientMessageOf<'generate_test_cases'>['data'] & { command?: string },
+    send: Send,
+  ): Promise<void> {
+    const { config, repos, pool, planner } = this.deps;
+    return this.begin(userId, 'generating', async ({ controller }) => {
+      const { url, command } = data;
+      send({
+        type: 'generation_started',
+        data: { url, message: `Exploring ${url} with the ${planner.engine} engine` },
+      });
+      try {
+        const pages = await explore(pool, url, {
+          maxPages: config.exploreMaxPages,
+          timeBudgetMs: config.exploreTimeBudgetMs,
+          signal: controller.signal,
+          onProgress: (message) => send({ type: 'progress_update', data: { message } }),
+        });
+        if (controller.signal.aborted) return;
+        send({
+          type: 'progress_update',
+          data: {
+            message: `Explored ${pages.length} page${pages.length === 1 ? '' : 's'}; writing test cases`,
+          },
+        });
+        const cases = await planner.generate({ url, command, pages });
+        const run = await repos.testRuns.create(userId, {
+          session_id: data.session_id ?? null,
+          url,
+          target_url: url,
+          test_suite_name: command
+            ? `Command: ${command.slice(0, 200)}`
+            : `Full suite for ${new URL(url).host}`,
+          test_mode: command ? 'command' : 'full',
+          command: command ?? null,
+          engine: planner.engine,
+          test_cases: cases,
+          total_tests: cases.length,
+          status: 'pending',
+        });
+        send({
+          type: 'test_cases_generated',
+          data: { test_cases: cases, engine: planner.engine, test_run_id: run.id },
+        });
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+        this.deps.log.warn({ err: error, url: data.url }, 'generation failed');
+        send({ type: 'error', data: { message, code: 'GENERATION_FAILED' } });
+      }
+    }).done;
+  }
+
+  /** run_all_tests and run_single_test: the same execution, over one case or many. */
+  run(
+    userId: string,
+    data: {
+      url: string;
+      test_cases: TestCase[];
+      test_mode: 'full' | 'command';
+      command?: string | null;
+      session_id?: string | null;
+      test_run_id?: string | null;
+    },
+    send: Send,
+  ): Promise<void> {
+    const { repos, config } = this.deps;
+    if (data.test_cases.length === 0) throw new AppError('BAD_REQUEST', 'No test cases to run');
+    return this.begin(userId, 'running', async (activity) => {
+      const { controller } = activity;
+      const cases = data.test_cases;
+      const total = cases.length;
+      let run: TestRunRow | undefined = data.test_run_id
+        ? await repos.testRuns.get(userId, data.test_run_id)
+        : undefined;
+      const start = {
+        status: 'running',
+        started_at: new Date(),
+        completed_at: null,
+        total_tests: total,
+        passed_tests: 0,
+        failed_tests: 0,
+        test_cases: cases,
+        test_mode: data.test_mode,
+        command: data.command ?? null,
+      };
+      run = run
+        ? await repos.testRuns.update(userId, run.id, start)
+        : await repos.testRuns.create(userId, {
+            ...start,
+            session_id: data.session_id ?? null,
+            url: data.url,
+            target_url: data.url,
+            test_suite_name: total === 1 ? cases[0].test_name : `Suite for ${new URL(data.url).host}`,
+            engine: 'builtin step executor',
+          });
+      if (!run) throw new Error('Could not record the test run');
+      const runId = run.id;
+      activity.runId = runId;
+      send({ type: 'execution_started', data: { total_tests: total, test_run_id: runId } });
+
+      let next = 0;
+      let passed = 0;
+      const runOne = async (index: number) => {
+        const testCase = cases[index];
+        const name = testCase.test_name;
+        send({
+          type: 'test_progress',
+          data: { current_test: index + 1, total_tests: total, test_name: name },
+        });
+        const saving: Promise<ScreenshotRef | null>[] = [];
+        const outcome = await runTestCase(this.deps.pool, testCase, {
+          baseUrl: data.url,
+          signal: controller.signal,
+          stepTimeoutMs: config.stepTimeoutMs,
+          testTimeoutMs: config.testTimeoutMs,
+          onStep: (update, shot) => {
+            send({ type: 'step_update', data: { step_data: update, test_name: name } });
+            if (shot) saving.push(this.saveScreenshot(userId, runId, name, shot));
+          },
+        });
+        const screenshots = (await Promise.all(saving)).filter((s): s is ScreenshotRef => s !== null);
+        const ok = outcome.status === 'passed';
+        if (ok) passed++;
+        await repos.testRuns.addResult(userId, runId, {
+          test_case_id: testCase.id ?? null,
+          test_case_name: name,
+          status: outcome.status,
+          execution_time: outcome.executionTime,
+          error_message: outcome.error,
+          steps: outcome.steps,
+          logs: outcome.logs,
+          screenshots: screenshots.map((s) => s.id),
+        });
+        await repos.testRuns.countResult(userId, runId, ok);
+        await repos.testRuns.appendLog(
+          userId,
+          runId,
+          outcome.logs.map((l) => ({ ...l, message: `[${name}] ${l.message}` })),
+        );
+        if (ok) {
+          send({
+            type: 'test_completed',
+            data: {
+              test_name: name,
+              result: {
+                status: 'passed',
+                test_case: { id: testCase.id, test_name: name, description: testCase.description },
+                execution_time: outcome.executionTime,
+                error: null,
+                screenshots,
+                logs: outcome.logs,
+              },
+            },
+          });
+        } else {
+          send({
+            type: 'test_failed',
+            data: {
+              test_name: name,
+              error: outcome.error ?? 'Test failed',
+              execution_time: outcome.executionTime,
+              screenshots,
+              logs: outcome.logs,
+            },
+          });
+        }
+      };
+
+      try {
+        const workers = Array.from({ length: Math.min(config.automationParallelism, total) }, async () => {
+          while (next < total && !controller.signal.aborted) await runOne(next++);
+        });
+        await Promise.all(workers);
+        const executionTime = seconds(Date.now() - activity.startedAt);
+        if (controller.signal.aborted) {
+          // Spec §4: a run the user stopped is recorded as failed.
+          await repos.testRuns.update(userId, runId, {
+            status: 'failed',
+            completed_at: new Date(),
+            execution_time_seconds: executionTime,
+          });
+          await repos.testRuns.appendLog(userId, runId, [
+            { timestamp: new Date().toISOString(), level: 'warn', message: 'Execution stopped by the user' },
+          ]);
+          send({ type: 'execution_stopped', data: { execution_time: executionTime } });
+        } else {
+          await repos.testRuns.update(userId, runId, {
+            status: 'completed',
+            completed_at: new Date(),
+            execution_time_seconds: executionTime,
+          });
+          send({
+            type: 'all_tests_completed',
+            data: { total_tests: total, passed, execution_time: executionTime },
+          });
+        }
+      } catch (error) {
+        this.deps.log.error({ err: error, runId }, 'test run failed');
+        await repos.testRuns
+          .update(userId, runId, { status: 'error', completed_at: new Date() })
+          .catch(() => undefined);
+        send({
+          type: 'error',
+          data: { message: 'An error occurred during test execution', code: 'INTERNAL' },
+        });
+      }
+    }).done;
+  }
+
+  private async saveScreenshot(
+    userId: string,
+    runId: string,
+    testCaseName: string,
+    shot: CapturedScreenshot,
+  ): Promise<ScreenshotRef | null> {
+    try {
+      const sha256 = await this.deps.blobs.put(shot.data);
+      const row = await this.deps.repos.testRuns.addScreenshot(userId, {
+        test_run_id: runId,
+        test_case_name: testCaseName,
+        step_name: shot.step_name,
+        step_index: shot.step_index,
+        sha256,
+        mime: 'image/jpeg',
+        bytes: shot.data.length,
+        width: shot.width,
+        height: shot.height,
+        metadata: {},
+      });
+      return toScreenshotRef(row);
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'could not store a screenshot');
+      return null;
+    }
+  }
+
+  /** Stops what the user has under way: `execution_stopping` at once, `execution_stopped` when it is over. */
+  async stop(userId: string, send: Send): Promise<void> {
+    const activity = this.activities.get(userId);
+    if (!activity) {
+      // Nothing runs: acknowledge, so the client clears its stop flag.
+      send({ type: 'execution_stopped', data: { execution_time: 0 } });
+      return;
+    }
+    if (activity.kind === 'running') send({ type: 'execution_stopping', data: {} });
+    activity.controller.abort();
+    await activity.done;
+    if (activity.kind === 'generating') send({ type: 'execution_stopped', data: { execution_time: 0 } });
+  }
+
+  /** Server shutdown: abort everything; what is still running is marked interrupted. */
+  async shutdown(): Promise<void> {
+    const running = [...this.activities.entries()];
+    for (const [, activity] of running) activity.controller.abort();
+    await Promise.all(running.map(([, a]) => a.done.catch(() => undefined)));
+    for (const [userId, activity] of running) {
+      if (activity.runId) {
+        await this.deps.repos.testRuns
+          .update(userId, activity.runId, { status: 'interrupted', completed_at: new Date() })
+          .catch(() => undefined);
+      }
+    }
+  }
+}
+
+export function toScreenshotRef(row: {
+  id: string;
+  test_run_id: string | null;
+  test_case_name: string;
+  step_name: string | null;
+  step_index: number;
+  width: number | null;
+  height: number | null;
+  created_at: Date;
+}): ScreenshotRef {
+  return {
+    id: row.id,
+    url: screenshotUrl(row.id),
+    test_run_id: row.test_run_id,
+    test_case_name: row.test_case_name,
+    step_name: row.step_name,
+    step_index: row.step_index,
+    width: row.width,
+    height: row.height,
+    created_at: row.created_at.toISOString(),
+  };
+}

@@ -1,0 +1,394 @@
+import { parseStep } from '@argus/engine';
+import type { StepUpdate } from '@argus/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveFixtureSite } from '../../../../fixtures/site/serve';
+import { client } from '../testing/api-targets';
+import { type RunningServer, spawnServer } from '../testing/spawn-server';
+import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
+
+/** The fixture site's planted defects, and the generated cases that must fail because of them. */
+const PLANTED = [
+  {
+    test: /^Page loads cleanly: System status$/,
+    error: /Console error .*status\.html: Status widget failed to load/,
+  },
+  { test: /^No broken links: About/, error: /Broken link "Our history" → .*history\.html answered 404/ },
+  { test: /^Images have alt text: Meet the team$/, error: /Image without alt text: images\/team-luis\.svg/ },
+  { test: /^Accessibility \(axe-core\): Meet the team$/, error: /axe-core image-alt \(critical\)/ },
+];
+
+describe('automation over the socket, against the fixture site', () => {
+  let server: RunningServer;
+  let site: Awaited<ReturnType<typeof serveFixtureSite>>;
+  let api: ReturnType<typeof client>;
+  let alice: { token: string; user: { id: string } };
+  let socket: TestSocket;
+  let cases: { test_name: string; steps: string[]; category: string }[] = [];
+  let runId: string;
+
+  beforeAll(async () => {
+    site = await serveFixtureSite();
+    server = await spawnServer({ ALLOWED_TARGETS: '127.0.0.1', AUTOMATION_PARALLELISM: '2' });
+    api = client(server.url);
+    alice = await api.signUp('alice');
+    socket = openSocket(`${server.url.replace('http', 'ws')}/ws/${alice.user.id}?token=${alice.token}`);
+    await socket.next('connection_established');
+  });
+  afterAll(async () => {
+    socket?.ws.close(1000);
+    await server?.stop();
+    await site?.close();
+  });
+
+  it('generates a real first-pass suite: at least 8 distinct cases, every step in the step language', async () => {
+    socket.send('generate_test_cases', { url: `${site.url}/`, session_id: 'session-1' });
+    expect((await socket.next('generation_started')).data.url).toBe(`${site.url}/`);
+    const generated = await socket.next('test_cases_generated', 90_000);
+    expect(socket.all.some((m) => m.type === 'progress_update')).toBe(true);
+    expect(generated.data.engine).toMatch(/rule-based/);
+    cases = generated.data.test_cases as typeof cases;
+    runId = generated.data.test_run_id as string;
+    expect(new Set(cases.map((c) => c.test_name)).size).toBe(cases.length);
+    expect(cases.length).toBeGreaterThanOrEqual(8);
+    const categories = new Set(cases.map((c) => c.category));
+    for (const category of [
+      'Smoke',
+      'Navigation',
+      'Forms',
+      'Links',
+      'Accessibility',
+      'Responsive',
+      'Functional',
+    ]) {
+      expect(categories, category).toContain(category);
+    }
+    for (const c of cases) {
+      expect(c).toMatchObject({
+        id: expect.any(String),
+        description: expect.any(String),
+        priority: expect.any(String),
+      });
+      expect(c).toHaveProperty('expected_result');
+      expect(c).toHaveProperty('url');
+      for (const step of c.steps) expect(() => parseStep(step), step).not.toThrow();
+    }
+    // Each planted defect has a case aimed at it.
+    for (const planted of PLANTED)
+      expect(
+        cases.some((c) => planted.test.test(c.test_name)),
+        String(planted.test),
+      ).toBe(true);
+  }, 120_000);
+
+  it('runs the suite live: passes what works and fails exactly the planted defects, naming them', async () => {
+    socket.all.length = 0;
+    socket.send('run_all_tests', {
+      url: `${site.url}/`,
+      test_cases: cases,
+      test_mode: 'full',
+      session_id: 'session-1',
+      test_run_id: runId,
+    });
+    const started = await socket.next('execution_started');
+    expect(started.data).toEqual({ total_tests: cases.length, test_run_id: runId });
+    const done = await socket.next('all_tests_completed', 300_000);
+
+    const failed = socket.all.filter((m) => m.type === 'test_failed').map((m) => m.data);
+    const passed = socket.all.filter((m) => m.type === 'test_completed').map((m) => m.data);
+    expect(failed.length + passed.length).toBe(cases.length);
+    for (const planted of PLANTED) {
+      const hit = failed.find((f) => planted.test.test(String(f.test_name)));
+      expect(hit, String(planted.test)).toBeDefined();
+      expect(String(hit?.error)).toMatch(planted.error);
+    }
+    const unexpected = failed.filter((f) => !PLANTED.some((p) => p.test.test(String(f.test_name))));
+    expect(unexpected.map((f) => `${f.test_name}: ${f.error}`)).toEqual([]);
+    expect(done.data).toMatchObject({ total_tests: cases.length, passed: cases.length - PLANTED.length });
+
+    const progress = socket.all.filter((m) => m.type === 'test_progress');
+    expect(progress).toHaveLength(cases.length);
+    const steps = socket.all
+      .filter((m) => m.type === 'step_update')
+      .map((m) => m.data.step_data as StepUpdate);
+    const finished = steps.filter((s) => s.status !== 'pending');
+    expect(steps.some((s) => s.status === 'pending')).toBe(true);
+    for (const s of finished) {
+      expect(s).toMatchObject({
+        step_number: expect.any(Number),
+        action: expect.any(String),
+        timestamp: expect.any(String),
+      });
+      expect(s.screenshot?.width).toBeGreaterThan(0);
+      // JPEG, base64
+      expect(Buffer.from(s.screenshot?.base64_data ?? '', 'base64').subarray(0, 3)).toEqual(
+        Buffer.from([0xff, 0xd8, 0xff]),
+      );
+    }
+    const firstFailure = failed[0] as { screenshots: { url: string }[] };
+    expect(firstFailure.screenshots.length).toBeGreaterThan(0);
+  }, 320_000);
+
+  it('recorded the run on the server: results, counts, log and owner-only screenshots', async () => {
+    const run = await api.call('GET', `/api/automation/test-runs/${runId}`, { token: alice.token });
+    expect(run.status).toBe(200);
+    expect(run.data).toMatchObject({
+      status: 'completed',
+      total_tests: cases.length,
+      passed_tests: cases.length - PLANTED.length,
+      failed_tests: PLANTED.length,
+      session_id: 'session-1',
+    });
+    expect(run.data.test_results).toHaveLength(cases.length);
+    expect(run.data.execution_log.length).toBeGreaterThan(cases.length);
+    expect(run.data.screenshots_paths.length).toBeGreaterThan(cases.length);
+
+    const shotUrl = run.data.screenshots_paths[0] as string;
+    const image = await fetch(`${server.url}${shotUrl}`, {
+      headers: { authorization: `Bearer ${alice.token}` },
+    });
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/jpeg');
+    const viaQuery = await fetch(`${server.url}${shotUrl}?access_token=${alice.token}`);
+    expect(viaQuery.status).toBe(200);
+    expect((await fetch(`${server.url}${shotUrl}`)).status).toBe(401);
+
+    const mallory = await api.signUp('mallory');
+    const stolen = await fetch(`${server.url}${shotUrl}`, {
+      headers: { authorization: `Bearer ${mallory.token}` },
+    });
+    expect(stolen.status).toBe(404);
+    expect(
+      (await api.call('GET', `/api/automation/test-runs/${runId}`, { token: mallory.token })).status,
+    ).toBe(404);
+    expect(
+      (await api.call('GET', `/api/screenshots/test-run/${runId}`, { token: mallory.token })).status,
+    ).toBe(404);
+
+    const list = await api.call('GET', `/api/screenshots/test-run/${runId}`, { token: alice.token });
+    expect(list.data.length).toBe(run.data.screenshots_paths.length);
+    const name = encodeURIComponent(cases[0].test_name);
+    const forCase = await api.call('GET', `/api/screenshots/test-case/${runId}/${name}`, {
+      token: alice.token,
+    });
+    expect(forCase.data.length).toBeGreaterThan(0);
+    expect(
+      forCase.data.every((s: { test_case_name: string }) => s.test_case_name === cases[0].test_name),
+    ).toBe(true);
+  });
+
+  it('stops a run within 2 s: execution_stopping, then execution_stopped, and records it as failed', async () => {
+    socket.all.length = 0;
+    socket.messages.length = 0;
+    socket.send('run_all_tests', {
+      url: `${site.url}/`,
+      test_cases: cases,
+      test_mode: 'full',
+      session_id: 'session-1',
+    });
+    const started = await socket.next('execution_started');
+    await socket.next('step_update');
+    const asked = Date.now();
+    socket.send('stop_execution', {
+      stopId: 's1',
+      force: false,
+      session_id: 'session-1',
+      timestamp: new Date().toISOString(),
+    });
+    await socket.next('execution_stopping', 5_000);
+    await socket.next('execution_stopped', 5_000);
+    const took = Date.now() - asked;
+    expect(took).toBeLessThan(2_000);
+    const run = await api.call('GET', `/api/automation/test-runs/${started.data.test_run_id}`, {
+      token: alice.token,
+    });
+    expect(run.data.status).toBe('failed');
+    expect(run.data.test_results.length).toBeLessThan(cases.length);
+    expect(run.data.execution_log.at(-1).message).toBe('Execution stopped by the user');
+  }, 60_000);
+
+  it('refuses targets the policy forbids, with the reason', async () => {
+    for (const [url, reason] of [
+      ['http://169.254.169.254/latest/meta-data/', /link-local or cloud-metadata/],
+      [`${server.url}/api/health`, /is the Argus server itself/],
+    ] as const) {
+      socket.send('generate_test_cases', { url, session_id: 'session-1' });
+      const error = await socket.next('error', 30_000);
+      expect(String(error.data.message)).toMatch(/^Blocked by the target policy: /);
+      expect(String(error.data.message)).toMatch(reason);
+    }
+  }, 70_000);
+
+  it('generates command-focused cases from the same observations', async () => {
+    socket.send('command_generate_test_cases', {
+      url: `${site.url}/`,
+      command: "check that searching for 'shoes' shows results",
+      session_id: 'session-1',
+    });
+    const generated = await socket.next('test_cases_generated', 90_000);
+    const names = (generated.data.test_cases as { test_name: string; command: string }[]).map(
+      (c) => c.test_name,
+    );
+    expect(names.some((n) => /Search finds/.test(n))).toBe(true);
+    expect(names.every((n) => !/Accessibility/.test(n))).toBe(true);
+    expect((generated.data.test_cases as { command: string }[])[0].command).toMatch(/shoes/);
+  }, 100_000);
+});
+
+describe('automation records over HTTP', () => {
+  let server: RunningServer;
+  let api: ReturnType<typeof client>;
+  beforeAll(async () => {
+    server = await spawnServer();
+    api = client(server.url);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const PNG_1x1 =
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+  it('creates, updates and reads a test run, its results and screenshots, owner-scoped', async () => {
+    const alice = await api.signUp('alice');
+    const bob = await api.signUp('bob');
+    const created = await api.call('POST', '/api/automation/test-runs', {
+      token: alice.token,
+      json: {
+        url: 'https://example.com',
+        session_id: 's',
+        test_cases: { testName: 'one', steps: ['Click "A"'] },
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.data).toMatchObject({
+      status: 'pending',
+      total_tests: 1,
+      test_cases: [{ test_name: 'one' }],
+    });
+    const id = created.data.id;
+
+    const result = await api.call('POST', '/api/automation/test-results', {
+      token: alice.token,
+      json: {
+        test_run_id: id,
+        test_case_name: 'one',
+        status: 'failed',
+        execution_time: 1.2,
+        error_message: "it's broken",
+      },
+    });
+    expect(result.status).toBe(201);
+    const upload = await api.call('POST', '/api/screenshots/upload', {
+      token: alice.token,
+      json: {
+        test_run_id: id,
+        test_case_name: 'one',
+        step_name: 'Click "A"',
+        image_data: `data:image/png;base64,${PNG_1x1}`,
+        width: 1,
+        height: 1,
+      },
+    });
+    expect(upload.status).toBe(201);
+    expect(upload.data).toMatchObject({
+      id: expect.any(String),
+      url: `/api/screenshots/${upload.data.id}/image`,
+    });
+    const png = await fetch(`${server.url}${upload.data.url}`, {
+      headers: { authorization: `Bearer ${alice.token}` },
+    });
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await png.arrayBuffer()).toString('base64')).toBe(PNG_1x1);
+
+    const notImage = await api.call('POST', '/api/screenshots/upload', {
+      token: alice.token,
+      json: { test_run_id: id, test_case_name: 'one', image_data: Buffer.from('<svg/>').toString('base64') },
+    });
+    expect(notImage.status).toBe(422);
+    expect(notImage.data.error).toBe('Validation error');
+
+    const put = await api.call('PUT', `/api/automation/test-runs/${id}`, {
+      token: alice.token,
+      json: {
+        status: 'completed',
+        passed_tests: 0,
+        failed_tests: 1,
+        execution_time_seconds: 1.2,
+        completed_at: new Date().toISOString(),
+      },
+    });
+    expect(put.status).toBe(200);
+    expect(put.data).toMatchObject({ status: 'completed', failed_tests: 1 });
+    expect(put.data.test_results[0]).toMatchObject({ test_case_name: 'one', error_message: "it's broken" });
+    expect(put.data.screenshots_paths).toEqual([upload.data.url]);
+
+    expect((await api.call('GET', `/api/automation/test-runs/${id}`, { token: bob.token })).status).toBe(404);
+    expect(
+      (
+        await api.call('POST', '/api/automation/test-results', {
+          token: bob.token,
+          json: { test_run_id: id, test_case_name: 'x', status: 'passed' },
+        })
+      ).status,
+    ).toBe(404);
+    const listed = await api.call('GET', '/api/automation/test-runs?session_id=s', { token: alice.token });
+    expect(listed.data.map((r: { id: string }) => r.id)).toEqual([id]);
+    expect((await api.call('GET', '/api/automation/test-runs', { token: bob.token })).data).toEqual([]);
+    expect(
+      (
+        await api.call('PUT', `/api/automation/test-runs/${id}`, {
+          token: alice.token,
+          json: { status: 'dancing' },
+        })
+      ).status,
+    ).toBe(422);
+  });
+});
+
+describe('a server restarted mid-run', () => {
+  it('marks the run interrupted and keeps what it had recorded', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dataDir = await mkdtemp(join(tmpdir(), 'argus-restart-'));
+    const site = await serveFixtureSite();
+    try {
+      const first = await spawnServer({
+        DATA_DIR: dataDir,
+        ALLOWED_TARGETS: '127.0.0.1',
+        AUTOMATION_PARALLELISM: '1',
+      });
+      const api = client(first.url);
+      const alice = await api.signUp('alice');
+      const socket = openSocket(
+        `${first.url.replace('http', 'ws')}/ws/${alice.user.id}?token=${alice.token}`,
+      );
+      await socket.next('connection_established');
+      const slow = Array.from({ length: 6 }, (_, i) => ({
+        test_name: `Case ${i + 1}`,
+        steps: [
+          `Navigate to ${site.url}/`,
+          'Wait 1 second',
+          'Verify heading "Outdoor gear for every trail" is visible',
+        ],
+      }));
+      socket.send('run_all_tests', { url: `${site.url}/`, test_cases: slow, test_mode: 'full' });
+      const started: Message = await socket.next('execution_started');
+      await socket.next('test_completed', 30_000);
+      await first.crash();
+
+      const second = await spawnServer({ DATA_DIR: dataDir });
+      const again = client(second.url);
+      const run = await again.call('GET', `/api/automation/test-runs/${started.data.test_run_id}`, {
+        token: alice.token,
+      });
+      expect(run.data.status).toBe('interrupted');
+      expect(run.data.test_results.length).toBeGreaterThanOrEqual(1);
+      expect(run.data.test_results[0].status).toBe('passed');
+      await second.stop();
+    } finally {
+      await site.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

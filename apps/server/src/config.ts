@@ -1,0 +1,100 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/** Everything the server reads from its environment (DESIGN.md §4). A `.env` file is read too. */
+export interface Config {
+  /** @default 8080 */
+  port: number;
+  /** @default '127.0.0.1' */
+  host: string;
+  /** Embedded database, blobs and generated secrets. @default './data' */
+  dataDir: string;
+  /** PostgreSQL instead of the embedded database. @default undefined */
+  databaseUrl?: string;
+  /** Token signing secret; generated once and kept in DATA_DIR when unset. */
+  jwtSecret?: string;
+  /** Lifetime of an access token. @default 86400 (24 h) */
+  tokenTtlSeconds: number;
+  /** @default 'info' ('warn' under NODE_ENV=test) */
+  logLevel: string;
+  /** Built web app served at /. @default 'apps/web/dist' */
+  webDist: string;
+  /** Failed logins allowed per username per window before 429. @default 10 */
+  loginFailuresPerUser: number;
+  /** Login attempts allowed per IP per window before 429. @default 30 */
+  loginAttemptsPerIp: number;
+  /** Registrations allowed per IP per window. @default 20 */
+  registrationsPerIp: number;
+  /** Window of the limits above, in seconds. @default 900 */
+  rateLimitWindowSeconds: number;
+  /** Largest JSON or form body accepted, in bytes. @default 1048576 */
+  bodyLimit: number;
+  /** Hosts/CIDRs the browser may reach besides the public internet (ALLOWED_TARGETS, comma-separated). @default [] */
+  allowedTargets: string[];
+  /** @default auto-detected */
+  chromiumPath?: string;
+  /** A remote browser instead of a local Chromium. @default undefined */
+  browserWsEndpoint?: string;
+  /** Browser contexts open at once in this process. @default 4 */
+  maxBrowsers: number;
+  /** Tests of one run executed at once. @default 2 */
+  automationParallelism: number;
+  /** Pages the built-in generator explores. @default 10 */
+  exploreMaxPages: number;
+  /** Time the built-in generator explores for, in ms. @default 20000 */
+  exploreTimeBudgetMs: number;
+  /** @default 10000 */
+  stepTimeoutMs: number;
+  /** @default 90000 */
+  testTimeoutMs: number;
+  version: string;
+}
+
+const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+
+function int(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`${name} must be a non-negative integer, got '${value}'`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const version = JSON.parse(readFileSync(resolve(REPO_ROOT, 'package.json'), 'utf8')).version as string;
+  const port = int(env.PORT, 8080, 'PORT');
+  if (port > 65535) throw new Error(`PORT must be at most 65535, got ${port}`);
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    dataDir: resolve(env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    jwtSecret: env.JWT_SECRET || undefined,
+    tokenTtlSeconds: int(env.TOKEN_TTL_SECONDS, 86_400, 'TOKEN_TTL_SECONDS'),
+    logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'warn' : 'info'),
+    webDist: resolve(env.WEB_DIST || resolve(REPO_ROOT, 'apps/web/dist')),
+    loginFailuresPerUser: int(env.LOGIN_FAILURES_PER_USER, 10, 'LOGIN_FAILURES_PER_USER'),
+    loginAttemptsPerIp: int(env.LOGIN_ATTEMPTS_PER_IP, 30, 'LOGIN_ATTEMPTS_PER_IP'),
+    registrationsPerIp: int(env.REGISTRATIONS_PER_IP, 20, 'REGISTRATIONS_PER_IP'),
+    rateLimitWindowSeconds: int(env.RATE_LIMIT_WINDOW_SECONDS, 900, 'RATE_LIMIT_WINDOW_SECONDS'),
+    bodyLimit: int(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),
+    allowedTargets: (env.ALLOWED_TARGETS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    chromiumPath: env.CHROMIUM_PATH || undefined,
+    browserWsEndpoint: env.BROWSER_WS_ENDPOINT || undefined,
+    maxBrowsers: Math.max(1, int(env.MAX_BROWSERS, 4, 'MAX_BROWSERS')),
+    automationParallelism: Math.max(1, int(env.AUTOMATION_PARALLELISM, 2, 'AUTOMATION_PARALLELISM')),
+    exploreMaxPages: Math.max(1, int(env.EXPLORE_MAX_PAGES, 10, 'EXPLORE_MAX_PAGES')),
+    exploreTimeBudgetMs: int(env.EXPLORE_TIME_BUDGET_MS, 20_000, 'EXPLORE_TIME_BUDGET_MS'),
+    stepTimeoutMs: int(env.STEP_TIMEOUT_MS, 10_000, 'STEP_TIMEOUT_MS'),
+    testTimeoutMs: int(env.TEST_TIMEOUT_MS, 90_000, 'TEST_TIMEOUT_MS'),
+    version,
+  };
+}
+
+/** Reads `.env` from the working directory, never overriding variables already set. */
+export function loadDotEnv(path = resolve('.env')): void {
+  if (existsSync(path)) process.loadEnvFile(path);
+}

@@ -1,0 +1,96 @@
+import { UniqueViolation } from '@argus/db';
+import {
+  ChangePasswordRequestSchema,
+  LoginRequestSchema,
+  type LoginResponse,
+  type MessageResponse,
+  RegisterRequestSchema,
+  type User,
+} from '@argus/protocol';
+import type { FastifyInstance } from 'fastify';
+import { AppError, parseWith } from '../errors';
+import { currentUser } from '../plugins/authenticate';
+import type { Services } from '../services';
+import { toPublicUser } from '../services/auth-service';
+import type { RateLimiter } from '../services/rate-limiter';
+
+function enforce(limiter: RateLimiter, key: string): void {
+  const { allowed, retryAfterSeconds } = limiter.hit(key);
+  if (!allowed) throw new AppError('RATE_LIMITED', undefined, { 'retry-after': String(retryAfterSeconds) });
+}
+
+/** Mounted at /api/auth and, for the other client of spec §7, at /auth. */
+export async function authRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  const { auth, repos, limits } = services;
+
+  app.post('/register', async (request, reply) => {
+    enforce(limits.registrationsPerIp, request.ip);
+    const body = parseWith(RegisterRequestSchema, request.body, 'body');
+    if (await repos.users.exists('username', body.username)) throw new AppError('USERNAME_TAKEN');
+    if (await repos.users.exists('email', body.email)) throw new AppError('EMAIL_TAKEN');
+    try {
+      const user = await repos.users.create({
+        username: body.username,
+        email: body.email,
+        full_name: body.full_name || null,
+        password_hash: await auth.hashPassword(body.password),
+      });
+      return reply.code(201).send({ message: 'User registered successfully', user: toPublicUser(user) });
+    } catch (error) {
+      // Two registrations racing for one name: the database's unique index decides.
+      if (error instanceof UniqueViolation) {
+        throw new AppError(error.field === 'email' ? 'EMAIL_TAKEN' : 'USERNAME_TAKEN');
+      }
+      throw error;
+    }
+  });
+
+  app.post('/login', async (request): Promise<LoginResponse> => {
+    enforce(limits.loginPerIp, request.ip);
+    const body = parseWith(LoginRequestSchema, request.body, 'body');
+    const userKey = body.username.toLowerCase();
+    const blocked = limits.loginFailuresPerUser.blocked(userKey);
+    if (blocked.blocked) {
+      throw new AppError('RATE_LIMITED', undefined, { 'retry-after': String(blocked.retryAfterSeconds) });
+    }
+    let user: Awaited<ReturnType<typeof auth.authenticate>>;
+    try {
+      user = await auth.authenticate(body.username, body.password);
+    } catch (error) {
+      limits.loginFailuresPerUser.hit(userKey);
+      throw error;
+    }
+    limits.loginFailuresPerUser.reset(userKey);
+    const { token, expiresIn } = await auth.issueToken(user);
+    return { access_token: token, token_type: 'bearer', expires_in: expiresIn, user: toPublicUser(user) };
+  });
+
+  app.get(
+    '/me',
+    { preHandler: app.requireUser },
+    async (request): Promise<User> => toPublicUser(currentUser(request)),
+  );
+
+  app.post(
+    '/change-password',
+    { preHandler: app.requireUser },
+    async (request): Promise<MessageResponse & Partial<LoginResponse>> => {
+      const user = currentUser(request);
+      const body = parseWith(ChangePasswordRequestSchema, request.body, 'body');
+      if (!(await auth.verifyPassword(user.password_hash, body.current_password))) {
+        throw new AppError('WRONG_PASSWORD');
+      }
+      await repos.users.setPassword(user.id, await auth.hashPassword(body.new_password));
+      // Tokens issued before the change stop working; the caller gets a fresh one.
+      const fresh = (await repos.users.findById(user.id))!;
+      const { token, expiresIn } = await auth.issueToken(fresh);
+      return {
+        message: 'Password changed successfully',
+        access_token: token,
+        token_type: 'bearer',
+        expires_in: expiresIn,
+        user: toPublicUser(fresh),
+      };
+    },
+  );
+}

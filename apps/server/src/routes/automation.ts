@@ -1,0 +1,154 @@
+import type { TestResultRow, TestRunRow } from '@argus/db';
+import {
+  TestResultRecordSchema,
+  type TestRun,
+  TestRunCreateSchema,
+  TestRunStatusSchema,
+  TestRunUpdateSchema,
+} from '@argus/protocol';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { screenshotUrl } from '../automation/automation-service';
+import { AppError, parseWith } from '../errors';
+import { currentUser } from '../plugins/authenticate';
+import type { Services } from '../services';
+
+export function toApiTestRun(
+  row: TestRunRow,
+  results: TestResultRow[] = [],
+  screenshotIds: string[] = [],
+): TestRun & {
+  engine: string | null;
+  test_mode: string | null;
+  command: string | null;
+  created_at: string;
+} {
+  return {
+    id: row.id,
+    session_id: row.session_id,
+    user_id: row.user_id,
+    url: row.url,
+    target_url: row.target_url,
+    test_suite_name: row.test_suite_name,
+    test_cases: row.test_cases,
+    status: row.status as TestRun['status'],
+    started_at: row.started_at?.toISOString() ?? null,
+    completed_at: row.completed_at?.toISOString() ?? null,
+    execution_time_seconds: row.execution_time_seconds,
+    total_tests: row.total_tests,
+    passed_tests: row.passed_tests,
+    failed_tests: row.failed_tests,
+    test_results: results.map((r) => ({
+      id: r.id,
+      test_case_id: r.test_case_id,
+      test_case_name: r.test_case_name,
+      status: r.status,
+      execution_time: r.execution_time,
+      error_message: r.error_message,
+      steps: r.steps,
+      logs: r.logs,
+      screenshots: r.screenshots,
+      created_at: r.created_at.toISOString(),
+    })),
+    screenshots_paths: screenshotIds.map(screenshotUrl),
+    execution_log: row.execution_log,
+    engine: row.engine,
+    test_mode: row.test_mode,
+    command: row.command,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+const IdParams = z.object({ id: z.string().max(100) });
+const ListQuery = z.object({
+  session_id: z.string().max(100).optional(),
+  status: TestRunStatusSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+/** Spec §7 automation endpoints, owner-scoped. The server also writes these records itself during a run. */
+export async function automationRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  const runs = services.repos.testRuns;
+  app.addHook('preHandler', app.requireUser);
+
+  const full = async (userId: string, row: TestRunRow) => {
+    const [results, shots] = await Promise.all([
+      runs.results(userId, row.id),
+      runs.screenshots(userId, [row.id]),
+    ]);
+    return toApiTestRun(
+      row,
+      results,
+      shots.map((s) => s.id),
+    );
+  };
+
+  app.post('/test-runs', async (request, reply) => {
+    const body = parseWith(TestRunCreateSchema, request.body, 'body');
+    const user = currentUser(request);
+    const row = await runs.create(user.id, {
+      session_id: body.session_id ?? null,
+      url: body.url,
+      target_url: body.target_url ?? body.url,
+      test_suite_name: body.test_suite_name ?? null,
+      test_cases: body.test_cases ?? [],
+      total_tests: body.test_cases?.length ?? 0,
+      status: body.status ?? 'pending',
+      started_at: body.status === 'running' ? new Date() : null,
+    });
+    return reply.code(201).send(toApiTestRun(row));
+  });
+
+  app.get('/test-runs', async (request) => {
+    const query = parseWith(ListQuery, request.query, 'query');
+    const rows = await runs.list(currentUser(request).id, query);
+    // Summaries: GET /test-runs/{id} has the results and screenshots.
+    return rows.map((row) => toApiTestRun(row));
+  });
+
+  app.get('/test-runs/:id', async (request) => {
+    const { id } = parseWith(IdParams, request.params, 'path');
+    const user = currentUser(request);
+    const row = await runs.get(user.id, id);
+    if (!row) throw new AppError('NOT_FOUND', 'Test run not found');
+    return full(user.id, row);
+  });
+
+  app.put('/test-runs/:id', async (request) => {
+    const { id } = parseWith(IdParams, request.params, 'path');
+    const body = parseWith(TestRunUpdateSchema, request.body, 'body');
+    const user = currentUser(request);
+    const { completed_at, test_results: _ignored, ...rest } = body;
+    const row = await runs.update(user.id, id, {
+      ...rest,
+      ...(completed_at !== undefined ? { completed_at: completed_at ? new Date(completed_at) : null } : {}),
+    });
+    if (!row) throw new AppError('NOT_FOUND', 'Test run not found');
+    return full(user.id, row);
+  });
+
+  app.post('/test-results', async (request, reply) => {
+    const body = parseWith(TestResultRecordSchema, request.body, 'body');
+    const user = currentUser(request);
+    const run = await runs.get(user.id, body.test_run_id);
+    if (!run) throw new AppError('NOT_FOUND', 'Test run not found');
+    const row = await runs.addResult(user.id, run.id, {
+      test_case_id: null,
+      test_case_name: body.test_case_name,
+      status: body.status,
+      execution_time: body.execution_time ?? null,
+      error_message: body.error_message ?? null,
+      steps: [],
+      logs: body.logs ?? [],
+      screenshots: body.screenshots ?? [],
+    });
+    return reply.code(201).send({
+      id: row.id,
+      test_run_id: run.id,
+      test_case_name: row.test_case_name,
+      status: row.status,
+      created_at: row.created_at.toISOString(),
+    });
+  });
+}

@@ -1,0 +1,17 @@
+import { type DemoRequestResponse, DemoRequestSchema } from '@argus/protocol';
+import type { FastifyInstance } from 'fastify';
+import { AppError, parseWith } from '../errors';
+import type { Services } from '../services';
+
+/** The landing page's demo form (DESIGN.md §5: our own endpoint instead of a third-party service). */
+export async function demoRequestRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  app.post('/api/demo-requests', async (request, reply) => {
+    const { allowed, retryAfterSeconds } = services.limits.demoRequestsPerIp.hit(request.ip);
+    if (!allowed) throw new AppError('RATE_LIMITED', undefined, { 'retry-after': String(retryAfterSeconds) });
+    const body = parseWith(DemoRequestSchema, request.body, 'body');
+    const row = await services.repos.demoRequests.create({ ...body, client_ip: request.ip });
+    request.log.info({ demoRequestId: row.id }, 'demo request stored');
+    const answer: DemoRequestResponse = { success: true, id: row.id, message: 'Demo request received' };
+    return reply.code(201).send(answer);
+  });
+}

@@ -1,0 +1,92 @@
+import { ScreenshotRecordSchema } from '@argus/protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { toScreenshotRef } from '../automation/automation-service';
+import { AppError, parseWith } from '../errors';
+import { bearerToken } from '../plugins/authenticate';
+import type { Services } from '../services';
+import { sniffImage } from '../services/blob-store';
+
+/** A base64 screenshot of up to 10 MB decoded, and some room for the rest of the record. */
+const UPLOAD_BODY_LIMIT = 15 * 1024 * 1024;
+const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Screenshots are served to their owner only. An <img> cannot send a header, so the image route also
+ * takes the token as `?access_token=` (redacted from logs like every token).
+ */
+export async function screenshotRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  const runs = services.repos.testRuns;
+
+  const userOf = async (request: FastifyRequest) => {
+    const query = request.query as { access_token?: string };
+    const token = bearerToken(request) ?? query.access_token;
+    if (!token) throw new AppError('UNAUTHENTICATED', undefined, { 'www-authenticate': 'Bearer' });
+    return services.auth.userFromToken(token);
+  };
+
+  app.post(
+    '/api/screenshots/upload',
+    { bodyLimit: UPLOAD_BODY_LIMIT, config: { errorField: true } },
+    async (request, reply) => {
+      const user = await userOf(request);
+      const body = parseWith(ScreenshotRecordSchema, request.body, 'body');
+      const run = await runs.get(user.id, body.test_run_id);
+      if (!run) throw new AppError('NOT_FOUND', 'Test run not found');
+      const base64 = body.image_data.replace(/^data:image\/[a-z+.-]+;base64,/i, '');
+      const data = Buffer.from(base64, 'base64');
+      if (data.length > MAX_IMAGE_BYTES)
+        throw new AppError('PAYLOAD_TOO_LARGE', 'Screenshot is larger than 10 MB');
+      const mime = sniffImage(data);
+      if (!mime) {
+        throw new AppError('VALIDATION', [
+          { loc: ['body', 'image_data'], msg: 'Not a PNG, JPEG, WebP or GIF image', type: 'image_type' },
+        ]);
+      }
+      const sha256 = await services.blobs.put(data);
+      const row = await runs.addScreenshot(user.id, {
+        test_run_id: run.id,
+        test_case_name: body.test_case_name,
+        step_name: body.step_name ?? null,
+        step_index: body.step_index,
+        sha256,
+        mime,
+        bytes: data.length,
+        width: body.width ?? null,
+        height: body.height ?? null,
+        metadata: body.metadata ?? {},
+      });
+      return reply.code(201).send(toScreenshotRef(row));
+    },
+  );
+
+  app.get('/api/screenshots/test-run/:id', async (request) => {
+    const user = await userOf(request);
+    const { id } = parseWith(z.object({ id: z.string().max(100) }), request.params, 'path');
+    if (!(await runs.get(user.id, id))) throw new AppError('NOT_FOUND', 'Test run not found');
+    return (await runs.screenshots(user.id, [id])).map(toScreenshotRef);
+  });
+
+  app.get('/api/screenshots/test-case/:id/:name', async (request) => {
+    const user = await userOf(request);
+    const { id, name } = parseWith(
+      z.object({ id: z.string().max(100), name: z.string().max(500) }),
+      request.params,
+      'path',
+    );
+    if (!(await runs.get(user.id, id))) throw new AppError('NOT_FOUND', 'Test run not found');
+    return (await runs.screenshots(user.id, [id], name)).map(toScreenshotRef);
+  });
+
+  app.get('/api/screenshots/:id/image', async (request, reply) => {
+    const user = await userOf(request);
+    const { id } = parseWith(z.object({ id: z.string().max(100) }), request.params, 'path');
+    const row = await runs.screenshot(user.id, id);
+    if (!row) throw new AppError('NOT_FOUND', 'Screenshot not found');
+    return reply
+      .type(row.mime)
+      .header('cache-control', 'private, max-age=86400, immutable')
+      .header('content-length', row.bytes)
+      .send(services.blobs.read(row.sha256));
+  });
+}

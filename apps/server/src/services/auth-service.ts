@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { UserRow, UsersRepository } from '@argus/db';
+import type { User } from '@argus/protocol';
+import { type Algorithm, hash, verify } from '@node-rs/argon2';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { AppError } from '../errors';
+
+/** OWASP's argon2id baseline (19 MiB, 2 passes), set explicitly rather than trusting library defaults. */
+// 2 is Algorithm.Argon2id (a const enum, which isolated modules cannot read).
+const ARGON2_OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+const ISSUER = 'argus';
+
+export function toPublicUser(row: UserRow): User {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    full_name: row.full_name,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** The signing secret: JWT_SECRET, or one generated on first start and kept in DATA_DIR (mode 0600). */
+export async function loadJwtSecret(dataDir: string, configured?: string): Promise<Uint8Array> {
+  if (configured) return new TextEncoder().encode(configured);
+  const path = join(dataDir, 'jwt-secret');
+  try {
+    return new TextEncoder().encode((await readFile(path, 'utf8')).trim());
+  } catch {
+    await mkdir(dataDir, { recursive: true });
+    const secret = randomBytes(48).toString('base64url');
+    // 'wx' fails if another process created it first; then use theirs.
+    await writeFile(path, secret, { mode: 0o600, flag: 'wx' }).catch(() => {});
+    return new TextEncoder().encode((await readFile(path, 'utf8')).trim());
+  }
+}
+
+export function createAuthService(deps: {
+  users: UsersRepository;
+  secret: Uint8Array;
+  tokenTtlSeconds: number;
+}) {
+  const { users, secret, tokenTtlSeconds } = deps;
+  // Verifying against a real hash when the user does not exist keeps both answers equally slow,
+  // so timing does not reveal which usernames exist.
+  const dummyHash = hash(randomBytes(16).toString('hex'), ARGON2_OPTIONS);
+
+  return {
+    hashPassword: (password: string) => hash(password, ARGON2_OPTIONS),
+
+    async verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+      try {
+        return await verify(passwordHash, password);
+      } catch {
+        return false;
+      }
+    },
+
+    /** Username-or-email plus password; the same error whether the user is unknown or the password wrong. */
+    async authenticate(login: string, password: string): Promise<UserRow> {
+      const user = await users.findByLogin(login);
+      let ok = false;
+      if (user) ok = await this.verifyPassword(user.password_hash, password);
+      else await this.verifyPassword(await dummyHash, password);
+      if (!user || !ok) throw new AppError('INVALID_CREDENTIALS');
+      return user;
+    },
+
+    async issueToken(user: UserRow): Promise<{ token: string; expiresIn: number }> {
+      const token = await new SignJWT({ username: user.username })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(user.id)
+        .setIssuer(ISSUER)
+        .setIssuedAt()
+        .setExpirationTime(`${tokenTtlSeconds}s`)
+        .sign(secret);
+      return { token, expiresIn: tokenTtlSeconds };
+    },
+
+    /** The user a token names; 401 when it is malformed, tampered, expired, or predates a password change. */
+    async userFromToken(token: string): Promise<UserRow> {
+      let sub: string | undefined;
+      let iat: number | undefined;
+      try {
+        const { payload } = await jwtVerify(token, secret, { issuer: ISSUER, algorithms: ['HS256'] });
+        sub = payload.sub;
+        iat = payload.iat;
+      } catch (error) {
+        const expired = error instanceof joseErrors.JWTExpired;
+        throw new AppError('INVALID_TOKEN', expired ? 'Token has expired' : undefined);
+      }
+      const user = sub ? await users.findById(sub) : undefined;
+      if (!user || iat === undefined) throw new AppError('INVALID_TOKEN');
+      if (iat < Math.floor(user.password_changed_at.getTime() / 1000)) {
+        throw new AppError('INVALID_TOKEN', 'Token was issued before the password changed');
+      }
+      return user;
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import { BuiltinPlanner } from '@argus/ai';
+import { type Database, type Repositories, repositories } from '@argus/db';
+import { BrowserPool, TargetPolicy } from '@argus/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import { AutomationService } from '../automation/automation-service';
+import type { Config } from '../config';
+import { type AuthService, createAuthService, loadJwtSecret } from './auth-service';
+import { BlobStore } from './blob-store';
+import { RateLimiter } from './rate-limiter';
+
+/** Everything routes and the socket gateway use, built once per app. */
+export interface Services {
+  config: Config;
+  db: Database;
+  repos: Repositories;
+  auth: AuthService;
+  blobs: BlobStore;
+  pool: BrowserPool;
+  automation: AutomationService;
+  limits: {
+    loginPerIp: RateLimiter;
+    loginFailuresPerUser: RateLimiter;
+    registrationsPerIp: RateLimiter;
+    demoRequestsPerIp: RateLimiter;
+  };
+}
+
+export async function createServices(
+  config: Config,
+  db: Database,
+  log: FastifyBaseLogger,
+): Promise<Services> {
+  const repos = repositories(db);
+  const blobs = new BlobStore(join(config.dataDir, 'blobs'));
+  // The browser must never reach this server, whatever ALLOWED_TARGETS says.
+  const self = [{ host: config.host === 'localhost' ? '127.0.0.1' : config.host, port: config.port }];
+  const pool = new BrowserPool({
+    policy: new TargetPolicy({ allowedTargets: config.allowedTargets, self }),
+    chromiumPath: config.chromiumPath,
+    wsEndpoint: config.browserWsEndpoint,
+    maxContexts: config.maxBrowsers,
+  });
+  const automation = new AutomationService({
+    config,
+    repos,
+    blobs,
+    pool,
+    planner: new BuiltinPlanner(),
+    log,
+  });
+  const secret = await loadJwtSecret(config.dataDir, config.jwtSecret);
+  const windowMs = config.rateLimitWindowSeconds * 1000;
+  return {
+    config,
+    db,
+    repos,
+    auth: createAuthService({ users: repos.users, secret, tokenTtlSeconds: config.tokenTtlSeconds }),
+    blobs,
+    pool,
+    automation,
+    limits: {
+      loginPerIp: new RateLimiter(config.loginAttemptsPerIp, windowMs),
+      loginFailuresPerUser: new RateLimiter(config.loginFailuresPerUser, windowMs),
+      registrationsPerIp: new RateLimiter(config.registrationsPerIp, windowMs),
+      demoRequestsPerIp: new RateLimiter(config.registrationsPerIp, windowMs),
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { createScratchDatabase } from '@argus/db';
+import { type RunningServer, spawnServer } from './spawn-server';
+
+export interface ApiTarget {
+  name: 'pglite' | 'postgresql';
+  start: (env?: Record<string, string>) => Promise<RunningServer>;
+}
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+
+/**
+ * The server on each database engine: PGlite always, PostgreSQL when TEST_DATABASE_URL is set
+ * (CI sets it). Each start gets its own scratch database, dropped when the server stops.
+ */
+export function apiTargets(): ApiTarget[] {
+  const targets: ApiTarget[] = [{ name: 'pglite', start: (env) => spawnServer(env) }];
+  if (pgUrl) {
+    targets.push({
+      name: 'postgresql',
+      start: async (env) => {
+        const scratch = await createScratchDatabase(pgUrl);
+        const server = await spawnServer({ ...env, DATABASE_URL: scratch.url });
+        return {
+          ...server,
+          stop: async () => {
+            const code = await server.stop();
+            await scratch.drop();
+            return code;
+          },
+        };
+      },
+    });
+  } else {
+    console.log('[api tests] TEST_DATABASE_URL is unset: the PostgreSQL runs are skipped (CI sets it).');
+  }
+  return targets;
+}
+
+/** Small JSON client for API tests. */
+export function client(baseUrl: string) {
+  const call = async (
+    method: string,
+    path: string,
+    options: {
+      token?: string;
+      json?: unknown;
+      body?: RequestInit['body'];
+      headers?: Record<string, string>;
+    } = {},
+  ) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body = options.body;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const text = await res.text();
+    // biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes
+    let data: any;
+    try {
+      data = text ? JSON.parse(text) : undefined;
+    } catch {
+      data = text;
+    }
+    return { status: res.status, data, headers: res.headers };
+  };
+  return {
+    call,
+    async register(username: string, password = 'Passw0rd1', email = `${username}@example.com`) {
+      return call('POST', '/api/auth/register', {
+        json: { username, email, password, confirmPassword: password },
+      });
+    },
+    async login(username: string, password = 'Passw0rd1') {
+      return call('POST', '/api/auth/login', { body: new URLSearchParams({ username, password }) });
+    },
+    /** Registers and logs in; returns the token and user. */
+    async signUp(username: string, password = 'Passw0rd1') {
+      await this.register(username, password);
+      const res = await this.login(username, password);
+      if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.data)}`);
+      return {
+        token: res.data.access_token as string,
+        user: res.data.user as { id: string; username: string },
+      };
+    },
+  };
+}

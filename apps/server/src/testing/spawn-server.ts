@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** Repository root, from this file's place in apps/server/src/testing. */
+export const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
+
+export interface RunningServer {
+  /** e.g. http://127.0.0.1:43123 */
+  url: string;
+  port: number;
+  dataDir: string;
+  /** Everything the process printed, for failure messages. */
+  output: () => string;
+  /** SIGTERM, wait for a clean exit (kills after 10 s), remove the data dir. Resolves to the exit code. */
+  stop: () => Promise<number | null>;
+  /** Kills the process with SIGKILL, as a crash would; keeps the data dir. */
+  crash: () => Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+/**
+ * Starts the real server (apps/server/src/server.ts) as a child process on a free port with its own
+ * data directory, and waits until /api/health answers.
+ */
+export async function spawnServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = env.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'argus-test-')));
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const url = `http://127.0.0.1:${port}`;
+
+  // Generous: a loaded two-core machine can take a while to compile and open a fresh database.
+  const deadline = Date.now() + 120_000;
+  let ready = false;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) {
+        ready = true;
+        break;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new Error(`server did not become healthy:\n${output}`);
+  }
+
+  return {
+    url,
+    port,
+    dataDir,
+    output: () => output,
+    crash: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      if (!env.DATA_DIR) await rm(dataDir, { recursive: true, force: true });
+      return child.exitCode;
+    },
+  };
+}

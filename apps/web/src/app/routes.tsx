@@ -1,0 +1,115 @@
+import { lazy, Suspense } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { FullPageSpinner } from '../components/spinner';
+import {
+  ForgotPasswordPage,
+  LoginPage,
+  RedirectIfAuthenticated,
+  RegisterPage,
+  RequireAuth,
+  useAuth,
+} from '../features/auth';
+import { HomeDashboard } from '../features/dashboard';
+import {
+  AnalyticsScreen,
+  ApiProjectScreen,
+  ConversationalPlaceholder,
+  DesignComparisonPlaceholder,
+  HistoryScreen,
+  MobileProjectScreen,
+  NewProjectScreen,
+  SettingsScreen,
+  WebProjectScreen,
+} from '../features/placeholders';
+import { ConnectionBadge, useRealtime } from '../features/realtime';
+import { useSessions } from '../features/sessions';
+import { AppLayout } from '../features/shell';
+
+// The two largest screens load on demand, so a visitor of the landing page does not download the
+// automation screen, and a signed-in user does not download the marketing page.
+const LandingPage = lazy(() => import('../features/landing').then((m) => ({ default: m.LandingPage })));
+const AutomationScreen = lazy(() =>
+  import('../features/automation').then((m) => ({ default: m.AutomationScreen })),
+);
+
+/** The shell for signed-in screens, fed by the auth state. Only rendered behind RequireAuth. */
+function AuthenticatedShell() {
+  const { user, logout } = useAuth();
+  if (!user) return null;
+  return <AppLayout user={user} onLogout={logout} headerAside={<ConnectionBadge />} />;
+}
+
+function Dashboard() {
+  const { user } = useAuth();
+  return <HomeDashboard userName={user?.full_name?.trim() || user?.username || ''} />;
+}
+
+/** The automation screen, fed by the auth state, the user's socket and their sessions. */
+function Automation() {
+  const { user, isAuthenticated } = useAuth();
+  const realtime = useRealtime();
+  const sessions = useSessions();
+  return (
+    <Suspense fallback={<FullPageSpinner />}>
+      <AutomationScreen user={isAuthenticated ? user : null} realtime={realtime} sessions={sessions} />
+    </Suspense>
+  );
+}
+
+/**
+ * Spec §2 route table. `/` is the landing page (a signed-in user goes to /dashboard); every screen
+ * but /, /login, /register and /forgot-password is behind the guard and the shared layout; any other
+ * path goes to /.
+ */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route
+        path="/"
+        element={
+          <RedirectIfAuthenticated>
+            <Suspense fallback={<FullPageSpinner />}>
+              <LandingPage isAuthenticated={false} />
+            </Suspense>
+          </RedirectIfAuthenticated>
+        }
+      />
+      <Route
+        path="/login"
+        element={
+          <RedirectIfAuthenticated>
+            <LoginPage />
+          </RedirectIfAuthenticated>
+        }
+      />
+      <Route
+        path="/register"
+        element={
+          <RedirectIfAuthenticated>
+            <RegisterPage />
+          </RedirectIfAuthenticated>
+        }
+      />
+      <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+
+      <Route element={<RequireAuth />}>
+        <Route element={<AuthenticatedShell />}>
+          <Route path="/dashboard" element={<Dashboard />} />
+          <Route path="/automation" element={<Automation />} />
+          <Route path="/figma-comparison" element={<DesignComparisonPlaceholder />} />
+          <Route path="/conversational" element={<ConversationalPlaceholder />} />
+          <Route path="/history" element={<HistoryScreen />} />
+          <Route path="/test-history" element={<HistoryScreen />} />
+          <Route path="/analytics" element={<AnalyticsScreen />} />
+          <Route path="/settings" element={<SettingsScreen />} />
+          <Route path="/projects/web" element={<WebProjectScreen />} />
+          <Route path="/projects/mobile" element={<MobileProjectScreen />} />
+          <Route path="/projects/api" element={<ApiProjectScreen />} />
+          <Route path="/projects/new" element={<NewProjectScreen />} />
+        </Route>
+      </Route>
+
+      <Route path="*" element={<Navigate to="/" replace />} />
+    </Routes>
+  );
+}

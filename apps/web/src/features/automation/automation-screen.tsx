@@ -1,0 +1,146 @@
+import { AlertTriangle, WifiOff } from 'lucide-react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { AutomationHeader } from './components/automation-header';
+import { ConfigPanel } from './components/config-panel';
+import { ExecutionLog } from './components/execution-log';
+import { ProgressPanel } from './components/progress-panel';
+import { ResultsSummary } from './components/results-summary';
+import { ScreenshotGallery } from './components/screenshot-gallery';
+import { ScreenshotViewer } from './components/screenshot-viewer';
+import { TestCasesPanel } from './components/test-cases-panel';
+import { TestResultsList } from './components/test-results-list';
+import { Banner } from './components/ui';
+import { downloadUrl } from './download';
+import { useAutomation } from './hooks/use-automation';
+import { isBusy, statusText } from './model/execution';
+import { summarize } from './model/results';
+import { DOWNLOAD_SPACING_MS, type ScreenshotItem } from './model/screenshots';
+import type { AutomationScreenProps } from './types';
+
+/** Spec texts of the two banners. */
+export const AUTOMATION_BANNERS = {
+  loggedOut: 'Please login to create and run automation tests',
+  disconnected: 'Connection lost. Please refresh and try again.',
+} as const;
+
+/**
+ * The automation screen (spec §2 /automation): configuration and generated cases on the left,
+ * progress and the live step log in the middle, screenshots and results on the right.
+ */
+export function AutomationScreen(props: AutomationScreenProps) {
+  const automation = useAutomation(props);
+  const { state } = automation;
+  const [viewerIndex, setViewerIndex] = useState<number | null>(null);
+
+  const summary = useMemo(() => summarize(state.results, state.runTime), [state.results, state.runTime]);
+  const connection = props.realtime.status;
+  // Lost once connected, the banner stays through the reconnect attempts ('connecting').
+  const [wasConnected, setWasConnected] = useState(connection === 'connected');
+  useEffect(() => {
+    if (connection === 'connected') setWasConnected(true);
+  }, [connection]);
+  const disconnected =
+    connection === 'disconnected' || connection === 'error' || (wasConnected && connection !== 'connected');
+  const busy = isBusy(state.status);
+  const text = statusText(state.status, automation.mode, state.currentTest);
+
+  const downloadOne = useCallback((shot: ScreenshotItem) => downloadUrl(shot.src, shot.fileName), []);
+  const downloadAll = useCallback(() => {
+    state.screenshots.forEach((shot, index) => {
+      setTimeout(() => downloadUrl(shot.src, shot.fileName), index * DOWNLOAD_SPACING_MS);
+    });
+  }, [state.screenshots]);
+
+  const hasResults = state.results.length > 0 || state.log.length > 0 || state.screenshots.length > 0;
+
+  return (
+    <div className="mx-auto max-w-[1600px] space-y-6" data-testid="automation-screen">
+      <AutomationHeader
+        user={props.user}
+        mode={automation.mode}
+        connection={connection}
+        status={state.status}
+        statusText={text}
+        stopFlagSet={automation.stopFlagSet}
+        canStop={state.status === 'running'}
+        canClear={hasResults && !busy}
+        canExport={state.testCases.length > 0 || state.results.length > 0}
+        onStop={automation.stop}
+        onResetStopFlag={automation.resetStopFlag}
+        onClear={automation.clearResults}
+        onExport={automation.exportResults}
+      />
+
+      {!automation.isLoggedIn && (
+        <Banner tone="warning" icon={AlertTriangle} testId="login-banner">
+          {AUTOMATION_BANNERS.loggedOut}
+        </Banner>
+      )}
+      {automation.isLoggedIn && disconnected && (
+        <Banner tone="error" icon={WifiOff} testId="disconnected-banner">
+          {AUTOMATION_BANNERS.disconnected}
+        </Banner>
+      )}
+
+      <div className="grid items-start gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,1.2fr)_minmax(0,1fr)]">
+        <div className="min-w-0 space-y-6">
+          <ConfigPanel
+            mode={automation.mode}
+            onModeChange={automation.setMode}
+            modeLocked={busy}
+            url={automation.url}
+            onUrlChange={automation.setUrl}
+            command={automation.command}
+            onCommandChange={automation.setCommand}
+            generating={state.status === 'generating'}
+            canGenerate={automation.canGenerate}
+            onGenerate={automation.generate}
+            generationMessages={state.generationMessages}
+          />
+          <TestCasesPanel
+            testCases={state.testCases}
+            engine={state.engine}
+            results={state.results}
+            runningTests={state.status === 'running' ? state.activeTests : []}
+            busy={busy}
+            generating={state.status === 'generating'}
+            onRunAll={automation.runAll}
+            onRunOne={automation.runSingle}
+          />
+        </div>
+
+        <div className="min-w-0 space-y-6">
+          <ProgressPanel
+            status={state.status}
+            current={state.progress.current}
+            total={state.progress.total}
+            finished={state.results.length}
+            activeTests={state.activeTests}
+          />
+          <ExecutionLog entries={state.log} />
+          <TestResultsList results={state.results} />
+        </div>
+
+        <div className="min-w-0 space-y-6">
+          <ScreenshotGallery
+            screenshots={state.screenshots}
+            onOpen={setViewerIndex}
+            onDownload={downloadOne}
+            onDownloadAll={downloadAll}
+          />
+          <ResultsSummary summary={summary} />
+        </div>
+      </div>
+
+      {viewerIndex !== null && state.screenshots[viewerIndex] && (
+        <ScreenshotViewer
+          screenshots={state.screenshots}
+          index={viewerIndex}
+          onIndexChange={setViewerIndex}
+          onClose={() => setViewerIndex(null)}
+          onDownload={downloadOne}
+        />
+      )}
+    </div>
+  );
+}

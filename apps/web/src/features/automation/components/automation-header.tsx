@@ -1,0 +1,140 @@
+import type { TestMode, User } from '@argus/protocol';
+import {
+  Bot,
+  CheckCircle2,
+  Circle,
+  FileDown,
+  Layers,
+  Loader2,
+  RotateCcw,
+  Square,
+  SquareTerminal,
+  Trash2,
+  UserRound,
+  XCircle,
+} from 'lucide-react';
+import { cn } from '../../../lib/cn';
+import type { ExecutionStatus } from '../model/execution';
+import type { AutomationRealtime } from '../types';
+import { Badge, SmallButton } from './ui';
+
+const CONNECTION: Record<AutomationRealtime['status'], { label: string; dot: string }> = {
+  connected: { label: 'Connected', dot: 'bg-emerald-500' },
+  connecting: { label: 'Connecting...', dot: 'bg-amber-400 animate-pulse' },
+  disconnected: { label: 'Disconnected', dot: 'bg-slate-400' },
+  error: { label: 'Disconnected', dot: 'bg-red-500' },
+};
+
+function StatusIcon({ status }: { status: ExecutionStatus }) {
+  switch (status) {
+    case 'generating':
+    case 'running':
+      return <Loader2 className="mt-0.5 size-4 shrink-0 animate-spin text-indigo-600" aria-hidden />;
+    case 'completed':
+      return <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden />;
+    case 'failed':
+      return <XCircle className="mt-0.5 size-4 shrink-0 text-red-600" aria-hidden />;
+    case 'idle':
+      return <Circle className="mt-0.5 size-4 shrink-0 text-slate-400" aria-hidden />;
+  }
+}
+
+export interface AutomationHeaderProps {
+  user: User | null;
+  mode: TestMode;
+  connection: AutomationRealtime['status'];
+  status: ExecutionStatus;
+  statusText: string;
+  stopFlagSet: boolean;
+  canStop: boolean;
+  canClear: boolean;
+  canExport: boolean;
+  onStop: () => void;
+  onResetStopFlag: () => void;
+  onClear: () => void;
+  onExport: () => void;
+}
+
+/** Spec §2: user label, mode badge, connection badge, status text; and the screen's actions. */
+export function AutomationHeader(props: AutomationHeaderProps) {
+  const { user, mode, connection, status } = props;
+  const userLabel = user ? user.full_name?.trim() || user.username : null;
+  const conn = CONNECTION[connection];
+  return (
+    <section className="rounded-2xl border border-slate-200 bg-white px-5 py-5 shadow-xs sm:px-6">
+      <div className="flex flex-wrap items-start gap-4">
+        <span className="flex size-11 shrink-0 items-center justify-center rounded-xl bg-indigo-600 text-white shadow-sm shadow-indigo-600/20">
+          <Bot className="size-5" aria-hidden />
+        </span>
+        <div className="min-w-0 flex-1">
+          <h1 className="text-xl font-semibold tracking-tight text-slate-900">Automation Mode</h1>
+          <p
+            className={cn(
+              'mt-1 flex items-start gap-2 text-sm',
+              status === 'failed'
+                ? 'text-red-700'
+                : status === 'completed'
+                  ? 'text-emerald-700'
+                  : 'text-slate-600',
+            )}
+            data-testid="automation-status"
+            data-state={status}
+            aria-live="polite"
+          >
+            <StatusIcon status={status} />
+            <span className="min-w-0 break-words">{props.statusText}</span>
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <Badge tone="slate" data-testid="automation-user">
+            <UserRound className="size-3.5" aria-hidden />
+            {userLabel ? `Signed in as ${userLabel}` : 'Not signed in'}
+          </Badge>
+          <Badge tone="indigo" data-testid="mode-badge" data-mode={mode}>
+            {mode === 'command' ? (
+              <SquareTerminal className="size-3.5" aria-hidden />
+            ) : (
+              <Layers className="size-3.5" aria-hidden />
+            )}
+            {mode === 'command' ? 'Command' : 'Full'}
+          </Badge>
+          <Badge
+            tone={connection === 'connected' ? 'green' : connection === 'connecting' ? 'amber' : 'red'}
+            data-testid="automation-connection"
+            data-status={connection}
+          >
+            <span className={cn('size-2 rounded-full', conn.dot)} aria-hidden />
+            {conn.label}
+          </Badge>
+        </div>
+      </div>
+      <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
+        <SmallButton
+          variant="danger"
+          icon={Square}
+          onClick={props.onStop}
+          disabled={!props.canStop}
+          title={props.stopFlagSet ? 'Stop requested: press again to force it' : 'Stop the running tests'}
+        >
+          {props.stopFlagSet ? 'Force Stop' : 'Stop'}
+        </SmallButton>
+        <SmallButton icon={RotateCcw} onClick={props.onResetStopFlag} data-stop-flag={props.stopFlagSet}>
+          Reset stop flag
+        </SmallButton>
+        {props.stopFlagSet && (
+          <Badge tone="amber" data-testid="stop-flag">
+            Stop requested
+          </Badge>
+        )}
+        <div className="ml-auto flex flex-wrap items-center gap-2">
+          <SmallButton icon={Trash2} onClick={props.onClear} disabled={!props.canClear}>
+            Clear results
+          </SmallButton>
+          <SmallButton icon={FileDown} onClick={props.onExport} disabled={!props.canExport}>
+            Export results
+          </SmallButton>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,157 @@
+import type { TestMode } from '@argus/protocol';
+import { Globe, Layers, Loader2, Settings2, Sparkles, SquareTerminal } from 'lucide-react';
+import { type FormEvent, useId } from 'react';
+import { cn } from '../../../lib/cn';
+import { Panel } from './ui';
+
+const MODES: { value: TestMode; label: string; hint: string; icon: typeof Layers }[] = [
+  { value: 'full', label: 'Full', hint: 'Explore the site and test everything found', icon: Layers },
+  { value: 'command', label: 'Command', hint: 'Test what you describe in plain words', icon: SquareTerminal },
+];
+
+export interface ConfigPanelProps {
+  mode: TestMode;
+  onModeChange: (mode: TestMode) => void;
+  modeLocked: boolean;
+  url: string;
+  onUrlChange: (url: string) => void;
+  command: string;
+  onCommandChange: (command: string) => void;
+  generating: boolean;
+  canGenerate: boolean;
+  onGenerate: () => void;
+  /** Live messages from the server while it generates. */
+  generationMessages: readonly string[];
+}
+
+/** Spec §2 left column: mode switch, URL, command (command mode) and Generate. */
+export function ConfigPanel(props: ConfigPanelProps) {
+  const urlId = useId();
+  const commandId = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    props.onGenerate();
+  };
+  return (
+    <Panel title="Test Configuration" icon={Settings2} testId="config-panel">
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <fieldset disabled={props.modeLocked}>
+          <legend className="text-sm font-medium text-slate-700">Test mode</legend>
+          <div className="mt-1.5 grid grid-cols-2 gap-1 rounded-xl bg-slate-100 p-1">
+            {MODES.map((option) => {
+              const selected = props.mode === option.value;
+              const Icon = option.icon;
+              return (
+                <label
+                  key={option.value}
+                  title={option.hint}
+                  className={cn(
+                    'relative flex items-center justify-center gap-2 rounded-lg px-3 py-2 text-sm font-medium transition',
+                    'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-indigo-600 has-[:disabled]:opacity-60',
+                    selected ? 'bg-white text-indigo-700 shadow-sm' : 'text-slate-600 hover:text-slate-900',
+                  )}
+                >
+                  <input
+                    type="radio"
+                    name="test-mode"
+                    value={option.value}
+                    checked={selected}
+                    onChange={() => props.onModeChange(option.value)}
+                    className="absolute inset-0 size-full cursor-pointer appearance-none rounded-lg opacity-0 disabled:cursor-not-allowed"
+                  />
+                  <Icon className="size-4" aria-hidden />
+                  {option.label}
+                </label>
+              );
+            })}
+          </div>
+          <p className="mt-1.5 text-xs text-slate-500">
+            {MODES.find((option) => option.value === props.mode)?.hint}
+            {props.modeLocked && ' · locked while busy'}
+          </p>
+        </fieldset>
+
+        <div>
+          <label htmlFor={urlId} className="block text-sm font-medium text-slate-700">
+            Website URL
+          </label>
+          <div className="relative mt-1.5">
+            <Globe
+              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+              aria-hidden
+            />
+            <input
+              id={urlId}
+              type="url"
+              inputMode="url"
+              autoComplete="url"
+              spellCheck={false}
+              placeholder="https://example.com"
+              value={props.url}
+              onChange={(event) => props.onUrlChange(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter') {
+                  event.preventDefault();
+                  props.onGenerate();
+                }
+              }}
+              className="block w-full rounded-lg border border-slate-300 bg-white py-2.5 pr-3 pl-9 text-sm text-slate-900 shadow-xs transition placeholder:text-slate-400 focus:border-indigo-500 focus:ring-4 focus:ring-indigo-100 focus:outline-none"
+            />
+          </div>
+        </div>
+
+        {props.mode === 'command' && (
+          <div>
+            <label htmlFor={commandId} className="block text-sm font-medium text-slate-700">
+              Command
+            </label>
+            <textarea
+              id={commandId}
+              rows={3}
+              maxLength={4000}
+              placeholder="e.g. test the login form"
+              value={props.command}
+              onChange={(event) => props.onCommandChange(event.target.value)}
+              className="mt-1.5 block w-full resize-y rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-sm text-slate-900 shadow-xs transition placeholder:text-slate-400 focus:border-indigo-500 focus:ring-4 focus:ring-indigo-100 focus:outline-none"
+            />
+            <p className="mt-1 text-xs text-slate-500">Describe what to test in plain words.</p>
+          </div>
+        )}
+
+        <button
+          type="submit"
+          disabled={!props.canGenerate}
+          className="inline-flex w-full items-center justify-center gap-2 rounded-lg bg-indigo-600 px-4 py-2.5 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed disabled:bg-indigo-300"
+        >
+          {props.generating ? (
+            <Loader2 className="size-4 animate-spin" aria-hidden />
+          ) : (
+            <Sparkles className="size-4" aria-hidden />
+          )}
+          {props.generating ? 'Generating...' : 'Generate Test Cases'}
+        </button>
+
+        {props.generating && props.generationMessages.length > 0 && (
+          <ul
+            className="space-y-1 rounded-lg bg-slate-50 px-3 py-2 text-xs text-slate-600"
+            aria-live="polite"
+          >
+            {props.generationMessages.map((message, index) => (
+              <li
+                key={`${index}-${message}`}
+                className={cn(
+                  'flex items-start gap-2',
+                  index === props.generationMessages.length - 1 ? 'text-indigo-700' : 'text-slate-500',
+                )}
+                data-testid="generation-message"
+              >
+                <span className="mt-1.5 size-1.5 shrink-0 rounded-full bg-current" aria-hidden />
+                <span className="min-w-0 break-words">{message}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </form>
+    </Panel>
+  );
+}

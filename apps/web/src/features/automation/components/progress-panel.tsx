@@ -1,0 +1,59 @@
+import { Activity, Loader2 } from 'lucide-react';
+import { cn } from '../../../lib/cn';
+import type { ExecutionStatus } from '../model/execution';
+import { Panel } from './ui';
+
+export interface ProgressPanelProps {
+  status: ExecutionStatus;
+  current: number;
+  total: number;
+  finished: number;
+  activeTests: readonly string[];
+}
+
+/** Spec §3 progress (current, total from test_progress) as a bar, with the tests running now. */
+export function ProgressPanel({ status, current, total, finished, activeTests }: ProgressPanelProps) {
+  const percent = total > 0 ? Math.min(100, Math.round((current / total) * 100)) : 0;
+  const tone =
+    status === 'failed' ? 'bg-red-500' : status === 'completed' ? 'bg-emerald-500' : 'bg-indigo-600';
+  return (
+    <Panel title="Execution Progress" icon={Activity} testId="progress-panel">
+      <div className="flex items-baseline justify-between text-sm">
+        <span className="font-medium text-slate-700" data-testid="progress-label">
+          {total > 0 ? `Test ${current} of ${total}` : 'No tests running'}
+        </span>
+        <span className="text-slate-500 tabular-nums">{percent}%</span>
+      </div>
+      <div
+        className="mt-2 h-2.5 overflow-hidden rounded-full bg-slate-100"
+        role="progressbar"
+        aria-label="Test progress"
+        aria-valuemin={0}
+        aria-valuemax={total}
+        aria-valuenow={current}
+        data-testid="progress-bar"
+      >
+        <div
+          className={cn('h-full rounded-full transition-[width] duration-500', tone)}
+          style={{ width: `${percent}%` }}
+        />
+      </div>
+      <div className="mt-3 flex flex-wrap items-center justify-between gap-2 text-xs text-slate-500">
+        <span>{total > 0 ? `${finished} of ${total} finished` : 'Run tests to see progress here.'}</span>
+      </div>
+      {status === 'running' && activeTests.length > 0 && (
+        <ul className="mt-3 space-y-1.5">
+          {activeTests.map((name) => (
+            <li
+              key={name}
+              className="flex items-center gap-2 rounded-lg bg-indigo-50 px-3 py-1.5 text-xs text-indigo-800"
+            >
+              <Loader2 className="size-3.5 shrink-0 animate-spin" aria-hidden />
+              <span className="min-w-0 truncate">{name}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,340 @@
+import type { ClientMessageInput, JsonObject, ServerMessage, TestCase, TestMode } from '@argus/protocol';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import toast from 'react-hot-toast';
+import { downloadJson } from '../download';
+import { type AutomationState, createAutomationStore } from '../model/automation-state';
+import { isBusy } from '../model/execution';
+import { NOTICES, type Notice, noticeFor, STOPPING_TOAST_MS } from '../model/notifications';
+import { planRestore } from '../model/restore';
+import { buildExport, exportFileName } from '../model/results';
+import { logsForStorage } from '../model/step-log';
+import { createStopFlag, newStopId } from '../model/stop-flag';
+import { canGenerate, hostOf, validateGenerate, validateRun } from '../model/validation';
+import type { AutomationScreenProps } from '../types';
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function show(notice: Notice) {
+  const options = notice.duration ? { duration: notice.duration } : undefined;
+  if (notice.kind === 'success') toast.success(notice.text, options);
+  else if (notice.kind === 'error') toast.error(notice.text, options);
+  else toast(notice.text, options);
+}
+
+/** Server messages redraw the screen at most this often (a run sends several a second). */
+const RENDER_BATCH_MS = 250;
+
+interface SessionRef {
+  id: string;
+  host: string;
+  settings: JsonObject;
+}
+
+/**
+ * The automation screen's behaviour: inputs, the execution state fed by server messages (spec §4),
+ * the actions of spec §5 with their checks, the stop flag, toasts (spec §8) and what is kept with
+ * the automation session.
+ */
+export function useAutomation({ user, realtime, sessions }: AutomationScreenProps) {
+  const store = useMemo(() => createAutomationStore(undefined, { serverBatchMs: RENDER_BATCH_MS }), []);
+  useEffect(() => () => store.dispose(), [store]);
+  const state = useSyncExternalStore(store.subscribe, store.getState, store.getState);
+  const stopFlag = useMemo(() => createStopFlag(), []);
+  const stopFlagSet = useSyncExternalStore(stopFlag.subscribe, stopFlag.isSet, stopFlag.isSet);
+  useEffect(() => () => stopFlag.dispose(), [stopFlag]);
+
+  const [mode, setModeState] = useState<TestMode>('full');
+  const [url, setUrl] = useState('');
+  const [command, setCommand] = useState('');
+  const [sessionId, setSessionId] = useState<string | null>(null);
+  const sessionRef = useRef<SessionRef | null>(null);
+
+  const isLoggedIn = user !== null;
+  const isConnected = realtime.isConnected;
+  const busy = isBusy(state.status);
+
+  // Handlers registered once read the latest inputs through this ref.
+  const latest = useRef({ mode, command, sessions, user, realtime });
+  latest.current = { mode, command, sessions, user, realtime };
+
+  const send = useCallback((message: ClientMessageInput) => latest.current.realtime.send(message), []);
+
+  /** Keeps the screen's last cases and results with the session (spec §3, §9: no screenshots). */
+  const persist = useCallback((snapshot: AutomationState, withResults: boolean) => {
+    const session = sessionRef.current;
+    if (!session) return;
+    const { mode: currentMode, command: currentCommand } = latest.current;
+    const settings: JsonObject = {
+      ...session.settings,
+      testMode: snapshot.generationMode ?? currentMode,
+      command: currentCommand.trim() || null,
+      url: snapshot.targetUrl,
+      testCases: snapshot.testCases,
+    };
+    session.settings = settings;
+    const metadata = {
+      testCases: snapshot.testCases,
+      engine: snapshot.engine,
+      testRunId: snapshot.testRunId,
+      ...(withResults
+        ? {
+            executionResults: snapshot.results,
+            logs: logsForStorage(snapshot.log),
+            summary: { runTime: snapshot.runTime, status: snapshot.status },
+          }
+        : {}),
+    };
+    latest.current.sessions.updateSession(session.id, { settings, metadata }).catch(() => {
+      // The sessions store already reported it; the change is kept in this browser.
+    });
+  }, []);
+
+  // Server messages → state, toasts, stop flag, persistence.
+  useEffect(
+    () =>
+      realtime.client.onMessage((message: ServerMessage) => {
+        const before = store.getState();
+        const after = store.dispatch({ type: 'server', message });
+        if (message.type === 'execution_stopping' || message.type === 'execution_stopped') stopFlag.clear();
+        const notice = noticeFor(message, before);
+        if (notice) show(notice);
+        if (message.type === 'test_cases_generated') persist(after, false);
+        if (message.type === 'all_tests_completed' || message.type === 'execution_stopped') {
+          persist(after, true);
+        }
+      }),
+    [realtime.client, store, stopFlag, persist],
+  );
+
+  // Spec §4: a socket close resets the state to idle (and nothing is left waiting for an answer).
+  const wasConnected = useRef(isConnected);
+  useEffect(() => {
+    if (wasConnected.current && !isConnected) {
+      store.dispatch({ type: 'socket_closed' });
+      stopFlag.clear();
+    }
+    wasConnected.current = isConnected;
+  }, [isConnected, store, stopFlag]);
+
+  // The screen as it was left: the last automation session's cases (and results), once, unless the
+  // user has already started something here.
+  const restored = useRef(false);
+  useEffect(() => {
+    if (restored.current) return;
+    if (sessionRef.current || store.getState().testCases.length > 0 || store.getState().status !== 'idle') {
+      restored.current = true;
+      return;
+    }
+    const plan = planRestore(sessions.sessions);
+    if (!plan) return;
+    restored.current = true;
+    sessionRef.current = { id: plan.sessionId, host: plan.host, settings: plan.settings };
+    setSessionId(plan.sessionId);
+    setModeState(plan.mode);
+    setUrl(plan.url);
+    setCommand(plan.command);
+    store.dispatch({
+      type: 'restore',
+      mode: plan.mode,
+      targetUrl: plan.url,
+      testCases: plan.testCases,
+      engine: plan.engine,
+      testRunId: plan.testRunId,
+      results: plan.results,
+    });
+  }, [sessions.sessions, store]);
+
+  /** Spec §4: the mode cannot change while generating or running. */
+  const setMode = useCallback(
+    (next: TestMode) => {
+      if (isBusy(store.getState().status)) return;
+      setModeState(next);
+    },
+    [store],
+  );
+
+  /** The session the cases belong to: reused for the same host, otherwise a new one. */
+  const ensureSession = useCallback(
+    async (targetUrl: string, testMode: TestMode, testCommand: string): Promise<string> => {
+      const host = hostOf(targetUrl);
+      const settings: JsonObject = { testMode, command: testCommand || null, url: targetUrl };
+      const current = sessionRef.current;
+      if (current && current.host === host) {
+        current.settings = { ...current.settings, ...settings };
+        latest.current.sessions
+          .updateSession(current.id, { url: targetUrl, settings: current.settings })
+          .catch(() => {});
+        return current.id;
+      }
+      const created = await latest.current.sessions.createSession({
+        type: 'automation',
+        title: `Automation: ${host}`,
+        url: targetUrl,
+        description:
+          testMode === 'command' ? `Command-based testing: ${testCommand}` : 'Full website testing',
+        settings,
+      });
+      sessionRef.current = { id: created.id, host, settings: { ...settings, ...created.settings } };
+      setSessionId(created.id);
+      return created.id;
+    },
+    [],
+  );
+
+  const generate = useCallback(async () => {
+    const problem = validateGenerate({ url, command, mode, isLoggedIn, isConnected });
+    if (problem) {
+      toast.error(problem);
+      return;
+    }
+    if (isBusy(store.getState().status)) return;
+    const targetUrl = url.trim();
+    const testCommand = mode === 'command' ? command.trim() : '';
+    store.dispatch({ type: 'generate_requested', url: targetUrl, mode });
+    let id: string;
+    try {
+      id = await ensureSession(targetUrl, mode, testCommand);
+    } catch {
+      // The sessions store showed why (spec §8 'Failed to create session: …').
+      store.dispatch({ type: 'generate_aborted' });
+      return;
+    }
+    try {
+      if (mode === 'command') {
+        send({
+          type: 'command_generate_test_cases',
+          data: { url: targetUrl, command: testCommand, session_id: id },
+        });
+      } else {
+        send({ type: 'generate_test_cases', data: { url: targetUrl, session_id: id } });
+      }
+    } catch (error) {
+      store.dispatch({ type: 'generate_aborted' });
+      toast.error(NOTICES.generateFailed(reasonOf(error)));
+    }
+  }, [url, command, mode, isLoggedIn, isConnected, store, ensureSession, send]);
+
+  const runCheck = useCallback(
+    (count: number): boolean => {
+      const problem = validateRun({ testCaseCount: count, isConnected, sessionId, isLoggedIn });
+      if (problem) toast.error(problem);
+      return problem === null;
+    },
+    [isConnected, sessionId, isLoggedIn],
+  );
+
+  const runPayload = useCallback(() => {
+    const snapshot = store.getState();
+    const testMode = snapshot.generationMode ?? mode;
+    return {
+      url: snapshot.targetUrl ?? url.trim(),
+      test_mode: testMode,
+      command: testMode === 'command' ? command.trim() || null : null,
+      session_id: sessionId,
+      test_run_id: snapshot.testRunId,
+    };
+  }, [store, mode, url, command, sessionId]);
+
+  const runAll = useCallback(() => {
+    const snapshot = store.getState();
+    if (!runCheck(snapshot.testCases.length) || isBusy(snapshot.status)) return;
+    store.dispatch({ type: 'run_requested', run: { kind: 'all' } });
+    try {
+      send({ type: 'run_all_tests', data: { ...runPayload(), test_cases: snapshot.testCases } });
+    } catch (error) {
+      store.dispatch({ type: 'run_aborted' });
+      toast.error(NOTICES.startFailed(reasonOf(error)));
+    }
+  }, [store, runCheck, runPayload, send]);
+
+  const runSingle = useCallback(
+    (testCase: TestCase) => {
+      const snapshot = store.getState();
+      if (!runCheck(1) || isBusy(snapshot.status)) return;
+      store.dispatch({ type: 'run_requested', run: { kind: 'single', testName: testCase.test_name } });
+      try {
+        send({ type: 'run_single_test', data: { ...runPayload(), test_case: testCase } });
+      } catch (error) {
+        store.dispatch({ type: 'run_aborted' });
+        toast.error(NOTICES.runFailed(reasonOf(error)));
+      }
+    },
+    [store, runCheck, runPayload, send],
+  );
+
+  /** Spec §4, §9: Stop sets the flag (3 s); pressing it again while set forces the stop. */
+  const stop = useCallback(() => {
+    const force = stopFlag.set();
+    try {
+      send({
+        type: 'stop_execution',
+        data: {
+          stopId: newStopId(),
+          force,
+          session_id: sessionId,
+          user_id: latest.current.user?.id,
+          timestamp: new Date().toISOString(),
+        },
+      });
+      toast(NOTICES.stopping, { duration: STOPPING_TOAST_MS });
+    } catch {
+      stopFlag.clear();
+      toast.error(NOTICES.stopFailed);
+    }
+  }, [stopFlag, send, sessionId]);
+
+  const resetStopFlag = useCallback(() => {
+    stopFlag.clear();
+    toast.success(NOTICES.stopFlagReset);
+  }, [stopFlag]);
+
+  const clearResults = useCallback(() => {
+    persist(store.dispatch({ type: 'clear_results' }), true);
+    toast.success(NOTICES.resultsCleared);
+  }, [store, persist]);
+
+  const exportResults = useCallback(() => {
+    const snapshot = store.getState();
+    const testMode = snapshot.generationMode ?? mode;
+    const now = new Date();
+    const data = buildExport({
+      url: snapshot.targetUrl ?? url.trim(),
+      command: testMode === 'command' ? command.trim() || null : null,
+      testMode,
+      testCases: snapshot.testCases,
+      results: snapshot.results,
+      screenshots: snapshot.screenshots,
+      runTime: snapshot.runTime,
+      now,
+    });
+    downloadJson(data, exportFileName(testMode, now));
+    toast.success(NOTICES.exported);
+  }, [store, mode, url, command]);
+
+  return {
+    state,
+    mode,
+    setMode,
+    url,
+    setUrl,
+    command,
+    setCommand,
+    sessionId,
+    stopFlagSet,
+    isLoggedIn,
+    isConnected,
+    busy,
+    canGenerate: canGenerate({ url, command, mode, isLoggedIn, isConnected, isBusy: busy }),
+    generate,
+    runAll,
+    runSingle,
+    stop,
+    resetStopFlag,
+    clearResults,
+    exportResults,
+  };
+}
+
+export type AutomationController = ReturnType<typeof useAutomation>;

@@ -1,0 +1,8 @@
+export { AUTOMATION_BANNERS, AutomationScreen } from './automation-screen';
+export type {
+  AutomationRealtime,
+  AutomationScreenProps,
+  AutomationSessionInput,
+  AutomationSessionPatch,
+  AutomationSessions,
+} from './types';

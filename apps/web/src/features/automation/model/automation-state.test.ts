@@ -1,0 +1,260 @@
+import { type ServerMessage, ServerMessageSchema } from '@argus/protocol';
+import { describe, expect, it } from 'vitest';
+import {
+  type AutomationAction,
+  type AutomationState,
+  automationReducer,
+  createAutomationStore,
+  initialAutomationState,
+} from './automation-state';
+
+/** Messages go through the real protocol schema, as the realtime client parses them. */
+function server(type: string, data: unknown = {}): AutomationAction {
+  return { type: 'server', message: ServerMessageSchema.parse({ type, data }) as ServerMessage };
+}
+
+function run(actions: AutomationAction[], from: AutomationState = initialAutomationState): AutomationState {
+  return actions.reduce(automationReducer, from);
+}
+
+const cases = [
+  { test_name: 'Home page loads', steps: ['Navigate to "/"'], priority: 'high' },
+  { name: 'About page links work', steps: ['Navigate to "/about.html"', 'Verify links'] },
+];
+
+function stepUpdate(test: string, index: number, status: string, screenshot = false) {
+  return server('step_update', {
+    test_name: test,
+    step_data: {
+      step_number: index + 1,
+      step_index: index,
+      action: 'navigate',
+      description: `step ${index}`,
+      status,
+      timestamp: '2026-01-01T00:00:00.000Z',
+      ...(screenshot ? { screenshot: { base64_data: `IMG${index}`, width: 1280, height: 800 } } : {}),
+    },
+  });
+}
+
+const generated = run([
+  { type: 'generate_requested', url: 'http://127.0.0.1:4400/', mode: 'full' },
+  server('generation_started', { message: 'Opening the site' }),
+  server('progress_update', { message: 'Exploring 3 pages' }),
+  server('test_cases_generated', {
+    test_cases: cases,
+    engine: 'builtin (rule-based, no LLM)',
+    test_run_id: 'run1',
+  }),
+]);
+
+describe('automation state: generation', () => {
+  it('goes generating → idle with the cases, the engine and the test run id', () => {
+    expect(generated.status).toBe('idle');
+    expect(generated.testCases.map((c) => c.test_name)).toEqual(['Home page loads', 'About page links work']);
+    expect(generated.testCases[1].category).toBe('General');
+    expect(generated.engine).toBe('builtin (rule-based, no LLM)');
+    expect(generated.testRunId).toBe('run1');
+    expect(generated.targetUrl).toBe('http://127.0.0.1:4400/');
+    expect(generated.generationMessages).toEqual([]);
+  });
+
+  it('collects progress messages while generating', () => {
+    const state = run([
+      { type: 'generate_requested', url: 'http://x/', mode: 'command' },
+      server('generation_started', { message: 'Opening' }),
+      server('progress_update', { message: 'Reading forms' }),
+    ]);
+    expect(state.status).toBe('generating');
+    expect(state.generationMode).toBe('command');
+    expect(state.generationMessages).toEqual(['Opening', 'Reading forms']);
+  });
+
+  it('fails on a server error and returns to idle when the request never left', () => {
+    const requested = run([{ type: 'generate_requested', url: 'http://x/', mode: 'full' }]);
+    expect(run([server('error', { message: 'Target not allowed' })], requested)).toMatchObject({
+      status: 'failed',
+      lastError: 'Target not allowed',
+    });
+    expect(run([{ type: 'generate_aborted' }], requested).status).toBe('idle');
+  });
+});
+
+describe('automation state: a run', () => {
+  const running = run(
+    [
+      { type: 'run_requested', run: { kind: 'all' } },
+      server('execution_started', { total_tests: 2, test_run_id: 'run1' }),
+      server('test_progress', { current_test: 1, total_tests: 2, test_name: 'Home page loads' }),
+      stepUpdate('Home page loads', 0, 'pending'),
+      server('test_progress', { current_test: 2, total_tests: 2, test_name: 'About page links work' }),
+      stepUpdate('About page links work', 0, 'pending'),
+      stepUpdate('Home page loads', 0, 'success', true),
+      stepUpdate('About page links work', 0, 'error', true),
+    ],
+    generated,
+  );
+
+  it('runs with progress, one log line per step and a screenshot per finished step', () => {
+    expect(running.status).toBe('running');
+    expect(running.progress).toEqual({ current: 2, total: 2 });
+    expect(running.currentTest).toBe('About page links work');
+    expect(running.activeTests).toEqual(['Home page loads', 'About page links work']);
+    expect(running.log.map((e) => e.status)).toEqual(['success', 'error']);
+    expect(running.screenshots.map((s) => s.src)).toEqual([
+      'data:image/jpeg;base64,IMG0',
+      'data:image/jpeg;base64,IMG0',
+    ]);
+    expect(running.screenshots.map((s) => s.testName)).toEqual(['Home page loads', 'About page links work']);
+  });
+
+  it('records results, names a test still running, and completes', () => {
+    const oneDone = run(
+      [
+        server('test_failed', {
+          test_name: 'About page links work',
+          error: 'Broken link: /careers.html answered 404',
+          execution_time: 1.2,
+        }),
+      ],
+      running,
+    );
+    expect(oneDone.currentTest).toBe('Home page loads');
+    const done = run(
+      [
+        server('test_completed', {
+          test_name: 'Home page loads',
+          result: { status: 'passed', test_case: { test_name: 'Home page loads' }, execution_time: 0.8 },
+        }),
+        server('all_tests_completed', { total_tests: 2, passed: 1, execution_time: 2.1 }),
+      ],
+      oneDone,
+    );
+    expect(done.status).toBe('completed');
+    expect(done.results).toEqual([
+      {
+        testName: 'About page links work',
+        status: 'failed',
+        executionTime: 1.2,
+        error: 'Broken link: /careers.html answered 404',
+      },
+      { testName: 'Home page loads', status: 'passed', executionTime: 0.8, error: null },
+    ]);
+    expect(done.runTime).toBe(2.1);
+    expect(done.progress).toEqual({ current: 2, total: 2 });
+    expect(done.activeTests).toEqual([]);
+  });
+
+  it('returns to idle when stopped, and to idle when the socket closes', () => {
+    expect(
+      run([server('execution_stopping'), server('execution_stopped', { execution_time: 1 })], running),
+    ).toMatchObject({ status: 'idle', runTime: 1, currentTest: null });
+    expect(run([{ type: 'socket_closed' }], running)).toMatchObject({ status: 'idle', activeTests: [] });
+  });
+
+  it('starts a full run clean, but a single test replaces only its own lines', () => {
+    const finished = run(
+      [
+        server('test_completed', {
+          test_name: 'Home page loads',
+          result: { status: 'passed', test_case: { test_name: 'Home page loads' }, execution_time: 0.8 },
+        }),
+        server('test_failed', { test_name: 'About page links work', error: 'x', execution_time: 1 }),
+        server('all_tests_completed', { total_tests: 2, passed: 1, execution_time: 2 }),
+      ],
+      running,
+    );
+    const single = run(
+      [
+        { type: 'run_requested', run: { kind: 'single', testName: 'About page links work' } },
+        server('execution_started', { total_tests: 1 }),
+      ],
+      finished,
+    );
+    expect(single.status).toBe('running');
+    expect(single.testRunId).toBe('run1');
+    expect(single.log.map((e) => e.testName)).toEqual(['Home page loads']);
+    expect(single.results.map((r) => r.testName)).toEqual(['Home page loads']);
+    expect(single.screenshots.map((s) => s.testName)).toEqual(['Home page loads']);
+
+    const full = run(
+      [{ type: 'run_requested', run: { kind: 'all' } }, server('execution_started', { total_tests: 2 })],
+      finished,
+    );
+    expect(full).toMatchObject({ log: [], results: [], screenshots: [], progress: { current: 0, total: 2 } });
+  });
+
+  it('clears results and leaves a finished state', () => {
+    const done = run(
+      [server('all_tests_completed', { total_tests: 2, passed: 2, execution_time: 1 })],
+      running,
+    );
+    const cleared = run([{ type: 'clear_results' }], done);
+    expect(cleared).toMatchObject({ status: 'idle', log: [], results: [], screenshots: [], runTime: null });
+    expect(cleared.testCases).toHaveLength(2);
+  });
+});
+
+describe('createAutomationStore', () => {
+  it('notifies on change only and always answers the latest state', () => {
+    const store = createAutomationStore();
+    let calls = 0;
+    store.subscribe(() => {
+      calls += 1;
+    });
+    store.dispatch({ type: 'generate_requested', url: 'http://x/', mode: 'full' });
+    expect(store.getState().status).toBe('generating');
+    store.dispatch({ type: 'generate_requested', url: 'http://x/', mode: 'full' });
+    store.dispatch(server('video_frame', { frame: 'x', timestamp: 1 }));
+    expect(calls).toBe(1);
+  });
+});
+
+describe('createAutomationStore batching', () => {
+  it("tells listeners of a burst of server messages once, but of the user's own actions at once", () => {
+    const timers: (() => void)[] = [];
+    const store = createAutomationStore(initialAutomationState, {
+      serverBatchMs: 80,
+      setTimer: (callback) => timers.push(callback),
+      clearTimer: () => {},
+    });
+    let calls = 0;
+    store.subscribe(() => {
+      calls += 1;
+    });
+    store.dispatch(server('execution_started', { total_tests: 2 }));
+    store.dispatch(server('test_progress', { current_test: 1, total_tests: 2, test_name: 'A' }));
+    expect(calls).toBe(0);
+    expect(store.getState().currentTest).toBe('A');
+    expect(timers).toHaveLength(1);
+    timers[0]();
+    expect(calls).toBe(1);
+    store.dispatch({ type: 'clear_results' });
+    expect(calls).toBe(2);
+  });
+});
+
+describe('restore', () => {
+  const restore: AutomationAction = {
+    type: 'restore',
+    mode: 'command',
+    targetUrl: 'http://shop.test/',
+    testCases: generated.testCases,
+    engine: 'builtin',
+    testRunId: 'run9',
+    results: [{ testName: 'Home page loads', status: 'passed', executionTime: 1, error: null }],
+  };
+  it('shows the stored cases and results on an empty, idle screen only', () => {
+    expect(run([restore])).toMatchObject({
+      status: 'idle',
+      generationMode: 'command',
+      targetUrl: 'http://shop.test/',
+      engine: 'builtin',
+      testRunId: 'run9',
+      results: [{ testName: 'Home page loads' }],
+    });
+    expect(run([restore], generated)).toBe(generated);
+    const busy = run([{ type: 'generate_requested', url: 'http://x/', mode: 'full' }]);
+    expect(run([restore], busy)).toBe(busy);
+  });
+});

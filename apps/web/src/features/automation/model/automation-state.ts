@@ -1,0 +1,320 @@
+import type { ServerMessage, TestCase, TestMode } from '@argus/protocol';
+import { type ExecutionStatus, isAtRest, nextStatus } from './execution';
+import { type TestResultItem, upsertResult } from './results';
+import { addScreenshot, type ScreenshotItem, screenshotFromStep } from './screenshots';
+import { applyStepUpdate, type LogEntry, withoutTest } from './step-log';
+
+/** What the user last asked to run, so execution_started knows what to clear. */
+export type PendingRun = { kind: 'all' } | { kind: 'single'; testName: string };
+
+export interface AutomationState {
+  status: ExecutionStatus;
+  /** The mode of the last generation request (for its toast and the cases' label). */
+  generationMode: TestMode | null;
+  testCases: TestCase[];
+  /** Which planner wrote the cases, as the server names it (e.g. 'builtin (rule-based, no LLM)'). */
+  engine: string | null;
+  /** The test run the server created with the cases; sent back with every run. */
+  testRunId: string | null;
+  /** The page the cases were generated for. */
+  targetUrl: string | null;
+  /** Live messages while generating (latest last). */
+  generationMessages: string[];
+  progress: { current: number; total: number };
+  currentTest: string | null;
+  /** Tests started and not finished yet (two run at once). */
+  activeTests: string[];
+  log: LogEntry[];
+  screenshots: ScreenshotItem[];
+  results: TestResultItem[];
+  /** Seconds, from all_tests_completed or execution_stopped. */
+  runTime: number | null;
+  pendingRun: PendingRun | null;
+  lastError: string | null;
+}
+
+export const initialAutomationState: AutomationState = {
+  status: 'idle',
+  generationMode: null,
+  testCases: [],
+  engine: null,
+  testRunId: null,
+  targetUrl: null,
+  generationMessages: [],
+  progress: { current: 0, total: 0 },
+  currentTest: null,
+  activeTests: [],
+  log: [],
+  screenshots: [],
+  results: [],
+  runTime: null,
+  pendingRun: null,
+  lastError: null,
+};
+
+export type AutomationAction =
+  | { type: 'generate_requested'; url: string; mode: TestMode }
+  /** The request never left (session or send failure): back to idle. */
+  | { type: 'generate_aborted' }
+  | { type: 'run_requested'; run: PendingRun }
+  | { type: 'run_aborted' }
+  | { type: 'server'; message: ServerMessage }
+  | { type: 'socket_closed' }
+  | { type: 'clear_results' }
+  /** The cases and results kept with the session, shown again when the screen opens. */
+  | {
+      type: 'restore';
+      mode: TestMode;
+      targetUrl: string;
+      testCases: TestCase[];
+      engine: string | null;
+      testRunId: string | null;
+      results: TestResultItem[];
+    };
+
+const MAX_GENERATION_MESSAGES = 6;
+
+/** A test ended: it leaves the active list, and the status names a test still running. */
+function finishTest(state: AutomationState, testName: string) {
+  const activeTests = state.activeTests.filter((name) => name !== testName);
+  const currentTest =
+    state.currentTest && activeTests.includes(state.currentTest)
+      ? state.currentTest
+      : (activeTests[activeTests.length - 1] ?? null);
+  return { activeTests, currentTest };
+}
+
+function onServerMessage(state: AutomationState, message: ServerMessage): AutomationState {
+  switch (message.type) {
+    case 'generation_started':
+      return {
+        ...state,
+        generationMessages: message.data.message ? [message.data.message] : state.generationMessages,
+      };
+    case 'progress_update':
+      if (state.status !== 'generating') return state;
+      return {
+        ...state,
+        generationMessages: [...state.generationMessages, message.data.message].slice(
+          -MAX_GENERATION_MESSAGES,
+        ),
+      };
+    case 'test_cases_generated':
+      return {
+        ...state,
+        status: nextStatus(state.status, 'test_cases_generated'),
+        testCases: message.data.test_cases,
+        engine: message.data.engine ?? null,
+        testRunId: message.data.test_run_id ?? state.testRunId,
+        generationMessages: [],
+        lastError: null,
+      };
+    case 'execution_started': {
+      const run = state.pendingRun;
+      const single = run?.kind === 'single' ? run.testName : null;
+      return {
+        ...state,
+        status: nextStatus(state.status, 'execution_started'),
+        testRunId: message.data.test_run_id ?? state.testRunId,
+        progress: { current: 0, total: message.data.total_tests },
+        currentTest: null,
+        activeTests: [],
+        runTime: null,
+        pendingRun: null,
+        lastError: null,
+        // A full run starts clean; a single test replaces only its own earlier outcome.
+        log: single ? withoutTest(state.log, single) : [],
+        screenshots: single ? state.screenshots.filter((shot) => shot.testName !== single) : [],
+        results: single ? state.results.filter((result) => result.testName !== single) : [],
+      };
+    }
+    case 'test_progress':
+      return {
+        ...state,
+        progress: { current: message.data.current_test, total: message.data.total_tests },
+        currentTest: message.data.test_name,
+        activeTests: state.activeTests.includes(message.data.test_name)
+          ? state.activeTests
+          : [...state.activeTests, message.data.test_name],
+      };
+    case 'step_update': {
+      const testName = message.data.test_name || state.currentTest || 'Test';
+      const step = message.data.step_data;
+      const shot = screenshotFromStep(testName, step);
+      return {
+        ...state,
+        log: applyStepUpdate(state.log, testName, step),
+        screenshots: shot ? addScreenshot(state.screenshots, shot) : state.screenshots,
+      };
+    }
+    case 'test_completed': {
+      const { result } = message.data;
+      return {
+        ...state,
+        ...finishTest(state, message.data.test_name),
+        results: upsertResult(state.results, {
+          testName: message.data.test_name,
+          status: result.status === 'failed' ? 'failed' : 'passed',
+          executionTime: result.execution_time,
+          error: result.error ?? null,
+        }),
+      };
+    }
+    case 'test_failed':
+      return {
+        ...state,
+        ...finishTest(state, message.data.test_name),
+        results: upsertResult(state.results, {
+          testName: message.data.test_name,
+          status: 'failed',
+          executionTime: message.data.execution_time,
+          error: message.data.error,
+        }),
+      };
+    case 'all_tests_completed':
+      return {
+        ...state,
+        status: nextStatus(state.status, 'all_tests_completed'),
+        progress: { current: message.data.total_tests, total: message.data.total_tests },
+        currentTest: null,
+        activeTests: [],
+        runTime: message.data.execution_time,
+      };
+    case 'execution_stopped':
+      return {
+        ...state,
+        status: nextStatus(state.status, 'execution_stopped'),
+        currentTest: null,
+        activeTests: [],
+        runTime: message.data.execution_time,
+      };
+    case 'error':
+      return {
+        ...state,
+        status: nextStatus(state.status, 'error'),
+        currentTest: null,
+        activeTests: [],
+        pendingRun: null,
+        generationMessages: [],
+        lastError: message.data.message,
+      };
+    default:
+      return state;
+  }
+}
+
+export function automationReducer(state: AutomationState, action: AutomationAction): AutomationState {
+  switch (action.type) {
+    case 'generate_requested':
+      if (!isAtRest(state.status)) return state;
+      return {
+        ...state,
+        status: 'generating',
+        generationMode: action.mode,
+        targetUrl: action.url,
+        generationMessages: [],
+        lastError: null,
+      };
+    case 'generate_aborted':
+      return state.status === 'generating' ? { ...state, status: 'idle', generationMessages: [] } : state;
+    case 'run_requested':
+      return { ...state, pendingRun: action.run };
+    case 'run_aborted':
+      return { ...state, pendingRun: null };
+    case 'server':
+      return onServerMessage(state, action.message);
+    case 'socket_closed':
+      return {
+        ...state,
+        status: nextStatus(state.status, 'socket_closed'),
+        currentTest: null,
+        activeTests: [],
+        pendingRun: null,
+        generationMessages: [],
+      };
+    case 'restore':
+      if (state.status !== 'idle' || state.testCases.length > 0) return state;
+      return {
+        ...state,
+        generationMode: action.mode,
+        targetUrl: action.targetUrl,
+        testCases: action.testCases,
+        engine: action.engine,
+        testRunId: action.testRunId,
+        results: action.results,
+      };
+    case 'clear_results':
+      return {
+        ...state,
+        log: [],
+        screenshots: [],
+        results: [],
+        progress: { current: 0, total: 0 },
+        runTime: null,
+        lastError: null,
+        status: state.status === 'completed' || state.status === 'failed' ? 'idle' : state.status,
+      };
+  }
+}
+
+/** A tiny store, so a message handler always reads the state the last message left. */
+export interface AutomationStore {
+  getState: () => AutomationState;
+  dispatch: (action: AutomationAction) => AutomationState;
+  subscribe: (listener: () => void) => () => void;
+  /** Drops a pending deferred notification (on unmount). */
+  dispose: () => void;
+}
+
+export interface AutomationStoreOptions {
+  /**
+   * Server messages come in bursts (two tests' steps, each with a screenshot): listeners hear of them
+   * at most once per this many milliseconds, so the screen redraws once per burst. The state itself
+   * is always current. 0 (the default) notifies at once. The user's own actions always notify at once.
+   */
+  serverBatchMs?: number;
+  setTimer?: (callback: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
+}
+
+export function createAutomationStore(
+  initial: AutomationState = initialAutomationState,
+  options: AutomationStoreOptions = {},
+): AutomationStore {
+  const batchMs = options.serverBatchMs ?? 0;
+  const setTimer = options.setTimer ?? ((callback, ms) => setTimeout(callback, ms));
+  const clearTimer =
+    options.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>));
+  let state = initial;
+  let timer: unknown = null;
+  const listeners = new Set<() => void>();
+
+  const notify = () => {
+    if (timer !== null) clearTimer(timer);
+    timer = null;
+    for (const listener of listeners) listener();
+  };
+
+  return {
+    getState: () => state,
+    dispatch: (action) => {
+      const next = automationReducer(state, action);
+      if (next === state) return state;
+      state = next;
+      if (action.type === 'server' && batchMs > 0) {
+        timer ??= setTimer(notify, batchMs);
+      } else {
+        notify();
+      }
+      return state;
+    },
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    dispose: () => {
+      if (timer !== null) clearTimer(timer);
+      timer = null;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import type { TestMode } from '@argus/protocol';
+
+/** Spec §4: the automation execution states. */
+export type ExecutionStatus = 'idle' | 'generating' | 'running' | 'completed' | 'failed';
+
+/** What moves the execution state (spec §4). */
+export type ExecutionEvent =
+  | 'generate_requested'
+  | 'test_cases_generated'
+  | 'execution_started'
+  | 'all_tests_completed'
+  | 'execution_stopped'
+  | 'error'
+  | 'socket_closed';
+
+/** States from which a new generation or run may begin: idle, or a finished run shown at rest. */
+export function isAtRest(status: ExecutionStatus): boolean {
+  return status === 'idle' || status === 'completed' || status === 'failed';
+}
+
+/** Generating or running: the mode cannot change and nothing new can start. */
+export function isBusy(status: ExecutionStatus): boolean {
+  return status === 'generating' || status === 'running';
+}
+
+/**
+ * Spec §4 transitions. idle→generating on a generation request; generating→idle on
+ * test_cases_generated; idle→running on execution_started; running→completed on all_tests_completed;
+ * running→idle on execution_stopped; any→failed on an error; a socket close resets to idle.
+ * Completed and failed are idle states that still show the last outcome, so they start new work too.
+ * Anything else leaves the state as it is.
+ */
+export function nextStatus(status: ExecutionStatus, event: ExecutionEvent): ExecutionStatus {
+  switch (event) {
+    case 'generate_requested':
+      return isAtRest(status) ? 'generating' : status;
+    case 'test_cases_generated':
+      return status === 'generating' ? 'idle' : status;
+    case 'execution_started':
+      return isAtRest(status) ? 'running' : status;
+    case 'all_tests_completed':
+      return status === 'running' ? 'completed' : status;
+    case 'execution_stopped':
+      return status === 'running' ? 'idle' : status;
+    case 'error':
+      return 'failed';
+    case 'socket_closed':
+      return 'idle';
+  }
+}
+
+/** Spec §4 status texts. */
+export function statusText(status: ExecutionStatus, mode: TestMode, currentTest: string | null): string {
+  switch (status) {
+    case 'generating':
+      return mode === 'command'
+        ? 'Analyzing website and generating command-based test cases...'
+        : 'Analyzing website and generating test cases...';
+    case 'running':
+      return currentTest ? `Running: ${currentTest}` : 'Executing tests...';
+    case 'completed':
+      return 'All tests completed successfully!';
+    case 'failed':
+      return 'Test execution failed';
+    case 'idle':
+      return mode === 'command'
+        ? 'Ready to generate command-based test cases'
+        : 'Ready to generate comprehensive test cases';
+  }
+}

@@ -1,0 +1,67 @@
+import type { ServerMessage } from '@argus/protocol';
+import type { AutomationState } from './automation-state';
+
+export interface Notice {
+  kind: 'success' | 'error' | 'info';
+  text: string;
+  /** Milliseconds; react-hot-toast's defaults (spec §9) when absent. */
+  duration?: number;
+}
+
+/** Spec §8 texts of the screen's own actions. */
+export const NOTICES = {
+  stopping: 'Stopping execution...',
+  stopFailed: 'Failed to send stop command',
+  stopFlagReset: 'Stop flag reset',
+  resultsCleared: 'Results cleared',
+  exported: 'Results exported successfully',
+  serverErrorFallback: 'An error occurred during test execution',
+  generateFailed: (reason: string) => `Failed to generate test cases: ${reason}`,
+  startFailed: (reason: string) => `Failed to start test execution: ${reason}`,
+  runFailed: (reason: string) => `Failed to run test: ${reason}`,
+} as const;
+
+/** Spec §9: 'Stopping execution...' shows for 2 s; 'All tests completed!' for 6 s. */
+export const STOPPING_TOAST_MS = 2000;
+export const ALL_COMPLETED_TOAST_MS = 6000;
+
+/** The toast a server message brings (spec §8), given the state before the message. */
+export function noticeFor(message: ServerMessage, before: AutomationState): Notice | null {
+  switch (message.type) {
+    case 'test_cases_generated': {
+      const mode = before.generationMode ?? 'full';
+      return {
+        kind: 'success',
+        text: `Generated ${message.data.test_cases.length} test case(s) for ${mode} testing`,
+      };
+    }
+    case 'execution_started':
+      return { kind: 'success', text: 'Test execution started!' };
+    case 'test_completed': {
+      const status = message.data.result.status;
+      return {
+        kind: status === 'failed' ? 'error' : 'success',
+        text: `Test "${message.data.test_name}" ${status}`,
+      };
+    }
+    case 'test_failed':
+      return { kind: 'error', text: `Test failed: ${message.data.error}` };
+    case 'all_tests_completed':
+      return {
+        kind: 'success',
+        text: `All tests completed! ${message.data.passed}/${message.data.total_tests} passed`,
+        duration: ALL_COMPLETED_TOAST_MS,
+      };
+    case 'execution_stopped':
+      return { kind: 'success', text: 'Test execution stopped successfully!' };
+    case 'error': {
+      const text = message.data.message?.trim();
+      if (before.status === 'generating') {
+        return { kind: 'error', text: NOTICES.generateFailed(text || 'unknown error') };
+      }
+      return { kind: 'error', text: text || NOTICES.serverErrorFallback };
+    }
+    default:
+      return null;
+  }
+}

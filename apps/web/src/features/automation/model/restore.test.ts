@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { planRestore, type StoredSession } from './restore';
+
+function session(overrides: Partial<StoredSession>): StoredSession {
+  return {
+    id: 's1',
+    type: 'automation',
+    status: 'active',
+    updatedAt: '2026-01-01T10:00:00.000Z',
+    url: 'http://shop.test/',
+    settings: {
+      testMode: 'full',
+      url: 'http://shop.test/',
+      command: null,
+      testCases: [{ test_name: 'Home page loads', steps: ['Navigate to "/"'] }],
+    },
+    metadata: {
+      engine: 'builtin (rule-based, no LLM)',
+      testRunId: 'run-1',
+      executionResults: [
+        { testName: 'Home page loads', status: 'passed', executionTime: 1.5, error: null },
+        { testName: 'broken', status: 'weird' },
+      ],
+    },
+    ...overrides,
+  };
+}
+
+describe('planRestore (the screen as it was left)', () => {
+  it('reads the cases, mode, URL, engine, test run and results of the latest automation session', () => {
+    const plan = planRestore([
+      session({ id: 'old', updatedAt: '2026-01-01T09:00:00.000Z' }),
+      session({}),
+      session({ id: 'chat', type: 'conversational', updatedAt: '2026-01-02T00:00:00.000Z' }),
+    ]);
+    expect(plan).toMatchObject({
+      sessionId: 's1',
+      host: 'shop.test',
+      url: 'http://shop.test/',
+      mode: 'full',
+      command: '',
+      engine: 'builtin (rule-based, no LLM)',
+      testRunId: 'run-1',
+      results: [{ testName: 'Home page loads', status: 'passed', executionTime: 1.5, error: null }],
+    });
+    expect(plan?.testCases[0]).toMatchObject({
+      test_name: 'Home page loads',
+      category: 'General',
+      priority: 'medium',
+    });
+  });
+
+  it('keeps the command of a command-mode session', () => {
+    const plan = planRestore([
+      session({ settings: { ...session({}).settings, testMode: 'command', command: 'test the login form' } }),
+    ]);
+    expect(plan).toMatchObject({ mode: 'command', command: 'test the login form' });
+  });
+
+  it('skips closed sessions, sessions without cases and malformed cases', () => {
+    expect(planRestore([session({ status: 'closed' })])).toBeNull();
+    expect(planRestore([session({ settings: { url: 'http://shop.test/' }, metadata: {} })])).toBeNull();
+    expect(
+      planRestore([session({ settings: { url: 'http://shop.test/', testCases: [{ steps: 'nope' }] } })]),
+    ).toBeNull();
+    expect(planRestore([])).toBeNull();
+  });
+
+  it('falls back to the cases kept in the metadata', () => {
+    const plan = planRestore([
+      session({
+        settings: { url: 'http://shop.test/' },
+        metadata: { testCases: [{ name: 'From metadata' }] },
+      }),
+    ]);
+    expect(plan?.testCases.map((c) => c.test_name)).toEqual(['From metadata']);
+  });
+});

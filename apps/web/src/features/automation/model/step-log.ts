@@ -1,0 +1,133 @@
+import type { StepStatus, StepUpdate } from '@argus/protocol';
+
+/** One step of one test in the execution log. A step's later updates replace it in place. */
+export interface LogEntry {
+  /** test name + step index: unique within a run even when two tests run at once. */
+  key: string;
+  testName: string;
+  stepIndex: number;
+  stepNumber: number;
+  action: string;
+  /** The step line as written in the test case. */
+  description: string;
+  status: StepStatus;
+  url: string | null;
+  selector: string | null;
+  value: string | null;
+  error: string | null;
+  nextGoal: string | null;
+  timestamp: string;
+  /** How many updates this step has had (1 for a pending step, 2 once it finished). */
+  updates: number;
+}
+
+export type LogFilter = 'all' | StepStatus;
+export const LOG_FILTERS: readonly LogFilter[] = ['all', 'success', 'error', 'pending'];
+
+/** A step's index: `step_index` when the server sends it, else its 1-based number made 0-based. */
+export function stepIndexOf(step: Pick<StepUpdate, 'step_index' | 'step_number'>): number {
+  return step.step_index ?? Math.max(0, step.step_number - 1);
+}
+
+export function logKey(testName: string, stepIndex: number): string {
+  return `${testName}#${stepIndex}`;
+}
+
+function blankToNull(value: string | null | undefined): string | null {
+  return value === undefined || value === null || value === '' ? null : value;
+}
+
+/**
+ * Adds a step update to the log: a new step is appended, a known one (same test, same step index)
+ * is updated where it stands, so the pending line turns into its success or error line.
+ */
+export function applyStepUpdate(
+  entries: readonly LogEntry[],
+  testName: string,
+  step: StepUpdate,
+): LogEntry[] {
+  const stepIndex = stepIndexOf(step);
+  const key = logKey(testName, stepIndex);
+  const at = entries.findIndex((entry) => entry.key === key);
+  const previous = at >= 0 ? entries[at] : null;
+  const entry: LogEntry = {
+    key,
+    testName,
+    stepIndex,
+    stepNumber: step.step_number,
+    action: step.action,
+    description: step.description || previous?.description || step.action,
+    status: step.status,
+    url: blankToNull(step.url) ?? previous?.url ?? null,
+    selector: blankToNull(step.selector) ?? previous?.selector ?? null,
+    value: blankToNull(step.value) ?? previous?.value ?? null,
+    error: blankToNull(step.error),
+    nextGoal: blankToNull(step.thoughts?.next_goal) ?? previous?.nextGoal ?? null,
+    timestamp: step.timestamp,
+    updates: (previous?.updates ?? 0) + 1,
+  };
+  if (!previous) return [...entries, entry];
+  const next = entries.slice();
+  next[at] = entry;
+  return next;
+}
+
+/** Drops one test's steps (before it is run again). */
+export function withoutTest(entries: readonly LogEntry[], testName: string): LogEntry[] {
+  return entries.filter((entry) => entry.testName !== testName);
+}
+
+export type LogCounts = Record<LogFilter, number>;
+
+export function countByStatus(entries: readonly LogEntry[]): LogCounts {
+  const counts: LogCounts = { all: entries.length, success: 0, error: 0, pending: 0 };
+  for (const entry of entries) counts[entry.status] += 1;
+  return counts;
+}
+
+/** The entries matching a status filter and a case-insensitive search over every visible field. */
+export function filterEntries(
+  entries: readonly LogEntry[],
+  filter: LogFilter,
+  query: string,
+): readonly LogEntry[] {
+  const needle = query.trim().toLowerCase();
+  if (filter === 'all' && !needle) return entries;
+  return entries.filter((entry) => {
+    if (filter !== 'all' && entry.status !== filter) return false;
+    if (!needle) return true;
+    return [
+      entry.testName,
+      entry.description,
+      entry.action,
+      entry.url,
+      entry.selector,
+      entry.value,
+      entry.error,
+      entry.nextGoal,
+    ].some((field) => field?.toLowerCase().includes(needle));
+  });
+}
+
+export function firstErrorKey(entries: readonly LogEntry[]): string | null {
+  return entries.find((entry) => entry.status === 'error')?.key ?? null;
+}
+
+/** Spec §9: the log scrolls in 200 px jumps. */
+export const LOG_SCROLL_STEP_PX = 200;
+
+export function scrollTarget(current: number, direction: 'up' | 'down', maxScroll: number): number {
+  const next = current + (direction === 'down' ? LOG_SCROLL_STEP_PX : -LOG_SCROLL_STEP_PX);
+  return Math.min(Math.max(0, next), Math.max(0, maxScroll));
+}
+
+/** A compact, image-free copy of the last log lines for storing with the session (spec §9: 10). */
+export function logsForStorage(entries: readonly LogEntry[], limit = 10) {
+  return entries.slice(-limit).map((entry) => ({
+    timestamp: entry.timestamp,
+    level: entry.status === 'error' ? 'error' : 'info',
+    message: `${entry.testName} #${entry.stepNumber} ${entry.status}: ${entry.description}${
+      entry.error ? ` (${entry.error})` : ''
+    }`,
+  }));
+}

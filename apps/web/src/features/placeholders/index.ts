@@ -1,0 +1,14 @@
+export { ComingSoon } from './coming-soon';
+export { ScreenPlaceholder } from './screen-placeholder';
+export {
+  AnalyticsScreen,
+  ApiProjectScreen,
+  AutomationPlaceholder,
+  ConversationalPlaceholder,
+  DesignComparisonPlaceholder,
+  HistoryScreen,
+  MobileProjectScreen,
+  NewProjectScreen,
+  SettingsScreen,
+  WebProjectScreen,
+} from './screens';

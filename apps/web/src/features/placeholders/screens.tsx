@@ -1,0 +1,53 @@
+import {
+  BarChart3,
+  Bot,
+  CirclePlus,
+  Globe,
+  History,
+  MessagesSquare,
+  PenTool,
+  Server,
+  Settings,
+  Smartphone,
+} from 'lucide-react';
+import { ComingSoon } from './coming-soon';
+import { ScreenPlaceholder } from './screen-placeholder';
+
+export function AutomationPlaceholder() {
+  return (
+    <ScreenPlaceholder
+      title="Automation Mode"
+      description="This screen arrives with the automation engine."
+      icon={Bot}
+    />
+  );
+}
+
+export function ConversationalPlaceholder() {
+  return (
+    <ScreenPlaceholder
+      title="Conversational Mode"
+      description="This screen arrives with the live browser engine."
+      icon={MessagesSquare}
+    />
+  );
+}
+
+export function DesignComparisonPlaceholder() {
+  return (
+    <ScreenPlaceholder
+      title="Design Comparison"
+      description="This screen arrives with the design comparison engine."
+      icon={PenTool}
+    />
+  );
+}
+
+export const HistoryScreen = () => <ComingSoon screen="Test History" icon={History} />;
+export const AnalyticsScreen = () => <ComingSoon screen="Analytics" icon={BarChart3} />;
+export const SettingsScreen = () => <ComingSoon screen="Settings" icon={Settings} />;
+
+export const WebProjectScreen = () => <ComingSoon screen="Web Application" icon={Globe} />;
+export const MobileProjectScreen = () => <ComingSoon screen="Mobile App" icon={Smartphone} />;
+export const ApiProjectScreen = () => <ComingSoon screen="API Service" icon={Server} />;
+export const NewProjectScreen = () => <ComingSoon screen="Add New Project" icon={CirclePlus} />;

@@ -1,0 +1,31 @@
+/**
+ * Spec §7: on page unload the running conversation is stopped with a beacon to `/cleanup`. A beacon
+ * cannot set headers, so the token travels in the body (DESIGN.md §5). Returns whether the browser
+ * queued it.
+ */
+export function sendCleanupBeacon({
+  token,
+  sessionId,
+  now = new Date(),
+}: {
+  token: string;
+  sessionId: string | null;
+  now?: Date;
+}): boolean {
+  if (typeof navigator === 'undefined' || typeof navigator.sendBeacon !== 'function') return false;
+  const body = JSON.stringify({
+    token,
+    type: 'stop_conversation',
+    data: {
+      session_id: sessionId,
+      reason: 'page_unload',
+      forced_cleanup: true,
+      timestamp: now.toISOString(),
+    },
+  });
+  try {
+    return navigator.sendBeacon('/cleanup', new Blob([body], { type: 'application/json' }));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,232 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  buildSocketUrl,
+  MAX_RECONNECT_ATTEMPTS,
+  REALTIME_MESSAGE_EVENT,
+  RECONNECT_DELAY_MS,
+  RealtimeClient,
+  type SocketLike,
+} from './realtime-client';
+
+/** A WebSocket stand-in the test drives by hand. */
+class FakeSocket implements SocketLike {
+  readyState = 0;
+  sent: string[] = [];
+  closedWith: number | null = null;
+  onopen: ((event: Event) => void) | null = null;
+  onclose: ((event: CloseEvent) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  onmessage: ((event: MessageEvent) => void) | null = null;
+
+  constructor(readonly url: string) {}
+
+  send(data: string) {
+    this.sent.push(data);
+  }
+
+  close(code = 1000) {
+    this.closedWith = code;
+    this.readyState = 3;
+  }
+
+  // ---- test controls ----
+  open() {
+    this.readyState = 1;
+    this.onopen?.(new Event('open'));
+  }
+
+  receive(data: unknown) {
+    this.onmessage?.({ data: typeof data === 'string' ? data : JSON.stringify(data) } as MessageEvent);
+  }
+
+  established() {
+    this.open();
+    this.receive({
+      type: 'connection_established',
+      data: { user_id: 'u1', server_time: '2026-01-01T00:00:00Z' },
+    });
+  }
+
+  drop(code: number, reason = '') {
+    this.readyState = 3;
+    this.onclose?.({ code, reason } as CloseEvent);
+  }
+
+  fail() {
+    this.onerror?.(new Event('error'));
+  }
+}
+
+describe('RealtimeClient', () => {
+  let sockets: FakeSocket[];
+  let target: EventTarget;
+  let client: RealtimeClient;
+  const latest = () => sockets[sockets.length - 1];
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    sockets = [];
+    target = new EventTarget();
+    client = new RealtimeClient({
+      createSocket: (url) => {
+        const socket = new FakeSocket(url);
+        sockets.push(socket);
+        return socket;
+      },
+      eventTarget: target,
+      location: { protocol: 'https:', host: 'argus.example:8443' },
+    });
+  });
+
+  afterEach(() => {
+    client.disconnect();
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it('opens /ws/{userId}?token= on the page origin, wss on https', () => {
+    client.connect('u 1', 't/k');
+    expect(latest().url).toBe('wss://argus.example:8443/ws/u%201?token=t%2Fk');
+    expect(buildSocketUrl({ protocol: 'http:', host: 'localhost:8080' }, 'u1', 't')).toBe(
+      'ws://localhost:8080/ws/u1?token=t',
+    );
+  });
+
+  it('is connected once the server confirms authentication', () => {
+    client.connect('u1', 'tok');
+    expect(client.getState().status).toBe('connecting');
+    latest().established();
+    expect(client.getState()).toMatchObject({ status: 'connected', lastError: null });
+    expect(client.isConnected).toBe(true);
+  });
+
+  it('re-broadcasts every valid message as argus:ws-message and ws:{type}', () => {
+    const all: unknown[] = [];
+    const progress: unknown[] = [];
+    target.addEventListener(REALTIME_MESSAGE_EVENT, (e) => all.push((e as CustomEvent).detail));
+    target.addEventListener('ws:progress_update', (e) => progress.push((e as CustomEvent).detail));
+    client.connect('u1', 'tok');
+    latest().established();
+    latest().receive({ type: 'progress_update', data: { message: 'Crawling' } });
+    expect(progress).toEqual([{ type: 'progress_update', data: { message: 'Crawling' } }]);
+    expect(all.map((m) => (m as { type: string }).type)).toEqual([
+      'connection_established',
+      'progress_update',
+    ]);
+  });
+
+  it('drops invalid incoming messages', () => {
+    const all: unknown[] = [];
+    target.addEventListener(REALTIME_MESSAGE_EVENT, (e) => all.push((e as CustomEvent).detail));
+    client.connect('u1', 'tok');
+    latest().open();
+    latest().receive('not json');
+    latest().receive({ type: 'progress_update', data: { message: 42 } });
+    latest().receive({ type: 'no_such_type', data: {} });
+    expect(all).toEqual([]);
+    expect(console.warn).toHaveBeenCalledTimes(3);
+  });
+
+  it('refuses to send while disconnected', () => {
+    expect(() => client.send({ type: 'stop_comparison', data: {} })).toThrow('WebSocket is not connected');
+    client.connect('u1', 'tok');
+    expect(() => client.send({ type: 'stop_comparison', data: {} })).toThrow('WebSocket is not connected');
+  });
+
+  it('validates outgoing messages against the protocol', () => {
+    client.connect('u1', 'tok');
+    latest().established();
+    client.send({ type: 'generate_test_cases', data: { url: 'https://shop.example', session_id: 's1' } });
+    expect(JSON.parse(latest().sent[0])).toEqual({
+      type: 'generate_test_cases',
+      data: { url: 'https://shop.example', session_id: 's1' },
+    });
+    expect(() =>
+      client.send({ type: 'generate_test_cases', data: { url: 'not a url', session_id: 's1' } }),
+    ).toThrow(/Invalid generate_test_cases message at data.url/);
+    expect(latest().sent).toHaveLength(1);
+  });
+
+  it('reconnects 3 s after an abnormal close', () => {
+    client.connect('u1', 'tok');
+    latest().established();
+    latest().fail();
+    expect(client.getState().lastError).toBe('WebSocket connection error');
+    latest().drop(1006);
+    expect(client.getState().status).toBe('disconnected');
+    expect(sockets).toHaveLength(1);
+    vi.advanceTimersByTime(RECONNECT_DELAY_MS - 1);
+    expect(sockets).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(sockets).toHaveLength(2);
+    latest().established();
+    expect(client.getState()).toMatchObject({ status: 'connected', lastError: null });
+  });
+
+  it.each([
+    [1000, 'disconnected'],
+    [1001, 'disconnected'],
+    [4401, 'error'],
+  ])('does not reconnect after close code %i', (code, status) => {
+    client.connect('u1', 'tok');
+    latest().established();
+    latest().drop(code);
+    vi.advanceTimersByTime(RECONNECT_DELAY_MS * 10);
+    expect(sockets).toHaveLength(1);
+    expect(client.getState().status).toBe(status);
+  });
+
+  it('gives up after repeated failures and says so', () => {
+    client.connect('u1', 'tok');
+    for (let i = 0; i <= MAX_RECONNECT_ATTEMPTS; i++) {
+      latest().drop(1006);
+      vi.advanceTimersByTime(RECONNECT_DELAY_MS);
+    }
+    expect(sockets).toHaveLength(MAX_RECONNECT_ATTEMPTS + 1);
+    expect(client.getState()).toMatchObject({
+      status: 'error',
+      lastError: 'Failed to connect after multiple attempts',
+    });
+    client.reconnect();
+    expect(sockets).toHaveLength(MAX_RECONNECT_ATTEMPTS + 2);
+  });
+
+  it('reports a socket that cannot be created', () => {
+    const broken = new RealtimeClient({
+      createSocket: () => {
+        throw new SyntaxError('bad url');
+      },
+      eventTarget: target,
+      location: { protocol: 'http:', host: 'x' },
+    });
+    broken.connect('u1', 'tok');
+    expect(broken.getState()).toMatchObject({
+      status: 'error',
+      lastError: 'Failed to create WebSocket connection',
+    });
+    broken.disconnect();
+  });
+
+  it('closes normally on disconnect and ignores the old socket afterwards', () => {
+    client.connect('u1', 'tok');
+    const first = latest();
+    first.established();
+    client.disconnect();
+    expect(first.closedWith).toBe(1000);
+    expect(client.getState().status).toBe('disconnected');
+    first.drop(1006);
+    vi.advanceTimersByTime(RECONNECT_DELAY_MS * 2);
+    expect(sockets).toHaveLength(1);
+  });
+
+  it('opens a new socket when the user or token changes', () => {
+    client.connect('u1', 'tok');
+    client.connect('u1', 'tok');
+    expect(sockets).toHaveLength(1);
+    client.connect('u2', 'tok2');
+    expect(sockets).toHaveLength(2);
+    expect(sockets[0].closedWith).toBe(1000);
+  });
+});

@@ -1,0 +1,289 @@
+import {
+  type ClientMessageInput,
+  ClientMessageSchema,
+  parseServerMessage,
+  type ServerMessage,
+  type ServerMessageType,
+  WS_CLOSE,
+} from '@argus/protocol';
+
+/**
+ * The realtime channel (spec §7, DESIGN.md §5): one WebSocket per signed-in user at
+ * `/ws/{userId}?token={token}` on this origin, JSON `{type, data}` both ways.
+ *
+ * Every valid incoming message is re-broadcast on `window` twice:
+ *   - `argus:ws-message` (REALTIME_MESSAGE_EVENT), `event.detail` = the whole message `{type, data}`;
+ *   - `ws:{type}` (e.g. `ws:test_progress`, see realtimeEventName), `event.detail` = the same message.
+ * Screens may listen with `window.addEventListener`, or with `useServerMessage` / `onServerMessage`.
+ */
+export const REALTIME_MESSAGE_EVENT = 'argus:ws-message';
+
+export function realtimeEventName(type: ServerMessageType): `ws:${ServerMessageType}` {
+  return `ws:${type}`;
+}
+
+/** Spec §9: reconnect 3 s after an abnormal close; give up after 5 attempts in a row. */
+export const RECONNECT_DELAY_MS = 3000;
+export const MAX_RECONNECT_ATTEMPTS = 5;
+
+/** Spec §8 texts. */
+export const REALTIME_ERRORS = {
+  connection: 'WebSocket connection error',
+  create: 'Failed to create WebSocket connection',
+  notConnected: 'WebSocket is not connected',
+  gaveUp: 'Failed to connect after multiple attempts',
+  unauthenticated: 'Authentication failed',
+} as const;
+
+export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected' | 'error';
+
+export interface RealtimeState {
+  status: ConnectionStatus;
+  lastError: string | null;
+  /** The server's clock at authentication (from `connection_established`). */
+  serverTime: string | null;
+}
+
+/** The part of the browser WebSocket the client uses (tests pass a fake). */
+export interface SocketLike {
+  readonly readyState: number;
+  onopen: ((event: Event) => void) | null;
+  onclose: ((event: CloseEvent) => void) | null;
+  onerror: ((event: Event) => void) | null;
+  onmessage: ((event: MessageEvent) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+export type SocketFactory = (url: string) => SocketLike;
+
+export interface RealtimeClientOptions {
+  createSocket?: SocketFactory;
+  /** Where messages are re-broadcast (default: window). */
+  eventTarget?: EventTarget | null;
+  /** Page location, for the ws:// or wss:// URL (default: window.location). */
+  location?: { protocol: string; host: string };
+  reconnectDelayMs?: number;
+  maxReconnectAttempts?: number;
+}
+
+const OPEN = 1;
+/** Closes after which the client does not reconnect: normal, going away, signed out. */
+const FINAL_CLOSE_CODES = new Set<number>([WS_CLOSE.normal, WS_CLOSE.goingAway, WS_CLOSE.unauthenticated]);
+
+/** `ws://host/ws/{userId}?token=…` (or wss:// on an https page). */
+export function buildSocketUrl(location: { protocol: string; host: string }, userId: string, token: string) {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${location.host}/ws/${encodeURIComponent(userId)}?token=${encodeURIComponent(token)}`;
+}
+
+export type MessageListener = (message: ServerMessage) => void;
+
+export class RealtimeClient {
+  private state: RealtimeState = { status: 'disconnected', lastError: null, serverTime: null };
+  private readonly stateListeners = new Set<() => void>();
+  private readonly messageListeners = new Set<MessageListener>();
+  private socket: SocketLike | null = null;
+  private credentials: { userId: string; token: string } | null = null;
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Failed connection attempts since the last successful one. */
+  private failures = 0;
+  private readonly options: Required<Omit<RealtimeClientOptions, 'eventTarget' | 'location'>> & {
+    eventTarget: EventTarget | null;
+    location: { protocol: string; host: string } | null;
+  };
+
+  constructor(options: RealtimeClientOptions = {}) {
+    const hasWindow = typeof window !== 'undefined';
+    this.options = {
+      createSocket: options.createSocket ?? ((url) => new WebSocket(url)),
+      eventTarget: options.eventTarget !== undefined ? options.eventTarget : hasWindow ? window : null,
+      location: options.location ?? (hasWindow ? window.location : null),
+      reconnectDelayMs: options.reconnectDelayMs ?? RECONNECT_DELAY_MS,
+      maxReconnectAttempts: options.maxReconnectAttempts ?? MAX_RECONNECT_ATTEMPTS,
+    };
+  }
+
+  // ---- state, for useSyncExternalStore ----------------------------------------------------------
+
+  getState = (): RealtimeState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  };
+
+  private setState(patch: Partial<RealtimeState>) {
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.stateListeners) listener();
+  }
+
+  get isConnected(): boolean {
+    return this.socket?.readyState === OPEN && this.state.status === 'connected';
+  }
+
+  /** Direct subscription to every valid incoming message (besides the window events). */
+  onMessage(listener: MessageListener): () => void {
+    this.messageListeners.add(listener);
+    return () => this.messageListeners.delete(listener);
+  }
+
+  // ---- connection -------------------------------------------------------------------------------
+
+  /** Opens the user's socket (or keeps the open one when nothing changed). */
+  connect(userId: string, token: string): void {
+    const same = this.credentials?.userId === userId && this.credentials.token === token;
+    this.credentials = { userId, token };
+    if (same && this.socket && this.state.status !== 'error') return;
+    this.failures = 0;
+    this.open();
+  }
+
+  /** Closes for good (sign-out, unmount): no reconnect. */
+  disconnect(): void {
+    this.credentials = null;
+    this.clearReconnect();
+    this.dropSocket(WS_CLOSE.normal, 'Client disconnect');
+    this.setState({ status: 'disconnected', lastError: null, serverTime: null });
+  }
+
+  /** Tries again now (e.g. after giving up, or when the browser comes back online). */
+  reconnect(): void {
+    if (!this.credentials) return;
+    this.failures = 0;
+    this.open();
+  }
+
+  private clearReconnect() {
+    if (this.reconnectTimer !== null) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+  }
+
+  private dropSocket(code: number, reason: string) {
+    const socket = this.socket;
+    this.socket = null;
+    if (!socket) return;
+    socket.onopen = socket.onclose = socket.onerror = socket.onmessage = null;
+    try {
+      socket.close(code, reason);
+    } catch {
+      // already closed
+    }
+  }
+
+  private open() {
+    const credentials = this.credentials;
+    if (!credentials) return;
+    this.clearReconnect();
+    this.dropSocket(WS_CLOSE.normal, 'Reconnecting');
+    const location = this.options.location;
+    if (!location) {
+      this.setState({ status: 'error', lastError: REALTIME_ERRORS.create });
+      return;
+    }
+    let socket: SocketLike;
+    try {
+      socket = this.options.createSocket(buildSocketUrl(location, credentials.userId, credentials.token));
+    } catch (error) {
+      console.error(REALTIME_ERRORS.create, error);
+      this.setState({ status: 'error', lastError: REALTIME_ERRORS.create });
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    this.setState({ status: 'connecting' });
+
+    socket.onopen = () => {
+      // The server authenticates the token and then sends `connection_established`.
+    };
+    socket.onmessage = (event) => {
+      if (this.socket === socket) this.receive(event.data);
+    };
+    socket.onerror = (event) => {
+      if (this.socket !== socket) return;
+      console.error(REALTIME_ERRORS.connection, event);
+      this.setState({ lastError: REALTIME_ERRORS.connection });
+    };
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.onClosed(event.code, event.reason);
+    };
+  }
+
+  private onClosed(code: number, reason: string) {
+    if (code === WS_CLOSE.unauthenticated) {
+      console.warn('The realtime connection was refused:', reason || 'not authenticated');
+      this.setState({ status: 'error', lastError: REALTIME_ERRORS.unauthenticated, serverTime: null });
+      return;
+    }
+    if (FINAL_CLOSE_CODES.has(code)) {
+      this.setState({ status: 'disconnected', serverTime: null });
+      return;
+    }
+    this.setState({ status: 'disconnected', serverTime: null });
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect() {
+    if (!this.credentials) return;
+    this.failures += 1;
+    if (this.failures > this.options.maxReconnectAttempts) {
+      this.setState({ status: 'error', lastError: REALTIME_ERRORS.gaveUp });
+      return;
+    }
+    this.clearReconnect();
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.open();
+    }, this.options.reconnectDelayMs);
+  }
+
+  // ---- messages ---------------------------------------------------------------------------------
+
+  private receive(raw: unknown) {
+    if (typeof raw !== 'string') {
+      console.warn('Dropped a binary realtime message');
+      return;
+    }
+    const message = parseServerMessage(raw);
+    if (!message) {
+      console.warn('Dropped an invalid realtime message:', raw.slice(0, 200));
+      return;
+    }
+    if (message.type === 'connection_established') {
+      this.failures = 0;
+      this.setState({ status: 'connected', lastError: null, serverTime: message.data.server_time });
+    }
+    for (const listener of this.messageListeners) {
+      try {
+        listener(message);
+      } catch (error) {
+        console.error('A realtime message listener failed', error);
+      }
+    }
+    const target = this.options.eventTarget;
+    if (target) {
+      target.dispatchEvent(new CustomEvent(REALTIME_MESSAGE_EVENT, { detail: message }));
+      target.dispatchEvent(new CustomEvent(realtimeEventName(message.type), { detail: message }));
+    }
+  }
+
+  /**
+   * Sends a client message after checking it against the protocol. Refused (throws) while the
+   * socket is not open: 'WebSocket is not connected'.
+   */
+  send(message: ClientMessageInput): void {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== OPEN) throw new Error(REALTIME_ERRORS.notConnected);
+    const parsed = ClientMessageSchema.safeParse(message);
+    if (!parsed.success) {
+      const first = parsed.error.issues[0];
+      const where = first?.path.length ? ` at ${first.path.join('.')}` : '';
+      throw new Error(
+        `Invalid ${String(message.type)} message${where}: ${first?.message ?? 'unknown error'}`,
+      );
+    }
+    socket.send(JSON.stringify(message));
+  }
+}

@@ -1,0 +1,107 @@
+import type { ClientMessageInput, ServerMessageOf, ServerMessageType } from '@argus/protocol';
+import {
+  createContext,
+  type ReactNode,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useSyncExternalStore,
+} from 'react';
+import {
+  type ConnectionStatus,
+  REALTIME_MESSAGE_EVENT,
+  RealtimeClient,
+  type RealtimeState,
+  realtimeEventName,
+} from './realtime-client';
+
+export interface RealtimeContextValue extends RealtimeState {
+  isConnected: boolean;
+  /** Sends a client message; throws 'WebSocket is not connected' while disconnected. */
+  send: (message: ClientMessageInput) => void;
+  reconnect: () => void;
+  client: RealtimeClient;
+}
+
+const RealtimeContext = createContext<RealtimeContextValue | null>(null);
+
+/**
+ * Holds the user's socket open while signed in (`userId` and `token` come from the auth state,
+ * composed by the app) and closes it on sign-out.
+ */
+export function RealtimeProvider({
+  userId,
+  token,
+  children,
+}: {
+  userId: string | null;
+  token: string | null;
+  children: ReactNode;
+}) {
+  const client = useMemo(() => new RealtimeClient(), []);
+  const state = useSyncExternalStore(client.subscribe, client.getState, client.getState);
+
+  useEffect(() => {
+    if (userId && token) client.connect(userId, token);
+    else client.disconnect();
+  }, [client, userId, token]);
+
+  useEffect(() => () => client.disconnect(), [client]);
+
+  // Back online after a loss: try at once rather than waiting out the back-off.
+  useEffect(() => {
+    const onOnline = () => {
+      if (client.getState().status !== 'connected') client.reconnect();
+    };
+    window.addEventListener('online', onOnline);
+    return () => window.removeEventListener('online', onOnline);
+  }, [client]);
+
+  const value = useMemo<RealtimeContextValue>(
+    () => ({
+      ...state,
+      isConnected: state.status === 'connected',
+      send: (message) => client.send(message),
+      reconnect: () => client.reconnect(),
+      client,
+    }),
+    [state, client],
+  );
+
+  return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
+}
+
+export function useRealtime(): RealtimeContextValue {
+  const value = useContext(RealtimeContext);
+  if (!value) throw new Error('useRealtime must be used inside <RealtimeProvider>');
+  return value;
+}
+
+/** The connection status for a badge or banner: connected, connecting, disconnected or error. */
+export function useConnectionStatus(): { status: ConnectionStatus; lastError: string | null } {
+  const { status, lastError } = useRealtime();
+  return { status, lastError };
+}
+
+/** Listens to one server message type (or every message with '*') through the window events. */
+export function onServerMessage<T extends ServerMessageType>(
+  type: T | '*',
+  handler: (message: ServerMessageOf<T>) => void,
+  target: EventTarget = window,
+): () => void {
+  const name = type === '*' ? REALTIME_MESSAGE_EVENT : realtimeEventName(type);
+  const listener = (event: Event) => handler((event as CustomEvent).detail);
+  target.addEventListener(name, listener);
+  return () => target.removeEventListener(name, listener);
+}
+
+/** Hook form of onServerMessage; the latest handler is always called, without resubscribing. */
+export function useServerMessage<T extends ServerMessageType>(
+  type: T | '*',
+  handler: (message: ServerMessageOf<T>) => void,
+): void {
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => onServerMessage(type, (message) => ref.current(message as ServerMessageOf<T>)), [type]);
+}

@@ -1,0 +1,158 @@
+import type { User } from '@argus/protocol';
+import { LogOut } from 'lucide-react';
+import { NavLink } from 'react-router';
+import { Logo, LogoMark } from '../../components/logo';
+import { cn } from '../../lib/cn';
+import { MAIN_NAV, type NavItem, PROJECT_NAV } from './navigation';
+
+export const SIDEBAR_ID = 'app-sidebar';
+
+function initials(user: User): string {
+  const source = user.full_name?.trim() || user.username;
+  const parts = source.split(/[\s._-]+/).filter(Boolean);
+  const letters = parts.length > 1 ? `${parts[0][0]}${parts[1][0]}` : source.slice(0, 1);
+  return letters.toUpperCase();
+}
+
+function NavEntry({ item, compact }: { item: NavItem; compact: boolean }) {
+  const Icon = item.icon;
+  return (
+    <li>
+      <NavLink
+        to={item.to}
+        end
+        title={compact ? item.label : undefined}
+        className={({ isActive }) =>
+          cn(
+            'group flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium transition-colors',
+            'focus-visible:outline-2 focus-visible:outline-indigo-600',
+            compact && 'justify-center px-0',
+            isActive
+              ? 'bg-indigo-50 text-indigo-700'
+              : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
+          )
+        }
+      >
+        {({ isActive }) => (
+          <>
+            <Icon
+              aria-hidden
+              className={cn(
+                'size-[18px] shrink-0',
+                isActive ? 'text-indigo-600' : 'text-slate-400 group-hover:text-slate-600',
+              )}
+            />
+            <span className={cn('truncate', compact && 'sr-only')}>{item.label}</span>
+          </>
+        )}
+      </NavLink>
+    </li>
+  );
+}
+
+export interface SidebarProps {
+  user: User;
+  onLogout: () => void;
+  /** Desktop only: icons without labels. */
+  compact: boolean;
+  /** Below 1024 px: whether the overlay is shown. */
+  mobileOpen: boolean;
+}
+
+/**
+ * Spec §2: a fixed overlay below 1024 px (shown on demand), inline from 1024 px (collapsible to an
+ * icon rail). Main items, the Projects group, the user card and Logout.
+ */
+export function Sidebar({ user, onLogout, compact, mobileOpen }: SidebarProps) {
+  const displayName = user.full_name?.trim() || user.username;
+  return (
+    <aside
+      id={SIDEBAR_ID}
+      aria-label="Sidebar"
+      data-testid="sidebar"
+      className={cn(
+        'fixed inset-y-0 left-0 z-50 flex w-72 flex-col border-r border-slate-200 bg-white',
+        'transition-[translate,visibility,width] duration-200 ease-out',
+        'lg:sticky lg:top-0 lg:z-auto lg:h-screen lg:translate-x-0 lg:shadow-none',
+        mobileOpen ? 'visible translate-x-0 shadow-2xl' : 'invisible -translate-x-full lg:visible',
+        compact ? 'lg:w-[4.5rem]' : 'lg:w-72',
+      )}
+    >
+      <div
+        className={cn(
+          'flex h-16 shrink-0 items-center border-b border-slate-100 px-5',
+          compact && 'px-0 justify-center',
+        )}
+      >
+        {compact ? <LogoMark /> : <Logo />}
+      </div>
+
+      <nav className="flex-1 overflow-y-auto px-3 py-5" aria-label="Main">
+        <ul className="space-y-1">
+          {MAIN_NAV.map((item) => (
+            <NavEntry key={item.to} item={item} compact={compact} />
+          ))}
+        </ul>
+
+        <div className="mt-8">
+          <p
+            className={cn(
+              'px-3 pb-2 text-[11px] font-semibold tracking-wider text-slate-400 uppercase',
+              compact && 'sr-only',
+            )}
+            id="sidebar-projects"
+          >
+            Projects
+          </p>
+          {compact && <div className="mx-3 mb-3 border-t border-slate-100" aria-hidden />}
+          <ul className="space-y-1" aria-labelledby="sidebar-projects">
+            {PROJECT_NAV.map((item) => (
+              <NavEntry key={item.to} item={item} compact={compact} />
+            ))}
+          </ul>
+        </div>
+      </nav>
+
+      <div className="shrink-0 border-t border-slate-100 p-3">
+        <div
+          className={cn('flex items-center gap-3 rounded-lg p-2', compact && 'justify-center p-0 py-2')}
+          data-testid="user-card"
+        >
+          <span
+            className="relative flex size-9 shrink-0 items-center justify-center rounded-full bg-indigo-600 text-xs font-semibold text-white"
+            title={compact ? `${displayName} (${user.email}) · Active` : undefined}
+            aria-hidden="true"
+          >
+            {initials(user)}
+            <span className="absolute right-0 bottom-0 size-2.5 rounded-full bg-emerald-500 ring-2 ring-white" />
+          </span>
+          <div className={cn('min-w-0 flex-1', compact && 'sr-only')}>
+            <div className="flex items-center gap-2">
+              <p className="truncate text-sm font-semibold text-slate-900">{displayName}</p>
+              <span className="inline-flex shrink-0 items-center gap-1 rounded-full bg-emerald-50 px-1.5 py-0.5 text-[10px] font-medium text-emerald-700">
+                <span className="size-1.5 rounded-full bg-emerald-500" aria-hidden />
+                Active
+              </span>
+            </div>
+            <p className="truncate text-xs text-slate-500" title={user.email}>
+              {user.email}
+            </p>
+          </div>
+        </div>
+        <button
+          type="button"
+          onClick={onLogout}
+          title={compact ? 'Logout' : undefined}
+          className={cn(
+            'mt-1 flex w-full items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium text-slate-600 transition-colors',
+            'hover:bg-red-50 hover:text-red-700 focus-visible:outline-2 focus-visible:outline-indigo-600',
+            compact && 'justify-center px-0',
+          )}
+        >
+          <LogOut className="size-[18px] shrink-0" aria-hidden />
+          <span className={cn(compact && 'sr-only')}>Logout</span>
+        </button>
+      </div>
+    </aside>
+  );
+}

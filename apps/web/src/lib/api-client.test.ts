@@ -1,0 +1,120 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, apiRequest, buildUrl, setUnauthorizedHandler } from './api-client';
+import { TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from './auth-storage';
+import { MemoryStorage } from './memory-storage';
+
+function jsonResponse(status: number, body: unknown): Response {
+  return new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+describe('apiRequest', () => {
+  let storage: MemoryStorage;
+  let fetchMock: ReturnType<typeof vi.fn>;
+  let onUnauthorized: ReturnType<typeof vi.fn<() => void>>;
+  let restoreHandler: () => void;
+
+  beforeEach(() => {
+    storage = new MemoryStorage();
+    vi.stubGlobal('localStorage', storage);
+    fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+    onUnauthorized = vi.fn<() => void>();
+    restoreHandler = setUnauthorizedHandler(onUnauthorized);
+  });
+
+  afterEach(() => {
+    restoreHandler();
+    vi.unstubAllGlobals();
+  });
+
+  it('sends the saved bearer token and a JSON body to the same origin', async () => {
+    storage.setItem(TOKEN_STORAGE_KEY, 'tok-1');
+    fetchMock.mockResolvedValue(jsonResponse(201, { ok: true }));
+    const answer = await apiRequest('/api/sessions/', { method: 'POST', body: { title: 'A' } });
+    expect(answer).toEqual({ ok: true });
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe('/api/sessions/');
+    expect(init.method).toBe('POST');
+    expect(init.body).toBe('{"title":"A"}');
+    expect(init.headers).toMatchObject({
+      Authorization: 'Bearer tok-1',
+      'Content-Type': 'application/json',
+    });
+  });
+
+  it('sends a form-encoded body without a token when auth is off (login)', async () => {
+    storage.setItem(TOKEN_STORAGE_KEY, 'stale');
+    fetchMock.mockResolvedValue(jsonResponse(200, {}));
+    await apiRequest('/api/auth/login', {
+      method: 'POST',
+      form: { username: 'a b', password: 'p&q' },
+      auth: false,
+    });
+    const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(init.body).toBe('username=a+b&password=p%26q');
+    expect(init.headers).toMatchObject({ 'Content-Type': 'application/x-www-form-urlencoded' });
+    expect(init.headers).not.toHaveProperty('Authorization');
+  });
+
+  it('sends no content type without a body (an empty JSON DELETE is refused by the server)', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(200, {}));
+    await apiRequest('/api/sessions/x', { method: 'DELETE' });
+    const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(init.headers).not.toHaveProperty('Content-Type');
+  });
+
+  it('on a 401 removes the token and sends the user to /login', async () => {
+    storage.setItem(TOKEN_STORAGE_KEY, 'tok');
+    storage.setItem(USER_STORAGE_KEY, '{}');
+    fetchMock.mockResolvedValue(jsonResponse(401, { detail: 'Could not validate credentials' }));
+    const error = await apiRequest('/api/sessions/').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe('Authentication failed');
+    expect(storage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves a 401 of the current-user check to the caller', async () => {
+    storage.setItem(TOKEN_STORAGE_KEY, 'tok');
+    fetchMock.mockResolvedValue(jsonResponse(401, { detail: 'Could not validate credentials' }));
+    await expect(apiRequest('/api/auth/me')).rejects.toMatchObject({ status: 401 });
+    expect(storage.getItem(TOKEN_STORAGE_KEY)).toBe('tok');
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it('leaves a 401 of a call without auth (wrong credentials) to the screen', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(401, { detail: 'Incorrect username or password' }));
+    await expect(
+      apiRequest('/api/auth/login', { method: 'POST', form: { username: 'a', password: 'b' }, auth: false }),
+    ).rejects.toMatchObject({ status: 401, detail: 'Incorrect username or password' });
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it('maps a failed fetch to a status-0 ApiError', async () => {
+    fetchMock.mockRejectedValue(new TypeError('fetch failed'));
+    await expect(apiRequest('/api/health')).rejects.toMatchObject({ status: 0, isTransient: true });
+  });
+
+  it('validates the answer with the given schema', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(200, { a: 1 }));
+    const schema = {
+      parse: (data: unknown) => {
+        if (typeof (data as { b?: unknown }).b !== 'string') throw new Error('bad');
+        return data as { b: string };
+      },
+    };
+    await expect(apiRequest('/api/x', {}, schema)).rejects.toBeInstanceOf(ApiError);
+  });
+});
+
+describe('buildUrl', () => {
+  it('adds defined query values only', () => {
+    expect(buildUrl('/api/sessions/', { session_type: 'automation', status: undefined, limit: 5 })).toBe(
+      '/api/sessions/?session_type=automation&limit=5',
+    );
+    expect(buildUrl('/api/sessions/')).toBe('/api/sessions/');
+  });
+});

@@ -1,0 +1,125 @@
+import toast from 'react-hot-toast';
+import { ApiError, describeHttpError, networkError } from './api-error';
+import { clearAuth, getToken } from './auth-storage';
+
+export { ApiError } from './api-error';
+
+/** Same origin: the server serves this app, and `vite dev` proxies /api to it. */
+export const API_BASE = '';
+
+/** The current-user check: a 401 there is handled by the auth provider, not by a redirect here. */
+export const CURRENT_USER_PATH = '/api/auth/me';
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export interface ApiRequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as application/x-www-form-urlencoded instead of JSON (the login call). */
+  form?: Record<string, string>;
+  query?: Record<string, QueryValue>;
+  signal?: AbortSignal;
+  /**
+   * Send the bearer token and treat a 401 as a lost session (default true). Sign-in and registration
+   * turn it off: their 401 means wrong credentials, which the screen explains itself.
+   */
+  auth?: boolean;
+}
+
+/** Anything with zod's `parse`: answers are validated against the protocol's schemas. */
+export interface ResponseSchema<T> {
+  parse(data: unknown): T;
+}
+
+type UnauthorizedHandler = () => void;
+
+let unauthorizedHandler: UnauthorizedHandler = () => {
+  if (typeof window !== 'undefined' && window.location.pathname !== '/login') {
+    window.location.assign('/login');
+  }
+};
+
+/**
+ * Who reacts when a call answers 401 (spec §7: the token is removed and the user goes to /login).
+ * The auth provider registers itself so the move happens inside the router, without a page reload.
+ * Returns a function restoring the previous handler.
+ */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler): () => void {
+  const previous = unauthorizedHandler;
+  unauthorizedHandler = handler;
+  return () => {
+    unauthorizedHandler = previous;
+  };
+}
+
+export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) search.set(key, String(value));
+  }
+  const qs = search.toString();
+  return `${API_BASE}${path}${qs ? `?${qs}` : ''}`;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * One HTTP call to the Argus server. Sends the bearer token and JSON (spec §7), maps failures to
+ * ApiError (spec §8) and, on a 401 outside the current-user check, signs the user out.
+ */
+export async function apiRequest<T = unknown>(
+  path: string,
+  options: ApiRequestOptions = {},
+  schema?: ResponseSchema<T>,
+): Promise<T> {
+  const { method = 'GET', body, form, query, signal, auth = true } = options;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  let payload: BodyInit | undefined;
+  if (form) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    payload = new URLSearchParams(form).toString();
+  } else if (body !== undefined) {
+    // Only with a body: a JSON content type on an empty DELETE is a 400 on the server.
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const token = auth ? getToken() : null;
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, query), { method, headers, body: payload, signal });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw networkError(error);
+  }
+
+  const data = await readBody(response);
+  if (!response.ok) {
+    const error = describeHttpError(response.status, data);
+    if (response.status === 401 && auth && path !== CURRENT_USER_PATH) {
+      clearAuth();
+      toast.error(error.message, { id: 'authentication-failed' });
+      unauthorizedHandler();
+    }
+    throw error;
+  }
+  if (!schema) return data as T;
+  try {
+    return schema.parse(data);
+  } catch (cause) {
+    const error = new ApiError(response.status, 'The server sent an answer this app does not understand');
+    (error as { cause?: unknown }).cause = cause;
+    throw error;
+  }
+}

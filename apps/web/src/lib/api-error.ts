@@ -1,0 +1,63 @@
+import { ErrorResponseSchema, type ValidationIssue } from '@argus/protocol';
+
+/**
+ * An HTTP call that did not succeed. `message` is the generic text of spec §8 ('Validation Error: …',
+ * 'Authentication failed', 'HTTP error! status: N'); `detail` is the server's own explanation when it
+ * gave one, which screens show in preference (e.g. 'Incorrect username or password').
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  /** HTTP status; 0 when the server could not be reached. */
+  readonly status: number;
+  /** The server's `detail` text; for a 422, 'Validation Error: ' plus the joined messages. */
+  readonly detail: string | undefined;
+  /** The field-level messages of a 422 answer. */
+  readonly issues: ValidationIssue[];
+
+  constructor(status: number, message: string, detail?: string, issues: ValidationIssue[] = []) {
+    super(message);
+    this.status = status;
+    this.detail = detail;
+    this.issues = issues;
+  }
+
+  /** True for failures worth retrying: the network or the server itself (5xx). */
+  get isTransient(): boolean {
+    return this.status === 0 || this.status >= 500;
+  }
+}
+
+/** Turns a failed answer (status and parsed JSON body, if any) into an ApiError (spec §7, §8). */
+export function describeHttpError(status: number, body: unknown): ApiError {
+  const parsed = ErrorResponseSchema.safeParse(body);
+  const detail = parsed.success ? parsed.data.detail : undefined;
+  const issues = Array.isArray(detail) ? detail : [];
+
+  if (status === 422) {
+    const details =
+      issues.length > 0
+        ? issues.map((issue) => issue.msg).join(', ')
+        : typeof detail === 'string'
+          ? detail
+          : 'Invalid request';
+    const message = `Validation Error: ${details}`;
+    return new ApiError(status, message, message, issues);
+  }
+  const text = typeof detail === 'string' ? detail : undefined;
+  if (status === 401) return new ApiError(status, 'Authentication failed', text);
+  return new ApiError(status, `HTTP error! status: ${status}`, text);
+}
+
+/** The error for a request that never got an answer (server down, offline, DNS). */
+export function networkError(cause: unknown): ApiError {
+  const error = new ApiError(0, 'Could not reach the server. Check your connection and try again.');
+  (error as { cause?: unknown }).cause = cause;
+  return error;
+}
+
+/** Best text to show a user for any error: the server's detail, else the error's message, else `fallback`. */
+export function errorText(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) return error.detail ?? error.message ?? fallback;
+  if (error instanceof Error && error.message) return error.message;
+  return fallback;
+}

@@ -1,0 +1,420 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
+import { type FixtureSite, serveFixtureSite } from '../fixtures/site/serve';
+import { ARTIFACTS_DIR, launchBrowser, screenshot } from './support/browser';
+
+/**
+ * The automation screen against the real server and its built-in engine, on the fixture shop site
+ * (planted defects: a broken link on about.html, a console error on status.html, an image without
+ * alt text on team.html).
+ */
+
+const PASSWORD = 'Correct1horse';
+/** Generation explores up to 20 s; a whole run of the suite takes a while on two cores. */
+const GENERATION_TIMEOUT = 90_000;
+const RUN_TIMEOUT = 600_000;
+
+let server: RunningServer;
+let site: FixtureSite;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+let userSeq = 0;
+
+beforeAll(async () => {
+  [server, site, browser] = await Promise.all([
+    spawnServer({ ALLOWED_TARGETS: '127.0.0.1' }),
+    serveFixtureSite(),
+    launchBrowser(),
+  ]);
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await browser?.close();
+  await site?.close();
+  await server?.stop();
+});
+
+async function newPage(width = 1440, height = 1000): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads: true });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  return page;
+}
+
+function toast(page: Page, text: string) {
+  return page.getByRole('status').filter({ hasText: text }).first();
+}
+
+/** Registers through the register screen, then signs in through the login screen. */
+async function registerAndSignIn(page: Page): Promise<string> {
+  userSeq += 1;
+  const username = `qa${userSeq}_${Date.now().toString(36)}`;
+  await page.goto(`${server.url}/register`);
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Email', { exact: true }).fill(`${username}@example.com`);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.waitForURL((url) => url.pathname === '/login');
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === '/dashboard');
+  return username;
+}
+
+async function openAutomation(page: Page) {
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Automation Mode' }).click();
+  await page.waitForURL((url) => url.pathname === '/automation');
+  await page.locator('[data-testid="automation-connection"][data-status="connected"]').waitFor();
+}
+
+function statusText(page: Page) {
+  return page.getByTestId('automation-status');
+}
+
+async function waitForState(page: Page, state: string, timeout: number) {
+  await page.locator(`[data-testid="automation-status"][data-state="${state}"]`).waitFor({ timeout });
+}
+
+/** The whole page, for looking at every column at once. */
+async function fullPageScreenshot(page: Page, name: string) {
+  await mkdir(ARTIFACTS_DIR, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`), fullPage: true });
+}
+
+const generateButton = (page: Page) => page.getByRole('button', { name: /Generate Test Cases|Generating/ });
+
+describe('automation screen', () => {
+  it('generates cases, runs them live with steps, screenshots and results, views, exports and stops', async () => {
+    const page = await newPage();
+    const username = await registerAndSignIn(page);
+    await openAutomation(page);
+
+    // Header: user, mode, connection, idle status.
+    expect(await page.getByRole('heading', { name: 'Automation Mode' }).isVisible()).toBe(true);
+    expect(await page.getByTestId('automation-user').textContent()).toContain(username);
+    expect(await page.getByTestId('mode-badge').textContent()).toBe('Full');
+    expect(await statusText(page).textContent()).toBe('Ready to generate comprehensive test cases');
+    expect(await page.getByTestId('disconnected-banner').count()).toBe(0);
+    expect(await page.getByTestId('login-banner').count()).toBe(0);
+    // Three columns side by side at 1440 px.
+    const lefts = await page
+      .locator(
+        '[data-testid="config-panel"], [data-testid="progress-panel"], [data-testid="screenshot-gallery"]',
+      )
+      .evaluateAll((nodes) => nodes.map((n) => Math.round(n.getBoundingClientRect().left)));
+    expect(new Set(lefts).size).toBe(3);
+
+    // Spec §5: disabled without a URL; a relative address is refused with its message.
+    const url = page.getByLabel('Website URL');
+    expect(await generateButton(page).isDisabled()).toBe(true);
+    await url.fill('shop.example');
+    await generateButton(page).click();
+    await toast(page, 'Please enter a valid URL (including http:// or https://)').waitFor();
+    await url.fill('');
+    await url.press('Enter');
+    await toast(page, 'Please enter a URL').waitFor();
+
+    // Generate: the engine explores the site and writes cases; the screen says which engine.
+    await url.fill(`${site.url}/`);
+    await generateButton(page).click();
+    await waitForState(page, 'generating', 5000);
+    expect(await statusText(page).textContent()).toBe('Analyzing website and generating test cases...');
+    // The mode cannot change while generating.
+    expect(await page.getByRole('radio', { name: 'Command' }).isDisabled()).toBe(true);
+    await toast(page, 'for full testing').waitFor({ timeout: GENERATION_TIMEOUT });
+    await waitForState(page, 'idle', 5000);
+
+    const cases = page.getByTestId('test-case');
+    const caseCount = await cases.count();
+    expect(caseCount).toBeGreaterThan(2);
+    expect(await toast(page, `Generated ${caseCount} test case(s) for full testing`).isVisible()).toBe(true);
+    expect(await page.getByTestId('engine-label').textContent()).toContain('builtin (rule-based, no LLM)');
+    // Each case: name, category, priority, description, at most 3 steps then '... and N more steps'.
+    for (let i = 0; i < caseCount; i += 1) {
+      const card = cases.nth(i);
+      expect(await card.locator('h3').textContent()).toBeTruthy();
+      expect(await card.getByTestId('priority').textContent()).toMatch(/^(Critical|High|Medium|Low)$/);
+      const shownSteps = await card.locator('ol li').count();
+      expect(shownSteps).toBeLessThanOrEqual(3);
+    }
+    const longCase = cases.filter({ hasText: /\.\.\. and \d+ more steps/ });
+    if ((await longCase.count()) > 0) {
+      expect(await longCase.first().locator('ol li').count()).toBe(3);
+    }
+
+    // Run all: live progress, live steps (each step one line), screenshots.
+    await page.getByRole('button', { name: 'Run All Tests' }).click();
+    await toast(page, 'Test execution started!').waitFor();
+    await waitForState(page, 'running', 10_000);
+    expect(await statusText(page).textContent()).toMatch(/^(Running: .+|Executing tests\.\.\.)$/);
+    await page.getByTestId('log-entry').nth(3).waitFor({ timeout: 60_000 });
+    await page.getByTestId('screenshot').first().waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('progress-label').textContent()).toMatch(
+      new RegExp(`^Test \\d+ of ${caseCount}$`),
+    );
+    await screenshot(page, 'automation-running-1440');
+    await fullPageScreenshot(page, 'automation-running-full-1440');
+
+    await waitForState(page, 'completed', RUN_TIMEOUT);
+    expect(await statusText(page).textContent()).toBe('All tests completed successfully!');
+    const passed = await page.locator('[data-testid="test-result"][data-status="passed"]').count();
+    const failed = await page.locator('[data-testid="test-result"][data-status="failed"]').count();
+    expect(passed + failed).toBe(caseCount);
+    expect(passed).toBeGreaterThan(0);
+    expect(failed).toBeGreaterThan(0); // the planted defects
+    await toast(page, `All tests completed! ${passed}/${caseCount} passed`).waitFor();
+    expect(await page.getByTestId('summary-passed').textContent()).toBe(String(passed));
+    expect(await page.getByTestId('summary-failed').textContent()).toBe(String(failed));
+    expect(await page.getByTestId('summary-total').textContent()).toBe(String(caseCount));
+    expect(await page.getByTestId('test-result-error').count()).toBeGreaterThanOrEqual(failed);
+    expect(await page.getByTestId('progress-label').textContent()).toBe(`Test ${caseCount} of ${caseCount}`);
+    const failures = (await page.getByTestId('test-result-error').allTextContents()).join('\n');
+    expect(failures).toMatch(/404|broken|alt|console/i);
+
+    // The log: one line per step, none left pending, counts per status.
+    const entries = page.getByTestId('log-entry');
+    const keys = await entries.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-log-key')));
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(await page.locator('[data-testid="log-entry"][data-status="pending"]').count()).toBe(0);
+    const errorCount = await page.locator('[data-testid="log-entry"][data-status="error"]').count();
+    expect(errorCount).toBeGreaterThan(0);
+    expect(await page.getByTestId('log-filter-error').textContent()).toBe(`Error${errorCount}`);
+    expect(await page.getByTestId('log-filter-all').textContent()).toBe(`All${keys.length}`);
+    await screenshot(page, 'automation-completed-1440');
+    await fullPageScreenshot(page, 'automation-completed-full-1440');
+
+    await page.getByTestId('log-filter-error').click();
+    expect(await entries.count()).toBe(errorCount);
+    await page.getByTestId('log-filter-all').click();
+    await page.getByLabel('Search steps').fill('zz-no-such-step-zz');
+    expect(await entries.count()).toBe(0);
+    await page.getByLabel('Search steps').fill('');
+    expect(await entries.count()).toBe(keys.length);
+
+    // Details, 200 px scrolling, jump to the first error.
+    await page.getByRole('button', { name: 'Show details' }).click();
+    expect(
+      await page.getByTestId('execution-log').getByText('Action', { exact: true }).count(),
+    ).toBeGreaterThan(0);
+    const scroller = page.getByTestId('log-scroll');
+    const scrollTop = () => scroller.evaluate((el) => el.scrollTop);
+    await scroller.evaluate((el) => {
+      el.scrollTop = 0;
+    });
+    await page.getByRole('button', { name: 'Scroll down' }).click();
+    expect(await scrollTop()).toBe(200);
+    await page.getByRole('button', { name: 'Scroll up' }).click();
+    expect(await scrollTop()).toBe(0);
+    await scroller.evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    await page.getByRole('button', { name: 'Jump to first error' }).click();
+    const firstError = page.locator('[data-testid="log-entry"][data-status="error"]').first();
+    await expect
+      .poll(async () => {
+        const [box, area] = await Promise.all([firstError.boundingBox(), scroller.boundingBox()]);
+        return !!box && !!area && box.y >= area.y - 1 && box.y < area.y + area.height;
+      })
+      .toBe(true);
+
+    // Gallery: carousel and grid, a single download.
+    const shots = await page.getByTestId('screenshot').count();
+    expect(shots).toBeGreaterThan(caseCount);
+    const src = await page.getByTestId('screenshot').first().locator('img').getAttribute('src');
+    expect(src).toMatch(/^data:image\/jpeg;base64,\/9j\//);
+    await page.getByRole('button', { name: 'Carousel view' }).click();
+    await page.getByTestId('carousel-image').waitFor();
+    await page.getByRole('button', { name: 'Grid view' }).click();
+    const [single] = await Promise.all([
+      page.waitForEvent('download'),
+      page
+        .getByTestId('screenshot')
+        .first()
+        .getByRole('button', { name: /^Download / })
+        .click(),
+    ]);
+    expect(single.suggestedFilename()).toMatch(/-step-\d+\.jpg$/);
+
+    // Viewer: zoom 20% steps within 50-300%, rotate 90°, keys.
+    await page
+      .getByTestId('screenshot')
+      .first()
+      .getByRole('button', { name: /^Open screenshot 1/ })
+      .click();
+    const viewer = page.getByTestId('screenshot-viewer');
+    await viewer.waitFor();
+    const zoom = page.getByTestId('viewer-zoom');
+    const image = page.getByTestId('viewer-image');
+    expect(await zoom.textContent()).toBe('100%');
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    expect(await zoom.textContent()).toBe('120%');
+    await page.keyboard.press('+');
+    expect(await zoom.textContent()).toBe('140%');
+    await page.keyboard.press('-');
+    await page.keyboard.press('-');
+    await page.keyboard.press('-');
+    await page.keyboard.press('-');
+    await page.keyboard.press('-');
+    expect(await zoom.textContent()).toBe('50%');
+    expect(await page.getByRole('button', { name: 'Zoom out' }).isDisabled()).toBe(true);
+    for (let i = 0; i < 14; i += 1) await page.keyboard.press('=');
+    expect(await zoom.textContent()).toBe('300%');
+    await page.keyboard.press('r');
+    expect(await image.getAttribute('data-rotation')).toBe('90');
+    await page.getByRole('button', { name: 'Rotate' }).click();
+    expect(await image.getAttribute('data-rotation')).toBe('180');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByTestId('viewer-position').textContent()).toBe(`2 / ${shots}`);
+    expect(await zoom.textContent()).toBe('100%');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    expect(await page.getByTestId('viewer-position').textContent()).toBe(`${shots} / ${shots}`);
+    await page.keyboard.press('ArrowRight');
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await screenshot(page, 'automation-viewer-1440');
+    const [fromViewer] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download screenshot' }).click(),
+    ]);
+    expect(fromViewer.suggestedFilename()).toMatch(/\.jpg$/);
+    await page.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'detached' });
+
+    // Export: the spec's fields, screenshots described but never embedded.
+    const [exported] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export results' }).click(),
+    ]);
+    expect(exported.suggestedFilename()).toMatch(/^test-results-full-\d{4}-\d{2}-\d{2}\.json$/);
+    await toast(page, 'Results exported successfully').waitFor();
+    const text = await readFile((await exported.path()) as string, 'utf8');
+    const data = JSON.parse(text);
+    expect(Object.keys(data).sort()).toEqual(
+      [
+        'command',
+        'screenshots',
+        'summary',
+        'testCases',
+        'testMode',
+        'testResults',
+        'timestamp',
+        'url',
+      ].sort(),
+    );
+    expect(data.url).toBe(`${site.url}/`);
+    expect(data.testMode).toBe('full');
+    expect(data.command).toBeNull();
+    expect(Number.isNaN(Date.parse(data.timestamp))).toBe(false);
+    expect(data.testCases).toHaveLength(caseCount);
+    expect(data.testResults).toHaveLength(caseCount);
+    expect(data.summary).toMatchObject({ total: caseCount, passed, failed });
+    expect(data.summary.executionTime).toBeGreaterThan(0);
+    expect(data.screenshots).toHaveLength(shots);
+    expect(data.screenshots[0]).toMatchObject({
+      name: expect.stringMatching(/\.jpg$/),
+      step_index: expect.any(Number),
+      width: expect.any(Number),
+      height: expect.any(Number),
+    });
+    expect(text).not.toContain('base64');
+    expect(text).not.toContain('/9j/');
+
+    // A second run, stopped midway.
+    await page.getByRole('button', { name: 'Run All Tests' }).click();
+    await waitForState(page, 'running', 10_000);
+    expect(await page.getByTestId('test-result').count()).toBe(0);
+    await page.getByTestId('log-entry').first().waitFor({ timeout: 60_000 });
+    expect(await page.getByRole('button', { name: 'Clear results' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await toast(page, 'Stopping execution...').waitFor();
+    await toast(page, 'Test execution stopped successfully!').waitFor({ timeout: 60_000 });
+    await waitForState(page, 'idle', 5000);
+    expect(await statusText(page).textContent()).toBe('Ready to generate comprehensive test cases');
+    expect(await page.getByTestId('test-result').count()).toBeLessThan(caseCount);
+    expect(await page.getByRole('button', { name: 'Stop', exact: true }).isDisabled()).toBe(true);
+    await screenshot(page, 'automation-stopped-1440');
+
+    await page.getByRole('button', { name: 'Reset stop flag' }).click();
+    await toast(page, 'Stop flag reset').waitFor();
+    await page.getByRole('button', { name: 'Clear results' }).click();
+    await toast(page, 'Results cleared').waitFor();
+    await expect.poll(() => page.getByTestId('log-entry').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('screenshot').count()).toBe(0);
+    expect(await page.getByTestId('test-case').count()).toBe(caseCount);
+
+    // Leaving and coming back shows the session's cases again (results were cleared, and stay so).
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Home' }).click();
+    await page.waitForURL((u) => u.pathname === '/dashboard');
+    await openAutomation(page);
+    await expect.poll(() => page.getByTestId('test-case').count()).toBe(caseCount);
+    expect(await page.getByLabel('Website URL').inputValue()).toBe(`${site.url}/`);
+    expect(await page.getByTestId('engine-label').textContent()).toContain('builtin (rule-based, no LLM)');
+    expect(await page.getByTestId('test-result').count()).toBe(0);
+  }, 900_000);
+
+  it('command mode: "test the login form" generates login-focused cases', async () => {
+    const page = await newPage();
+    await registerAndSignIn(page);
+    await openAutomation(page);
+
+    await page.getByRole('radio', { name: 'Command' }).check();
+    expect(await page.getByTestId('mode-badge').textContent()).toBe('Command');
+    expect(await statusText(page).textContent()).toBe('Ready to generate command-based test cases');
+    await page.getByLabel('Website URL').fill(`${site.url}/`);
+    // Spec §5: a command is needed in command mode.
+    expect(await generateButton(page).isDisabled()).toBe(true);
+    await page.getByLabel('Website URL').press('Enter');
+    await toast(page, 'Please enter a command for command-based testing').waitFor();
+
+    await page.getByRole('textbox', { name: 'Command' }).fill('test the login form');
+    await generateButton(page).click();
+    await waitForState(page, 'generating', 5000);
+    expect(await statusText(page).textContent()).toBe(
+      'Analyzing website and generating command-based test cases...',
+    );
+    await toast(page, 'for command testing').waitFor({ timeout: GENERATION_TIMEOUT });
+    await waitForState(page, 'idle', 5000);
+
+    const cases = page.getByTestId('test-case');
+    const count = await cases.count();
+    expect(count).toBeGreaterThan(0);
+    expect(await page.getByTestId('engine-label').textContent()).toContain('builtin');
+    for (const text of await cases.allTextContents()) {
+      expect(text).toMatch(/log ?in|sign ?in|password/i);
+    }
+    await screenshot(page, 'automation-command-1440');
+
+    // Narrow screens stack the columns.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const columns = await page
+      .locator(
+        '[data-testid="config-panel"], [data-testid="progress-panel"], [data-testid="screenshot-gallery"]',
+      )
+      .evaluateAll((nodes) => nodes.map((n) => Math.round(n.getBoundingClientRect().left)));
+    expect(new Set(columns).size).toBe(1);
+    await fullPageScreenshot(page, 'automation-command-full-390');
+  }, 300_000);
+
+  // Last: it takes the server away.
+  it('shows the disconnected banner when the connection is lost, and goes back to idle', async () => {
+    const page = await newPage();
+    await registerAndSignIn(page);
+    await openAutomation(page);
+    await page.getByLabel('Website URL').fill(`${site.url}/`);
+    expect(await generateButton(page).isEnabled()).toBe(true);
+    await server.crash();
+    const banner = page.getByTestId('disconnected-banner');
+    await banner.waitFor();
+    expect(await banner.textContent()).toBe('Connection lost. Please refresh and try again.');
+    expect(await statusText(page).textContent()).toBe('Ready to generate comprehensive test cases');
+    // Spec §5: Generate is disabled while disconnected.
+    expect(await generateButton(page).isDisabled()).toBe(true);
+    await screenshot(page, 'automation-disconnected-1440');
+  }, 120_000);
+});

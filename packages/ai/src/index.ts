@@ -1,0 +1,2 @@
+export { BuiltinPlanner } from './builtin-planner';
+export type { Planner, PlanRequest } from './planner';

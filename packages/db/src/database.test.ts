@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createScratchDatabase,
+  type Database,
+  migrate,
+  openDatabase,
+  repositories,
+  UniqueViolation,
+} from './index';
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+if (!pgUrl) console.log('[db tests] TEST_DATABASE_URL is unset: the PostgreSQL engine tests are skipped.');
+
+const engines = [
+  { name: 'pglite', open: async () => ({ db: await openDatabase({}), drop: async () => {} }) },
+  ...(pgUrl
+    ? [
+        {
+          name: 'postgresql',
+          open: async () => {
+            const scratch = await createScratchDatabase(pgUrl);
+            return { db: await openDatabase({ databaseUrl: scratch.url }), drop: scratch.drop };
+          },
+        },
+      ]
+    : []),
+];
+
+describe.each(engines)('database on $name', ({ open }) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  let repos: ReturnType<typeof repositories>;
+
+  beforeAll(async () => {
+    ({ db, drop } = await open());
+    repos = repositories(db);
+  }, 60_000);
+  afterAll(async () => {
+    await db?.close();
+    await drop?.();
+  });
+
+  it('applies migrations once and is idempotent on reopen', async () => {
+    expect(await migrate(db)).toEqual([]);
+  });
+
+  it('refuses a second account whose username or email differs only in case', async () => {
+    await repos.users.create({ username: 'Alice', email: 'alice@example.com', password_hash: 'h' });
+    await expect(
+      repos.users.create({ username: 'alice', email: 'other@example.com', password_hash: 'h' }),
+    ).rejects.toMatchObject({ field: 'username' });
+    const error = await repos.users
+      .create({ username: 'alice2', email: 'ALICE@example.com', password_hash: 'h' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UniqueViolation);
+    expect((error as UniqueViolation).field).toBe('email');
+  });
+
+  it('finds a user by username or email whatever the case', async () => {
+    const byName = await repos.users.findByLogin('ALICE');
+    const byEmail = await repos.users.findByLogin('Alice@Example.com');
+    expect(byName?.username).toBe('Alice');
+    expect(byEmail?.id).toBe(byName?.id);
+    expect(await repos.users.findById('not-a-uuid')).toBeUndefined();
+  });
+
+  it('scopes sessions to their owner', async () => {
+    const alice = (await repos.users.findByLogin('alice'))!;
+    const bob = await repos.users.create({ username: 'bob', email: 'bob@example.com', password_hash: 'h' });
+    const session = await repos.sessions.create(alice.id, { session_type: 'automation', title: 'Mine' });
+    expect(await repos.sessions.get(bob.id, session.id)).toBeUndefined();
+    expect(await repos.sessions.update(bob.id, session.id, { title: 'Stolen' })).toBeUndefined();
+    expect(await repos.sessions.delete(bob.id, session.id)).toBeUndefined();
+    expect((await repos.sessions.get(alice.id, session.id))?.title).toBe('Mine');
+    expect(await repos.sessions.list(bob.id, { limit: 10, offset: 0 })).toEqual([]);
+  });
+
+  it('stores SQL metacharacters and JSON settings verbatim', async () => {
+    const alice = (await repos.users.findByLogin('alice'))!;
+    const title = `Robert'); DROP TABLE sessions;-- \\ " $1 %`;
+    const settings = { testCases: [{ name: "it's" }], metadata: { nested: { n: 1 } } };
+    const session = await repos.sessions.create(alice.id, { session_type: 'automation', title, settings });
+    const back = await repos.sessions.get(alice.id, session.id);
+    expect(back?.title).toBe(title);
+    expect(back?.settings).toEqual(settings);
+  });
+
+  it('records a test run: parallel result counts, appended logs, owner-scoped screenshots', async () => {
+    const alice = (await repos.users.findByLogin('alice'))!;
+    const bob = (await repos.users.findByLogin('bob'))!;
+    const run = await repos.testRuns.create(alice.id, {
+      url: 'https://example.com',
+      status: 'running',
+      total_tests: 4,
+    });
+    await Promise.all(
+      [true, true, false, true].map((passed) => repos.testRuns.countResult(alice.id, run.id, passed)),
+    );
+    await repos.testRuns.appendLog(alice.id, run.id, [
+      { timestamp: 't1', level: 'info', message: "it's one" },
+    ]);
+    await repos.testRuns.appendLog(alice.id, run.id, [{ timestamp: 't2', level: 'error', message: 'two' }]);
+    const back = await repos.testRuns.get(alice.id, run.id);
+    expect(back).toMatchObject({ passed_tests: 3, failed_tests: 1 });
+    expect(back?.execution_log.map((e) => e.message)).toEqual(["it's one", 'two']);
+    expect(await repos.testRuns.get(bob.id, run.id)).toBeUndefined();
+    await repos.testRuns.countResult(bob.id, run.id, true);
+    expect((await repos.testRuns.get(alice.id, run.id))?.passed_tests).toBe(3);
+
+    const shot = await repos.testRuns.addScreenshot(alice.id, {
+      test_run_id: run.id,
+      test_case_name: 'Login',
+      step_name: 'Click "Sign in"',
+      step_index: 2,
+      sha256: 'a'.repeat(64),
+      mime: 'image/jpeg',
+      bytes: 10,
+      width: 1280,
+      height: 800,
+      metadata: {},
+    });
+    expect(await repos.testRuns.screenshot(bob.id, shot.id)).toBeUndefined();
+    expect((await repos.testRuns.screenshots(alice.id, [run.id], 'Login')).map((s) => s.id)).toEqual([
+      shot.id,
+    ]);
+    expect(await repos.testRuns.screenshots(bob.id, [run.id])).toEqual([]);
+  });
+
+  it('marks runs a stopped process left running as interrupted, keeping what they recorded', async () => {
+    const alice = (await repos.users.findByLogin('alice'))!;
+    const run = await repos.testRuns.create(alice.id, { url: 'https://example.com', status: 'running' });
+    await repos.testRuns.addResult(alice.id, run.id, {
+      test_case_id: 'tc-1',
+      test_case_name: 'First',
+      status: 'passed',
+      execution_time: 1.5,
+      error_message: null,
+      steps: [],
+      logs: [],
+      screenshots: [],
+    });
+    expect(await repos.testRuns.markInterrupted()).toBeGreaterThanOrEqual(1);
+    expect((await repos.testRuns.get(alice.id, run.id))?.status).toBe('interrupted');
+    expect((await repos.testRuns.results(alice.id, run.id)).map((r) => r.test_case_name)).toEqual(['First']);
+  });
+});

@@ -1,0 +1,126 @@
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Drizzle = NodePgDatabase<typeof schema>;
+export type DatabaseKind = 'pglite' | 'postgresql';
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; when unset the embedded PGlite database is used. */
+  databaseUrl?: string;
+  /** Where PGlite keeps its files (`DATA_DIR/db`). */
+  pgliteDir?: string;
+}
+
+/** One SQL dialect (PostgreSQL) over two engines: embedded PGlite or a PostgreSQL server. */
+export interface Database {
+  kind: DatabaseKind;
+  orm: Drizzle;
+  /** Runs one or more statements without parameters (migrations, maintenance). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const MIGRATIONS_DIR = join(import.meta.dirname, 'migrations');
+/** Serialises migrations when several API nodes start against one PostgreSQL at once. */
+const MIGRATION_LOCK_ID = 727_172_001;
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const db = options.databaseUrl
+    ? await openPostgres(options.databaseUrl)
+    : await openPglite(options.pgliteDir);
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
+}
+
+async function openPglite(dir?: string): Promise<Database> {
+  if (dir) await mkdir(dir, { recursive: true });
+  const client = dir ? await PGlite.create(dir) : await PGlite.create();
+  // Both drizzle drivers produce the same query builder; one type keeps repositories engine-agnostic.
+  const orm = drizzlePglite({ client, schema }) as unknown as Drizzle;
+  return {
+    kind: 'pglite',
+    orm,
+    exec: async (sql) => {
+      await client.exec(sql);
+    },
+    close: async () => {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // Fail fast with a readable message rather than at the first request.
+  const probe = await pool.connect().catch(async (error: Error) => {
+    await pool.end();
+    throw new Error(`Cannot connect to PostgreSQL (${redactUrl(url)}): ${error.message}`);
+  });
+  probe.release();
+  pool.on('error', () => {
+    // An idle client lost its connection; the pool replaces it on next use.
+  });
+  const orm = drizzlePg({ client: pool, schema });
+  let closed = false;
+  return {
+    kind: 'postgresql',
+    orm,
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '<invalid url>';
+  }
+}
+
+/** Applies every `migrations/NNNN_*.sql` not yet applied, each in its own transaction, in name order. */
+export async function migrate(db: Database): Promise<string[]> {
+  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+  const applied: string[] = [];
+  if (db.kind === 'postgresql') await db.exec(`SELECT pg_advisory_lock(${MIGRATION_LOCK_ID})`);
+  try {
+    await db.exec(
+      'CREATE TABLE IF NOT EXISTS argus_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const { rows } = (await db.orm.execute('SELECT name FROM argus_migrations')) as unknown as {
+      rows: { name: string }[];
+    };
+    const done = new Set(rows.map((r) => r.name));
+    for (const file of files) {
+      if (done.has(file)) continue;
+      const sql = await readFile(join(MIGRATIONS_DIR, file), 'utf8');
+      const name = file.replaceAll("'", "''");
+      await db.exec(`BEGIN;\n${sql}\nINSERT INTO argus_migrations (name) VALUES ('${name}');\nCOMMIT;`);
+      applied.push(file);
+    }
+  } catch (error) {
+    await db.exec('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    if (db.kind === 'postgresql') await db.exec(`SELECT pg_advisory_unlock(${MIGRATION_LOCK_ID})`);
+  }
+  return applied;
+}

@@ -1,0 +1,118 @@
+import { doublePrecision, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+// Mirrors src/migrations/*.sql, which are the source of truth for the database itself
+// (indexes, defaults); this file gives the repositories typed queries.
+
+const timestamps = {
+  created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updated_at: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+};
+
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey(),
+  username: text('username').notNull(),
+  email: text('email').notNull(),
+  full_name: text('full_name'),
+  password_hash: text('password_hash').notNull(),
+  password_changed_at: timestamp('password_changed_at', { withTimezone: true, mode: 'date' })
+    .notNull()
+    .defaultNow(),
+  ...timestamps,
+});
+
+export const sessions = pgTable('sessions', {
+  id: uuid('id').primaryKey(),
+  user_id: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  session_type: text('session_type').notNull(),
+  title: text('title').notNull(),
+  url: text('url'),
+  status: text('status').notNull().default('ACTIVE'),
+  description: text('description'),
+  settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+  ...timestamps,
+});
+
+export const demoRequests = pgTable('demo_requests', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  company: text('company').notNull(),
+  message: text('message').notNull().default(''),
+  client_ip: text('client_ip'),
+  created_at: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const testRuns = pgTable('test_runs', {
+  id: uuid('id').primaryKey(),
+  user_id: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  session_id: text('session_id'),
+  url: text('url').notNull(),
+  target_url: text('target_url'),
+  test_suite_name: text('test_suite_name'),
+  test_mode: text('test_mode'),
+  command: text('command'),
+  engine: text('engine'),
+  test_cases: jsonb('test_cases').$type<unknown[]>().notNull().default([]),
+  status: text('status').notNull().default('pending'),
+  started_at: at('started_at'),
+  completed_at: at('completed_at'),
+  execution_time_seconds: doublePrecision('execution_time_seconds'),
+  total_tests: integer('total_tests').notNull().default(0),
+  passed_tests: integer('passed_tests').notNull().default(0),
+  failed_tests: integer('failed_tests').notNull().default(0),
+  execution_log: jsonb('execution_log')
+    .$type<{ timestamp: string; level: string; message: string }[]>()
+    .notNull()
+    .default([]),
+  ...timestamps,
+});
+
+export const testResults = pgTable('test_results', {
+  id: uuid('id').primaryKey(),
+  test_run_id: uuid('test_run_id')
+    .notNull()
+    .references(() => testRuns.id, { onDelete: 'cascade' }),
+  user_id: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  test_case_id: text('test_case_id'),
+  test_case_name: text('test_case_name').notNull(),
+  status: text('status').notNull(),
+  execution_time: doublePrecision('execution_time'),
+  error_message: text('error_message'),
+  steps: jsonb('steps').$type<unknown[]>().notNull().default([]),
+  logs: jsonb('logs').$type<unknown[]>().notNull().default([]),
+  screenshots: jsonb('screenshots').$type<unknown[]>().notNull().default([]),
+  created_at: at('created_at').notNull().defaultNow(),
+});
+
+export const screenshots = pgTable('screenshots', {
+  id: uuid('id').primaryKey(),
+  user_id: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  test_run_id: uuid('test_run_id').references(() => testRuns.id, { onDelete: 'cascade' }),
+  test_case_name: text('test_case_name').notNull(),
+  step_name: text('step_name'),
+  step_index: integer('step_index').notNull().default(0),
+  sha256: text('sha256').notNull(),
+  mime: text('mime').notNull(),
+  bytes: integer('bytes').notNull(),
+  width: integer('width'),
+  height: integer('height'),
+  metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+  created_at: at('created_at').notNull().defaultNow(),
+});
+
+export type TestRunRow = typeof testRuns.$inferSelect;
+export type TestResultRow = typeof testResults.$inferSelect;
+export type ScreenshotRow = typeof screenshots.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
+export type SessionRow = typeof sessions.$inferSelect;
+export type DemoRequestRow = typeof demoRequests.$inferSelect;

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Drizzle } from './database';
+import {
+  type ScreenshotRow,
+  screenshots,
+  type TestResultRow,
+  type TestRunRow,
+  testResults,
+  testRuns,
+} from './schema';
+import { isUuid } from './users';
+
+export type NewTestRun = Partial<Omit<TestRunRow, 'id' | 'user_id' | 'created_at' | 'updated_at'>> & {
+  url: string;
+};
+export type TestRunPatch = Partial<Omit<TestRunRow, 'id' | 'user_id' | 'created_at'>>;
+export type NewTestResult = Omit<TestResultRow, 'id' | 'user_id' | 'created_at' | 'test_run_id'>;
+export type NewScreenshot = Omit<ScreenshotRow, 'id' | 'user_id' | 'created_at'>;
+
+/** Test runs, their results and their screenshots; every call takes the owner's id. */
+export function testRunsRepository(orm: Drizzle) {
+  const owned = (userId: string, id: string) => and(eq(testRuns.id, id), eq(testRuns.user_id, userId));
+  return {
+    async create(userId: string, input: NewTestRun): Promise<TestRunRow> {
+      const [row] = await orm
+        .insert(testRuns)
+        .values({ ...input, id: randomUUID(), user_id: userId })
+        .returning();
+      return row;
+    },
+    async get(userId: string, id: string): Promise<TestRunRow | undefined> {
+      if (!isUuid(id)) return undefined;
+      const [row] = await orm.select().from(testRuns).where(owned(userId, id));
+      return row;
+    },
+    async list(
+      userId: string,
+      filter: { session_id?: string; status?: string; limit: number; offset: number },
+    ): Promise<TestRunRow[]> {
+      const conditions: SQL[] = [eq(testRuns.user_id, userId)];
+      if (filter.session_id) conditions.push(eq(testRuns.session_id, filter.session_id));
+      if (filter.status) conditions.push(eq(testRuns.status, filter.status));
+      return orm
+        .select()
+        .from(testRuns)
+        .where(and(...conditions))
+        .orderBy(desc(testRuns.created_at), desc(testRuns.id))
+        .limit(filter.limit)
+        .offset(filter.offset);
+    },
+    async update(userId: string, id: string, patch: TestRunPatch): Promise<TestRunRow | undefined> {
+      if (!isUuid(id)) return undefined;
+      const [row] = await orm
+        .update(testRuns)
+        .set({ ...patch, updated_at: new Date() })
+        .where(owned(userId, id))
+        .returning();
+      return row;
+    },
+    /** Counts one finished test into its run, atomically (tests of a run finish in parallel). */
+    async countResult(userId: string, id: string, passed: boolean): Promise<void> {
+      await orm
+        .update(testRuns)
+        .set({
+          passed_tests: passed ? sql`${testRuns.passed_tests} + 1` : testRuns.passed_tests,
+          failed_tests: passed ? testRuns.failed_tests : sql`${testRuns.failed_tests} + 1`,
+          updated_at: new Date(),
+        })
+        .where(owned(userId, id));
+    },
+    /** Appends to the run's execution log without rewriting it from a stale copy. */
+    async appendLog(
+      userId: string,
+      id: string,
+      entries: { timestamp: string; level: string; message: string }[],
+    ) {
+      if (entries.length === 0) return;
+      await orm
+        .update(testRuns)
+        .set({ execution_log: sql`${testRuns.execution_log} || ${JSON.stringify(entries)}::jsonb` })
+        .where(owned(userId, id));
+    },
+    /** At start-up: runs a previous process left running cannot finish any more. */
+    async markInterrupted(): Promise<number> {
+      const rows = await orm
+        .update(testRuns)
+        .set({ status: 'interrupted', completed_at: new Date(), updated_at: new Date() })
+        .where(eq(testRuns.status, 'running'))
+        .returning({ id: testRuns.id });
+      return rows.length;
+    },
+    async addResult(userId: string, runId: string, input: NewTestResult): Promise<TestResultRow> {
+      const [row] = await orm
+        .insert(testResults)
+        .values({ ...input, id: randomUUID(), user_id: userId, test_run_id: runId })
+        .returning();
+      return row;
+    },
+    async results(userId: string, runId: string): Promise<TestResultRow[]> {
+      if (!isUuid(runId)) return [];
+      return orm
+        .select()
+        .from(testResults)
+        .where(and(eq(testResults.test_run_id, runId), eq(testResults.user_id, userId)))
+        .orderBy(asc(testResults.created_at));
+    },
+    async addScreenshot(userId: string, input: NewScreenshot): Promise<ScreenshotRow> {
+      const [row] = await orm
+        .insert(screenshots)
+        .values({ ...input, id: randomUUID(), user_id: userId })
+        .returning();
+      return row;
+    },
+    async screenshot(userId: string, id: string): Promise<ScreenshotRow | undefined> {
+      if (!isUuid(id)) return undefined;
+      const [row] = await orm
+        .select()
+        .from(screenshots)
+        .where(and(eq(screenshots.id, id), eq(screenshots.user_id, userId)));
+      return row;
+    },
+    async screenshots(userId: string, runIds: string[], testCaseName?: string): Promise<ScreenshotRow[]> {
+      const ids = runIds.filter(isUuid);
+      if (ids.length === 0) return [];
+      const conditions: SQL[] = [eq(screenshots.user_id, userId), inArray(screenshots.test_run_id, ids)];
+      if (testCaseName !== undefined) conditions.push(eq(screenshots.test_case_name, testCaseName));
+      return orm
+        .select()
+        .from(screenshots)
+        .where(and(...conditions))
+        .orderBy(asc(screenshots.created_at), asc(screenshots.step_index));
+    },
+  };
+}
+export type TestRunsRepository = ReturnType<typeof testRunsRepository>;

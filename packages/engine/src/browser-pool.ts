@@ -1,0 +1,193 @@
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, findChromium } from './chromium';
+import { type PolicyProxy, startPolicyProxy } from './policy-proxy';
+import type { TargetPolicy } from './target-policy';
+
+export interface BrowserPoolOptions {
+  policy: TargetPolicy;
+  /** Path of a local Chromium; auto-detected when unset. */
+  chromiumPath?: string;
+  /** A remote browser (`chromium.launchServer()` / browserless) instead of a local one. */
+  wsEndpoint?: string;
+  /** Contexts open at once; more wait in line. @default 4 */
+  maxContexts?: number;
+}
+
+export interface ContextOptions {
+  viewport?: { width: number; height: number };
+  /** Aborting while waiting for a free slot rejects at once. */
+  signal?: AbortSignal;
+}
+
+export class AbortedError extends Error {
+  constructor(message = 'Stopped') {
+    super(message);
+    this.name = 'AbortedError';
+  }
+}
+
+/**
+ * One shared browser, an isolated context per test, at most `maxContexts` at once. A crashed browser
+ * is relaunched on next use; `close()` leaves nothing running.
+ */
+export class BrowserPool {
+  private browser: Promise<Browser> | null = null;
+  private proxy: Promise<PolicyProxy> | null = null;
+  private active = 0;
+  private readonly waiting: { resolve: () => void; reject: (e: Error) => void; signal?: AbortSignal }[] = [];
+  private readonly contexts = new Set<BrowserContext>();
+  private closed = false;
+  readonly maxContexts: number;
+
+  constructor(private readonly options: BrowserPoolOptions) {
+    this.maxContexts = Math.max(1, options.maxContexts ?? 4);
+  }
+
+  get policy(): TargetPolicy {
+    return this.options.policy;
+  }
+
+  /** How many contexts are open and how many wait. */
+  stats() {
+    return { active: this.active, waiting: this.waiting.length, max: this.maxContexts };
+  }
+
+  /** The PID of the browser process, if one is running (for tests and diagnostics). */
+  async browserPid(): Promise<number | undefined> {
+    if (!this.browser) return undefined;
+    const browser = await this.browser.catch(() => null);
+    if (!browser?.isConnected()) return undefined;
+    const cdp = await browser.newBrowserCDPSession();
+    try {
+      const info = (await cdp.send('SystemInfo.getProcessInfo')) as {
+        processInfo: { type: string; id: number }[];
+      };
+      return info.processInfo.find((p) => p.type === 'browser')?.id;
+    } finally {
+      await cdp.detach().catch(() => {});
+    }
+  }
+
+  /** The proxy's address, unique to this pool (diagnostics; tests find its processes by it). */
+  async proxyUrl(): Promise<string | undefined> {
+    return this.proxy ? (await this.proxy).url : undefined;
+  }
+
+  /** Why the proxy refused a host, to explain a failed navigation. */
+  async refusalFor(host: string): Promise<string | undefined> {
+    return this.proxy ? (await this.proxy).refusalFor(host) : undefined;
+  }
+
+  private async slot(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw new AbortedError();
+    if (this.active < this.maxContexts) {
+      this.active++;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const entry = { resolve, reject, signal };
+      this.waiting.push(entry);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const i = this.waiting.indexOf(entry);
+          if (i >= 0) this.waiting.splice(i, 1);
+          reject(new AbortedError());
+        },
+        { once: true },
+      );
+    });
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next.resolve();
+    else this.active--;
+  }
+
+  private async getProxy(): Promise<PolicyProxy> {
+    this.proxy ??= startPolicyProxy(this.options.policy);
+    return this.proxy;
+  }
+
+  private async getBrowser(): Promise<Browser> {
+    if (this.browser) {
+      const current = await this.browser.catch(() => null);
+      if (current?.isConnected()) return current;
+      this.browser = null;
+    }
+    this.browser = this.launch();
+    return this.browser;
+  }
+
+  private async launch(): Promise<Browser> {
+    if (this.options.wsEndpoint) return chromium.connect(this.options.wsEndpoint, { timeout: 30_000 });
+    const proxy = await this.getProxy();
+    return chromium.launch({
+      executablePath: findChromium(this.options.chromiumPath),
+      headless: true,
+      timeout: 30_000,
+      args: [
+        ...CHROMIUM_ARGS,
+        `--proxy-server=${proxy.url}`,
+        // Chromium never proxies loopback by default; the policy must see those requests too.
+        '--proxy-bypass-list=<-loopback>',
+      ],
+    });
+  }
+
+  /** Runs `fn` with a fresh isolated context, closed afterwards whatever happens. */
+  async withContext<T>(
+    fn: (context: BrowserContext) => Promise<T>,
+    options: ContextOptions = {},
+  ): Promise<T> {
+    if (this.closed) throw new Error('The browser pool is closed');
+    await this.slot(options.signal);
+    let context: BrowserContext | undefined;
+    try {
+      const browser = await this.getBrowser();
+      context = await browser.newContext({
+        viewport: options.viewport ?? { width: 1280, height: 800 },
+        serviceWorkers: 'block',
+        acceptDownloads: false,
+      });
+      this.contexts.add(context);
+      // Functions passed to page.evaluate are serialised from our compiled code; when it was compiled
+      // with esbuild's keepNames (tsx does), they call a `__name` helper the page does not have.
+      await context.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
+      if (this.options.wsEndpoint) await this.guardRemote(context);
+      return await fn(context);
+    } finally {
+      if (context) {
+        this.contexts.delete(context);
+        await context.close().catch(() => {});
+      }
+      this.release();
+    }
+  }
+
+  /**
+   * A remote browser cannot reach our proxy, so the policy is applied per request by routing. Weaker:
+   * Playwright routes only the first request of a redirect chain, and the browser resolves DNS itself.
+   */
+  private async guardRemote(context: BrowserContext): Promise<void> {
+    await context.route('**/*', async (route) => {
+      const decision = await this.options.policy.check(route.request().url());
+      if (decision.allowed) await route.fallback();
+      else await route.abort('blockedbyclient');
+    });
+  }
+
+  /** Closes every context, the browser and the proxy; waiting callers are rejected. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of this.waiting.splice(0)) w.reject(new AbortedError('The browser pool closed'));
+    await Promise.all([...this.contexts].map((c) => c.close().catch(() => {})));
+    const browser = this.browser ? await this.browser.catch(() => null) : null;
+    this.browser = null;
+    await browser?.close().catch(() => {});
+    const proxy = this.proxy ? await this.proxy.catch(() => null) : null;
+    this.proxy = null;
+    await proxy?.close();
+  }
+}

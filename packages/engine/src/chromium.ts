@@ -1,0 +1,34 @@
+import { existsSync } from 'node:fs';
+
+/**
+ * Flags this kind of machine needs (STACK-NOTES.md): no sandbox as root, and no background network
+ * chatter, which a closed network answers with refused connections at every start.
+ */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/** The system Chromium: CHROMIUM_PATH, else Debian's binary (the wrapper script prints noise). */
+export function findChromium(configured = process.env.CHROMIUM_PATH): string {
+  const candidates = [
+    configured,
+    '/usr/lib/chromium/chromium',
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+  ];
+  const found = candidates.find((p) => p && existsSync(p));
+  if (!found) {
+    throw new Error(
+      'No Chromium found: run `node scripts/setup.mjs`, set CHROMIUM_PATH, or set BROWSER_WS_ENDPOINT to a remote browser',
+    );
+  }
+  return found;
+}

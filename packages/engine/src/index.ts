@@ -1,0 +1,26 @@
+export { AbortedError, BrowserPool, type BrowserPoolOptions, type ContextOptions } from './browser-pool';
+export { CHROMIUM_ARGS, findChromium } from './chromium';
+export {
+  type ExploreOptions,
+  explore,
+  type FieldObservation,
+  type FormObservation,
+  type LinkObservation,
+  type PageObservation,
+} from './observe';
+export { BLOCKED_HEADER, type PolicyProxy, startPolicyProxy } from './policy-proxy';
+export { parseStep, parseSteps, q, type Step, StepSyntaxError } from './step-language';
+export {
+  type AddressClass,
+  classifyAddress,
+  type PolicyDecision,
+  TargetPolicy,
+  type TargetPolicyOptions,
+} from './target-policy';
+export {
+  type CapturedScreenshot,
+  type LogEntry,
+  type RunTestOptions,
+  runTestCase,
+  type TestOutcome,
+} from './test-runner';

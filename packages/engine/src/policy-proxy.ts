@@ -1,0 +1,146 @@
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { connect, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { TargetPolicy } from './target-policy';
+
+/**
+ * A forward proxy every byte of the browser's traffic goes through, so the target policy is applied
+ * after DNS resolution to navigations, redirects, subresources, XHR and WebSockets alike, and the
+ * connection goes to the very address that was checked (no DNS rebinding between check and use).
+ */
+export interface PolicyProxy {
+  /** `http://127.0.0.1:PORT`, for Chromium's `--proxy-server`. */
+  url: string;
+  /** The most recent refusal for a host, to explain a failed navigation. */
+  refusalFor(host: string): string | undefined;
+  close(): Promise<void>;
+}
+
+export const BLOCKED_HEADER = 'x-argus-blocked';
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'upgrade',
+]);
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export async function startPolicyProxy(policy: TargetPolicy): Promise<PolicyProxy> {
+  const refusals = new Map<string, string>();
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const tunnels = new Set<Socket | Duplex>();
+
+  const refuse = (host: string, reason: string) => {
+    const text = `Blocked by the target policy: ${reason}`;
+    refusals.set(host, text);
+    if (refusals.size > 500) refusals.delete(refusals.keys().next().value as string);
+    return text;
+  };
+
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '');
+    } catch {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('This is a proxy: absolute URLs only');
+      return;
+    }
+    const decision = await policy.check(url);
+    if (!decision.allowed) {
+      const text = refuse(decision.host, decision.reason);
+      res
+        .writeHead(403, {
+          'content-type': 'text/html; charset=utf-8',
+          [BLOCKED_HEADER]: encodeURIComponent(text),
+        })
+        .end(`<!doctype html><title>Blocked</title><h1>Blocked by Argus</h1><p>${escapeHtml(text)}</p>`);
+      return;
+    }
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+    }
+    const upstream = httpRequest(
+      {
+        host: decision.addresses[0],
+        port: decision.port,
+        method: req.method,
+        path: `${url.pathname}${url.search}`,
+        headers,
+        agent,
+        setHost: false,
+      },
+      (answer) => {
+        const out: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(answer.headers)) {
+          if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', (error) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`Argus proxy could not reach ${url.host}: ${error.message}`);
+    });
+    req.pipe(upstream);
+  });
+
+  // HTTPS and WebSocket traffic arrives as CONNECT host:port tunnels.
+  server.on('connect', async (req: IncomingMessage, client: Duplex, head: Buffer) => {
+    tunnels.add(client);
+    client.on('close', () => tunnels.delete(client));
+    client.on('error', () => client.destroy());
+    const target = req.url ?? '';
+    const decision = await policy.check(`https://${target}/`);
+    if (!decision.allowed) {
+      const text = refuse(decision.host, decision.reason);
+      client.end(
+        `HTTP/1.1 403 Forbidden\r\n${BLOCKED_HEADER}: ${encodeURIComponent(text)}\r\nContent-Length: 0\r\n\r\n`,
+      );
+      return;
+    }
+    const upstream = connect(decision.port, decision.addresses[0], () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    tunnels.add(upstream);
+    upstream.on('close', () => {
+      tunnels.delete(upstream);
+      client.destroy();
+    });
+    upstream.on('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n'));
+  });
+
+  server.on('clientError', (_error, socket) => socket.destroy());
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    refusalFor: (host) => refusals.get(host.toLowerCase().replace(/^\[|\]$/g, '')),
+    close: async () => {
+      for (const socket of tunnels) socket.destroy();
+      agent.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { JsonObjectSchema, TimestampSchema } from './common';
+
+export const TestModeSchema = z.enum(['full', 'command']);
+export type TestMode = z.infer<typeof TestModeSchema>;
+
+export const PrioritySchema = z.enum(['critical', 'high', 'medium', 'low']);
+export type Priority = z.infer<typeof PrioritySchema>;
+
+/**
+ * A test case as the spec names it (§3). The aliases `testName`/`name` and `expectedResults` are
+ * accepted on input and folded into `test_name` / `expected_result`.
+ */
+export const TestCaseSchema = z
+  .object({
+    id: z.union([z.string(), z.number()]).transform(String).optional(),
+    test_name: z.string().max(500).optional(),
+    testName: z.string().max(500).optional(),
+    name: z.string().max(500).optional(),
+    description: z.string().max(10_000).default(''),
+    steps: z.array(z.string().max(4000)).max(500).default([]),
+    category: z.string().max(200).default('General'),
+    priority: z.string().max(50).default('medium'),
+    expected_result: z.string().max(10_000).optional(),
+    expectedResults: z.string().max(10_000).optional(),
+    url: z.string().max(4096).optional(),
+    command: z.string().max(4000).optional(),
+  })
+  .transform(({ testName, name, expectedResults, ...rest }) => ({
+    ...rest,
+    test_name: rest.test_name ?? testName ?? name ?? 'Untitled test',
+    expected_result: rest.expected_result ?? expectedResults ?? '',
+  }));
+export type TestCase = z.output<typeof TestCaseSchema>;
+
+/** Spec §4: a `test_cases` value that is not a list is wrapped if an object, otherwise emptied. */
+export const TestCaseListSchema = z.preprocess(
+  (value) => (Array.isArray(value) ? value : value && typeof value === 'object' ? [value] : []),
+  z.array(TestCaseSchema).max(1000),
+);
+
+export const StepStatusSchema = z.enum(['success', 'error', 'pending']);
+export type StepStatus = z.infer<typeof StepStatusSchema>;
+
+export const StepScreenshotSchema = z.object({
+  base64_data: z.string().optional(),
+  data: z.string().optional(),
+  image_data: z.string().optional(),
+  width: z.number().int().nonnegative().optional(),
+  height: z.number().int().nonnegative().optional(),
+});
+
+/** Spec §3 "Step update". */
+export const StepUpdateSchema = z.object({
+  step_number: z.number().int().nonnegative(),
+  action: z.string(),
+  url: z.string().nullable().optional(),
+  selector: z.string().nullable().optional(),
+  value: z.string().nullable().optional(),
+  error: z.string().nullable().optional(),
+  status: StepStatusSchema,
+  timestamp: TimestampSchema,
+  thoughts: z.object({ next_goal: z.string().optional() }).optional(),
+  description: z.string().optional(),
+  step_index: z.number().int().nonnegative().optional(),
+  screenshot: StepScreenshotSchema.nullable().optional(),
+});
+export type StepUpdate = z.infer<typeof StepUpdateSchema>;
+
+/** A stored screenshot as the server describes it; `url` answers the JPEG to its owner only. */
+export const ScreenshotRefSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  test_run_id: z.string().nullable(),
+  test_case_name: z.string(),
+  step_name: z.string().nullable(),
+  step_index: z.number().int(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  created_at: z.string(),
+});
+export type ScreenshotRef = z.infer<typeof ScreenshotRefSchema>;
+
+export const TestResultStatusSchema = z.enum(['passed', 'failed', 'running', 'pending']);
+export type TestResultStatus = z.infer<typeof TestResultStatusSchema>;
+
+export const TestResultSchema = z.object({
+  status: TestResultStatusSchema,
+  test_case: z.object({
+    id: z.string().optional(),
+    test_name: z.string(),
+    description: z.string().optional(),
+  }),
+  execution_time: z.number().nonnegative(),
+  error: z.string().nullable().optional(),
+  screenshots: z.array(z.unknown()).default([]),
+  logs: z.array(z.unknown()).default([]),
+});
+export type TestResult = z.infer<typeof TestResultSchema>;
+
+export const TestRunStatusSchema = z.enum([
+  'pending',
+  'running',
+  'completed',
+  'failed',
+  'error',
+  'interrupted',
+]);
+export type TestRunStatus = z.infer<typeof TestRunStatusSchema>;
+
+export const ExecutionLogEntrySchema = z.object({
+  timestamp: TimestampSchema,
+  level: z.string().max(20),
+  message: z.string().max(10_000),
+});
+
+export const TestRunCreateSchema = z.object({
+  session_id: z.string().max(100).nullable().optional(),
+  url: z.string().max(4096),
+  target_url: z.string().max(4096).optional(),
+  test_suite_name: z.string().max(500).optional(),
+  test_cases: TestCaseListSchema.optional(),
+  status: TestRunStatusSchema.optional(),
+});
+
+export const TestRunUpdateSchema = z.object({
+  status: TestRunStatusSchema.optional(),
+  completed_at: TimestampSchema.nullable().optional(),
+  execution_time_seconds: z.number().nonnegative().optional(),
+  total_tests: z.number().int().nonnegative().optional(),
+  passed_tests: z.number().int().nonnegative().optional(),
+  failed_tests: z.number().int().nonnegative().optional(),
+  test_results: z.array(z.unknown()).optional(),
+  execution_log: z.array(ExecutionLogEntrySchema).optional(),
+});
+
+/** Spec §3 "Test run". */
+export const TestRunSchema = z.object({
+  id: z.string(),
+  session_id: z.string().nullable(),
+  user_id: z.string(),
+  url: z.string(),
+  target_url: z.string().nullable(),
+  test_suite_name: z.string().nullable(),
+  test_cases: z.array(z.unknown()),
+  status: TestRunStatusSchema,
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  execution_time_seconds: z.number().nullable(),
+  total_tests: z.number(),
+  passed_tests: z.number(),
+  failed_tests: z.number(),
+  test_results: z.array(z.unknown()),
+  screenshots_paths: z.array(z.string()),
+  execution_log: z.array(ExecutionLogEntrySchema),
+});
+export type TestRun = z.infer<typeof TestRunSchema>;
+
+/** Spec §3 "Test result record sent to server". */
+export const TestResultRecordSchema = z.object({
+  test_run_id: z.string().max(100),
+  test_case_name: z.string().max(500),
+  status: TestResultStatusSchema,
+  execution_time: z.number().nonnegative().optional(),
+  error_message: z.string().max(20_000).nullable().optional(),
+  screenshots: z.array(z.unknown()).optional(),
+  logs: z.array(z.unknown()).optional(),
+});
+export type TestResultRecord = z.infer<typeof TestResultRecordSchema>;
+
+/** Spec §3 "Screenshot record". */
+export const ScreenshotRecordSchema = z.object({
+  test_run_id: z.string().max(100),
+  test_case_name: z.string().max(500),
+  step_name: z.string().max(1000).optional(),
+  step_index: z.number().int().nonnegative().default(0),
+  image_data: z.string(),
+  width: z.number().int().nonnegative().optional(),
+  height: z.number().int().nonnegative().optional(),
+  metadata: JsonObjectSchema.optional(),
+});
+export type ScreenshotRecord = z.infer<typeof ScreenshotRecordSchema>;

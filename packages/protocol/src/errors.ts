@@ -1,0 +1,25 @@
+/**
+ * One catalogue of coded errors with their HTTP status, used by REST answers and WebSocket `error`
+ * messages alike. `detail` is the default text; a thrower may give a more specific one.
+ */
+export const ERRORS = {
+  BAD_REQUEST: { status: 400, detail: 'Bad request' },
+  MALFORMED_JSON: { status: 400, detail: 'Request body is not valid JSON' },
+  VALIDATION: { status: 422, detail: 'Validation error' },
+  UNAUTHENTICATED: { status: 401, detail: 'Not authenticated' },
+  INVALID_CREDENTIALS: { status: 401, detail: 'Incorrect username or password' },
+  INVALID_TOKEN: { status: 401, detail: 'Could not validate credentials' },
+  WRONG_PASSWORD: { status: 400, detail: 'Current password is incorrect' },
+  FORBIDDEN: { status: 403, detail: 'Forbidden' },
+  NOT_FOUND: { status: 404, detail: 'Not found' },
+  SESSION_NOT_FOUND: { status: 404, detail: 'Session not found' },
+  USERNAME_TAKEN: { status: 409, detail: 'Username already registered' },
+  EMAIL_TAKEN: { status: 409, detail: 'Email already registered' },
+  PAYLOAD_TOO_LARGE: { status: 413, detail: 'Request body is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, detail: 'Unsupported content type' },
+  RATE_LIMITED: { status: 429, detail: 'Too many attempts. Please try again later.' },
+  NOT_IMPLEMENTED: { status: 501, detail: 'Not available in this version' },
+  INTERNAL: { status: 500, detail: 'Internal server error' },
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { JsonObjectSchema } from './common';
+
+/** The design screen stores its sessions as 'figma-comparison' (spec §3). */
+export const SessionTypeSchema = z.enum(['conversational', 'automation', 'figma-comparison']);
+export type SessionType = z.infer<typeof SessionTypeSchema>;
+
+export const SESSION_STATUSES = ['ACTIVE', 'CLOSED', 'CANCELLED', 'COMPLETED', 'ERROR'] as const;
+/** Server-side status: upper case (spec §4). Input in any case is accepted and normalised. */
+export const SessionStatusSchema = z
+  .string()
+  .transform((value) => value.toUpperCase())
+  .pipe(z.enum(SESSION_STATUSES));
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+export type ClientSessionStatus = Lowercase<SessionStatus>;
+
+const TitleSchema = z.string().trim().min(1, 'Title is required').max(500);
+const DescriptionSchema = z.string().max(20_000).nullable();
+const SessionUrlSchema = z.string().max(4096).nullable();
+
+export const SessionCreateSchema = z.object({
+  title: TitleSchema,
+  session_type: SessionTypeSchema,
+  description: DescriptionSchema.optional(),
+  url: SessionUrlSchema.optional(),
+  status: SessionStatusSchema.optional(),
+  settings: JsonObjectSchema.optional(),
+});
+export type SessionCreate = z.input<typeof SessionCreateSchema>;
+
+export const SessionUpdateSchema = SessionCreateSchema.partial();
+export type SessionUpdate = z.input<typeof SessionUpdateSchema>;
+
+export const SessionSchema = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  session_type: SessionTypeSchema,
+  title: z.string(),
+  url: z.string().nullable(),
+  status: z.enum(SESSION_STATUSES),
+  description: z.string().nullable(),
+  settings: JsonObjectSchema,
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Session = z.infer<typeof SessionSchema>;
+
+export const SessionListQuerySchema = z.object({
+  session_type: SessionTypeSchema.optional(),
+  status: SessionStatusSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export type SessionListQuery = z.input<typeof SessionListQuerySchema>;

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// Installs what is missing before `npm start` / `npm test`: npm packages, and a Chromium from the
+// system package manager when none is found. Uses Node built-ins only (it runs before npm install)
+// and returns in well under a second when nothing is missing.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const log = (message) => console.log(`[setup] ${message}`);
+
+function run(command, args, options = {}) {
+  log(`$ ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { stdio: 'inherit', cwd: root, ...options });
+  if (result.status !== 0) {
+    console.error(`[setup] ${command} failed with exit code ${result.status}`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+// 1. Node itself.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 19)) {
+  console.error(`[setup] Node ${process.versions.node} is too old: Argus needs Node 20.19 or newer.`);
+  process.exit(1);
+}
+
+// 2. npm packages: install when node_modules is missing or older than the lock file.
+const lock = join(root, 'package-lock.json');
+const installed = join(root, 'node_modules', '.package-lock.json');
+if (
+  !existsSync(installed) ||
+  (existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs + 1000)
+) {
+  // `npm install`, not `npm ci`: the registry reachable here lacks some optional per-platform packages
+  // (e.g. Biome's macOS and Windows binaries), which `npm ci` counts as a lock-file mismatch.
+  run('npm', ['install', '--no-audit', '--no-fund']);
+}
+
+// 3. A browser, unless a remote one is configured.
+const chromiumCandidates = [
+  process.env.CHROMIUM_PATH,
+  '/usr/lib/chromium/chromium',
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+].filter(Boolean);
+const hasBrowser = process.env.BROWSER_WS_ENDPOINT || chromiumCandidates.some((p) => existsSync(p));
+if (!hasBrowser) {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const hasApt = existsSync('/usr/bin/apt-get');
+  if (hasApt) {
+    const apt = (...args) =>
+      isRoot ? run('apt-get', args, { env: aptEnv }) : run('sudo', ['apt-get', ...args], { env: aptEnv });
+    const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    log('No Chromium found: installing the Debian/Ubuntu package "chromium" (about 30 s).');
+    apt('update', '-qq');
+    apt('install', '-y', '-qq', 'chromium');
+  } else {
+    console.warn(
+      '[setup] No Chromium found and no apt-get to install one. Install Chromium and set CHROMIUM_PATH, ' +
+        'or set BROWSER_WS_ENDPOINT to a remote browser. Browser features and browser tests will fail.',
+    );
+  }
+}
