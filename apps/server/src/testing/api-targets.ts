@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { createScratchDatabase } from '@argus/db';
 import { type RunningServer, spawnServer } from './spawn-server';
 
@@ -87,4 +88,39 @@ export function client(baseUrl: string) {
       };
     },
   };
+}
+
+/**
+ * Sends only the headers of a request that declares `contentLength` bytes, and resolves with the
+ * answer. A server that refuses an oversized body answers from the headers alone and closes the
+ * connection (Fastify sets `connection: close`); writing the body as well races that close and
+ * fails with EPIPE, which is why fetch cannot test this reliably.
+ */
+export function declareOversizedBody(
+  baseUrl: string,
+  path: string,
+  contentLength: number,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; data: unknown; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(contentLength), ...headers },
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let data: unknown = text;
+        try {
+          data = JSON.parse(text);
+        } catch {}
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, data, headers: res.headers });
+      });
+    });
+    req.on('error', reject);
+    req.flushHeaders();
+  });
 }
