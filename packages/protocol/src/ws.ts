@@ -200,6 +200,46 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   ),
   msg('execution_started', z.object({ total_tests: z.number().int(), test_run_id: z.string().optional() })),
   msg('execution_stopping', empty),
+  /**
+   * Not in the spec: sent to a socket that connects while the user's generation or run is under way
+   * on the server (a reload, a second tab), so the screen can follow it instead of showing idle.
+   */
+  msg(
+    'automation_in_progress',
+    z.discriminatedUnion('kind', [
+      z.object({
+        kind: z.literal('generating'),
+        url: z.string(),
+        test_mode: TestModeSchema,
+        command: z.string().nullable(),
+        session_id: z.string().nullable(),
+        messages: z.array(z.string()),
+      }),
+      z.object({
+        kind: z.literal('running'),
+        url: z.string(),
+        test_mode: TestModeSchema,
+        command: z.string().nullable(),
+        session_id: z.string().nullable(),
+        test_run_id: z.string(),
+        test_cases: z.array(TestCaseSchema),
+        total_tests: z.number().int(),
+        /** Tests that have finished, in the order they finished. */
+        results: z.array(
+          z.object({
+            test_name: z.string(),
+            status: z.enum(['passed', 'failed']),
+            execution_time: z.number(),
+            error: z.string().nullable(),
+          }),
+        ),
+        /** Tests started and not finished yet. */
+        active_tests: z.array(z.string()),
+        /** Seconds since the run started. */
+        elapsed: z.number(),
+      }),
+    ]),
+  ),
   msg(
     'test_progress',
     z.object({ current_test: z.number().int(), total_tests: z.number().int(), test_name: z.string() }),

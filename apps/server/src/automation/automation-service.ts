@@ -15,7 +15,23 @@ interface Activity {
   startedAt: number;
   runId?: string;
   done: Promise<void>;
+  /** What a socket that connects now needs to follow along (automation_in_progress). */
+  view: ActivityView;
 }
+
+interface ActivityView {
+  url: string;
+  test_mode: 'full' | 'command';
+  command: string | null;
+  session_id: string | null;
+  messages: string[];
+  test_cases: TestCase[];
+  results: { test_name: string; status: 'passed' | 'failed'; execution_time: number; error: string | null }[];
+  active: Set<string>;
+}
+
+/** Generation messages a late socket is shown (the screen keeps as many). */
+const KEPT_MESSAGES = 6;
 
 const seconds = (ms: number) => Math.round(ms / 10) / 100;
 
@@ -45,7 +61,45 @@ export class AutomationService {
     return this.activities.has(userId);
   }
 
-  private begin(userId: string, kind: Activity['kind'], work: (a: Activity) => Promise<void>): Activity {
+  /** For a socket that connects while something is under way: where it stands, or null. */
+  inProgress(userId: string): ServerMessageInput | null {
+    const activity = this.activities.get(userId);
+    if (!activity || activity.controller.signal.aborted) return null;
+    const { view } = activity;
+    const common = {
+      url: view.url,
+      test_mode: view.test_mode,
+      command: view.command,
+      session_id: view.session_id,
+    };
+    if (activity.kind === 'generating') {
+      return {
+        type: 'automation_in_progress',
+        data: { kind: 'generating', ...common, messages: [...view.messages] },
+      };
+    }
+    if (!activity.runId) return null;
+    return {
+      type: 'automation_in_progress',
+      data: {
+        kind: 'running',
+        ...common,
+        test_run_id: activity.runId,
+        test_cases: view.test_cases,
+        total_tests: view.test_cases.length,
+        results: [...view.results],
+        active_tests: [...view.active],
+        elapsed: seconds(Date.now() - activity.startedAt),
+      },
+    };
+  }
+
+  private begin(
+    userId: string,
+    kind: Activity['kind'],
+    view: Omit<ActivityView, 'messages' | 'results' | 'active'>,
+    work: (a: Activity) => Promise<void>,
+  ): Activity {
     const busy = this.activities.get(userId);
     if (busy) {
       throw new AppError(
@@ -60,6 +114,7 @@ export class AutomationService {
       controller: new AbortController(),
       startedAt: Date.now(),
       done: Promise.resolve(),
+      view: { ...view, messages: [], results: [], active: new Set() },
     };
     this.activities.set(userId, activity);
     activity.done = work(activity).finally(() => {
@@ -74,26 +129,31 @@ export class AutomationService {
     send: Send,
   ): Promise<void> {
     const { config, repos, pool, planner } = this.deps;
-    return this.begin(userId, 'generating', async ({ controller }) => {
+    const view = {
+      url: data.url,
+      test_mode: data.command ? ('command' as const) : ('full' as const),
+      command: data.command ?? null,
+      session_id: data.session_id ?? null,
+      test_cases: [],
+    };
+    return this.begin(userId, 'generating', view, async ({ controller, view }) => {
       const { url, command } = data;
-      send({
-        type: 'generation_started',
-        data: { url, message: `Exploring ${url} with the ${planner.engine} engine` },
-      });
+      const progress = (message: string) => {
+        view.messages = [...view.messages, message].slice(-KEPT_MESSAGES);
+        send({ type: 'progress_update', data: { message } });
+      };
+      const started = `Exploring ${url} with the ${planner.engine} engine`;
+      view.messages = [started];
+      send({ type: 'generation_started', data: { url, message: started } });
       try {
         const pages = await explore(pool, url, {
           maxPages: config.exploreMaxPages,
           timeBudgetMs: config.exploreTimeBudgetMs,
           signal: controller.signal,
-          onProgress: (message) => send({ type: 'progress_update', data: { message } }),
+          onProgress: progress,
         });
         if (controller.signal.aborted) return;
-        send({
-          type: 'progress_update',
-          data: {
-            message: `Explored ${pages.length} page${pages.length === 1 ? '' : 's'}; writing test cases`,
-          },
-        });
+        progress(`Explored ${pages.length} page${pages.length === 1 ? '' : 's'}; writing test cases`);
         const cases = await planner.generate({ url, command, pages });
         const run = await repos.testRuns.create(userId, {
           session_id: data.session_id ?? null,
@@ -137,8 +197,15 @@ export class AutomationService {
   ): Promise<void> {
     const { repos, config } = this.deps;
     if (data.test_cases.length === 0) throw new AppError('BAD_REQUEST', 'No test cases to run');
-    return this.begin(userId, 'running', async (activity) => {
-      const { controller } = activity;
+    const view = {
+      url: data.url,
+      test_mode: data.test_mode,
+      command: data.command ?? null,
+      session_id: data.session_id ?? null,
+      test_cases: data.test_cases,
+    };
+    return this.begin(userId, 'running', view, async (activity) => {
+      const { controller, view } = activity;
       const cases = data.test_cases;
       const total = cases.length;
       let run: TestRunRow | undefined = data.test_run_id
@@ -175,6 +242,7 @@ export class AutomationService {
       const runOne = async (index: number) => {
         const testCase = cases[index];
         const name = testCase.test_name;
+        view.active.add(name);
         send({
           type: 'test_progress',
           data: { current_test: index + 1, total_tests: total, test_name: name },
@@ -193,6 +261,13 @@ export class AutomationService {
         const screenshots = (await Promise.all(saving)).filter((s): s is ScreenshotRef => s !== null);
         const ok = outcome.status === 'passed';
         if (ok) passed++;
+        view.active.delete(name);
+        view.results.push({
+          test_name: name,
+          status: ok ? 'passed' : 'failed',
+          execution_time: outcome.executionTime,
+          error: outcome.error ?? null,
+        });
         await repos.testRuns.addResult(userId, runId, {
           test_case_id: testCase.id ?? null,
           test_case_name: name,

@@ -187,6 +187,25 @@ describe('automation over the socket, against the fixture site', () => {
     });
     const started = await socket.next('execution_started');
     await socket.next('step_update');
+
+    // A tab that opens now (a reload, a second window) is told where the run stands.
+    const late = openSocket(`${server.url.replace('http', 'ws')}/ws/${alice.user.id}?token=${alice.token}`);
+    await late.next('connection_established');
+    const joined = await late.next('automation_in_progress', 2_000);
+    late.ws.close(1000);
+    expect(joined.data).toMatchObject({
+      kind: 'running',
+      url: `${site.url}/`,
+      test_mode: 'full',
+      session_id: 'session-1',
+      test_run_id: started.data.test_run_id,
+      total_tests: cases.length,
+    });
+    expect((joined.data.test_cases as unknown[]).length).toBe(cases.length);
+    const { results, active_tests } = joined.data as { results: unknown[]; active_tests: string[] };
+    expect(results.length + active_tests.length).toBeGreaterThan(0);
+    expect(active_tests.every((name) => cases.some((c) => c.test_name === name))).toBe(true);
+
     const asked = Date.now();
     socket.send('stop_execution', {
       stopId: 's1',
@@ -224,7 +243,20 @@ describe('automation over the socket, against the fixture site', () => {
       command: "check that searching for 'shoes' shows results",
       session_id: 'session-1',
     });
+    await socket.next('generation_started');
+    const late = openSocket(`${server.url.replace('http', 'ws')}/ws/${alice.user.id}?token=${alice.token}`);
+    await late.next('connection_established');
+    const joined = await late.next('automation_in_progress', 2_000);
+    expect(joined.data).toMatchObject({
+      kind: 'generating',
+      test_mode: 'command',
+      command: "check that searching for 'shoes' shows results",
+    });
+    expect((joined.data.messages as string[])[0]).toMatch(/^Exploring .* with the builtin/);
     const generated = await socket.next('test_cases_generated', 90_000);
+    // The late tab follows along: it hears the same outcome.
+    await late.next('test_cases_generated', 5_000);
+    late.ws.close(1000);
     const names = (generated.data.test_cases as { test_name: string; command: string }[]).map(
       (c) => c.test_name,
     );
