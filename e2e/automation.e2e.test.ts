@@ -331,6 +331,16 @@ describe('automation screen', () => {
     expect(await page.getByTestId('test-result').count()).toBe(0);
     await page.getByTestId('log-entry').first().waitFor({ timeout: 60_000 });
     expect(await page.getByRole('button', { name: 'Clear results' }).isDisabled()).toBe(true);
+
+    // A reload mid-run follows the run still going on the server, instead of showing idle.
+    await page.reload();
+    await waitForState(page, 'running', 15_000);
+    await expect.poll(() => page.getByTestId('test-case').count()).toBe(caseCount);
+    expect(await page.getByLabel('Website URL').inputValue()).toBe(`${site.url}/`);
+    expect(await statusText(page).textContent()).toMatch(/^(Running: .+|Executing tests\.\.\.)$/);
+    await page.getByTestId('log-entry').first().waitFor({ timeout: 60_000 });
+    await screenshot(page, 'automation-rejoined-1440');
+
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await toast(page, 'Stopping execution...').waitFor();
     await toast(page, 'Test execution stopped successfully!').waitFor({ timeout: 60_000 });

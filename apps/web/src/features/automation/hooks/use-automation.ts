@@ -1,4 +1,7 @@
 import type { ClientMessageInput, JsonObject, ServerMessage, TestCase, TestMode } from '@argus/protocol';
+
+type AutomationInProgress = Extract<ServerMessage, { type: 'automation_in_progress' }>['data'];
+
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import toast from 'react-hot-toast';
 import { downloadJson } from '../download';
@@ -91,6 +94,21 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
     });
   }, []);
 
+  /**
+   * Work already under way on the server when this socket connected (a reload, another tab): the
+   * inputs and the session follow it, so its outcome is kept with the right session.
+   */
+  const follow = useCallback((work: AutomationInProgress) => {
+    setUrl(work.url);
+    setModeState(work.test_mode);
+    setCommand(work.command ?? '');
+    const id = work.session_id;
+    if (!id || sessionRef.current?.id === id) return;
+    const known = latest.current.sessions.sessions.find((session) => session.id === id);
+    sessionRef.current = { id, host: hostOf(work.url), settings: known?.settings ?? {} };
+    setSessionId(id);
+  }, []);
+
   // Server messages → state, toasts, stop flag, persistence.
   useEffect(
     () =>
@@ -100,12 +118,13 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
         if (message.type === 'execution_stopping' || message.type === 'execution_stopped') stopFlag.clear();
         const notice = noticeFor(message, before);
         if (notice) show(notice);
+        if (message.type === 'automation_in_progress') follow(message.data);
         if (message.type === 'test_cases_generated') persist(after, false);
         if (message.type === 'all_tests_completed' || message.type === 'execution_stopped') {
           persist(after, true);
         }
       }),
-    [realtime.client, store, stopFlag, persist],
+    [realtime.client, store, stopFlag, persist, follow],
   );
 
   // Spec §4: a socket close resets the state to idle (and nothing is left waiting for an answer).

@@ -258,3 +258,99 @@ describe('restore', () => {
     expect(run([restore], busy)).toBe(busy);
   });
 });
+
+describe('automation state: following work already under way on the server', () => {
+  const runningNow = (testRunId: string) =>
+    server('automation_in_progress', {
+      kind: 'running',
+      url: 'http://127.0.0.1:4400/',
+      test_mode: 'full',
+      command: null,
+      session_id: 's1',
+      test_run_id: testRunId,
+      test_cases: cases,
+      total_tests: 2,
+      results: [{ test_name: 'Home page loads', status: 'failed', execution_time: 1.5, error: 'boom' }],
+      active_tests: ['About page links work'],
+      elapsed: 4.2,
+    });
+
+  it('a fresh screen joins a run: running, with its cases, finished results and active test', () => {
+    const joined = run([runningNow('run9')]);
+    expect(joined.status).toBe('running');
+    expect(joined.testRunId).toBe('run9');
+    expect(joined.testCases).toHaveLength(2);
+    expect(joined.results).toEqual([
+      { testName: 'Home page loads', status: 'failed', executionTime: 1.5, error: 'boom' },
+    ]);
+    expect(joined.currentTest).toBe('About page links work');
+    expect(joined.progress).toEqual({ current: 2, total: 2 });
+    const finished = run(
+      [
+        server('test_completed', {
+          test_name: 'About page links work',
+          result: { status: 'passed', test_case: { test_name: 'About page links work' }, execution_time: 2 },
+        }),
+        server('all_tests_completed', { total_tests: 2, passed: 1, execution_time: 6 }),
+      ],
+      joined,
+    );
+    expect(finished.status).toBe('completed');
+    expect(finished.results.map((r) => r.status)).toEqual(['failed', 'passed']);
+  });
+
+  it('after a dropped socket the same run keeps its log; another run starts clean', () => {
+    const during = run([stepUpdate('Home page loads', 0, 'success', true)], run([runningNow('run9')]));
+    expect(during.log.length).toBeGreaterThan(0);
+    const dropped = automationReducer(during, { type: 'socket_closed' });
+    expect(dropped.status).toBe('idle');
+    const again = automationReducer(dropped, runningNow('run9'));
+    expect(again.status).toBe('running');
+    expect(again.log).toEqual(during.log);
+    expect(again.screenshots).toEqual(during.screenshots);
+    const other = automationReducer(dropped, runningNow('run10'));
+    expect(other.log).toEqual([]);
+    expect(other.screenshots).toEqual([]);
+  });
+
+  it("results restored from an earlier run with the same id give way to the server's", () => {
+    const restored = automationReducer(initialAutomationState, {
+      type: 'restore',
+      mode: 'full',
+      targetUrl: 'http://127.0.0.1:4400/',
+      testCases: generated.testCases,
+      engine: null,
+      testRunId: 'run9',
+      results: [
+        { testName: 'Home page loads', status: 'passed', executionTime: 1, error: null },
+        { testName: 'About page links work', status: 'passed', executionTime: 1, error: null },
+      ],
+    });
+    const joined = automationReducer(restored, runningNow('run9'));
+    expect(joined.results).toEqual([
+      { testName: 'Home page loads', status: 'failed', executionTime: 1.5, error: 'boom' },
+    ]);
+  });
+
+  it('joins a generation with its mode, page and latest messages', () => {
+    const joined = run([
+      server('automation_in_progress', {
+        kind: 'generating',
+        url: 'http://127.0.0.1:4400/',
+        test_mode: 'command',
+        command: 'test the login form',
+        session_id: null,
+        messages: ['Exploring http://127.0.0.1:4400/', 'Opened /login.html'],
+      }),
+    ]);
+    expect(joined.status).toBe('generating');
+    expect(joined.generationMode).toBe('command');
+    expect(joined.generationMessages).toEqual(['Exploring http://127.0.0.1:4400/', 'Opened /login.html']);
+    const done = automationReducer(
+      joined,
+      server('test_cases_generated', { test_cases: cases, test_run_id: 'run3' }),
+    );
+    expect(done.status).toBe('idle');
+    expect(done.testCases).toHaveLength(2);
+  });
+});

@@ -128,6 +128,54 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         results: single ? state.results.filter((result) => result.testName !== single) : [],
       };
     }
+    case 'automation_in_progress': {
+      const work = message.data;
+      if (work.kind === 'generating') {
+        return {
+          ...state,
+          status: 'generating',
+          generationMode: work.test_mode,
+          targetUrl: work.url,
+          generationMessages: work.messages.slice(-MAX_GENERATION_MESSAGES),
+          lastError: null,
+        };
+      }
+      // The server's list of finished tests is the truth; the log and screenshots this screen already
+      // holds are kept for the tests of this run (after a dropped socket), since the server does not
+      // send them again. A run id can be reused by a later run, hence the filter on test names.
+      const sameRun = state.testRunId === work.test_run_id;
+      const mentioned = new Set([...work.results.map((r) => r.test_name), ...work.active_tests]);
+      return {
+        ...state,
+        status: 'running',
+        generationMode: work.test_mode,
+        targetUrl: work.url,
+        testCases: work.test_cases,
+        testRunId: work.test_run_id,
+        generationMessages: [],
+        progress: {
+          current: Math.min(work.total_tests, work.results.length + work.active_tests.length),
+          total: work.total_tests,
+        },
+        activeTests: work.active_tests,
+        currentTest: work.active_tests.at(-1) ?? null,
+        results: work.results.reduce<TestResultItem[]>(
+          (results, r) =>
+            upsertResult(results, {
+              testName: r.test_name,
+              status: r.status,
+              executionTime: r.execution_time,
+              error: r.error,
+            }),
+          [],
+        ),
+        log: sameRun ? state.log.filter((entry) => mentioned.has(entry.testName)) : [],
+        screenshots: sameRun ? state.screenshots.filter((shot) => mentioned.has(shot.testName)) : [],
+        runTime: null,
+        pendingRun: null,
+        lastError: null,
+      };
+    }
     case 'test_progress':
       return {
         ...state,

@@ -48,6 +48,9 @@ describe('noticeFor (spec §8 texts)', () => {
     expect(noticeFor(message('execution_stopped', { execution_time: 1 }), running)?.text).toBe(
       'Test execution stopped successfully!',
     );
+    // A stop that reached the server after the run had ended is acknowledged without a toast.
+    const completed = { ...running, status: 'completed' as const };
+    expect(noticeFor(message('execution_stopped', { execution_time: 0 }), completed)).toBeNull();
     expect(
       noticeFor(
         message('step_update', {

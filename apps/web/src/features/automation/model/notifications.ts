@@ -53,7 +53,11 @@ export function noticeFor(message: ServerMessage, before: AutomationState): Noti
         duration: ALL_COMPLETED_TOAST_MS,
       };
     case 'execution_stopped':
-      return { kind: 'success', text: 'Test execution stopped successfully!' };
+      // The server acknowledges every stop, even one that arrived after the run had ended: only a
+      // run this screen saw stop earns the success toast.
+      return before.status === 'running'
+        ? { kind: 'success', text: 'Test execution stopped successfully!' }
+        : null;
     case 'error': {
       const text = message.data.message?.trim();
       if (before.status === 'generating') {
