@@ -265,6 +265,28 @@ describe('automation screen', () => {
     expect(await page.getByRole('button', { name: 'Zoom out' }).isDisabled()).toBe(true);
     for (let i = 0; i < 14; i += 1) await page.keyboard.press('=');
     expect(await zoom.textContent()).toBe('300%');
+    // Zoomed past the stage, the image scrolls to every edge: its top-left corner is reachable.
+    const reach = await page.getByTestId('viewer-stage').evaluate((stage) => {
+      stage.scrollTo(0, 0);
+      const img = stage.querySelector('img') as HTMLImageElement;
+      const s = stage.getBoundingClientRect();
+      const i = img.getBoundingClientRect();
+      const end = {
+        left: stage.scrollWidth - stage.clientWidth,
+        top: stage.scrollHeight - stage.clientHeight,
+      };
+      stage.scrollTo(end.left, end.top);
+      const j = img.getBoundingClientRect();
+      return {
+        overflows: end.left > 0 && end.top > 0,
+        topLeftVisible: i.left >= s.left && i.top >= s.top,
+        bottomRightVisible:
+          j.right <= s.left + stage.clientWidth + 1 && j.bottom <= s.top + stage.clientHeight + 1,
+        scale: i.width / stage.clientWidth,
+      };
+    });
+    expect(reach).toMatchObject({ overflows: true, topLeftVisible: true, bottomRightVisible: true });
+    expect(reach.scale).toBeGreaterThan(2);
     await page.keyboard.press('r');
     expect(await image.getAttribute('data-rotation')).toBe('90');
     await page.getByRole('button', { name: 'Rotate' }).click();

@@ -108,15 +108,7 @@ export async function buildApp({
   await app.register(demoRequestRoutes, { services });
   await app.register(automationRoutes, { prefix: '/api/automation', services });
   await app.register(screenshotRoutes, { services });
-  await app.register(gatewayRoutes, {
-    services,
-    hub,
-    handlers: allHandlers,
-    greeting: (userId) => {
-      const current = services.automation.inProgress(userId);
-      return current ? [current] : [];
-    },
-  });
+  await app.register(gatewayRoutes, { services, hub, handlers: allHandlers });
   await app.register(cleanupRoutes, { services, hub, handlers: allHandlers });
   await registerWebApp(app, config.webDist);
 

@@ -160,7 +160,10 @@ export async function runTestCase(
           update.timestamp = new Date().toISOString();
           let shot: CapturedScreenshot | undefined;
           if (options.screenshots !== false && !tracker.crashed && !page.isClosed()) {
-            shot = await capture(page, cdp, i, lines[i]).catch(() => undefined);
+            shot = await capture(page, cdp, i, lines[i]).catch((error) => {
+              log('warn', `Step ${i + 1}: no screenshot (${cleanError(error)})`);
+              return undefined;
+            });
             if (shot) {
               screenshots.push(shot);
               update.screenshot = {
@@ -203,15 +206,14 @@ async function capture(
   name: string,
 ): Promise<CapturedScreenshot> {
   const size = page.viewportSize() ?? { width: 1280, height: 800 };
-  let data: Buffer;
-  if (cdp) {
-    const shot = (await cdp.send('Page.captureScreenshot', { format: 'jpeg', quality: JPEG_QUALITY })) as {
-      data: string;
-    };
-    data = Buffer.from(shot.data, 'base64');
-  } else {
-    data = await page.screenshot({ type: 'jpeg', quality: JPEG_QUALITY, timeout: 5_000 });
-  }
+  const viaCdp = cdp
+    ? await cdp
+        .send('Page.captureScreenshot', { format: 'jpeg', quality: JPEG_QUALITY })
+        .then((shot) => Buffer.from((shot as { data: string }).data, 'base64'))
+        // CDP refuses while a new document is being committed; Playwright's own capture waits for it.
+        .catch(() => null)
+    : null;
+  const data = viaCdp ?? (await page.screenshot({ type: 'jpeg', quality: JPEG_QUALITY, timeout: 5_000 }));
   return { step_index: index, step_name: name, data, width: size.width, height: size.height };
 }
 

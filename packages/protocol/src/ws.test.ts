@@ -9,7 +9,7 @@ import {
 } from './ws';
 
 describe('realtime protocol', () => {
-  it('declares every client message type of spec §7', () => {
+  it('declares every client message type of spec §7, plus auth and get_automation_status', () => {
     expect([...CLIENT_MESSAGE_TYPES].sort()).toEqual(
       [
         'auth',
@@ -19,6 +19,7 @@ describe('realtime protocol', () => {
         'run_single_test',
         'stop_execution',
         'cleanup_session',
+        'get_automation_status',
         'start_conversation',
         'conversation_message',
         'stop_conversation',

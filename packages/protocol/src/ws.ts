@@ -146,6 +146,12 @@ export const UploadAndCompareImageSchema = msg(
     website_url: HttpUrlSchema.optional(),
   }),
 );
+/**
+ * Not in the spec: the automation screen asks, once it listens, whether a generation or run of the
+ * user's is already under way (after a reload, in a second tab, after a reconnect). The answer is
+ * `automation_in_progress`, or nothing when the user has nothing under way.
+ */
+export const GetAutomationStatusSchema = msg('get_automation_status', z.object({}).passthrough().default({}));
 export const StopComparisonSchema = msg('stop_comparison', z.object({}).passthrough().default({}));
 export const GetFigmaHelpSchema = msg(
   'get_figma_help',
@@ -163,6 +169,7 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   RunSingleTestSchema,
   StopExecutionSchema,
   CleanupSessionSchema,
+  GetAutomationStatusSchema,
   StartConversationSchema,
   ConversationMessageSchema,
   StopConversationSchema,
@@ -200,10 +207,7 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   ),
   msg('execution_started', z.object({ total_tests: z.number().int(), test_run_id: z.string().optional() })),
   msg('execution_stopping', empty),
-  /**
-   * Not in the spec: sent to a socket that connects while the user's generation or run is under way
-   * on the server (a reload, a second tab), so the screen can follow it instead of showing idle.
-   */
+  /** Not in the spec: the answer to get_automation_status when something is under way. */
   msg(
     'automation_in_progress',
     z.discriminatedUnion('kind', [

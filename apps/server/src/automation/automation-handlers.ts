@@ -27,6 +27,10 @@ export function automationHandlers(automation: AutomationService): MessageHandle
     stop_execution: async (_message, { user, broadcast }) => {
       await automation.stop(user.id, broadcast);
     },
+    get_automation_status: (_message, { user, reply }) => {
+      const current = automation.inProgress(user.id);
+      if (current) reply(current);
+    },
     cleanup_session: async (_message, { user, broadcast }) => {
       if (automation.isBusy(user.id)) await automation.stop(user.id, broadcast);
     },

@@ -118,7 +118,10 @@ describe('automation over the socket, against the fixture site', () => {
         action: expect.any(String),
         timestamp: expect.any(String),
       });
-      expect(s.screenshot?.width).toBeGreaterThan(0);
+      expect(
+        s.screenshot?.width,
+        `screenshot of ${JSON.stringify({ ...s, screenshot: undefined })}`,
+      ).toBeGreaterThan(0);
       // JPEG, base64
       expect(Buffer.from(s.screenshot?.base64_data ?? '', 'base64').subarray(0, 3)).toEqual(
         Buffer.from([0xff, 0xd8, 0xff]),
@@ -191,6 +194,7 @@ describe('automation over the socket, against the fixture site', () => {
     // A tab that opens now (a reload, a second window) is told where the run stands.
     const late = openSocket(`${server.url.replace('http', 'ws')}/ws/${alice.user.id}?token=${alice.token}`);
     await late.next('connection_established');
+    late.send('get_automation_status', {});
     const joined = await late.next('automation_in_progress', 2_000);
     late.ws.close(1000);
     expect(joined.data).toMatchObject({
@@ -246,6 +250,7 @@ describe('automation over the socket, against the fixture site', () => {
     await socket.next('generation_started');
     const late = openSocket(`${server.url.replace('http', 'ws')}/ws/${alice.user.id}?token=${alice.token}`);
     await late.next('connection_established');
+    late.send('get_automation_status', {});
     const joined = await late.next('automation_in_progress', 2_000);
     expect(joined.data).toMatchObject({
       kind: 'generating',

@@ -1,5 +1,5 @@
 import type { UserRow } from '@argus/db';
-import { parseClientMessage, type ServerMessageInput, WS_AUTH_TIMEOUT_MS, WS_CLOSE } from '@argus/protocol';
+import { parseClientMessage, WS_AUTH_TIMEOUT_MS, WS_CLOSE } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { AppError } from '../errors';
@@ -15,18 +15,7 @@ const HEARTBEAT_MS = 30_000;
  */
 export async function gatewayRoutes(
   app: FastifyInstance,
-  {
-    services,
-    hub,
-    handlers,
-    greeting,
-  }: {
-    services: Services;
-    hub: RealtimeHub;
-    handlers: MessageHandlers;
-    /** Messages a socket gets right after connection_established (work already under way). */
-    greeting?: (userId: string) => ServerMessageInput[];
-  },
+  { services, hub, handlers }: { services: Services; hub: RealtimeHub; handlers: MessageHandlers },
 ) {
   const alive = new WeakMap<WebSocket, boolean>();
   const heartbeat = setInterval(() => {
@@ -73,7 +62,6 @@ export async function gatewayRoutes(
             type: 'connection_established',
             data: { user_id: found.id, server_time: new Date().toISOString() },
           });
-          for (const message of greeting?.(found.id) ?? []) hub.send(socket, message);
           for (const text of pending.splice(0)) await handle(text);
         } catch (error) {
           reject(error instanceof AppError ? String(error.detail) : 'Authentication failed');

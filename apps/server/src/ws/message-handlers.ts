@@ -25,6 +25,7 @@ const CAPABILITY: Record<Exclude<ClientMessageType, 'auth'>, string> = {
   run_single_test: 'Automation',
   stop_execution: 'Automation',
   cleanup_session: 'Automation',
+  get_automation_status: 'Automation',
   start_conversation: 'Conversational mode',
   conversation_message: 'Conversational mode',
   stop_conversation: 'Conversational mode',

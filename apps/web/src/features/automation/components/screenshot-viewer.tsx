@@ -5,9 +5,11 @@ import {
   MAX_ZOOM,
   MIN_ZOOM,
   rotate,
+  type Size,
   stepIndex,
   type ViewerCommand,
   viewerCommandForKey,
+  viewerLayout,
   zoomIn,
   zoomOut,
   zoomPercent,
@@ -40,6 +42,10 @@ export function ScreenshotViewer({
   const current = view.index === index ? view : { index, zoom: 1, rotation: 0 };
   const { zoom, rotation } = current;
   const dialogRef = useRef<HTMLDivElement>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
+  /** The room the stage has for the image (inside its padding). */
+  const [stage, setStage] = useState<Size | null>(null);
+  const [loaded, setLoaded] = useState<{ src: string; size: Size } | null>(null);
   const count = screenshots.length;
   const shot = screenshots[index];
 
@@ -103,8 +109,29 @@ export function ScreenshotViewer({
     };
   }, []);
 
+  useEffect(() => {
+    const element = stageRef.current;
+    if (!element) return;
+    const measure = () => {
+      const style = getComputedStyle(element);
+      const padX = Number.parseFloat(style.paddingLeft) + Number.parseFloat(style.paddingRight);
+      const padY = Number.parseFloat(style.paddingTop) + Number.parseFloat(style.paddingBottom);
+      setStage({ width: element.clientWidth - padX, height: element.clientHeight - padY });
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
   if (!shot) return null;
-  const sideways = rotation % 180 !== 0;
+  const natural =
+    loaded?.src === shot.src
+      ? loaded.size
+      : shot.width && shot.height
+        ? { width: shot.width, height: shot.height }
+        : null;
+  const layout = natural && stage ? viewerLayout(stage, natural, zoom, rotation) : null;
 
   return (
     <div
@@ -181,19 +208,44 @@ export function ScreenshotViewer({
         </div>
       </div>
 
-      <div className="relative flex min-h-0 flex-1 items-center justify-center overflow-auto p-6">
-        <img
-          src={shot.src}
-          alt={`${shot.testName} step ${shot.stepNumber}: ${shot.stepName}`}
-          className="max-h-full max-w-full rounded-md object-contain shadow-2xl transition-transform duration-200"
-          style={{
-            transform: `scale(${zoom}) rotate(${rotation}deg)`,
-            maxWidth: sideways ? '80vh' : undefined,
-          }}
-          data-testid="viewer-image"
-          data-zoom={zoom}
-          data-rotation={rotation}
-        />
+      <div className="relative flex min-h-0 flex-1">
+        {/* The stage scrolls; the box is centred with auto margins, so every edge of a zoomed image
+            stays reachable (centring by flex alignment would cut off its top and left). */}
+        <div ref={stageRef} className="flex min-h-0 flex-1 overflow-auto p-6" data-testid="viewer-stage">
+          <div
+            className="relative m-auto shrink-0"
+            style={layout ? { width: layout.box.width, height: layout.box.height } : undefined}
+          >
+            <img
+              src={shot.src}
+              alt={`${shot.testName} step ${shot.stepNumber}: ${shot.stepName}`}
+              className={
+                layout
+                  ? 'absolute top-1/2 left-1/2 max-w-none rounded-md shadow-2xl transition-transform duration-200'
+                  : 'max-h-full max-w-full rounded-md object-contain shadow-2xl'
+              }
+              style={
+                layout
+                  ? {
+                      width: layout.image.width,
+                      height: layout.image.height,
+                      transform: `translate(-50%, -50%) rotate(${rotation}deg)`,
+                    }
+                  : undefined
+              }
+              onLoad={(event) => {
+                const img = event.currentTarget;
+                setLoaded({
+                  src: shot.src,
+                  size: { width: img.naturalWidth, height: img.naturalHeight },
+                });
+              }}
+              data-testid="viewer-image"
+              data-zoom={zoom}
+              data-rotation={rotation}
+            />
+          </div>
+        </div>
         {count > 1 && (
           <>
             <button

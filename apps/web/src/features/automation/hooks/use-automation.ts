@@ -127,6 +127,17 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
     [realtime.client, store, stopFlag, persist, follow],
   );
 
+  // Work already under way on the server (a reload, another tab, a dropped socket) is asked for once
+  // this screen listens, so the answer cannot arrive before anyone hears it.
+  useEffect(() => {
+    if (!isConnected) return;
+    try {
+      send({ type: 'get_automation_status', data: {} });
+    } catch {
+      // Disconnected again in between: asked on the next connection.
+    }
+  }, [isConnected, send]);
+
   // Spec §4: a socket close resets the state to idle (and nothing is left waiting for an answer).
   const wasConnected = useRef(isConnected);
   useEffect(() => {

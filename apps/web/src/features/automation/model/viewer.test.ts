@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { clampZoom, rotate, stepIndex, viewerCommandForKey, zoomIn, zoomOut, zoomPercent } from './viewer';
+import {
+  clampZoom,
+  rotate,
+  stepIndex,
+  viewerCommandForKey,
+  viewerLayout,
+  zoomIn,
+  zoomOut,
+  zoomPercent,
+} from './viewer';
 
 describe('viewer maths (spec §9: zoom 0.5-3 in steps of 0.2, 90° rotation)', () => {
   it('zooms in 20% steps up to 300%', () => {
@@ -44,5 +53,31 @@ describe('viewer maths (spec §9: zoom 0.5-3 in steps of 0.2, 90° rotation)', (
     expect(viewerCommandForKey('r')).toBe('rotate');
     expect(viewerCommandForKey('R')).toBe('rotate');
     expect(viewerCommandForKey('x')).toBeNull();
+  });
+});
+
+describe('viewer layout', () => {
+  const stage = { width: 1000, height: 500 };
+  it('fits a large image to the stage at 100% and never enlarges a small one', () => {
+    expect(viewerLayout(stage, { width: 2000, height: 1000 }, 1, 0).image).toEqual({
+      width: 1000,
+      height: 500,
+    });
+    expect(viewerLayout(stage, { width: 400, height: 300 }, 1, 0).image).toEqual({ width: 400, height: 300 });
+  });
+
+  it('zoom scales the laid-out size, so a zoomed image overflows the stage and can be scrolled', () => {
+    const { image, box } = viewerLayout(stage, { width: 2000, height: 1000 }, 3, 0);
+    expect(image).toEqual({ width: 3000, height: 1500 });
+    expect(box).toEqual(image);
+  });
+
+  it('a sideways image fits by its turned box', () => {
+    const { image, box } = viewerLayout(stage, { width: 1280, height: 800 }, 1, 90);
+    // Turned, it is 800 wide and 1280 tall: the stage's 500 px height limits it.
+    expect(box.height).toBeCloseTo(500);
+    expect(box.width).toBeCloseTo(312.5);
+    expect(image.width).toBeCloseTo(box.height);
+    expect(viewerLayout(stage, { width: 1280, height: 800 }, 1, 180).box.width).toBeCloseTo(800);
   });
 });

@@ -60,3 +60,23 @@ export function viewerCommandForKey(key: string): ViewerCommand | null {
       return null;
   }
 }
+
+export interface Size {
+  width: number;
+  height: number;
+}
+
+/**
+ * Where the viewer draws an image. At 100% the image fits the stage (never enlarged past its own
+ * size); zoom then scales its laid-out size rather than a CSS transform, so the stage can scroll to
+ * every edge of a zoomed image. A sideways image (90° or 270°) fits and scrolls by its turned box.
+ */
+export function viewerLayout(stage: Size, natural: Size, zoom: number, rotation: number) {
+  const sideways = rotation % 180 !== 0;
+  const across = sideways ? natural.height : natural.width;
+  const down = sideways ? natural.width : natural.height;
+  const fit = Math.min(1, Math.max(stage.width, 1) / across, Math.max(stage.height, 1) / down);
+  const image = { width: natural.width * fit * zoom, height: natural.height * fit * zoom };
+  const box = sideways ? { width: image.height, height: image.width } : image;
+  return { image, box };
+}
