@@ -253,7 +253,7 @@ export function ScreenshotViewer({
               onClick={() => run('previous')}
               aria-label="Previous screenshot"
               title="Previous (←)"
-              className="absolute top-1/2 left-3 inline-flex size-11 -translate-y-1/2 items-center justify-center rounded-full bg-white/10 text-white backdrop-blur transition hover:bg-white/20 sm:left-6"
+              className="absolute top-1/2 left-3 inline-flex size-11 -translate-y-1/2 items-center justify-center rounded-full bg-slate-900/80 text-white shadow-lg ring-1 ring-white/20 backdrop-blur transition hover:bg-slate-800 sm:left-6"
             >
               <ChevronLeft className="size-6" aria-hidden />
             </button>
@@ -262,7 +262,7 @@ export function ScreenshotViewer({
               onClick={() => run('next')}
               aria-label="Next screenshot"
               title="Next (→)"
-              className="absolute top-1/2 right-3 inline-flex size-11 -translate-y-1/2 items-center justify-center rounded-full bg-white/10 text-white backdrop-blur transition hover:bg-white/20 sm:right-6"
+              className="absolute top-1/2 right-3 inline-flex size-11 -translate-y-1/2 items-center justify-center rounded-full bg-slate-900/80 text-white shadow-lg ring-1 ring-white/20 backdrop-blur transition hover:bg-slate-800 sm:right-6"
             >
               <ChevronRight className="size-6" aria-hidden />
             </button>
