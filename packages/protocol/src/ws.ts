@@ -189,6 +189,14 @@ export const CLIENT_MESSAGE_TYPES = ClientMessageSchema.options.map((o) => o.sha
 
 const empty = z.object({}).passthrough().default({});
 
+/** What automation_in_progress says of a generation and a run alike. */
+const WorkUnderWaySchema = z.object({
+  url: z.string(),
+  test_mode: TestModeSchema,
+  command: z.string().nullable(),
+  session_id: z.string().nullable(),
+});
+
 export const ServerMessageSchema = z.discriminatedUnion('type', [
   /** Sent once a socket is authenticated. Not in the spec: lets a client know it may send. */
   msg('connection_established', z.object({ user_id: z.string(), server_time: TimestampSchema })),
@@ -211,20 +219,9 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   msg(
     'automation_in_progress',
     z.discriminatedUnion('kind', [
-      z.object({
-        kind: z.literal('generating'),
-        url: z.string(),
-        test_mode: TestModeSchema,
-        command: z.string().nullable(),
-        session_id: z.string().nullable(),
-        messages: z.array(z.string()),
-      }),
-      z.object({
+      WorkUnderWaySchema.extend({ kind: z.literal('generating'), messages: z.array(z.string()) }),
+      WorkUnderWaySchema.extend({
         kind: z.literal('running'),
-        url: z.string(),
-        test_mode: TestModeSchema,
-        command: z.string().nullable(),
-        session_id: z.string().nullable(),
         test_run_id: z.string(),
         test_cases: z.array(TestCaseSchema),
         total_tests: z.number().int(),
