@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type BrowserServer, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from './browser-pool';
+import { CHROMIUM_ARGS, findChromium } from './chromium';
 import { BLOCKED_HEADER } from './policy-proxy';
 import { TargetPolicy } from './target-policy';
 
@@ -182,5 +184,70 @@ describe('closing the pool', () => {
         }
       });
     expect(survivors).toEqual([]);
+  });
+});
+
+describe('a remote browser (BROWSER_WS_ENDPOINT): the policy by request routing', () => {
+  let server: BrowserServer;
+  beforeAll(async () => {
+    server = await chromium.launchServer({
+      executablePath: findChromium(),
+      args: CHROMIUM_ARGS,
+      host: '127.0.0.1',
+    });
+  });
+  afterAll(() => server?.close());
+
+  async function visitRemote(allowedTargets: string[], url: string) {
+    const pool = new BrowserPool({
+      policy: new TargetPolicy({ allowedTargets }),
+      maxContexts: 1,
+      wsEndpoint: server.wsEndpoint(),
+    });
+    try {
+      return await pool.withContext(async (context) => {
+        const page = await context.newPage();
+        const response = await page.goto(url, { timeout: 15_000 }).catch((error: Error) => error);
+        if (response instanceof Error) return { error: response.message.split('\n')[0] };
+        return { status: response?.status(), text: await page.locator('body').textContent() };
+      });
+    } finally {
+      await pool.close();
+    }
+  }
+
+  it('refuses private addresses the policy does not allow, and loads those it allows', async () => {
+    expect((await visitRemote([], `http://127.0.0.1:${port}/secret`)).error).toMatch(/ERR_BLOCKED_BY_CLIENT/);
+    expect((await visitRemote([], 'http://169.254.169.254/latest/meta-data/')).error).toMatch(
+      /ERR_BLOCKED_BY_CLIENT/,
+    );
+    expect(await visitRemote(['127.0.0.1'], `http://127.0.0.1:${port}/secret`)).toMatchObject({
+      status: 200,
+      text: 'internal secret',
+    });
+  });
+
+  it('refuses private subresources: the private server never sees them', async () => {
+    const before = pixelHits;
+    const pool = new BrowserPool({
+      policy: new TargetPolicy({ allowedTargets: [] }),
+      maxContexts: 1,
+      wsEndpoint: server.wsEndpoint(),
+    });
+    try {
+      await pool.withContext(async (context) => {
+        const page = await context.newPage();
+        await page.setContent(`<img id="i" src="http://127.0.0.1:${port}/pixel.png">`);
+        const loaded = await page
+          .locator('#i')
+          .evaluate((img: HTMLImageElement) =>
+            img.complete ? img.naturalWidth > 0 : new Promise((r) => (img.onerror = () => r(false))),
+          );
+        expect(loaded).toBe(false);
+      });
+    } finally {
+      await pool.close();
+    }
+    expect(pixelHits).toBe(before);
   });
 });
