@@ -143,4 +143,34 @@ describe.each(engines)('database on $name', ({ open }) => {
     expect((await repos.testRuns.get(alice.id, run.id))?.status).toBe('interrupted');
     expect((await repos.testRuns.results(alice.id, run.id)).map((r) => r.test_case_name)).toEqual(['First']);
   });
+
+  it("replaces a run's results in one go, touching no other run or owner", async () => {
+    const alice = (await repos.users.findByLogin('alice'))!;
+    const bob = (await repos.users.findByLogin('bob'))!;
+    const result = (name: string) => ({
+      test_case_id: null,
+      test_case_name: name,
+      status: 'passed',
+      execution_time: 1,
+      error_message: null,
+      steps: [],
+      logs: [],
+      screenshots: [],
+    });
+    const run = await repos.testRuns.create(alice.id, { url: 'https://example.com' });
+    const other = await repos.testRuns.create(alice.id, { url: 'https://example.com' });
+    await repos.testRuns.addResult(alice.id, run.id, result('old'));
+    await repos.testRuns.addResult(alice.id, other.id, result('kept'));
+    expect(await repos.testRuns.replaceResults(bob.id, run.id, [result('intruder')])).toBe(false);
+    expect(await repos.testRuns.replaceResults(alice.id, run.id, [result('new 1'), result('new 2')])).toBe(
+      true,
+    );
+    const names = async (id: string) =>
+      (await repos.testRuns.results(alice.id, id)).map((r) => r.test_case_name).sort();
+    expect(await names(run.id)).toEqual(['new 1', 'new 2']);
+    expect(await names(other.id)).toEqual(['kept']);
+    const both = await repos.testRuns.results(alice.id, [run.id, other.id]);
+    expect(both).toHaveLength(3);
+    expect(await repos.testRuns.results(bob.id, run.id)).toEqual([]);
+  });
 });

@@ -97,12 +97,33 @@ export function testRunsRepository(orm: Drizzle) {
         .returning();
       return row;
     },
-    async results(userId: string, runId: string): Promise<TestResultRow[]> {
-      if (!isUuid(runId)) return [];
+    /** Replaces a run's results (PUT with test_results), in one transaction; false if not the user's run. */
+    async replaceResults(userId: string, runId: string, inputs: NewTestResult[]): Promise<boolean> {
+      if (!isUuid(runId)) return false;
+      return orm.transaction(async (tx) => {
+        const [run] = await tx.select({ id: testRuns.id }).from(testRuns).where(owned(userId, runId));
+        if (!run) return false;
+        await tx
+          .delete(testResults)
+          .where(and(eq(testResults.test_run_id, runId), eq(testResults.user_id, userId)));
+        if (inputs.length > 0) {
+          await tx
+            .insert(testResults)
+            .values(
+              inputs.map((input) => ({ ...input, id: randomUUID(), user_id: userId, test_run_id: runId })),
+            );
+        }
+        return true;
+      });
+    },
+    /** The results of one run or of several (a list page), oldest first. */
+    async results(userId: string, runIds: string | string[]): Promise<TestResultRow[]> {
+      const ids = (Array.isArray(runIds) ? runIds : [runIds]).filter(isUuid);
+      if (ids.length === 0) return [];
       return orm
         .select()
         .from(testResults)
-        .where(and(eq(testResults.test_run_id, runId), eq(testResults.user_id, userId)))
+        .where(and(inArray(testResults.test_run_id, ids), eq(testResults.user_id, userId)))
         .orderBy(asc(testResults.created_at));
     },
     async addScreenshot(userId: string, input: NewScreenshot): Promise<ScreenshotRow> {

@@ -111,6 +111,13 @@ export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequestSchema>;
 export const MessageResponseSchema = z.object({ message: z.string() });
 export type MessageResponse = z.infer<typeof MessageResponseSchema>;
 
+/**
+ * `POST /api/auth/change-password`: the change revokes every older token, so the answer carries a
+ * fresh one (and the user) that the client must keep.
+ */
+export const ChangePasswordResponseSchema = LoginResponseSchema.extend({ message: z.string() });
+export type ChangePasswordResponse = z.infer<typeof ChangePasswordResponseSchema>;
+
 /** `POST /api/auth/register` answers 201 with a message and the new user (no token: the user signs in). */
 export const RegisterResponseSchema = z.object({ message: z.string(), user: UserSchema });
 export type RegisterResponse = z.infer<typeof RegisterResponseSchema>;

@@ -130,7 +130,8 @@ export const TestRunUpdateSchema = z.object({
   total_tests: z.number().int().nonnegative().optional(),
   passed_tests: z.number().int().nonnegative().optional(),
   failed_tests: z.number().int().nonnegative().optional(),
-  test_results: z.array(z.unknown()).optional(),
+  /** Replaces the run's results; the counts follow unless passed_tests / failed_tests are given. */
+  test_results: z.array(TestResultSchema).max(10_000).optional(),
   execution_log: z.array(ExecutionLogEntrySchema).optional(),
 });
 

@@ -31,8 +31,13 @@ export function automationHandlers(automation: AutomationService): MessageHandle
       const current = automation.inProgress(user.id);
       if (current) reply(current);
     },
-    cleanup_session: async (_message, { user, broadcast }) => {
-      if (automation.isBusy(user.id)) await automation.stop(user.id, broadcast);
+    cleanup_session: async (message, { user, broadcast }) => {
+      const active = automation.activeSession(user.id);
+      if (active === undefined) return;
+      // A cleanup naming another session (an older tab's) leaves this work alone.
+      const named = message.data.session_id;
+      if (named && active && named !== active) return;
+      await automation.stop(user.id, broadcast);
     },
   };
 }

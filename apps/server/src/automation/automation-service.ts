@@ -61,6 +61,11 @@ export class AutomationService {
     return this.activities.has(userId);
   }
 
+  /** The session of the work under way: undefined when nothing is, null when it names none. */
+  activeSession(userId: string): string | null | undefined {
+    return this.activities.get(userId)?.view.session_id;
+  }
+
   /** For a socket that connects while something is under way: where it stands, or null. */
   inProgress(userId: string): ServerMessageInput | null {
     const activity = this.activities.get(userId);

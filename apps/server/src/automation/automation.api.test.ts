@@ -315,6 +315,10 @@ describe('automation records over HTTP', () => {
       },
     });
     expect(result.status).toBe(201);
+    // A posted result counts in the run's totals.
+    expect(
+      (await api.call('GET', `/api/automation/test-runs/${id}`, { token: alice.token })).data,
+    ).toMatchObject({ passed_tests: 0, failed_tests: 1 });
     const upload = await api.call('POST', '/api/screenshots/upload', {
       token: alice.token,
       json: {
@@ -370,6 +374,32 @@ describe('automation records over HTTP', () => {
     ).toBe(404);
     const listed = await api.call('GET', '/api/automation/test-runs?session_id=s', { token: alice.token });
     expect(listed.data.map((r: { id: string }) => r.id)).toEqual([id]);
+    // The list carries each run's results and screenshots too.
+    expect(listed.data[0].test_results).toHaveLength(1);
+    expect(listed.data[0].screenshots_paths).toEqual([upload.data.url]);
+
+    // PUT with test_results replaces the run's results, and the counts follow them.
+    const replaced = await api.call('PUT', `/api/automation/test-runs/${id}`, {
+      token: alice.token,
+      json: {
+        test_results: [
+          { status: 'passed', test_case: { test_name: 'one' }, execution_time: 0.8 },
+          { status: 'failed', test_case: { test_name: 'two' }, execution_time: 0.5, error: 'Nope' },
+          { status: 'passed', test_case: { test_name: 'three' }, execution_time: 0.1 },
+        ],
+      },
+    });
+    expect(replaced.status).toBe(200);
+    expect(replaced.data).toMatchObject({ passed_tests: 2, failed_tests: 1 });
+    expect(
+      replaced.data.test_results.map((r: { test_case_name: string }) => r.test_case_name).sort(),
+    ).toEqual(['one', 'three', 'two']);
+    const badResults = await api.call('PUT', `/api/automation/test-runs/${id}`, {
+      token: alice.token,
+      json: { test_results: [{ status: 'passed' }] },
+    });
+    expect(badResults.status).toBe(422);
+    expect(JSON.stringify(badResults.data.detail)).toContain('test_results');
     expect((await api.call('GET', '/api/automation/test-runs', { token: bob.token })).data).toEqual([]);
     expect(
       (

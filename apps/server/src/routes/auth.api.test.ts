@@ -1,3 +1,4 @@
+import { ChangePasswordResponseSchema } from '@argus/protocol';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTargets, client, declareOversizedBody } from '../testing/api-targets';
@@ -149,6 +150,8 @@ describe.each(apiTargets())('auth API on $name', ({ start }) => {
     });
     expect(ok.status).toBe(200);
     expect(ok.data.message).toBe('Password changed successfully');
+    // The shape the web client reads to keep the fresh token.
+    expect(ChangePasswordResponseSchema.safeParse(ok.data).success).toBe(true);
     expect((await api.call('GET', '/api/auth/me', { token })).status).toBe(401);
     expect((await api.call('GET', '/api/auth/me', { token: ok.data.access_token })).status).toBe(200);
     expect((await api.login('erin', 'Passw0rd1')).status).toBe(401);

@@ -102,9 +102,18 @@ export async function automationRoutes(app: FastifyInstance, { services }: { ser
 
   app.get('/test-runs', async (request) => {
     const query = parseWith(ListQuery, request.query, 'query');
-    const rows = await runs.list(currentUser(request).id, query);
-    // Summaries: GET /test-runs/{id} has the results and screenshots.
-    return rows.map((row) => toApiTestRun(row));
+    const userId = currentUser(request).id;
+    const rows = await runs.list(userId, query);
+    // Two queries for the whole page, not two per run.
+    const ids = rows.map((row) => row.id);
+    const [results, shots] = await Promise.all([runs.results(userId, ids), runs.screenshots(userId, ids)]);
+    return rows.map((row) =>
+      toApiTestRun(
+        row,
+        results.filter((r) => r.test_run_id === row.id),
+        shots.filter((s) => s.test_run_id === row.id).map((s) => s.id),
+      ),
+    );
   });
 
   app.get('/test-runs/:id', async (request) => {
@@ -119,9 +128,33 @@ export async function automationRoutes(app: FastifyInstance, { services }: { ser
     const { id } = parseWith(IdParams, request.params, 'path');
     const body = parseWith(TestRunUpdateSchema, request.body, 'body');
     const user = currentUser(request);
-    const { completed_at, test_results: _ignored, ...rest } = body;
+    const { completed_at, test_results, ...rest } = body;
+    if (!(await runs.get(user.id, id))) throw new AppError('NOT_FOUND', 'Test run not found');
+    const counts = test_results
+      ? {
+          passed_tests: rest.passed_tests ?? test_results.filter((r) => r.status === 'passed').length,
+          failed_tests: rest.failed_tests ?? test_results.filter((r) => r.status === 'failed').length,
+        }
+      : {};
+    if (test_results) {
+      await runs.replaceResults(
+        user.id,
+        id,
+        test_results.map((r) => ({
+          test_case_id: r.test_case.id ?? null,
+          test_case_name: r.test_case.test_name,
+          status: r.status,
+          execution_time: r.execution_time,
+          error_message: r.error ?? null,
+          steps: [],
+          logs: r.logs,
+          screenshots: r.screenshots,
+        })),
+      );
+    }
     const row = await runs.update(user.id, id, {
       ...rest,
+      ...counts,
       ...(completed_at !== undefined ? { completed_at: completed_at ? new Date(completed_at) : null } : {}),
     });
     if (!row) throw new AppError('NOT_FOUND', 'Test run not found');
@@ -143,6 +176,9 @@ export async function automationRoutes(app: FastifyInstance, { services }: { ser
       logs: body.logs ?? [],
       screenshots: body.screenshots ?? [],
     });
+    if (body.status === 'passed' || body.status === 'failed') {
+      await runs.countResult(user.id, run.id, body.status === 'passed');
+    }
     return reply.code(201).send({
       id: row.id,
       test_run_id: run.id,

@@ -118,7 +118,6 @@ export function AutomationScreen(props: AutomationScreenProps) {
             activeTests={state.activeTests}
           />
           <ExecutionLog entries={state.log} />
-          <TestResultsList results={state.results} />
         </div>
 
         <div className="min-w-0 space-y-6">
@@ -129,6 +128,7 @@ export function AutomationScreen(props: AutomationScreenProps) {
             onDownloadAll={downloadAll}
           />
           <ResultsSummary summary={summary} />
+          <TestResultsList results={state.results} />
         </div>
       </div>
 

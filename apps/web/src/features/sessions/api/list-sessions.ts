@@ -21,6 +21,24 @@ export function listSessions(query: SessionListQuery = {}, signal?: AbortSignal)
   );
 }
 
+/** The largest page `GET /api/sessions/` gives (SessionListQuerySchema). */
+const PAGE_SIZE = 500;
+
+/**
+ * Every session of the signed-in user, page after page: the counters count them all (spec §4), and
+ * the server answers at most 500 at a time.
+ */
+export async function listAllSessions(
+  fetchPage: (query: SessionListQuery) => Promise<Session[]> = listSessions,
+): Promise<Session[]> {
+  const all: Session[] = [];
+  for (let offset = 0; ; offset += PAGE_SIZE) {
+    const page = await fetchPage({ limit: PAGE_SIZE, offset });
+    all.push(...page);
+    if (page.length < PAGE_SIZE) return all;
+  }
+}
+
 /** The raw server list. Most screens want `useSessions()`, which adds the cache and local-only sessions. */
 export function useSessionsQuery(query?: SessionListQuery, enabled = true) {
   return useQuery({
