@@ -2,7 +2,7 @@ import { parseStep } from '@argus/engine';
 import type { StepUpdate } from '@argus/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveFixtureSite } from '../../../../fixtures/site/serve';
-import { client } from '../testing/api-targets';
+import { client, declareOversizedBody } from '../testing/api-targets';
 import { type RunningServer, spawnServer } from '../testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
 
@@ -347,6 +347,17 @@ describe('automation records over HTTP', () => {
     });
     expect(notImage.status).toBe(422);
     expect(notImage.data.error).toBe('Validation error');
+    // Failures caught before the route runs carry the `error` field as well.
+    const garbled = await api.call('POST', '/api/screenshots/upload', {
+      token: alice.token,
+      body: '{"test_run_id": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(garbled.status).toBe(400);
+    expect(garbled.data).toMatchObject({ code: 'MALFORMED_JSON', error: 'Malformed JSON' });
+    const huge = await declareOversizedBody(server.url, '/api/screenshots/upload', 200 * 1024 * 1024);
+    expect(huge.status).toBe(413);
+    expect(huge.data).toMatchObject({ detail: 'Request body is too large', error: 'Payload too large' });
 
     const put = await api.call('PUT', `/api/automation/test-runs/${id}`, {
       token: alice.token,
