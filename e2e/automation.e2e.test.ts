@@ -361,6 +361,17 @@ describe('automation screen', () => {
     expect(await page.getByLabel('Website URL').inputValue()).toBe(`${site.url}/`);
     expect(await statusText(page).textContent()).toMatch(/^(Running: .+|Executing tests\.\.\.)$/);
     await page.getByTestId('log-entry').first().waitFor({ timeout: 60_000 });
+    // Steps from before the reload are back, and their stored screenshots load.
+    await expect.poll(() => page.getByTestId('screenshot').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('screenshot')
+          .first()
+          .locator('img')
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      )
+      .toBe(true);
     await screenshot(page, 'automation-rejoined-1440');
 
     await page.getByRole('button', { name: 'Stop', exact: true }).click();

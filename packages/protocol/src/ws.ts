@@ -236,6 +236,16 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
         ),
         /** Tests started and not finished yet. */
         active_tests: z.array(z.string()),
+        /** Each step so far in its latest state, without its image; `screenshot_url` once it is stored. */
+        steps: z
+          .array(
+            z.object({
+              test_name: z.string(),
+              step_data: StepUpdateSchema,
+              screenshot_url: z.string().nullable(),
+            }),
+          )
+          .default([]),
         /** Seconds since the run started. */
         elapsed: z.number(),
       }),

@@ -1,7 +1,13 @@
 import type { Planner } from '@argus/ai';
 import type { Repositories, TestRunRow } from '@argus/db';
 import { type BrowserPool, type CapturedScreenshot, explore, runTestCase } from '@argus/engine';
-import type { ClientMessageOf, ScreenshotRef, ServerMessageInput, TestCase } from '@argus/protocol';
+import type {
+  ClientMessageOf,
+  ScreenshotRef,
+  ServerMessageInput,
+  StepUpdate,
+  TestCase,
+} from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import { AppError } from '../errors';
@@ -28,7 +34,12 @@ interface ActivityView {
   test_cases: TestCase[];
   results: { test_name: string; status: 'passed' | 'failed'; execution_time: number; error: string | null }[];
   active: Set<string>;
+  /** Each step's latest update (no image) and its stored screenshot, by test and step index. */
+  steps: Map<string, { test_name: string; step_data: StepUpdate; screenshot_url: string | null }>;
 }
+
+/** Steps a late socket is shown at most (a run of hundreds of tests keeps its latest). */
+const KEPT_STEPS = 2000;
 
 /** Generation messages a late socket is shown (the screen keeps as many). */
 const KEPT_MESSAGES = 6;
@@ -94,6 +105,7 @@ export class AutomationService {
         total_tests: view.test_cases.length,
         results: [...view.results],
         active_tests: [...view.active],
+        steps: [...view.steps.values()],
         elapsed: seconds(Date.now() - activity.startedAt),
       },
     };
@@ -102,7 +114,7 @@ export class AutomationService {
   private begin(
     userId: string,
     kind: Activity['kind'],
-    view: Omit<ActivityView, 'messages' | 'results' | 'active'>,
+    view: Omit<ActivityView, 'messages' | 'results' | 'active' | 'steps'>,
     work: (a: Activity) => Promise<void>,
   ): Activity {
     const busy = this.activities.get(userId);
@@ -119,7 +131,7 @@ export class AutomationService {
       controller: new AbortController(),
       startedAt: Date.now(),
       done: Promise.resolve(),
-      view: { ...view, messages: [], results: [], active: new Set() },
+      view: { ...view, messages: [], results: [], active: new Set(), steps: new Map() },
     };
     this.activities.set(userId, activity);
     activity.done = work(activity).finally(() => {
@@ -260,7 +272,29 @@ export class AutomationService {
           testTimeoutMs: config.testTimeoutMs,
           onStep: (update, shot) => {
             send({ type: 'step_update', data: { step_data: update, test_name: name } });
-            if (shot) saving.push(this.saveScreenshot(userId, runId, name, shot));
+            const kept = {
+              test_name: name,
+              // The image itself is stored; its size stays for the viewer.
+              step_data: {
+                ...update,
+                screenshot: update.screenshot
+                  ? { width: update.screenshot.width, height: update.screenshot.height }
+                  : null,
+              },
+              screenshot_url: null as string | null,
+            };
+            const key = `${name}#${update.step_index ?? update.step_number}`;
+            view.steps.delete(key);
+            view.steps.set(key, kept);
+            if (view.steps.size > KEPT_STEPS) view.steps.delete(view.steps.keys().next().value as string);
+            if (shot) {
+              saving.push(
+                this.saveScreenshot(userId, runId, name, shot).then((ref) => {
+                  kept.screenshot_url = ref?.url ?? null;
+                  return ref;
+                }),
+              );
+            }
           },
         });
         const screenshots = (await Promise.all(saving)).filter((s): s is ScreenshotRef => s !== null);

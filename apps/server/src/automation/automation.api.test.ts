@@ -196,7 +196,6 @@ describe('automation over the socket, against the fixture site', () => {
     await late.next('connection_established');
     late.send('get_automation_status', {});
     const joined = await late.next('automation_in_progress', 2_000);
-    late.ws.close(1000);
     expect(joined.data).toMatchObject({
       kind: 'running',
       url: `${site.url}/`,
@@ -209,6 +208,26 @@ describe('automation over the socket, against the fixture site', () => {
     const { results, active_tests } = joined.data as { results: unknown[]; active_tests: string[] };
     expect(results.length + active_tests.length).toBeGreaterThan(0);
     expect(active_tests.every((name) => cases.some((c) => c.test_name === name))).toBe(true);
+    // The steps so far, without their images; stored screenshots by URL, for their owner.
+    const steps = joined.data.steps as {
+      test_name: string;
+      step_data: StepUpdate;
+      screenshot_url: string | null;
+    }[];
+    expect(steps.length).toBeGreaterThan(0);
+    expect(steps.every((s) => !s.step_data.screenshot?.base64_data)).toBe(true);
+    // Screenshots are stored a moment after their step: ask again until one is.
+    let stored = steps.find((s) => s.screenshot_url);
+    for (let tries = 0; !stored && tries < 50; tries++) {
+      await new Promise((r) => setTimeout(r, 200));
+      late.send('get_automation_status', {});
+      const again = await late.next('automation_in_progress', 2_000);
+      stored = (again.data.steps as typeof steps).find((s) => s.screenshot_url);
+    }
+    const image = await fetch(`${server.url}${stored?.screenshot_url}?access_token=${alice.token}`);
+    expect(image.headers.get('content-type')).toBe('image/jpeg');
+    expect(stored?.step_data.screenshot?.width).toBeGreaterThan(0);
+    late.ws.close(1000);
 
     const asked = Date.now();
     socket.send('stop_execution', {

@@ -2,8 +2,25 @@ import type { ClientMessageInput, JsonObject, ServerMessage, TestCase, TestMode 
 
 type AutomationInProgress = Extract<ServerMessage, { type: 'automation_in_progress' }>['data'];
 
+/**
+ * Stored screenshots of a joined run are plain <img> sources, which cannot carry a header: the token
+ * goes as `access_token` (the server redacts it from its logs).
+ */
+function withImageToken(message: ServerMessage): ServerMessage {
+  if (message.type !== 'automation_in_progress' || message.data.kind !== 'running') return message;
+  const token = getToken();
+  if (!token) return message;
+  const steps = message.data.steps.map((step) =>
+    step.screenshot_url
+      ? { ...step, screenshot_url: `${step.screenshot_url}?access_token=${encodeURIComponent(token)}` }
+      : step,
+  );
+  return { ...message, data: { ...message.data, steps } };
+}
+
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import toast from 'react-hot-toast';
+import { getToken } from '../../../lib/auth-storage';
 import { downloadJson } from '../download';
 import { type AutomationState, createAutomationStore } from '../model/automation-state';
 import { isBusy } from '../model/execution';
@@ -112,7 +129,8 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
   // Server messages → state, toasts, stop flag, persistence.
   useEffect(
     () =>
-      realtime.client.onMessage((message: ServerMessage) => {
+      realtime.client.onMessage((incoming: ServerMessage) => {
+        const message = withImageToken(incoming);
         const before = store.getState();
         const after = store.dispatch({ type: 'server', message });
         if (message.type === 'execution_stopping' || message.type === 'execution_stopped') stopFlag.clear();

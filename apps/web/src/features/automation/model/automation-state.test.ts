@@ -273,6 +273,32 @@ describe('automation state: following work already under way on the server', () 
       results: [{ test_name: 'Home page loads', status: 'failed', execution_time: 1.5, error: 'boom' }],
       active_tests: ['About page links work'],
       elapsed: 4.2,
+      steps: [
+        {
+          test_name: 'Home page loads',
+          step_data: {
+            step_number: 1,
+            step_index: 0,
+            action: 'navigate',
+            description: 'Navigate to "/"',
+            status: 'success',
+            timestamp: '2026-01-01T00:00:00.000Z',
+            screenshot: { width: 1280, height: 800 },
+          },
+          screenshot_url: '/api/screenshots/shot1/image',
+        },
+        {
+          test_name: 'About page links work',
+          step_data: {
+            step_number: 1,
+            step_index: 0,
+            action: 'navigate',
+            status: 'pending',
+            timestamp: '2026-01-01T00:00:01.000Z',
+          },
+          screenshot_url: null,
+        },
+      ],
     });
 
   it('a fresh screen joins a run: running, with its cases, finished results and active test', () => {
@@ -285,6 +311,19 @@ describe('automation state: following work already under way on the server', () 
     ]);
     expect(joined.currentTest).toBe('About page links work');
     expect(joined.progress).toEqual({ current: 2, total: 2 });
+    // The steps so far are replayed, with the stored screenshot as the image source.
+    expect(joined.log.map((e) => [e.testName, e.status])).toEqual([
+      ['Home page loads', 'success'],
+      ['About page links work', 'pending'],
+    ]);
+    expect(joined.screenshots).toHaveLength(1);
+    expect(joined.screenshots[0]).toMatchObject({
+      testName: 'Home page loads',
+      src: '/api/screenshots/shot1/image',
+      width: 1280,
+      height: 800,
+      fileName: 'home-page-loads-step-1.jpg',
+    });
     const finished = run(
       [
         server('test_completed', {
@@ -299,18 +338,18 @@ describe('automation state: following work already under way on the server', () 
     expect(finished.results.map((r) => r.status)).toEqual(['failed', 'passed']);
   });
 
-  it('after a dropped socket the same run keeps its log; another run starts clean', () => {
-    const during = run([stepUpdate('Home page loads', 0, 'success', true)], run([runningNow('run9')]));
-    expect(during.log.length).toBeGreaterThan(0);
-    const dropped = automationReducer(during, { type: 'socket_closed' });
+  it('after a dropped socket the same run keeps the images it has; another run takes the stored ones', () => {
+    const during = run([stepUpdate('Home page loads', 0, 'success', true)]);
+    const withRun = { ...during, testRunId: 'run9' };
+    expect(withRun.screenshots[0].src).toBe('data:image/jpeg;base64,IMG0');
+    const dropped = automationReducer(withRun, { type: 'socket_closed' });
     expect(dropped.status).toBe('idle');
     const again = automationReducer(dropped, runningNow('run9'));
     expect(again.status).toBe('running');
-    expect(again.log).toEqual(during.log);
-    expect(again.screenshots).toEqual(during.screenshots);
+    expect(again.log).toHaveLength(2);
+    expect(again.screenshots.map((s) => s.src)).toEqual(['data:image/jpeg;base64,IMG0']);
     const other = automationReducer(dropped, runningNow('run10'));
-    expect(other.log).toEqual([]);
-    expect(other.screenshots).toEqual([]);
+    expect(other.screenshots.map((s) => s.src)).toEqual(['/api/screenshots/shot1/image']);
   });
 
   it("results restored from an earlier run with the same id give way to the server's", () => {

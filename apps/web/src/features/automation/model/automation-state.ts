@@ -140,11 +140,17 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
           lastError: null,
         };
       }
-      // The server's list of finished tests is the truth; the log and screenshots this screen already
-      // holds are kept for the tests of this run (after a dropped socket), since the server does not
-      // send them again. A run id can be reused by a later run, hence the filter on test names.
+      // The server's results and steps are the truth. Screenshots this screen already holds (after a
+      // dropped socket) are kept for the tests of this run, since their images are here already; the
+      // others come as stored images. A run id can be reused by a later run, hence the name filter.
       const sameRun = state.testRunId === work.test_run_id;
       const mentioned = new Set([...work.results.map((r) => r.test_name), ...work.active_tests]);
+      const kept = sameRun ? state.screenshots.filter((shot) => mentioned.has(shot.testName)) : [];
+      const screenshots = work.steps.reduce((items, { test_name, step_data, screenshot_url }) => {
+        if (!screenshot_url) return items;
+        const shot = screenshotFromStep(test_name, step_data, screenshot_url);
+        return shot && !items.some((item) => item.key === shot.key) ? addScreenshot(items, shot) : items;
+      }, kept);
       return {
         ...state,
         status: 'running',
@@ -169,8 +175,11 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
             }),
           [],
         ),
-        log: sameRun ? state.log.filter((entry) => mentioned.has(entry.testName)) : [],
-        screenshots: sameRun ? state.screenshots.filter((shot) => mentioned.has(shot.testName)) : [],
+        log: work.steps.reduce<LogEntry[]>(
+          (log, { test_name, step_data }) => applyStepUpdate(log, test_name, step_data),
+          [],
+        ),
+        screenshots,
         runTime: null,
         pendingRun: null,
         lastError: null,

@@ -10,7 +10,7 @@ export interface ScreenshotItem {
   /** The step line it was taken after. */
   stepName: string;
   status: StepUpdate['status'];
-  /** `data:image/jpeg;base64,...` */
+  /** `data:image/jpeg;base64,...`, or the stored image's URL for a run this screen joined late. */
   src: string;
   width: number | null;
   height: number | null;
@@ -41,9 +41,16 @@ export function screenshotFileName(testName: string, stepNumber: number): string
   return `${slug(testName)}-step-${stepNumber}.jpg`;
 }
 
-/** The screenshot a step update carries, or null (pending updates carry none). */
-export function screenshotFromStep(testName: string, step: StepUpdate): ScreenshotItem | null {
-  const src = screenshotDataUrl(step.screenshot);
+/**
+ * The screenshot a step update carries, or null (pending updates carry none). `storedUrl` stands in
+ * for the image when the update comes without one (a step replayed by automation_in_progress).
+ */
+export function screenshotFromStep(
+  testName: string,
+  step: StepUpdate,
+  storedUrl?: string,
+): ScreenshotItem | null {
+  const src = screenshotDataUrl(step.screenshot) ?? storedUrl ?? null;
   if (!src) return null;
   const stepIndex = stepIndexOf(step);
   return {
