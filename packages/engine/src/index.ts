@@ -1,3 +1,5 @@
+// The step grammar lives in @argus/protocol (the web app checks custom steps with it); re-exported here.
+export { parseStep, parseSteps, q, type Step, StepSyntaxError } from '@argus/protocol';
 export { AbortedError, BrowserPool, type BrowserPoolOptions, type ContextOptions } from './browser-pool';
 export { CHROMIUM_ARGS, findChromium } from './chromium';
 export {
@@ -9,7 +11,6 @@ export {
   type PageObservation,
 } from './observe';
 export { BLOCKED_HEADER, type PolicyProxy, startPolicyProxy } from './policy-proxy';
-export { parseStep, parseSteps, q, type Step, StepSyntaxError } from './step-language';
 export {
   type AddressClass,
   classifyAddress,

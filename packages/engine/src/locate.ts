@@ -1,5 +1,5 @@
+import type { TargetRole } from '@argus/protocol';
 import type { Locator, Page } from 'playwright-core';
-import type { TargetRole } from './step-language';
 
 export type TargetKind = 'click' | 'field' | 'check' | 'any';
 

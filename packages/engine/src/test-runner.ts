@@ -1,4 +1,5 @@
 import type { StepUpdate, TestCase } from '@argus/protocol';
+import { parseStep, type Step, StepSyntaxError } from '@argus/protocol';
 import type { CDPSession, Locator, Page } from 'playwright-core';
 import { AbortedError, type BrowserPool } from './browser-pool';
 import { locate } from './locate';
@@ -12,7 +13,6 @@ import {
 } from './page-checks';
 import { PageTracker } from './page-tracker';
 import { BLOCKED_HEADER } from './policy-proxy';
-import { parseStep, type Step, StepSyntaxError } from './step-language';
 
 export interface CapturedScreenshot {
   step_index: number;

@@ -5,5 +5,6 @@ export * from './comparison';
 export * from './demo';
 export * from './errors';
 export * from './sessions';
+export * from './step-language';
 export * from './system';
 export * from './ws';
