@@ -444,6 +444,57 @@ describe('automation screen', () => {
     await fullPageScreenshot(page, 'automation-command-full-390');
   }, 300_000);
 
+  it('a custom test written in the step language is checked as typed, runs, and stays with the session', async () => {
+    const page = await newPage();
+    await registerAndSignIn(page);
+    await openAutomation(page);
+    await page.getByLabel('Website URL').fill(`${site.url}/`);
+
+    await page.getByRole('button', { name: 'Add custom test' }).click();
+    const form = page.getByTestId('custom-case-form');
+    await form.getByLabel('Test name').fill('Demo user signs in');
+    const steps = form.getByLabel('Steps, one per line');
+    await steps.fill(
+      [
+        'Navigate to /login.html',
+        'Fil "Email" with "demo@acme.test"',
+        'Fill "Password" with "Password1"',
+        'Click button "Sign in"',
+      ].join('\n'),
+    );
+    const problem = page.getByTestId('custom-case-problem');
+    await expect.poll(() => problem.textContent()).toContain('Line 2: Fil "Email" with "demo@acme.test"');
+    expect(await form.getByRole('button', { name: 'Add test' }).isDisabled()).toBe(true);
+    await form.scrollIntoViewIfNeeded();
+    await screenshot(page, 'automation-custom-form-1440');
+    await steps.fill(
+      [
+        'Navigate to /login.html',
+        'Fill "Email" with "demo@acme.test"',
+        'Fill "Password" with "Password1"',
+        'Click button "Sign in"',
+        'Verify URL contains "/account.html"',
+      ].join('\n'),
+    );
+    await problem.waitFor({ state: 'detached' });
+    await form.getByRole('button', { name: 'Add test' }).click();
+    await toast(page, 'Added "Demo user signs in"').waitFor();
+    await form.waitFor({ state: 'detached' });
+    const card = page.getByTestId('test-case').filter({ hasText: 'Demo user signs in' });
+    expect(await card.getByText('Custom', { exact: true }).count()).toBe(1);
+    await screenshot(page, 'automation-custom-1440');
+
+    await card.getByRole('button', { name: 'Run Demo user signs in' }).click();
+    await toast(page, 'Test "Demo user signs in" passed').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('test-result').count()).toBe(1);
+
+    // Kept with the session: a reload shows it again, and it can be removed.
+    await page.reload();
+    await expect.poll(() => page.getByTestId('test-case').count(), { timeout: 15_000 }).toBe(1);
+    await page.getByRole('button', { name: 'Remove Demo user signs in' }).click();
+    await expect.poll(() => page.getByTestId('test-case').count()).toBe(0);
+  }, 180_000);
+
   // Last: it takes the server away.
   it('shows the disconnected banner when the connection is lost, and goes back to idle', async () => {
     const page = await newPage();

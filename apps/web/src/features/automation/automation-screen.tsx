@@ -106,6 +106,9 @@ export function AutomationScreen(props: AutomationScreenProps) {
             generating={state.status === 'generating'}
             onRunAll={automation.runAll}
             onRunOne={automation.runSingle}
+            url={state.targetUrl ?? (automation.url.trim() || null)}
+            onAddCustom={automation.addCustomCase}
+            onRemove={automation.removeCase}
           />
         </div>
 

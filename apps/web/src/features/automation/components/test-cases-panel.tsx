@@ -1,9 +1,11 @@
 import type { TestCase } from '@argus/protocol';
-import { CheckCircle2, Cpu, ListChecks, Loader2, Play, PlayCircle, XCircle } from 'lucide-react';
+import { CheckCircle2, Cpu, ListChecks, Loader2, Play, PlayCircle, Trash2, XCircle } from 'lucide-react';
 import { memo } from 'react';
 import { cn } from '../../../lib/cn';
+import { isCustomCase } from '../model/custom-case';
 import { priorityLabel, priorityTone, stepPreview } from '../model/priority';
 import type { TestResultItem } from '../model/results';
+import { CustomCaseForm } from './custom-case-form';
 import { Badge, EmptyState, Panel, SmallButton } from './ui';
 
 export interface TestCasesPanelProps {
@@ -15,6 +17,10 @@ export interface TestCasesPanelProps {
   generating: boolean;
   onRunAll: () => void;
   onRunOne: (testCase: TestCase) => void;
+  /** The page custom cases run against (the generated cases' page, or the URL typed above). */
+  url: string | null;
+  onAddCustom: (testCase: TestCase) => Promise<boolean>;
+  onRemove: (testName: string) => void;
 }
 
 function ResultMark({ result, running }: { result: TestResultItem | undefined; running: boolean }) {
@@ -35,12 +41,14 @@ const TestCaseCard = memo(function TestCaseCard({
   running,
   busy,
   onRun,
+  onRemove,
 }: {
   testCase: TestCase;
   result: TestResultItem | undefined;
   running: boolean;
   busy: boolean;
   onRun: (testCase: TestCase) => void;
+  onRemove: (testName: string) => void;
 }) {
   const { shown, more } = stepPreview(testCase.steps);
   const tone = priorityTone(testCase.priority);
@@ -79,14 +87,27 @@ const TestCaseCard = memo(function TestCaseCard({
       )}
       <div className="mt-3 flex items-center justify-between gap-2">
         <span className="text-xs text-slate-400">{more}</span>
-        <SmallButton
-          icon={Play}
-          onClick={() => onRun(testCase)}
-          disabled={busy}
-          aria-label={`Run ${testCase.test_name}`}
-        >
-          Run
-        </SmallButton>
+        <div className="flex items-center gap-1.5">
+          {isCustomCase(testCase) && (
+            <SmallButton
+              variant="ghost"
+              icon={Trash2}
+              onClick={() => onRemove(testCase.test_name)}
+              disabled={busy}
+              aria-label={`Remove ${testCase.test_name}`}
+            >
+              Remove
+            </SmallButton>
+          )}
+          <SmallButton
+            icon={Play}
+            onClick={() => onRun(testCase)}
+            disabled={busy}
+            aria-label={`Run ${testCase.test_name}`}
+          >
+            Run
+          </SmallButton>
+        </div>
       </div>
     </li>
   );
@@ -124,6 +145,12 @@ export function TestCasesPanel(props: TestCasesPanelProps) {
           </span>
         </p>
       )}
+      <CustomCaseForm
+        existingNames={props.testCases.map((c) => c.test_name)}
+        url={props.url}
+        disabled={props.busy}
+        onAdd={props.onAddCustom}
+      />
       {count === 0 ? (
         props.generating ? (
           <div className="flex items-center justify-center gap-2 py-8 text-sm text-slate-500">
@@ -147,6 +174,7 @@ export function TestCasesPanel(props: TestCasesPanelProps) {
               running={props.runningTests.includes(testCase.test_name)}
               busy={props.busy}
               onRun={props.onRunOne}
+              onRemove={props.onRemove}
             />
           ))}
         </ol>

@@ -29,7 +29,7 @@ import { planRestore } from '../model/restore';
 import { buildExport, exportFileName } from '../model/results';
 import { logsForStorage } from '../model/step-log';
 import { createStopFlag, newStopId } from '../model/stop-flag';
-import { canGenerate, hostOf, validateGenerate, validateRun } from '../model/validation';
+import { canGenerate, hostOf, isAbsoluteHttpUrl, validateGenerate, validateRun } from '../model/validation';
 import type { AutomationScreenProps } from '../types';
 
 function reasonOf(error: unknown): string {
@@ -338,6 +338,49 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
     toast.success(NOTICES.stopFlagReset);
   }, [stopFlag]);
 
+  /**
+   * Adds a case the user wrote (already checked against the step language). It belongs to the page
+   * the cases were generated for, or else to the URL typed above, and is kept with the session.
+   */
+  const addCustomCase = useCallback(
+    async (testCase: TestCase): Promise<boolean> => {
+      const snapshot = store.getState();
+      if (isBusy(snapshot.status)) return false;
+      const targetUrl = snapshot.targetUrl ?? url.trim();
+      if (!isAbsoluteHttpUrl(targetUrl)) {
+        toast.error('Enter the website URL above first');
+        return false;
+      }
+      try {
+        await ensureSession(
+          targetUrl,
+          snapshot.generationMode ?? mode,
+          mode === 'command' ? command.trim() : '',
+        );
+      } catch {
+        return false;
+      }
+      const after = store.dispatch({
+        type: 'add_custom_case',
+        testCase: { ...testCase, url: testCase.url ?? targetUrl },
+        targetUrl,
+      });
+      persist(after, true);
+      toast.success(`Added "${testCase.test_name}"`);
+      return true;
+    },
+    [store, url, mode, command, ensureSession, persist],
+  );
+
+  const removeCase = useCallback(
+    (testName: string) => {
+      const before = store.getState();
+      const after = store.dispatch({ type: 'remove_case', testName });
+      if (after !== before) persist(after, true);
+    },
+    [store, persist],
+  );
+
   const clearResults = useCallback(() => {
     persist(store.dispatch({ type: 'clear_results' }), true);
     toast.success(NOTICES.resultsCleared);
@@ -382,6 +425,8 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
     resetStopFlag,
     clearResults,
     exportResults,
+    addCustomCase,
+    removeCase,
   };
 }
 

@@ -393,3 +393,48 @@ describe('automation state: following work already under way on the server', () 
     expect(done.testCases).toHaveLength(2);
   });
 });
+
+describe('automation state: custom cases', () => {
+  const custom = {
+    id: 'custom-1',
+    test_name: 'My check',
+    description: '',
+    steps: ['Reload'],
+    category: 'Custom',
+    priority: 'medium',
+    expected_result: 'Every step succeeds',
+  };
+
+  it('adds a custom case after the generated ones and removes it with its result', () => {
+    const added = automationReducer(generated, {
+      type: 'add_custom_case',
+      testCase: custom,
+      targetUrl: 'http://elsewhere.test/',
+    });
+    expect(added.testCases.map((c) => c.test_name)).toEqual([
+      'Home page loads',
+      'About page links work',
+      'My check',
+    ]);
+    // The page the cases were generated for stays the run's page.
+    expect(added.targetUrl).toBe('http://127.0.0.1:4400/');
+    const withResult = {
+      ...added,
+      results: [{ testName: 'My check', status: 'passed' as const, executionTime: 1, error: null }],
+    };
+    const removed = automationReducer(withResult, { type: 'remove_case', testName: 'My check' });
+    expect(removed.testCases).toHaveLength(2);
+    expect(removed.results).toEqual([]);
+  });
+
+  it('a custom case on an empty screen sets the page, and nothing changes while a run is going', () => {
+    const first = automationReducer(initialAutomationState, {
+      type: 'add_custom_case',
+      testCase: custom,
+      targetUrl: 'http://127.0.0.1:4400/',
+    });
+    expect(first.targetUrl).toBe('http://127.0.0.1:4400/');
+    const running = { ...first, status: 'running' as const };
+    expect(automationReducer(running, { type: 'remove_case', testName: 'My check' })).toBe(running);
+  });
+});

@@ -1,5 +1,5 @@
 import type { ServerMessage, TestCase, TestMode } from '@argus/protocol';
-import { type ExecutionStatus, isAtRest, nextStatus } from './execution';
+import { type ExecutionStatus, isAtRest, isBusy, nextStatus } from './execution';
 import { type TestResultItem, upsertResult } from './results';
 import { addScreenshot, type ScreenshotItem, screenshotFromStep } from './screenshots';
 import { applyStepUpdate, type LogEntry, withoutTest } from './step-log';
@@ -61,6 +61,9 @@ export type AutomationAction =
   | { type: 'server'; message: ServerMessage }
   | { type: 'socket_closed' }
   | { type: 'clear_results' }
+  /** A case the user wrote; it runs like a generated one. `targetUrl` is set if none was yet. */
+  | { type: 'add_custom_case'; testCase: TestCase; targetUrl: string }
+  | { type: 'remove_case'; testName: string }
   /** The cases and results kept with the session, shown again when the screen opens. */
   | {
       type: 'restore';
@@ -299,6 +302,20 @@ export function automationReducer(state: AutomationState, action: AutomationActi
         engine: action.engine,
         testRunId: action.testRunId,
         results: action.results,
+      };
+    case 'add_custom_case':
+      if (isBusy(state.status)) return state;
+      return {
+        ...state,
+        testCases: [...state.testCases, action.testCase],
+        targetUrl: state.targetUrl ?? action.targetUrl,
+      };
+    case 'remove_case':
+      if (isBusy(state.status)) return state;
+      return {
+        ...state,
+        testCases: state.testCases.filter((c) => c.test_name !== action.testName),
+        results: state.results.filter((r) => r.testName !== action.testName),
       };
     case 'clear_results':
       return {
