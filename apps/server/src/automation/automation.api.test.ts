@@ -34,6 +34,13 @@ describe('automation over the socket, against the fixture site', () => {
     socket = openSocket(`${server.url.replace('http', 'ws')}/ws/${alice.user.id}?token=${alice.token}`);
     await socket.next('connection_established');
   });
+  /** A second tab of alice's that opens now and asks where her work stands. */
+  async function joinLate() {
+    const late = openSocket(`${server.url.replace('http', 'ws')}/ws/${alice.user.id}?token=${alice.token}`);
+    await late.next('connection_established');
+    late.send('get_automation_status', {});
+    return { late, joined: await late.next('automation_in_progress', 2_000) };
+  }
   afterAll(async () => {
     socket?.ws.close(1000);
     await server?.stop();
@@ -192,10 +199,7 @@ describe('automation over the socket, against the fixture site', () => {
     await socket.next('step_update');
 
     // A tab that opens now (a reload, a second window) is told where the run stands.
-    const late = openSocket(`${server.url.replace('http', 'ws')}/ws/${alice.user.id}?token=${alice.token}`);
-    await late.next('connection_established');
-    late.send('get_automation_status', {});
-    const joined = await late.next('automation_in_progress', 2_000);
+    const { late, joined } = await joinLate();
     expect(joined.data).toMatchObject({
       kind: 'running',
       url: `${site.url}/`,
@@ -267,10 +271,7 @@ describe('automation over the socket, against the fixture site', () => {
       session_id: 'session-1',
     });
     await socket.next('generation_started');
-    const late = openSocket(`${server.url.replace('http', 'ws')}/ws/${alice.user.id}?token=${alice.token}`);
-    await late.next('connection_established');
-    late.send('get_automation_status', {});
-    const joined = await late.next('automation_in_progress', 2_000);
+    const { late, joined } = await joinLate();
     expect(joined.data).toMatchObject({
       kind: 'generating',
       test_mode: 'command',
