@@ -372,6 +372,21 @@ describe('automation screen', () => {
           .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
       )
       .toBe(true);
+    // Stored ones load through short-lived links signed for each image: no login token in the URL.
+    const stored = page.locator('[data-testid="screenshot"] img[src^="/api/screenshots/"]');
+    await expect
+      .poll(() =>
+        stored.evaluateAll((imgs: HTMLImageElement[]) =>
+          imgs.some((img) => img.complete && img.naturalWidth > 0),
+        ),
+      )
+      .toBe(true);
+    for (const src of await stored.evaluateAll((imgs: HTMLImageElement[]) => imgs.map((i) => i.src))) {
+      expect(new URL(src).pathname + new URL(src).search).toMatch(
+        /^\/api\/screenshots\/[^/]+\/image\?owner=[^&]+&expires=\d+&sig=[\w-]{43}$/,
+      );
+      expect(src).not.toMatch(/token/i);
+    }
     await screenshot(page, 'automation-rejoined-1440');
 
     await page.getByRole('button', { name: 'Stop', exact: true }).click();

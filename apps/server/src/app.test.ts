@@ -88,6 +88,9 @@ describe('redactUrl', () => {
   it('hides tokens in query strings and leaves the rest', () => {
     expect(redactUrl('/ws/u1?token=abc.def&x=1')).toBe('/ws/u1?token=[redacted]&x=1');
     expect(redactUrl('/p?a=1&access_token=zzz')).toBe('/p?a=1&access_token=[redacted]');
+    expect(redactUrl('/api/screenshots/s1/image?owner=u1&expires=9&sig=Ab-_')).toBe(
+      '/api/screenshots/s1/image?owner=u1&expires=9&sig=[redacted]',
+    );
     expect(redactUrl('/api/health')).toBe('/api/health');
   });
 });

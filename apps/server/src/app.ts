@@ -7,6 +7,7 @@ import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { automationHandlers } from './automation/automation-handlers';
+import { parseFormText, registerJsonBodyParser } from './body-limits';
 import type { Config } from './config';
 import { registerAuthentication } from './plugins/authenticate';
 import { registerErrorHandler } from './plugins/error-handler';
@@ -29,9 +30,24 @@ declare module 'fastify' {
   }
 }
 
-/** Tokens travel in the socket URL's query; logs must never carry them. */
+/**
+ * Same-origin everything (the socket too: 'self' covers ws: to this host); no plugins, no framing.
+ * Inline styles are allowed because the toast library (goober) writes its rules into a <style> element.
+ * Scripts stay 'self' only; zod's probe for `new Function` is refused and it falls back to no JIT.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Tokens travel in the socket URL's query, signatures in screenshot links; logs must never carry them. */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:token|access_token)=)[^&]*/gi, '$1[redacted]');
+  return url.replace(/([?&](?:token|access_token|sig)=)[^&]*/gi, '$1[redacted]');
 }
 
 export interface BuildOptions {
@@ -60,12 +76,14 @@ export async function buildApp({
   const app = Fastify({
     logger: loggerOptions,
     bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
   });
 
   // Plugins
   registerErrorHandler(app);
-  await app.register(formbody, { bodyLimit: config.bodyLimit });
+  registerJsonBodyParser(app, config.bodyLimit);
+  await app.register(formbody, { bodyLimit: config.bodyLimit, parser: parseFormText });
   await app.register(websocket, {
     options: { maxPayload: WS_MAX_PAYLOAD_BYTES },
     // Tell clients why they were dropped (1012: restarting), so they reconnect instead of giving up.
@@ -79,6 +97,7 @@ export async function buildApp({
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-frame-options', 'DENY');
+    reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
   });
 
   // Services

@@ -15,6 +15,8 @@ export interface Config {
   jwtSecret?: string;
   /** Lifetime of an access token. @default 86400 (24 h) */
   tokenTtlSeconds: number;
+  /** Lifetime of a signed screenshot link (SIGNED_URL_TTL_SECONDS, at least 1). @default 600 (10 min) */
+  signedUrlTtlSeconds: number;
   /** @default 'info' ('warn' under NODE_ENV=test) */
   logLevel: string;
   /** Built web app served at /. @default 'apps/web/dist' */
@@ -25,8 +27,15 @@ export interface Config {
   loginAttemptsPerIp: number;
   /** Registrations allowed per IP per window. @default 20 */
   registrationsPerIp: number;
+  /** Page-unload beacons (POST /cleanup) allowed per IP per window. @default 120 */
+  cleanupRequestsPerIp: number;
   /** Window of the limits above, in seconds. @default 900 */
   rateLimitWindowSeconds: number;
+  /**
+   * Fastify's `trustProxy` (TRUST_PROXY): `true`, a hop count, or addresses/CIDRs of the reverse proxies
+   * whose X-Forwarded-For is believed, so rate limits see real client addresses. @default false
+   */
+  trustProxy: TrustProxy;
   /** Largest JSON or form body accepted, in bytes. @default 1048576 */
   bodyLimit: number;
   /** Hosts/CIDRs the browser may reach besides the public internet (ALLOWED_TARGETS, comma-separated). @default [] */
@@ -60,6 +69,24 @@ function int(value: string | undefined, fallback: number, name: string): number 
   return n;
 }
 
+/** Fastify's `trustProxy`: all, none, these addresses/CIDRs, or a rule by hop (for a hop count). */
+export type TrustProxy = boolean | string[] | ((address: string, hop: number) => boolean);
+
+/** TRUST_PROXY: unset/'false' → off, 'true' → any proxy, '2' → that many hops, else a comma list. */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const text = (value ?? '').trim();
+  if (text === '' || text.toLowerCase() === 'false') return false;
+  if (text.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    return (_address, hop) => hop < hops;
+  }
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const version = JSON.parse(readFileSync(resolve(REPO_ROOT, 'package.json'), 'utf8')).version as string;
   const port = int(env.PORT, 8080, 'PORT');
@@ -71,12 +98,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     jwtSecret: env.JWT_SECRET || undefined,
     tokenTtlSeconds: int(env.TOKEN_TTL_SECONDS, 86_400, 'TOKEN_TTL_SECONDS'),
+    signedUrlTtlSeconds: Math.max(1, int(env.SIGNED_URL_TTL_SECONDS, 600, 'SIGNED_URL_TTL_SECONDS')),
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'warn' : 'info'),
     webDist: resolve(env.WEB_DIST || resolve(REPO_ROOT, 'apps/web/dist')),
     loginFailuresPerUser: int(env.LOGIN_FAILURES_PER_USER, 10, 'LOGIN_FAILURES_PER_USER'),
     loginAttemptsPerIp: int(env.LOGIN_ATTEMPTS_PER_IP, 30, 'LOGIN_ATTEMPTS_PER_IP'),
     registrationsPerIp: int(env.REGISTRATIONS_PER_IP, 20, 'REGISTRATIONS_PER_IP'),
+    cleanupRequestsPerIp: int(env.CLEANUP_REQUESTS_PER_IP, 120, 'CLEANUP_REQUESTS_PER_IP'),
     rateLimitWindowSeconds: int(env.RATE_LIMIT_WINDOW_SECONDS, 900, 'RATE_LIMIT_WINDOW_SECONDS'),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     bodyLimit: int(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),
     allowedTargets: (env.ALLOWED_TARGETS ?? '')
       .split(',')

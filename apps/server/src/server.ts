@@ -2,10 +2,14 @@ import { join } from 'node:path';
 import { openDatabase, redactUrl } from '@argus/db';
 import { buildApp } from './app';
 import { loadConfig, loadDotEnv } from './config';
+import { securePrivateDir } from './data-dir';
 
 // The process entry point: read configuration, open the database, listen, and shut down cleanly.
+// Everything this process creates (database files, blobs, secrets) is readable by its user only.
+process.umask(0o077);
 loadDotEnv();
 const config = loadConfig();
+await securePrivateDir(config.dataDir);
 const db = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: join(config.dataDir, 'db') });
 const app = await buildApp({ config, db });
 

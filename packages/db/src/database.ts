@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { NodeFS } from '@electric-sql/pglite/nodefs';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
@@ -42,9 +43,32 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return db;
 }
 
+/** Emscripten's file system calls, as far as the permission hook below needs them. */
+interface EmscriptenFs {
+  doChmod(stream: unknown, node: unknown, mode: number, dontFollow: boolean): void;
+}
+
+/**
+ * PGlite's Node file system, except that no file or directory it creates or chmods gets group or
+ * other permission bits. Its WebAssembly PostgreSQL chmods new files to 0666 itself, which the
+ * process umask cannot stop; this keeps the database files private (0600, directories 0700).
+ */
+class PrivateNodeFS extends NodeFS {
+  override async init(pg: PGlite, opts: Parameters<NodeFS['init']>[1]) {
+    const { emscriptenOpts } = await super.init(pg, opts);
+    const ownerOnly = (mod: { FS: EmscriptenFs }) => {
+      const doChmod = mod.FS.doChmod;
+      mod.FS.doChmod = (stream, node, mode, dontFollow) =>
+        doChmod.call(mod.FS, stream, node, mode & ~0o077, dontFollow);
+    };
+    const preRun = [ownerOnly, ...((emscriptenOpts.preRun ?? []) as unknown[])];
+    return { emscriptenOpts: { ...emscriptenOpts, preRun } as typeof emscriptenOpts };
+  }
+}
+
 async function openPglite(dir?: string): Promise<Database> {
-  if (dir) await mkdir(dir, { recursive: true });
-  const client = dir ? await PGlite.create(dir) : await PGlite.create();
+  if (dir) await mkdir(dir, { recursive: true, mode: 0o700 });
+  const client = dir ? await PGlite.create({ fs: new PrivateNodeFS(dir) }) : await PGlite.create();
   // Both drizzle drivers produce the same query builder; one type keeps repositories engine-agnostic.
   const orm = drizzlePglite({ client, schema }) as unknown as Drizzle;
   return {

@@ -67,7 +67,7 @@ export const StepUpdateSchema = z.object({
 });
 export type StepUpdate = z.infer<typeof StepUpdateSchema>;
 
-/** A stored screenshot as the server describes it; `url` answers the JPEG to its owner only. */
+/** A stored screenshot as the server describes it; `url` is a short-lived link signed for this one image. */
 export const ScreenshotRefSchema = z.object({
   id: z.string(),
   url: z.string(),

@@ -12,6 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import { AppError } from '../errors';
 import type { BlobStore } from '../services/blob-store';
+import type { SignedUrls } from '../services/signed-urls';
 
 type Send = (message: ServerMessageInput) => void;
 
@@ -34,8 +35,8 @@ interface ActivityView {
   test_cases: TestCase[];
   results: { test_name: string; status: 'passed' | 'failed'; execution_time: number; error: string | null }[];
   active: Set<string>;
-  /** Each step's latest update (no image) and its stored screenshot, by test and step index. */
-  steps: Map<string, { test_name: string; step_data: StepUpdate; screenshot_url: string | null }>;
+  /** Each step's latest update (no image) and its stored screenshot's id, by test and step index. */
+  steps: Map<string, { test_name: string; step_data: StepUpdate; screenshot_id: string | null }>;
 }
 
 /** Steps a late socket is shown at most (a run of hundreds of tests keeps its latest). */
@@ -45,10 +46,6 @@ const KEPT_STEPS = 2000;
 const KEPT_MESSAGES = 6;
 
 const seconds = (ms: number) => Math.round(ms / 10) / 100;
-
-export function screenshotUrl(id: string): string {
-  return `/api/screenshots/${id}/image`;
-}
 
 /**
  * Generation and execution for the automation screen. The server records every run as it happens,
@@ -62,6 +59,7 @@ export class AutomationService {
       config: Config;
       repos: Repositories;
       blobs: BlobStore;
+      urls: SignedUrls;
       pool: BrowserPool;
       planner: Planner;
       log: FastifyBaseLogger;
@@ -105,7 +103,11 @@ export class AutomationService {
         total_tests: view.test_cases.length,
         results: [...view.results],
         active_tests: [...view.active],
-        steps: [...view.steps.values()],
+        // Links are signed as they are handed out: a run can outlast a link.
+        steps: [...view.steps.values()].map(({ screenshot_id, ...step }) => ({
+          ...step,
+          screenshot_url: screenshot_id ? this.deps.urls.screenshot(screenshot_id, userId) : null,
+        })),
         elapsed: seconds(Date.now() - activity.startedAt),
       },
     };
@@ -281,7 +283,7 @@ export class AutomationService {
                   ? { width: update.screenshot.width, height: update.screenshot.height }
                   : null,
               },
-              screenshot_url: null as string | null,
+              screenshot_id: null as string | null,
             };
             const key = `${name}#${update.step_index ?? update.step_number}`;
             view.steps.delete(key);
@@ -290,7 +292,7 @@ export class AutomationService {
             if (shot) {
               saving.push(
                 this.saveScreenshot(userId, runId, name, shot).then((ref) => {
-                  kept.screenshot_url = ref?.url ?? null;
+                  kept.screenshot_id = ref?.id ?? null;
                   return ref;
                 }),
               );
@@ -413,7 +415,7 @@ export class AutomationService {
         height: shot.height,
         metadata: {},
       });
-      return toScreenshotRef(row);
+      return toScreenshotRef(row, this.deps.urls);
     } catch (error) {
       this.deps.log.warn({ err: error }, 'could not store a screenshot');
       return null;
@@ -449,19 +451,24 @@ export class AutomationService {
   }
 }
 
-export function toScreenshotRef(row: {
-  id: string;
-  test_run_id: string | null;
-  test_case_name: string;
-  step_name: string | null;
-  step_index: number;
-  width: number | null;
-  height: number | null;
-  created_at: Date;
-}): ScreenshotRef {
+/** A stored screenshot as clients see it, with a freshly signed link to its image. */
+export function toScreenshotRef(
+  row: {
+    id: string;
+    user_id: string;
+    test_run_id: string | null;
+    test_case_name: string;
+    step_name: string | null;
+    step_index: number;
+    width: number | null;
+    height: number | null;
+    created_at: Date;
+  },
+  urls: SignedUrls,
+): ScreenshotRef {
   return {
     id: row.id,
-    url: screenshotUrl(row.id),
+    url: urls.screenshot(row.id, row.user_id),
     test_run_id: row.test_run_id,
     test_case_name: row.test_case_name,
     step_name: row.step_name,

@@ -152,21 +152,21 @@ describe('automation over the socket, against the fixture site', () => {
     expect(run.data.execution_log.length).toBeGreaterThan(cases.length);
     expect(run.data.screenshots_paths.length).toBeGreaterThan(cases.length);
 
+    // Each image opens through its own short-lived signed link; no login token goes in a URL.
     const shotUrl = run.data.screenshots_paths[0] as string;
-    const image = await fetch(`${server.url}${shotUrl}`, {
-      headers: { authorization: `Bearer ${alice.token}` },
-    });
+    expect(shotUrl).toMatch(/^\/api\/screenshots\/[^/]+\/image\?owner=.+&expires=\d+&sig=[\w-]+$/);
+    const image = await fetch(`${server.url}${shotUrl}`);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/jpeg');
-    const viaQuery = await fetch(`${server.url}${shotUrl}?access_token=${alice.token}`);
-    expect(viaQuery.status).toBe(200);
-    expect((await fetch(`${server.url}${shotUrl}`)).status).toBe(401);
+    const bare = shotUrl.split('?')[0];
+    expect((await fetch(`${server.url}${bare}?access_token=${alice.token}`)).status).toBe(401);
+    expect((await fetch(`${server.url}${bare}`)).status).toBe(401);
 
     const mallory = await api.signUp('mallory');
-    const stolen = await fetch(`${server.url}${shotUrl}`, {
+    const stolen = await fetch(`${server.url}${bare}`, {
       headers: { authorization: `Bearer ${mallory.token}` },
     });
-    expect(stolen.status).toBe(404);
+    expect(stolen.status).toBe(401);
     expect(
       (await api.call('GET', `/api/automation/test-runs/${runId}`, { token: mallory.token })).status,
     ).toBe(404);
@@ -228,7 +228,8 @@ describe('automation over the socket, against the fixture site', () => {
       const again = await late.next('automation_in_progress', 2_000);
       stored = (again.data.steps as typeof steps).find((s) => s.screenshot_url);
     }
-    const image = await fetch(`${server.url}${stored?.screenshot_url}?access_token=${alice.token}`);
+    // A signed link, made as the status was asked for: it opens without any token.
+    const image = await fetch(`${server.url}${stored?.screenshot_url}`);
     expect(image.headers.get('content-type')).toBe('image/jpeg');
     expect(stored?.step_data.screenshot?.width).toBeGreaterThan(0);
     late.ws.close(1000);
@@ -353,11 +354,9 @@ describe('automation records over HTTP', () => {
     expect(upload.status).toBe(201);
     expect(upload.data).toMatchObject({
       id: expect.any(String),
-      url: `/api/screenshots/${upload.data.id}/image`,
+      url: expect.stringMatching(new RegExp(`^/api/screenshots/${upload.data.id}/image\\?owner=.+&sig=`)),
     });
-    const png = await fetch(`${server.url}${upload.data.url}`, {
-      headers: { authorization: `Bearer ${alice.token}` },
-    });
+    const png = await fetch(`${server.url}${upload.data.url}`);
     expect(png.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await png.arrayBuffer()).toString('base64')).toBe(PNG_1x1);
 
@@ -392,7 +391,8 @@ describe('automation records over HTTP', () => {
     expect(put.status).toBe(200);
     expect(put.data).toMatchObject({ status: 'completed', failed_tests: 1 });
     expect(put.data.test_results[0]).toMatchObject({ test_case_name: 'one', error_message: "it's broken" });
-    expect(put.data.screenshots_paths).toEqual([upload.data.url]);
+    const unsigned = (paths: string[]) => paths.map((path) => path.split('?')[0]);
+    expect(unsigned(put.data.screenshots_paths)).toEqual(unsigned([upload.data.url]));
 
     expect((await api.call('GET', `/api/automation/test-runs/${id}`, { token: bob.token })).status).toBe(404);
     expect(
@@ -407,7 +407,7 @@ describe('automation records over HTTP', () => {
     expect(listed.data.map((r: { id: string }) => r.id)).toEqual([id]);
     // The list carries each run's results and screenshots too.
     expect(listed.data[0].test_results).toHaveLength(1);
-    expect(listed.data[0].screenshots_paths).toEqual([upload.data.url]);
+    expect(unsigned(listed.data[0].screenshots_paths)).toEqual(unsigned([upload.data.url]));
 
     // PUT with test_results replaces the run's results, and the counts follow them.
     const replaced = await api.call('PUT', `/api/automation/test-runs/${id}`, {

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
 
+const MALFORMED_JSON_ERROR = 'Malformed JSON';
+
 /** The body of an error answer, and the short `error` text some routes' clients read. */
 interface ErrorAnswer {
   status: number;
@@ -33,7 +35,7 @@ function fromFastify(error: FastifyError): ErrorAnswer {
         status: 400,
         detail: "Body cannot be empty when content-type is 'application/json'",
         code: 'MALFORMED_JSON',
-        error: 'Malformed JSON',
+        error: MALFORMED_JSON_ERROR,
       };
   }
   if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && error instanceof SyntaxError)) {
@@ -41,7 +43,7 @@ function fromFastify(error: FastifyError): ErrorAnswer {
       status: 400,
       detail: `Request body is not valid JSON: ${error.message}`,
       code: 'MALFORMED_JSON',
-      error: 'Malformed JSON',
+      error: MALFORMED_JSON_ERROR,
     };
   }
   if (status < 500)
@@ -67,7 +69,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
         status: error.status,
         detail: error.detail,
         code: error.code,
-        error: error.message,
+        // The upload client reads `error`; a body that failed to parse says so in the same words whoever parsed it.
+        error: error.code === 'MALFORMED_JSON' ? MALFORMED_JSON_ERROR : error.message,
         headers: error.headers,
       });
     }

@@ -48,19 +48,14 @@ export async function authRoutes(app: FastifyInstance, { services }: { services:
   app.post('/login', async (request): Promise<LoginResponse> => {
     enforce(limits.loginPerIp, request.ip);
     const body = parseWith(LoginRequestSchema, request.body, 'body');
-    const userKey = body.username.toLowerCase();
-    const blocked = limits.loginFailuresPerUser.blocked(userKey);
-    if (blocked.blocked) {
-      throw new AppError('RATE_LIMITED', undefined, { 'retry-after': String(blocked.retryAfterSeconds) });
-    }
-    let user: Awaited<ReturnType<typeof auth.authenticate>>;
-    try {
-      user = await auth.authenticate(body.username, body.password);
-    } catch (error) {
-      limits.loginFailuresPerUser.hit(userKey);
-      throw error;
-    }
-    limits.loginFailuresPerUser.reset(userKey);
+    // One budget per account, however it is named (username or email); unknown logins by their text.
+    // Counted before the password is verified, so concurrent guesses cannot all slip past the check.
+    let accountKey = `login:${body.username.trim().toLowerCase()}`;
+    const user = await auth.authenticate(body.username, body.password, (account) => {
+      if (account) accountKey = `user:${account.id}`;
+      enforce(limits.loginFailuresPerUser, accountKey);
+    });
+    limits.loginFailuresPerUser.reset(accountKey);
     const { token, expiresIn } = await auth.issueToken(user);
     return { access_token: token, token_type: 'bearer', expires_in: expiresIn, user: toPublicUser(user) };
   });

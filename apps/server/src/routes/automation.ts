@@ -8,7 +8,6 @@ import {
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { screenshotUrl } from '../automation/automation-service';
 import { AppError, parseWith } from '../errors';
 import { currentUser } from '../plugins/authenticate';
 import type { Services } from '../services';
@@ -16,7 +15,8 @@ import type { Services } from '../services';
 export function toApiTestRun(
   row: TestRunRow,
   results: TestResultRow[] = [],
-  screenshotIds: string[] = [],
+  /** Signed links to the run's screenshots (`services.urls.screenshot`). */
+  screenshotPaths: string[] = [],
 ): TestRun & {
   engine: string | null;
   test_mode: string | null;
@@ -50,7 +50,7 @@ export function toApiTestRun(
       screenshots: r.screenshots,
       created_at: r.created_at.toISOString(),
     })),
-    screenshots_paths: screenshotIds.map(screenshotUrl),
+    screenshots_paths: screenshotPaths,
     execution_log: row.execution_log,
     engine: row.engine,
     test_mode: row.test_mode,
@@ -80,7 +80,7 @@ export async function automationRoutes(app: FastifyInstance, { services }: { ser
     return toApiTestRun(
       row,
       results,
-      shots.map((s) => s.id),
+      shots.map((s) => services.urls.screenshot(s.id, userId)),
     );
   };
 
@@ -111,7 +111,7 @@ export async function automationRoutes(app: FastifyInstance, { services }: { ser
       toApiTestRun(
         row,
         results.filter((r) => r.test_run_id === row.id),
-        shots.filter((s) => s.test_run_id === row.id).map((s) => s.id),
+        shots.filter((s) => s.test_run_id === row.id).map((s) => services.urls.screenshot(s.id, userId)),
       ),
     );
   });

@@ -1,6 +1,7 @@
 import { ClientMessageSchema } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { parseJsonText } from '../body-limits';
 import { AppError, parseWith } from '../errors';
 import type { Services } from '../services';
 import { dispatch, type MessageHandlers } from '../ws/message-handlers';
@@ -19,15 +20,12 @@ export async function cleanupRoutes(
   { services, hub, handlers }: { services: Services; hub: RealtimeHub; handlers: MessageHandlers },
 ) {
   app.post('/cleanup', async (request, reply) => {
+    // No login here (the token is in the body): bound what one client can make the server check.
+    const { allowed, retryAfterSeconds } = services.limits.cleanupPerIp.hit(request.ip);
+    if (!allowed) throw new AppError('RATE_LIMITED', undefined, { 'retry-after': String(retryAfterSeconds) });
     let body: unknown = request.body;
-    // sendBeacon with a string body arrives as text/plain.
-    if (typeof body === 'string') {
-      try {
-        body = JSON.parse(body);
-      } catch {
-        throw new AppError('MALFORMED_JSON');
-      }
-    }
+    // sendBeacon with a string body arrives as text/plain: the same limits as a JSON body.
+    if (typeof body === 'string') body = parseJsonText(body);
     const beacon = parseWith(CleanupBeaconSchema, body, 'body');
     const user = await services.auth.userFromToken(beacon.token);
     const message = parseWith(ClientMessageSchema, { type: beacon.type, data: beacon.data }, 'body');

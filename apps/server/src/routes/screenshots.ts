@@ -6,21 +6,23 @@ import { AppError, parseWith } from '../errors';
 import { bearerToken } from '../plugins/authenticate';
 import type { Services } from '../services';
 import { sniffImage } from '../services/blob-store';
+import type { SignedQuery } from '../services/signed-urls';
 
 /** A base64 screenshot of up to 10 MB decoded, and some room for the rest of the record. */
 const UPLOAD_BODY_LIMIT = 15 * 1024 * 1024;
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 /**
- * Screenshots are served to their owner only. An <img> cannot send a header, so the image route also
- * takes the token as `?access_token=` (redacted from logs like every token).
+ * Screenshots are served to their owner only. Uploads and lists take the login token as
+ * `Authorization: Bearer` and nowhere else. An <img> cannot send a header, so an image opens through a
+ * short-lived link signed for that one screenshot and its owner (`services.urls`), handed out with
+ * every screenshot reference: no login token ever sits in a URL, a history entry or a proxy log.
  */
 export async function screenshotRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const runs = services.repos.testRuns;
 
   const userOf = async (request: FastifyRequest) => {
-    const query = request.query as { access_token?: string };
-    const token = bearerToken(request) ?? query.access_token;
+    const token = bearerToken(request);
     if (!token) throw new AppError('UNAUTHENTICATED', undefined, { 'www-authenticate': 'Bearer' });
     return services.auth.userFromToken(token);
   };
@@ -56,7 +58,7 @@ export async function screenshotRoutes(app: FastifyInstance, { services }: { ser
         height: body.height ?? null,
         metadata: body.metadata ?? {},
       });
-      return reply.code(201).send(toScreenshotRef(row));
+      return reply.code(201).send(toScreenshotRef(row, services.urls));
     },
   );
 
@@ -64,7 +66,7 @@ export async function screenshotRoutes(app: FastifyInstance, { services }: { ser
     const user = await userOf(request);
     const { id } = parseWith(z.object({ id: z.string().max(100) }), request.params, 'path');
     if (!(await runs.get(user.id, id))) throw new AppError('NOT_FOUND', 'Test run not found');
-    return (await runs.screenshots(user.id, [id])).map(toScreenshotRef);
+    return (await runs.screenshots(user.id, [id])).map((row) => toScreenshotRef(row, services.urls));
   });
 
   app.get('/api/screenshots/test-case/:id/:name', async (request) => {
@@ -75,17 +77,20 @@ export async function screenshotRoutes(app: FastifyInstance, { services }: { ser
       'path',
     );
     if (!(await runs.get(user.id, id))) throw new AppError('NOT_FOUND', 'Test run not found');
-    return (await runs.screenshots(user.id, [id], name)).map(toScreenshotRef);
+    return (await runs.screenshots(user.id, [id], name)).map((row) => toScreenshotRef(row, services.urls));
   });
 
   app.get('/api/screenshots/:id/image', async (request, reply) => {
-    const user = await userOf(request);
     const { id } = parseWith(z.object({ id: z.string().max(100) }), request.params, 'path');
-    const row = await runs.screenshot(user.id, id);
+    // 401 without a signature, 403 for a wrong or expired one; the signature names the owner.
+    const { ownerId, expires } = services.urls.verifyScreenshot(id, request.query as SignedQuery);
+    const row = await runs.screenshot(ownerId, id);
     if (!row) throw new AppError('NOT_FOUND', 'Screenshot not found');
+    // Cached no longer than the link lives (each link is a new URL, so immutable is safe).
+    const maxAge = Math.max(0, expires - Math.floor(Date.now() / 1000));
     return reply
       .type(row.mime)
-      .header('cache-control', 'private, max-age=86400, immutable')
+      .header('cache-control', `private, max-age=${maxAge}, immutable`)
       .header('content-length', row.bytes)
       .send(services.blobs.read(row.sha256));
   });

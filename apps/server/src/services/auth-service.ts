@@ -58,9 +58,18 @@ export function createAuthService(deps: {
       }
     },
 
-    /** Username-or-email plus password; the same error whether the user is unknown or the password wrong. */
-    async authenticate(login: string, password: string): Promise<UserRow> {
+    /**
+     * Username-or-email plus password; the same error whether the user is unknown or the password wrong.
+     * `beforeVerify` sees the account the login names (or undefined) before the password is checked, and
+     * may throw to stop there (the per-account limit counts attempts at that point).
+     */
+    async authenticate(
+      login: string,
+      password: string,
+      beforeVerify?: (user: UserRow | undefined) => void,
+    ): Promise<UserRow> {
       const user = await users.findByLogin(login);
+      beforeVerify?.(user);
       let ok = false;
       if (user) ok = await this.verifyPassword(user.password_hash, password);
       else await this.verifyPassword(await dummyHash, password);

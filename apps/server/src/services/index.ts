@@ -8,6 +8,7 @@ import type { Config } from '../config';
 import { type AuthService, createAuthService, loadJwtSecret } from './auth-service';
 import { BlobStore } from './blob-store';
 import { RateLimiter } from './rate-limiter';
+import { createSignedUrls, type SignedUrls } from './signed-urls';
 
 /** Everything routes and the socket gateway use, built once per app. */
 export interface Services {
@@ -16,6 +17,8 @@ export interface Services {
   repos: Repositories;
   auth: AuthService;
   blobs: BlobStore;
+  /** Short-lived signed links to stored screenshots. */
+  urls: SignedUrls;
   pool: BrowserPool;
   automation: AutomationService;
   limits: {
@@ -23,6 +26,7 @@ export interface Services {
     loginFailuresPerUser: RateLimiter;
     registrationsPerIp: RateLimiter;
     demoRequestsPerIp: RateLimiter;
+    cleanupPerIp: RateLimiter;
   };
 }
 
@@ -41,15 +45,17 @@ export async function createServices(
     wsEndpoint: config.browserWsEndpoint,
     maxContexts: config.maxBrowsers,
   });
+  const secret = await loadJwtSecret(config.dataDir, config.jwtSecret);
+  const urls = createSignedUrls({ secret, ttlSeconds: config.signedUrlTtlSeconds });
   const automation = new AutomationService({
     config,
     repos,
     blobs,
+    urls,
     pool,
     planner: new BuiltinPlanner(),
     log,
   });
-  const secret = await loadJwtSecret(config.dataDir, config.jwtSecret);
   const windowMs = config.rateLimitWindowSeconds * 1000;
   return {
     config,
@@ -57,6 +63,7 @@ export async function createServices(
     repos,
     auth: createAuthService({ users: repos.users, secret, tokenTtlSeconds: config.tokenTtlSeconds }),
     blobs,
+    urls,
     pool,
     automation,
     limits: {
@@ -64,6 +71,7 @@ export async function createServices(
       loginFailuresPerUser: new RateLimiter(config.loginFailuresPerUser, windowMs),
       registrationsPerIp: new RateLimiter(config.registrationsPerIp, windowMs),
       demoRequestsPerIp: new RateLimiter(config.registrationsPerIp, windowMs),
+      cleanupPerIp: new RateLimiter(config.cleanupRequestsPerIp, windowMs),
     },
   };
 }

@@ -2,6 +2,7 @@ import type { UserRow } from '@argus/db';
 import { parseClientMessage, WS_AUTH_TIMEOUT_MS, WS_CLOSE } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
+import { checkJsonShape } from '../body-limits';
 import { AppError } from '../errors';
 import type { Services } from '../services';
 import { dispatch, type MessageHandlers } from './message-handlers';
@@ -77,7 +78,15 @@ export async function gatewayRoutes(
       });
 
       const handle = async (text: string) => {
-        const parsed = parseClientMessage(text);
+        // The same nesting and size bounds as request bodies, checked on the raw text before parsing.
+        let parsed: ReturnType<typeof parseClientMessage>;
+        try {
+          checkJsonShape(text);
+          parsed = parseClientMessage(text);
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          parsed = { ok: false, reason: String(error.detail) };
+        }
         if (!user) {
           // Before authentication only an `auth` message is acceptable.
           if (parsed.ok && parsed.message.type === 'auth') await authenticate(parsed.message.data.token);

@@ -10,11 +10,10 @@ import { ScreenshotViewer } from './components/screenshot-viewer';
 import { TestCasesPanel } from './components/test-cases-panel';
 import { TestResultsList } from './components/test-results-list';
 import { Banner } from './components/ui';
-import { downloadUrl } from './download';
 import { useAutomation } from './hooks/use-automation';
 import { isBusy, statusText } from './model/execution';
 import { summarize } from './model/results';
-import { DOWNLOAD_SPACING_MS, type ScreenshotItem } from './model/screenshots';
+import type { ScreenshotItem } from './model/screenshots';
 import type { AutomationScreenProps } from './types';
 
 /** Spec texts of the two banners. */
@@ -44,12 +43,15 @@ export function AutomationScreen(props: AutomationScreenProps) {
   const busy = isBusy(state.status);
   const text = statusText(state.status, automation.mode, state.currentTest);
 
-  const downloadOne = useCallback((shot: ScreenshotItem) => downloadUrl(shot.src, shot.fileName), []);
-  const downloadAll = useCallback(() => {
-    state.screenshots.forEach((shot, index) => {
-      setTimeout(() => downloadUrl(shot.src, shot.fileName), index * DOWNLOAD_SPACING_MS);
-    });
-  }, [state.screenshots]);
+  const { downloadScreenshots } = automation;
+  const downloadOne = useCallback(
+    (shot: ScreenshotItem) => void downloadScreenshots([shot.key]),
+    [downloadScreenshots],
+  );
+  const downloadAll = useCallback(
+    () => void downloadScreenshots(state.screenshots.map((shot) => shot.key)),
+    [downloadScreenshots, state.screenshots],
+  );
 
   const hasResults = state.results.length > 0 || state.log.length > 0 || state.screenshots.length > 0;
 
@@ -129,6 +131,7 @@ export function AutomationScreen(props: AutomationScreenProps) {
             onOpen={setViewerIndex}
             onDownload={downloadOne}
             onDownloadAll={downloadAll}
+            onImageError={automation.onImageError}
           />
           <ResultsSummary summary={summary} />
           <TestResultsList results={state.results} />
@@ -142,6 +145,7 @@ export function AutomationScreen(props: AutomationScreenProps) {
           onIndexChange={setViewerIndex}
           onClose={() => setViewerIndex(null)}
           onDownload={downloadOne}
+          onImageError={automation.onImageError}
         />
       )}
     </div>

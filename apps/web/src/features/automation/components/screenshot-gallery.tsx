@@ -18,6 +18,8 @@ export interface ScreenshotGalleryProps {
   onOpen: (index: number) => void;
   onDownload: (shot: ScreenshotItem) => void;
   onDownloadAll: () => void;
+  /** An image did not load (a stored image's link may have expired: the screen renews it). */
+  onImageError?: (shot: ScreenshotItem) => void;
 }
 
 function StatusDot({ status }: { status: ScreenshotItem['status'] }) {
@@ -44,11 +46,13 @@ const Thumbnail = memo(function Thumbnail({
   index,
   onOpen,
   onDownload,
+  onImageError,
 }: {
   item: ScreenshotItem;
   index: number;
   onOpen: (index: number) => void;
   onDownload: (shot: ScreenshotItem) => void;
+  onImageError?: (shot: ScreenshotItem) => void;
 }) {
   return (
     <li
@@ -67,6 +71,7 @@ const Thumbnail = memo(function Thumbnail({
             alt={`${caption(item)}: ${item.stepName}`}
             loading="lazy"
             decoding="async"
+            onError={() => onImageError?.(item)}
             className="aspect-[16/10] w-full object-cover object-top transition group-hover:scale-[1.02]"
           />
         </button>
@@ -98,6 +103,7 @@ export function ScreenshotGallery({
   onOpen,
   onDownload,
   onDownloadAll,
+  onImageError,
 }: ScreenshotGalleryProps) {
   const [view, setView] = useState<'grid' | 'carousel'>('grid');
   const [current, setCurrent] = useState(0);
@@ -149,7 +155,14 @@ export function ScreenshotGallery({
       ) : view === 'grid' ? (
         <ul className="-mr-2 grid max-h-[32rem] grid-cols-2 gap-3 overflow-y-auto pr-2" data-view="grid">
           {screenshots.map((item, index) => (
-            <Thumbnail key={item.key} item={item} index={index} onOpen={onOpen} onDownload={onDownload} />
+            <Thumbnail
+              key={item.key}
+              item={item}
+              index={index}
+              onOpen={onOpen}
+              onDownload={onDownload}
+              onImageError={onImageError}
+            />
           ))}
         </ul>
       ) : (
@@ -166,6 +179,7 @@ export function ScreenshotGallery({
                   src={shot.src}
                   alt={`${caption(shot)}: ${shot.stepName}`}
                   className="mx-auto aspect-[16/10] w-full object-contain"
+                  onError={() => onImageError?.(shot)}
                   data-testid="carousel-image"
                 />
               </button>
@@ -215,6 +229,7 @@ export function ScreenshotGallery({
                       alt=""
                       loading="lazy"
                       decoding="async"
+                      onError={() => onImageError?.(item)}
                       className="h-12 w-20 object-cover object-top"
                     />
                   </button>

@@ -21,6 +21,8 @@ export interface ScreenshotViewerProps {
   onIndexChange: (index: number) => void;
   onClose: () => void;
   onDownload: (shot: ScreenshotItem) => void;
+  /** The image did not load (a stored image's link may have expired: the screen renews it). */
+  onImageError?: (shot: ScreenshotItem) => void;
 }
 
 const toolbarButton =
@@ -36,6 +38,7 @@ export function ScreenshotViewer({
   onIndexChange,
   onClose,
   onDownload,
+  onImageError,
 }: ScreenshotViewerProps) {
   // Zoom and rotation belong to one image: another image starts at 100%, upright, in the same render.
   const [view, setView] = useState({ index, zoom: 1, rotation: 0 });
@@ -240,6 +243,7 @@ export function ScreenshotViewer({
                   size: { width: img.naturalWidth, height: img.naturalHeight },
                 });
               }}
+              onError={() => onImageError?.(shot)}
               data-testid="viewer-image"
               data-zoom={zoom}
               data-rotation={rotation}

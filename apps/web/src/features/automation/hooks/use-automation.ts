@@ -1,36 +1,21 @@
 import type { ClientMessageInput, JsonObject, ServerMessage, TestCase, TestMode } from '@argus/protocol';
-
-type AutomationInProgress = Extract<ServerMessage, { type: 'automation_in_progress' }>['data'];
-
-/**
- * Stored screenshots of a joined run are plain <img> sources, which cannot carry a header: the token
- * goes as `access_token` (the server redacts it from its logs).
- */
-function withImageToken(message: ServerMessage): ServerMessage {
-  if (message.type !== 'automation_in_progress' || message.data.kind !== 'running') return message;
-  const token = getToken();
-  if (!token) return message;
-  const steps = message.data.steps.map((step) =>
-    step.screenshot_url
-      ? { ...step, screenshot_url: `${step.screenshot_url}?access_token=${encodeURIComponent(token)}` }
-      : step,
-  );
-  return { ...message, data: { ...message.data, steps } };
-}
-
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import toast from 'react-hot-toast';
-import { getToken } from '../../../lib/auth-storage';
-import { downloadJson } from '../download';
+import { getRunScreenshots } from '../api/run-screenshots';
+import { downloadJson, downloadUrl } from '../download';
 import { type AutomationState, createAutomationStore } from '../model/automation-state';
 import { isBusy } from '../model/execution';
+import { createLinkRefresher } from '../model/link-refresh';
 import { NOTICES, type Notice, noticeFor, STOPPING_TOAST_MS } from '../model/notifications';
 import { planRestore } from '../model/restore';
 import { buildExport, exportFileName } from '../model/results';
+import { DOWNLOAD_SPACING_MS, type ScreenshotItem } from '../model/screenshots';
 import { logsForStorage } from '../model/step-log';
 import { createStopFlag, newStopId } from '../model/stop-flag';
 import { canGenerate, hostOf, isAbsoluteHttpUrl, validateGenerate, validateRun } from '../model/validation';
 import type { AutomationScreenProps } from '../types';
+
+type AutomationInProgress = Extract<ServerMessage, { type: 'automation_in_progress' }>['data'];
 
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -129,8 +114,7 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
   // Server messages → state, toasts, stop flag, persistence.
   useEffect(
     () =>
-      realtime.client.onMessage((incoming: ServerMessage) => {
-        const message = withImageToken(incoming);
+      realtime.client.onMessage((message: ServerMessage) => {
         const before = store.getState();
         const after = store.dispatch({ type: 'server', message });
         if (message.type === 'execution_stopping' || message.type === 'execution_stopped') stopFlag.clear();
@@ -386,6 +370,34 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
     toast.success(NOTICES.resultsCleared);
   }, [store, persist]);
 
+  // Stored images (a run this screen joined late) open through signed links that expire; a screen
+  // kept open longer fetches the run's screenshot list again for fresh links.
+  const links = useMemo(
+    () =>
+      createLinkRefresher({
+        items: () => store.getState().screenshots,
+        fetchLinks: (runId) => getRunScreenshots(runId),
+        apply: (refs) => store.dispatch({ type: 'screenshot_links', refs }),
+      }),
+    [store],
+  );
+  const onImageError = useCallback((shot: ScreenshotItem) => void links.imageFailed(shot), [links]);
+
+  /** Downloads screenshots (spaced, spec §2), renewing stale links first. */
+  const downloadScreenshots = useCallback(
+    async (keys: readonly string[]) => {
+      await links.ensureFresh();
+      const byKey = new Map(store.getState().screenshots.map((shot) => [shot.key, shot]));
+      keys.forEach((key, index) => {
+        const shot = byKey.get(key);
+        if (!shot) return;
+        if (index === 0) downloadUrl(shot.src, shot.fileName);
+        else setTimeout(() => downloadUrl(shot.src, shot.fileName), index * DOWNLOAD_SPACING_MS);
+      });
+    },
+    [links, store],
+  );
+
   const exportResults = useCallback(() => {
     const snapshot = store.getState();
     const testMode = snapshot.generationMode ?? mode;
@@ -427,6 +439,8 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
     exportResults,
     addCustomCase,
     removeCase,
+    onImageError,
+    downloadScreenshots,
   };
 }
 

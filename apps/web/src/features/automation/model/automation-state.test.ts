@@ -320,10 +320,21 @@ describe('automation state: following work already under way on the server', () 
     expect(joined.screenshots[0]).toMatchObject({
       testName: 'Home page loads',
       src: '/api/screenshots/shot1/image',
+      stored: { id: 'shot1', runId: 'run9' },
       width: 1280,
       height: 800,
       fileName: 'home-page-loads-step-1.jpg',
     });
+    // Fresh links from the run's screenshot list replace the held one; others change nothing.
+    const fresh = '/api/screenshots/shot1/image?owner=u&expires=1900000000&sig=abc';
+    const renewed = automationReducer(joined, {
+      type: 'screenshot_links',
+      refs: [{ id: 'shot1', url: fresh }],
+    });
+    expect(renewed.screenshots[0].src).toBe(fresh);
+    expect(
+      automationReducer(renewed, { type: 'screenshot_links', refs: [{ id: 'other', url: fresh }] }),
+    ).toBe(renewed);
     const finished = run(
       [
         server('test_completed', {

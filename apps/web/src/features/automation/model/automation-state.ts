@@ -1,7 +1,7 @@
 import type { ServerMessage, TestCase, TestMode } from '@argus/protocol';
 import { type ExecutionStatus, isAtRest, isBusy, nextStatus } from './execution';
 import { type TestResultItem, upsertResult } from './results';
-import { addScreenshot, type ScreenshotItem, screenshotFromStep } from './screenshots';
+import { addScreenshot, type ScreenshotItem, screenshotFromStep, withFreshLinks } from './screenshots';
 import { applyStepUpdate, type LogEntry, withoutTest } from './step-log';
 
 /** What the user last asked to run, so execution_started knows what to clear. */
@@ -64,6 +64,8 @@ export type AutomationAction =
   /** A case the user wrote; it runs like a generated one. `targetUrl` is set if none was yet. */
   | { type: 'add_custom_case'; testCase: TestCase; targetUrl: string }
   | { type: 'remove_case'; testName: string }
+  /** Fresh signed links for stored images (a run's screenshot list), replacing expiring ones. */
+  | { type: 'screenshot_links'; refs: readonly { id: string; url: string }[] }
   /** The cases and results kept with the session, shown again when the screen opens. */
   | {
       type: 'restore';
@@ -151,7 +153,7 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
       const kept = sameRun ? state.screenshots.filter((shot) => mentioned.has(shot.testName)) : [];
       const screenshots = work.steps.reduce((items, { test_name, step_data, screenshot_url }) => {
         if (!screenshot_url) return items;
-        const shot = screenshotFromStep(test_name, step_data, screenshot_url);
+        const shot = screenshotFromStep(test_name, step_data, screenshot_url, work.test_run_id);
         return shot && !items.some((item) => item.key === shot.key) ? addScreenshot(items, shot) : items;
       }, kept);
       return {
@@ -317,6 +319,10 @@ export function automationReducer(state: AutomationState, action: AutomationActi
         testCases: state.testCases.filter((c) => c.test_name !== action.testName),
         results: state.results.filter((r) => r.testName !== action.testName),
       };
+    case 'screenshot_links': {
+      const screenshots = withFreshLinks(state.screenshots, action.refs);
+      return screenshots === state.screenshots ? state : { ...state, screenshots };
+    }
     case 'clear_results':
       return {
         ...state,

@@ -1,0 +1,115 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../errors';
+import { createSignedUrls, type SignedQuery } from './signed-urls';
+
+const secret = new TextEncoder().encode('a-test-jwt-secret-of-some-length-0123456789');
+const START = Date.UTC(2030, 0, 1, 12, 0, 0);
+
+function signer(ttlSeconds = 600) {
+  const clock = { now: START };
+  const urls = createSignedUrls({ secret, ttlSeconds, now: () => clock.now });
+  return { clock, urls };
+}
+
+/** The path's id and its query, as the route receives them. */
+function parts(url: string): { id: string; query: Record<string, string> } {
+  const parsed = new URL(url, 'http://argus.test');
+  const id = decodeURIComponent(parsed.pathname.split('/')[3] ?? '');
+  return { id, query: Object.fromEntries(parsed.searchParams) };
+}
+
+function refusal(run: () => unknown): { status: number; code: string; detail: unknown } | null {
+  try {
+    run();
+    return null;
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return { status: error.status, code: error.code, detail: error.detail };
+  }
+}
+
+describe('signed screenshot links', () => {
+  it('signs one screenshot for its owner until it expires', () => {
+    const { urls } = signer();
+    const url = urls.screenshot('shot-1', 'user-a');
+    expect(url).toMatch(
+      /^\/api\/screenshots\/shot-1\/image\?owner=user-a&expires=\d+&sig=[A-Za-z0-9_-]{43}$/,
+    );
+    const { id, query } = parts(url);
+    expect(Number(query.expires)).toBe(START / 1000 + 600);
+    expect(urls.verifyScreenshot(id, query)).toEqual({ ownerId: 'user-a', expires: START / 1000 + 600 });
+    expect(url).not.toContain('token');
+  });
+
+  it('is HMAC-SHA256 over "screenshot:<id>:<expires>:<owner>" with a key derived from, not equal to, the secret', () => {
+    const { urls } = signer();
+    const { query } = parts(urls.screenshot('shot-1', 'user-a'));
+    const message = `screenshot:shot-1:${query.expires}:user-a`;
+    const withJwtKey = createHmac('sha256', secret).update(message).digest('base64url');
+    expect(query.sig).not.toBe(withJwtKey);
+    // Another secret signs differently.
+    const other = createSignedUrls({
+      secret: new TextEncoder().encode('another-secret'),
+      ttlSeconds: 600,
+      now: () => START,
+    });
+    expect(parts(other.screenshot('shot-1', 'user-a')).query.sig).not.toBe(query.sig);
+  });
+
+  it('opens no other screenshot, owner or expiry', () => {
+    const { urls } = signer();
+    const { id, query } = parts(urls.screenshot('shot-1', 'user-a'));
+    const cases: [string, SignedQuery][] = [
+      ['shot-2', query],
+      [id, { ...query, owner: 'user-b' }],
+      [id, { ...query, expires: String(Number(query.expires) + 3600) }],
+      [id, { ...query, expires: `0${query.expires}` }],
+      [id, { ...query, sig: `${query.sig.slice(0, -1)}${query.sig.endsWith('A') ? 'B' : 'A'}` }],
+      [id, { ...query, sig: `${query.sig}=` }],
+      [id, { ...query, sig: [query.sig, query.sig] }],
+      [id, { owner: query.owner, expires: query.expires }],
+    ];
+    for (const [otherId, otherQuery] of cases) {
+      expect(
+        refusal(() => urls.verifyScreenshot(otherId, otherQuery)),
+        JSON.stringify([otherId, otherQuery]),
+      ).toMatchObject({ status: 403, code: 'LINK_INVALID' });
+    }
+  });
+
+  it('refuses a link once its lifetime is over, and a link of a server with another secret', () => {
+    const { clock, urls } = signer(60);
+    const { id, query } = parts(urls.screenshot('shot-1', 'user-a'));
+    clock.now = START + 59_999;
+    expect(urls.verifyScreenshot(id, query).ownerId).toBe('user-a');
+    clock.now = START + 60_000;
+    expect(refusal(() => urls.verifyScreenshot(id, query))).toEqual({
+      status: 403,
+      code: 'LINK_INVALID',
+      detail: 'This link has expired',
+    });
+    const stranger = createSignedUrls({
+      secret: new TextEncoder().encode('x'),
+      ttlSeconds: 60,
+      now: () => START,
+    });
+    expect(refusal(() => stranger.verifyScreenshot(id, query))).toMatchObject({ status: 403 });
+  });
+
+  it('answers 401 when no signature is given at all (a login token in the query counts for nothing)', () => {
+    const { urls } = signer();
+    expect(refusal(() => urls.verifyScreenshot('shot-1', {}))).toMatchObject({
+      status: 401,
+      code: 'UNAUTHENTICATED',
+    });
+    expect(
+      refusal(() => urls.verifyScreenshot('shot-1', { access_token: 'eyJ.x.y' } as SignedQuery)),
+    ).toMatchObject({ status: 401 });
+  });
+
+  it('keeps a lifetime of at least a second', () => {
+    const { urls } = signer(0);
+    expect(urls.ttlSeconds).toBe(1);
+  });
+});

@@ -1,0 +1,72 @@
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { AppError } from '../errors';
+
+/** What a signed screenshot link carries besides its path. */
+export interface SignedQuery {
+  /** The owner's user id: the signature binds it, and the row is then read owner-scoped. */
+  owner?: unknown;
+  /** Unix seconds after which the link opens nothing. */
+  expires?: unknown;
+  /** HMAC-SHA256, base64url, over `screenshot:<id>:<expires>:<owner>`. */
+  sig?: unknown;
+}
+
+export interface SignedUrls {
+  readonly ttlSeconds: number;
+  /** A path opening this one screenshot for `ttlSeconds`: `/api/screenshots/<id>/image?owner=…&expires=…&sig=…`. */
+  screenshot(id: string, ownerId: string): string;
+  /** The owner the link was signed for, or an AppError (401 without a signature, 403 wrong or expired). */
+  verifyScreenshot(id: string, query: SignedQuery): { ownerId: string; expires: number };
+}
+
+/** A base64url HMAC-SHA256 is 32 bytes: 43 characters without padding. */
+const SIG = /^[A-Za-z0-9_-]{43}$/;
+const EXPIRES = /^\d{1,12}$/;
+const OWNER = /^[A-Za-z0-9_-]{1,100}$/;
+
+/**
+ * Short-lived links to stored screenshots, so an <img> needs no login token in its URL. Each link is
+ * signed for one screenshot, its owner and its expiry with a key derived (HKDF, its own label) from the
+ * JWT secret, so the token key itself never signs a link and a link cannot be turned into a token.
+ */
+export function createSignedUrls(deps: {
+  secret: Uint8Array;
+  ttlSeconds: number;
+  /** Milliseconds since the epoch; tests inject a clock. */
+  now?: () => number;
+}): SignedUrls {
+  const key = Buffer.from(hkdfSync('sha256', deps.secret, 'argus', 'argus signed-url key v1', 32));
+  const ttlSeconds = Math.max(1, Math.floor(deps.ttlSeconds));
+  const now = deps.now ?? Date.now;
+  const sign = (id: string, expires: string, ownerId: string) =>
+    createHmac('sha256', key).update(`screenshot:${id}:${expires}:${ownerId}`).digest('base64url');
+
+  return {
+    ttlSeconds,
+    screenshot(id, ownerId) {
+      const expires = String(Math.floor(now() / 1000) + ttlSeconds);
+      const query = new URLSearchParams({ owner: ownerId, expires, sig: sign(id, expires, ownerId) });
+      return `/api/screenshots/${encodeURIComponent(id)}/image?${query}`;
+    },
+    verifyScreenshot(id, { owner, expires, sig }) {
+      if (owner === undefined && expires === undefined && sig === undefined) {
+        throw new AppError('UNAUTHENTICATED', 'A signed link is required');
+      }
+      if (
+        typeof owner !== 'string' ||
+        typeof expires !== 'string' ||
+        typeof sig !== 'string' ||
+        !OWNER.test(owner) ||
+        !EXPIRES.test(expires) ||
+        !SIG.test(sig)
+      ) {
+        throw new AppError('LINK_INVALID');
+      }
+      const expected = Buffer.from(sign(id, expires, owner));
+      if (!timingSafeEqual(expected, Buffer.from(sig))) throw new AppError('LINK_INVALID');
+      const at = Number(expires);
+      if (now() >= at * 1000) throw new AppError('LINK_INVALID', 'This link has expired');
+      return { ownerId: owner, expires: at };
+    },
+  };
+}
