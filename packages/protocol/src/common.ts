@@ -1,18 +1,51 @@
 import { z } from 'zod';
 
-/** An absolute http(s) URL, the only kind of address a user can point Argus at. */
-export const HttpUrlSchema = z
-  .string()
-  .trim()
-  .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'Must be an absolute URL starting with http:// or https://');
+/** Longest URL accepted anywhere (browsers cope with more, but no real page needs it). */
+export const MAX_URL_LENGTH = 4096;
+
+/**
+ * The refusal for a URL whose scheme is not http or https (`javascript:`, `file:`, `data:`,
+ * `chrome:`…), word for word what the engine's target policy says when it meets one.
+ */
+export const URL_SCHEME_REFUSED = 'Blocked by the target policy: only http and https pages can be tested';
+/** The refusal for text that is not an absolute URL at all (spec §5's wording). */
+export const URL_NOT_ABSOLUTE = 'Please enter a valid URL (including http:// or https://)';
+
+/** Why `value` cannot be tested (one of the two texts above), or null when it is an absolute http(s) URL. */
+export function httpUrlProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return URL_NOT_ABSOLUTE;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? null : URL_SCHEME_REFUSED;
+}
+
+const urlText = () =>
+  z.string().trim().max(MAX_URL_LENGTH, `URL must be at most ${MAX_URL_LENGTH} characters`);
+
+/**
+ * An absolute http(s) URL, parsed with the WHATWG URL parser (as browsers and the engine parse it), at
+ * most 4,096 characters: the only kind of address a user can point Argus at. Every URL a client sends
+ * is checked with it (or with `HttpUrlOrEmptySchema` where the spec allows an empty one). Answers the
+ * server sends and rows it reads back are not: a row stored before this rule must still load.
+ */
+export const HttpUrlSchema = urlText().superRefine((value, ctx) => {
+  const problem = httpUrlProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/**
+ * `HttpUrlSchema`, or the empty string where the spec lets a URL be left empty (a session's URL; the
+ * conversational screen's start page, which then defaults to a search engine's; a test case's own
+ * URL, which then falls back to its run's URL). Never another scheme, never a relative URL.
+ */
+export const HttpUrlOrEmptySchema = urlText().superRefine((value, ctx) => {
+  if (value === '') return;
+  const problem = httpUrlProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 /** ISO-8601 timestamp as sent over the wire. */
 export const TimestampSchema = z.string().max(64);

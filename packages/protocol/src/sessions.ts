@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JsonObjectSchema } from './common';
+import { HttpUrlOrEmptySchema, JsonObjectSchema } from './common';
 
 /** The design screen stores its sessions as 'figma-comparison' (spec §3). */
 export const SessionTypeSchema = z.enum(['conversational', 'automation', 'figma-comparison']);
@@ -16,7 +16,11 @@ export type ClientSessionStatus = Lowercase<SessionStatus>;
 
 const TitleSchema = z.string().trim().min(1, 'Title is required').max(500);
 const DescriptionSchema = z.string().max(20_000).nullable();
-const SessionUrlSchema = z.string().max(4096).nullable();
+/**
+ * A session's URL as a client sends it: an absolute http(s) URL, or null or empty when the session has
+ * none yet (spec §2: the conversational screen's URL may be left empty).
+ */
+const SessionUrlSchema = HttpUrlOrEmptySchema.nullable();
 
 export const SessionCreateSchema = z.object({
   title: TitleSchema,
@@ -31,6 +35,7 @@ export type SessionCreate = z.input<typeof SessionCreateSchema>;
 export const SessionUpdateSchema = SessionCreateSchema.partial();
 export type SessionUpdate = z.input<typeof SessionUpdateSchema>;
 
+/** A session as the server answers it; `url` is not checked here, so a row stored before the URL rule still loads. */
 export const SessionSchema = z.object({
   id: z.string(),
   user_id: z.string(),

@@ -6,7 +6,7 @@ import {
   TestModeSchema,
   TestResultSchema,
 } from './automation';
-import { HttpUrlSchema, JsonObjectSchema, TimestampSchema } from './common';
+import { HttpUrlOrEmptySchema, HttpUrlSchema, JsonObjectSchema, TimestampSchema } from './common';
 import { ComparisonOptionsSchema, ComparisonResultsSchema, ViewportSchema } from './comparison';
 
 /**
@@ -94,7 +94,8 @@ export const StartConversationSchema = msg(
   'start_conversation',
   z.object({
     session_id: SessionIdSchema,
-    url: HttpUrlSchema.optional(),
+    /** Empty or absent: the client's default start page (spec §2: a search engine's home page). */
+    url: HttpUrlOrEmptySchema.optional(),
     video_streaming: z.boolean().default(true),
   }),
 );
@@ -103,7 +104,8 @@ export const ConversationMessageSchema = msg(
   z.object({
     message: z.string().trim().min(1).max(1000),
     session_id: SessionIdSchema,
-    current_url: z.string().max(4096).nullable().optional(),
+    /** The page the live browser shows; empty or null before one has loaded. */
+    current_url: HttpUrlOrEmptySchema.nullable().optional(),
   }),
 );
 export const StopConversationSchema = msg(
@@ -124,7 +126,7 @@ export const FigmaWebsiteComparisonSchema = msg(
   z.discriminatedUnion('comparison_type', [
     z.object({
       comparison_type: z.literal('figma'),
-      figma_url: z.string().max(4096),
+      figma_url: HttpUrlSchema,
       website_url: HttpUrlSchema,
       options: ComparisonOptionsSchema.optional(),
       viewports: z.record(z.string(), ViewportSchema).optional(),
@@ -156,7 +158,8 @@ export const StopComparisonSchema = msg('stop_comparison', z.object({}).passthro
 export const GetFigmaHelpSchema = msg(
   'get_figma_help',
   z.object({
-    figma_url: z.string().max(4096).optional(),
+    /** The file the user asks about; empty when none was typed yet. */
+    figma_url: HttpUrlOrEmptySchema.optional(),
     error_context: z.string().max(100).default('general'),
   }),
 );
@@ -186,6 +189,8 @@ export type ClientMessageOf<T extends ClientMessageType> = Extract<ClientMessage
 export const CLIENT_MESSAGE_TYPES = ClientMessageSchema.options.map((o) => o.shape.type.value);
 
 // ---- server → client -------------------------------------------------------------------------
+// URLs here are the server's own (checked as they came in, or links it made, some relative such as
+// `/api/screenshots/…`), so they are plain strings: an answer about an older record must not fail.
 
 const empty = z.object({}).passthrough().default({});
 

@@ -75,6 +75,16 @@ describe('custom test cases', () => {
     ).toBe('At most 100 steps');
   });
 
+  it('keeps only a URL the case can open (the URL field may hold something half-typed)', () => {
+    const draft = { name: 'x', description: '', steps: 'Reload' };
+    expect(checkCustomCase(draft, [], url, 'c').testCase?.url).toBe(url);
+    for (const typed of ['example.', 'javascript:alert(1)']) {
+      const check = checkCustomCase(draft, [], typed, 'c');
+      expect(check.testCase).not.toBeNull();
+      expect(check.testCase?.url).toBeUndefined();
+    }
+  });
+
   it('reads typed lists: trims, drops blanks and list markers', () => {
     expect(stepLines(' 2) Reload \n\n* Go back\n• Take a screenshot')).toEqual([
       { line: 1, text: 'Reload' },

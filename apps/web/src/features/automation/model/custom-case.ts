@@ -1,4 +1,4 @@
-import { parseStep, type TestCase, TestCaseSchema } from '@argus/protocol';
+import { httpUrlProblem, parseStep, type TestCase, TestCaseSchema } from '@argus/protocol';
 
 /** Limits of a hand-written case (the protocol allows 500 steps; a person writes far fewer). */
 export const CUSTOM_NAME_MAX = 200;
@@ -82,7 +82,8 @@ export function checkCustomCase(
           category: CUSTOM_CATEGORY,
           priority: 'medium',
           expected_result: 'Every step succeeds',
-          ...(url ? { url } : {}),
+          // The URL field may still hold something half-typed; the case keeps only a URL it can open.
+          ...(url && httpUrlProblem(url) === null ? { url } : {}),
         })
       : null,
   };
