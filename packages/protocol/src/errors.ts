@@ -15,7 +15,10 @@ export const ERRORS = {
   /** A signed link (a screenshot's image) with a wrong signature, or past its expiry. */
   LINK_INVALID: { status: 403, detail: 'This link is invalid or has expired' },
   NOT_FOUND: { status: 404, detail: 'Not found' },
+  /** A session that does not exist or is another user's: the two are indistinguishable. */
   SESSION_NOT_FOUND: { status: 404, detail: 'Session not found' },
+  /** A test run that does not exist or is another user's. */
+  TEST_RUN_NOT_FOUND: { status: 404, detail: 'Test run not found' },
   USERNAME_TAKEN: { status: 409, detail: 'Username already registered' },
   EMAIL_TAKEN: { status: 409, detail: 'Email already registered' },
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'Request body is too large' },

@@ -5,6 +5,17 @@ import { HttpUrlOrEmptySchema, JsonObjectSchema } from './common';
 export const SessionTypeSchema = z.enum(['conversational', 'automation', 'figma-comparison']);
 export type SessionType = z.infer<typeof SessionTypeSchema>;
 
+/**
+ * Spec §4: a session the server could not create lives in the browser only, its id prefixed `local_`.
+ * Such an id names no server session (server ids are UUIDs), so it can never be another user's; the
+ * server accepts it on a run as the client's label and checks every other session id for ownership.
+ */
+export const LOCAL_SESSION_ID_PREFIX = 'local_';
+
+export function isLocalSessionId(id: string): boolean {
+  return id.startsWith(LOCAL_SESSION_ID_PREFIX);
+}
+
 export const SESSION_STATUSES = ['ACTIVE', 'CLOSED', 'CANCELLED', 'COMPLETED', 'ERROR'] as const;
 /** Server-side status: upper case (spec §4). Input in any case is accepted and normalised. */
 export const SessionStatusSchema = z

@@ -2,28 +2,27 @@ import type { MessageHandlers } from '../ws/message-handlers';
 import type { AutomationService } from './automation-service';
 
 /**
- * Socket handlers of the automation screen. Long work is not awaited: the socket keeps reading
- * (a stop must get through while a run goes on), and progress reaches every tab of the user.
+ * Socket handlers of the automation screen. Long work is not awaited (only its start is): the socket
+ * keeps reading (a stop must get through while a run goes on), and progress reaches every tab of the user.
  */
 export function automationHandlers(automation: AutomationService): MessageHandlers {
-  const background = (work: Promise<void>) => {
-    work.catch(() => undefined);
+  // A refusal (another user's session or run, a quota, work under way) is thrown before anything
+  // starts and reaches the sender as an `error`; once begun, the work goes on in the background.
+  const background = async (starting: Promise<{ done: Promise<void> }>) => {
+    const { done } = await starting;
+    done.catch(() => undefined);
   };
   return {
-    generate_test_cases: (message, { user, broadcast }) => {
-      background(automation.generate(user.id, message.data, broadcast));
-    },
-    command_generate_test_cases: (message, { user, broadcast }) => {
-      background(automation.generate(user.id, message.data, broadcast));
-    },
-    run_all_tests: (message, { user, broadcast }) => {
-      background(automation.run(user.id, message.data, broadcast));
-    },
-    run_single_test: (message, { user, broadcast }) => {
+    generate_test_cases: (message, { user, broadcast }) =>
+      background(automation.generate(user.id, message.data, broadcast)),
+    command_generate_test_cases: (message, { user, broadcast }) =>
+      background(automation.generate(user.id, message.data, broadcast)),
+    run_all_tests: (message, { user, broadcast }) =>
+      background(automation.run(user.id, message.data, broadcast)),
+    run_single_test: (message, { user, broadcast }) =>
       background(
         automation.run(user.id, { ...message.data, test_cases: [message.data.test_case] }, broadcast),
-      );
-    },
+      ),
     stop_execution: async (_message, { user, broadcast }) => {
       await automation.stop(user.id, broadcast);
     },

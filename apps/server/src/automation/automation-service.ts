@@ -12,6 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import { AppError } from '../errors';
 import type { BlobStore } from '../services/blob-store';
+import { checkSessionOwner, ownTestRun } from '../services/ownership';
 import type { SignedUrls } from '../services/signed-urls';
 
 type Send = (message: ServerMessageInput) => void;
@@ -142,12 +143,18 @@ export class AutomationService {
     return activity;
   }
 
-  generate(
+  /**
+   * Starts a generation. Resolves once it has begun (or throws an AppError, and nothing starts: a
+   * session that is not the user's, work already under way); `done` settles when it is over.
+   */
+  async generate(
     userId: string,
     data: ClientMessageOf<'generate_test_cases'>['data'] & { command?: string },
     send: Send,
-  ): Promise<void> {
+  ): Promise<{ done: Promise<void> }> {
     const { config, repos, pool, planner } = this.deps;
+    // Checked before anything starts, so nothing is ever recorded against another user's session.
+    await checkSessionOwner(repos, userId, data.session_id);
     const view = {
       url: data.url,
       test_mode: data.command ? ('command' as const) : ('full' as const),
@@ -155,7 +162,7 @@ export class AutomationService {
       session_id: data.session_id ?? null,
       test_cases: [],
     };
-    return this.begin(userId, 'generating', view, async ({ controller, view }) => {
+    const activity = this.begin(userId, 'generating', view, async ({ controller, view }) => {
       const { url, command } = data;
       const progress = (message: string) => {
         view.messages = [...view.messages, message].slice(-KEPT_MESSAGES);
@@ -198,11 +205,15 @@ export class AutomationService {
         this.deps.log.warn({ err: error, url: data.url }, 'generation failed');
         send({ type: 'error', data: { message, code: 'GENERATION_FAILED' } });
       }
-    }).done;
+    });
+    return { done: activity.done };
   }
 
-  /** run_all_tests and run_single_test: the same execution, over one case or many. */
-  run(
+  /**
+   * run_all_tests and run_single_test: the same execution, over one case or many. Resolves once the
+   * run has begun (or throws an AppError, and nothing starts); `done` settles when it is over.
+   */
+  async run(
     userId: string,
     data: {
       url: string;
@@ -213,9 +224,12 @@ export class AutomationService {
       test_run_id?: string | null;
     },
     send: Send,
-  ): Promise<void> {
+  ): Promise<{ done: Promise<void> }> {
     const { repos, config } = this.deps;
     if (data.test_cases.length === 0) throw new AppError('BAD_REQUEST', 'No test cases to run');
+    // Both checked before anything starts: a run is never recorded against another user's records.
+    await checkSessionOwner(repos, userId, data.session_id);
+    const named = data.test_run_id ? await ownTestRun(repos, userId, data.test_run_id) : undefined;
     const view = {
       url: data.url,
       test_mode: data.test_mode,
@@ -223,13 +237,11 @@ export class AutomationService {
       session_id: data.session_id ?? null,
       test_cases: data.test_cases,
     };
-    return this.begin(userId, 'running', view, async (activity) => {
+    const started = this.begin(userId, 'running', view, async (activity) => {
       const { controller, view } = activity;
       const cases = data.test_cases;
       const total = cases.length;
-      let run: TestRunRow | undefined = data.test_run_id
-        ? await repos.testRuns.get(userId, data.test_run_id)
-        : undefined;
+      let run: TestRunRow | undefined = named;
       const start = {
         status: 'running',
         started_at: new Date(),
@@ -392,7 +404,8 @@ export class AutomationService {
           data: { message: 'An error occurred during test execution', code: 'INTERNAL' },
         });
       }
-    }).done;
+    });
+    return { done: started.done };
   }
 
   private async saveScreenshot(

@@ -25,12 +25,19 @@ describe('automation over the socket, against the fixture site', () => {
   let socket: TestSocket;
   let cases: { test_name: string; steps: string[]; category: string }[] = [];
   let runId: string;
+  /** Alice's automation session: a run names a session of its sender's, or none. */
+  let sessionId: string;
 
   beforeAll(async () => {
     site = await serveFixtureSite();
     server = await spawnServer({ ALLOWED_TARGETS: '127.0.0.1', AUTOMATION_PARALLELISM: '2' });
     api = client(server.url);
     alice = await api.signUp('alice');
+    const session = await api.call('POST', '/api/sessions/', {
+      token: alice.token,
+      json: { title: 'Automation: fixture', session_type: 'automation', url: `${site.url}/` },
+    });
+    sessionId = session.data.id;
     socket = openSocket(`${server.url.replace('http', 'ws')}/ws/${alice.user.id}?token=${alice.token}`);
     await socket.next('connection_established');
   });
@@ -48,7 +55,7 @@ describe('automation over the socket, against the fixture site', () => {
   });
 
   it('generates a real first-pass suite: at least 8 distinct cases, every step in the step language', async () => {
-    socket.send('generate_test_cases', { url: `${site.url}/`, session_id: 'session-1' });
+    socket.send('generate_test_cases', { url: `${site.url}/`, session_id: sessionId });
     expect((await socket.next('generation_started')).data.url).toBe(`${site.url}/`);
     const generated = await socket.next('test_cases_generated', 90_000);
     expect(socket.all.some((m) => m.type === 'progress_update')).toBe(true);
@@ -93,7 +100,7 @@ describe('automation over the socket, against the fixture site', () => {
       url: `${site.url}/`,
       test_cases: cases,
       test_mode: 'full',
-      session_id: 'session-1',
+      session_id: sessionId,
       test_run_id: runId,
     });
     const started = await socket.next('execution_started');
@@ -146,7 +153,7 @@ describe('automation over the socket, against the fixture site', () => {
       total_tests: cases.length,
       passed_tests: cases.length - PLANTED.length,
       failed_tests: PLANTED.length,
-      session_id: 'session-1',
+      session_id: sessionId,
     });
     expect(run.data.test_results).toHaveLength(cases.length);
     expect(run.data.execution_log.length).toBeGreaterThan(cases.length);
@@ -193,7 +200,7 @@ describe('automation over the socket, against the fixture site', () => {
       url: `${site.url}/`,
       test_cases: cases,
       test_mode: 'full',
-      session_id: 'session-1',
+      session_id: sessionId,
     });
     const started = await socket.next('execution_started');
     await socket.next('step_update');
@@ -204,7 +211,7 @@ describe('automation over the socket, against the fixture site', () => {
       kind: 'running',
       url: `${site.url}/`,
       test_mode: 'full',
-      session_id: 'session-1',
+      session_id: sessionId,
       test_run_id: started.data.test_run_id,
       total_tests: cases.length,
     });
@@ -238,7 +245,7 @@ describe('automation over the socket, against the fixture site', () => {
     socket.send('stop_execution', {
       stopId: 's1',
       force: false,
-      session_id: 'session-1',
+      session_id: sessionId,
       timestamp: new Date().toISOString(),
     });
     await socket.next('execution_stopping', 5_000);
@@ -258,7 +265,7 @@ describe('automation over the socket, against the fixture site', () => {
       ['http://169.254.169.254/latest/meta-data/', /link-local or cloud-metadata/],
       [`${server.url}/api/health`, /is the Argus server itself/],
     ] as const) {
-      socket.send('generate_test_cases', { url, session_id: 'session-1' });
+      socket.send('generate_test_cases', { url, session_id: sessionId });
       const error = await socket.next('error', 30_000);
       expect(String(error.data.message)).toMatch(/^Blocked by the target policy: /);
       expect(String(error.data.message)).toMatch(reason);
@@ -269,7 +276,7 @@ describe('automation over the socket, against the fixture site', () => {
     socket.send('command_generate_test_cases', {
       url: `${site.url}/`,
       command: "check that searching for 'shoes' shows results",
-      session_id: 'session-1',
+      session_id: sessionId,
     });
     await socket.next('generation_started');
     const { late, joined } = await joinLate();
@@ -309,11 +316,15 @@ describe('automation records over HTTP', () => {
   it('creates, updates and reads a test run, its results and screenshots, owner-scoped', async () => {
     const alice = await api.signUp('alice');
     const bob = await api.signUp('bob');
+    const session = await api.call('POST', '/api/sessions/', {
+      token: alice.token,
+      json: { title: 'Automation: example.com', session_type: 'automation' },
+    });
     const created = await api.call('POST', '/api/automation/test-runs', {
       token: alice.token,
       json: {
         url: 'https://example.com',
-        session_id: 's',
+        session_id: session.data.id,
         test_cases: { testName: 'one', steps: ['Click "A"'] },
       },
     });
@@ -403,7 +414,9 @@ describe('automation records over HTTP', () => {
         })
       ).status,
     ).toBe(404);
-    const listed = await api.call('GET', '/api/automation/test-runs?session_id=s', { token: alice.token });
+    const listed = await api.call('GET', `/api/automation/test-runs?session_id=${session.data.id}`, {
+      token: alice.token,
+    });
     expect(listed.data.map((r: { id: string }) => r.id)).toEqual([id]);
     // The list carries each run's results and screenshots too.
     expect(listed.data[0].test_results).toHaveLength(1);

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { AppError, parseWith } from '../errors';
 import { currentUser } from '../plugins/authenticate';
 import type { Services } from '../services';
+import { checkSessionOwner, ownTestRun } from '../services/ownership';
 
 export function toApiTestRun(
   row: TestRunRow,
@@ -87,6 +88,7 @@ export async function automationRoutes(app: FastifyInstance, { services }: { ser
   app.post('/test-runs', async (request, reply) => {
     const body = parseWith(TestRunCreateSchema, request.body, 'body');
     const user = currentUser(request);
+    await checkSessionOwner(services.repos, user.id, body.session_id);
     const row = await runs.create(user.id, {
       session_id: body.session_id ?? null,
       url: body.url,
@@ -119,9 +121,7 @@ export async function automationRoutes(app: FastifyInstance, { services }: { ser
   app.get('/test-runs/:id', async (request) => {
     const { id } = parseWith(IdParams, request.params, 'path');
     const user = currentUser(request);
-    const row = await runs.get(user.id, id);
-    if (!row) throw new AppError('NOT_FOUND', 'Test run not found');
-    return full(user.id, row);
+    return full(user.id, await ownTestRun(services.repos, user.id, id));
   });
 
   app.put('/test-runs/:id', async (request) => {
@@ -129,7 +129,7 @@ export async function automationRoutes(app: FastifyInstance, { services }: { ser
     const body = parseWith(TestRunUpdateSchema, request.body, 'body');
     const user = currentUser(request);
     const { completed_at, test_results, ...rest } = body;
-    if (!(await runs.get(user.id, id))) throw new AppError('NOT_FOUND', 'Test run not found');
+    await ownTestRun(services.repos, user.id, id);
     const counts = test_results
       ? {
           passed_tests: rest.passed_tests ?? test_results.filter((r) => r.status === 'passed').length,
@@ -157,15 +157,14 @@ export async function automationRoutes(app: FastifyInstance, { services }: { ser
       ...counts,
       ...(completed_at !== undefined ? { completed_at: completed_at ? new Date(completed_at) : null } : {}),
     });
-    if (!row) throw new AppError('NOT_FOUND', 'Test run not found');
+    if (!row) throw new AppError('TEST_RUN_NOT_FOUND');
     return full(user.id, row);
   });
 
   app.post('/test-results', async (request, reply) => {
     const body = parseWith(TestResultRecordSchema, request.body, 'body');
     const user = currentUser(request);
-    const run = await runs.get(user.id, body.test_run_id);
-    if (!run) throw new AppError('NOT_FOUND', 'Test run not found');
+    const run = await ownTestRun(services.repos, user.id, body.test_run_id);
     const row = await runs.addResult(user.id, run.id, {
       test_case_id: null,
       test_case_name: body.test_case_name,

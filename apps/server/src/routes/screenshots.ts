@@ -6,6 +6,7 @@ import { AppError, parseWith } from '../errors';
 import { bearerToken } from '../plugins/authenticate';
 import type { Services } from '../services';
 import { sniffImage } from '../services/blob-store';
+import { ownTestRun } from '../services/ownership';
 import type { SignedQuery } from '../services/signed-urls';
 
 /** A base64 screenshot of up to 10 MB decoded, and some room for the rest of the record. */
@@ -33,8 +34,7 @@ export async function screenshotRoutes(app: FastifyInstance, { services }: { ser
     async (request, reply) => {
       const user = await userOf(request);
       const body = parseWith(ScreenshotRecordSchema, request.body, 'body');
-      const run = await runs.get(user.id, body.test_run_id);
-      if (!run) throw new AppError('NOT_FOUND', 'Test run not found');
+      const run = await ownTestRun(services.repos, user.id, body.test_run_id);
       const base64 = body.image_data.replace(/^data:image\/[a-z+.-]+;base64,/i, '');
       const data = Buffer.from(base64, 'base64');
       if (data.length > MAX_IMAGE_BYTES)
@@ -65,7 +65,7 @@ export async function screenshotRoutes(app: FastifyInstance, { services }: { ser
   app.get('/api/screenshots/test-run/:id', async (request) => {
     const user = await userOf(request);
     const { id } = parseWith(z.object({ id: z.string().max(100) }), request.params, 'path');
-    if (!(await runs.get(user.id, id))) throw new AppError('NOT_FOUND', 'Test run not found');
+    await ownTestRun(services.repos, user.id, id);
     return (await runs.screenshots(user.id, [id])).map((row) => toScreenshotRef(row, services.urls));
   });
 
@@ -76,7 +76,7 @@ export async function screenshotRoutes(app: FastifyInstance, { services }: { ser
       request.params,
       'path',
     );
-    if (!(await runs.get(user.id, id))) throw new AppError('NOT_FOUND', 'Test run not found');
+    await ownTestRun(services.repos, user.id, id);
     return (await runs.screenshots(user.id, [id], name)).map((row) => toScreenshotRef(row, services.urls));
   });
 
