@@ -27,6 +27,11 @@ export interface Config {
   loginAttemptsPerIp: number;
   /** Registrations allowed per IP per window. @default 20 */
   registrationsPerIp: number;
+  /**
+   * REGISTRATION: 'open' lets anyone register; 'closed' answers POST /api/auth/register with 403
+   * REGISTRATION_CLOSED, and accounts are made with `npm run user:add`. @default 'open'
+   */
+  registration: 'open' | 'closed';
   /** Page-unload beacons (POST /cleanup) allowed per IP per window. @default 120 */
   cleanupRequestsPerIp: number;
   /** Window of the limits above, in seconds. @default 900 */
@@ -48,6 +53,22 @@ export interface Config {
   maxBrowsers: number;
   /** Tests of one run executed at once. @default 2 */
   automationParallelism: number;
+  /**
+   * Browser contexts one user's work may hold at once (MAX_BROWSERS_PER_USER, at least 1): a run's
+   * parallel tests are capped by it, and work that would need a browser when all of the user's are
+   * busy is refused (BROWSER_LIMIT_REACHED) and does not start. @default 2
+   */
+  maxBrowsersPerUser: number;
+  /** Test cases one run may hold (MAX_CASES_PER_RUN, at least 1); more is refused (TOO_MANY_TEST_CASES). @default 100 */
+  maxCasesPerRun: number;
+  /** Steps one test case may have (MAX_STEPS_PER_CASE, at least 1); more is refused (TOO_MANY_STEPS). @default 100 */
+  maxStepsPerCase: number;
+  /**
+   * Bytes of screenshots one user may keep stored (MAX_STORED_BYTES_PER_USER); an upload past it
+   * answers 413 STORAGE_QUOTA_EXCEEDED, a run is refused once it is used up, and a run that reaches
+   * it stops storing screenshots (its log says so). @default 1073741824 (1 GiB)
+   */
+  maxStoredBytesPerUser: number;
   /** Pages the built-in generator explores. @default 10 */
   exploreMaxPages: number;
   /** Time the built-in generator explores for, in ms. @default 20000 */
@@ -87,6 +108,14 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
     .filter(Boolean);
 }
 
+/** REGISTRATION: unset/'open' → open, 'closed' → closed (any case); anything else is a mistake worth stopping for. */
+export function parseRegistration(value: string | undefined): 'open' | 'closed' {
+  const text = (value ?? '').trim().toLowerCase();
+  if (text === '' || text === 'open') return 'open';
+  if (text === 'closed') return 'closed';
+  throw new Error(`REGISTRATION must be 'open' or 'closed', got '${value}'`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const version = JSON.parse(readFileSync(resolve(REPO_ROOT, 'package.json'), 'utf8')).version as string;
   const port = int(env.PORT, 8080, 'PORT');
@@ -104,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginFailuresPerUser: int(env.LOGIN_FAILURES_PER_USER, 10, 'LOGIN_FAILURES_PER_USER'),
     loginAttemptsPerIp: int(env.LOGIN_ATTEMPTS_PER_IP, 30, 'LOGIN_ATTEMPTS_PER_IP'),
     registrationsPerIp: int(env.REGISTRATIONS_PER_IP, 20, 'REGISTRATIONS_PER_IP'),
+    registration: parseRegistration(env.REGISTRATION),
     cleanupRequestsPerIp: int(env.CLEANUP_REQUESTS_PER_IP, 120, 'CLEANUP_REQUESTS_PER_IP'),
     rateLimitWindowSeconds: int(env.RATE_LIMIT_WINDOW_SECONDS, 900, 'RATE_LIMIT_WINDOW_SECONDS'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
@@ -116,6 +146,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     browserWsEndpoint: env.BROWSER_WS_ENDPOINT || undefined,
     maxBrowsers: Math.max(1, int(env.MAX_BROWSERS, 4, 'MAX_BROWSERS')),
     automationParallelism: Math.max(1, int(env.AUTOMATION_PARALLELISM, 2, 'AUTOMATION_PARALLELISM')),
+    maxBrowsersPerUser: Math.max(1, int(env.MAX_BROWSERS_PER_USER, 2, 'MAX_BROWSERS_PER_USER')),
+    maxCasesPerRun: Math.max(1, int(env.MAX_CASES_PER_RUN, 100, 'MAX_CASES_PER_RUN')),
+    maxStepsPerCase: Math.max(1, int(env.MAX_STEPS_PER_CASE, 100, 'MAX_STEPS_PER_CASE')),
+    maxStoredBytesPerUser: int(env.MAX_STORED_BYTES_PER_USER, 1024 ** 3, 'MAX_STORED_BYTES_PER_USER'),
     exploreMaxPages: Math.max(1, int(env.EXPLORE_MAX_PAGES, 10, 'EXPLORE_MAX_PAGES')),
     exploreTimeBudgetMs: int(env.EXPLORE_TIME_BUDGET_MS, 20_000, 'EXPLORE_TIME_BUDGET_MS'),
     stepTimeoutMs: int(env.STEP_TIMEOUT_MS, 10_000, 'STEP_TIMEOUT_MS'),

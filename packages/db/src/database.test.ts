@@ -144,6 +144,36 @@ describe.each(engines)('database on $name', ({ open }) => {
     expect((await repos.testRuns.results(alice.id, run.id)).map((r) => r.test_case_name)).toEqual(['First']);
   });
 
+  it('sums the bytes each user stores, and frees them when a run is deleted (owner only)', async () => {
+    const alice = (await repos.users.findByLogin('alice'))!;
+    const bob = (await repos.users.findByLogin('bob'))!;
+    const before = await repos.testRuns.storedBytes(alice.id);
+    const run = await repos.testRuns.create(alice.id, { url: 'https://example.com' });
+    const shot = (bytes: number, sha: string) =>
+      repos.testRuns.addScreenshot(alice.id, {
+        test_run_id: run.id,
+        test_case_name: 'Quota',
+        step_name: null,
+        step_index: 0,
+        sha256: sha.repeat(64),
+        mime: 'image/png',
+        bytes,
+        width: null,
+        height: null,
+        metadata: {},
+      });
+    await shot(2_000_000_000, 'b');
+    await shot(300_000_000, 'c');
+    // Past 2^31: the sum is a bigint in SQL and still a plain number here.
+    expect(await repos.testRuns.storedBytes(alice.id)).toBe(before + 2_300_000_000);
+    expect(await repos.testRuns.storedBytes(bob.id)).toBe(0);
+    expect(await repos.testRuns.delete(bob.id, run.id)).toBe(false);
+    expect(await repos.testRuns.delete(alice.id, 'not-a-uuid')).toBe(false);
+    expect(await repos.testRuns.delete(alice.id, run.id)).toBe(true);
+    expect(await repos.testRuns.get(alice.id, run.id)).toBeUndefined();
+    expect(await repos.testRuns.storedBytes(alice.id)).toBe(before);
+  });
+
   it("replaces a run's results in one go, touching no other run or owner", async () => {
     const alice = (await repos.users.findByLogin('alice'))!;
     const bob = (await repos.users.findByLogin('bob'))!;

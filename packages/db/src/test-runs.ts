@@ -126,6 +126,20 @@ export function testRunsRepository(orm: Drizzle) {
         .where(and(inArray(testResults.test_run_id, ids), eq(testResults.user_id, userId)))
         .orderBy(asc(testResults.created_at));
     },
+    /** Deletes one of the user's runs with its results and screenshot rows; false if not the user's. */
+    async delete(userId: string, id: string): Promise<boolean> {
+      if (!isUuid(id)) return false;
+      const rows = await orm.delete(testRuns).where(owned(userId, id)).returning({ id: testRuns.id });
+      return rows.length > 0;
+    },
+    /** Bytes of every screenshot the user keeps (MAX_STORED_BYTES_PER_USER counts these). */
+    async storedBytes(userId: string): Promise<number> {
+      const [row] = await orm
+        .select({ total: sql<string | number | null>`sum(${screenshots.bytes})` })
+        .from(screenshots)
+        .where(eq(screenshots.user_id, userId));
+      return Number(row?.total ?? 0);
+    },
     async addScreenshot(userId: string, input: NewScreenshot): Promise<ScreenshotRow> {
       const [row] = await orm
         .insert(screenshots)

@@ -12,6 +12,11 @@ export const ERRORS = {
   INVALID_TOKEN: { status: 401, detail: 'Could not validate credentials' },
   WRONG_PASSWORD: { status: 400, detail: 'Current password is incorrect' },
   FORBIDDEN: { status: 403, detail: 'Forbidden' },
+  /** REGISTRATION=closed: accounts are made by an administrator (`npm run user:add`). */
+  REGISTRATION_CLOSED: {
+    status: 403,
+    detail: 'Registration is closed on this server. Ask an administrator for an account.',
+  },
   /** A signed link (a screenshot's image) with a wrong signature, or past its expiry. */
   LINK_INVALID: { status: 403, detail: 'This link is invalid or has expired' },
   NOT_FOUND: { status: 404, detail: 'Not found' },
@@ -23,8 +28,16 @@ export const ERRORS = {
   EMAIL_TAKEN: { status: 409, detail: 'Email already registered' },
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'Request body is too large' },
   BODY_TOO_MANY_VALUES: { status: 413, detail: 'Request body holds too many values' },
+  /** MAX_STORED_BYTES_PER_USER: the screenshots a user keeps would pass the quota. */
+  STORAGE_QUOTA_EXCEEDED: { status: 413, detail: 'Your storage quota is used up' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, detail: 'Unsupported content type' },
+  /** MAX_CASES_PER_RUN: more test cases in one run than the server allows. */
+  TOO_MANY_TEST_CASES: { status: 422, detail: 'Too many test cases for one run' },
+  /** MAX_STEPS_PER_CASE: a test case with more steps than the server allows. */
+  TOO_MANY_STEPS: { status: 422, detail: 'A test case has too many steps' },
   RATE_LIMITED: { status: 429, detail: 'Too many attempts. Please try again later.' },
+  /** MAX_BROWSERS_PER_USER: the user's work already holds every browser it may. */
+  BROWSER_LIMIT_REACHED: { status: 429, detail: 'All the browsers you may use are busy' },
   NOT_IMPLEMENTED: { status: 501, detail: 'Not available in this version' },
   INTERNAL: { status: 500, detail: 'Internal server error' },
 } as const;

@@ -13,6 +13,7 @@ import type { Config } from '../config';
 import { AppError } from '../errors';
 import type { BlobStore } from '../services/blob-store';
 import { checkSessionOwner, ownTestRun } from '../services/ownership';
+import { type BrowserBudget, checkRunSize, storageQuotaError } from '../services/quotas';
 import type { SignedUrls } from '../services/signed-urls';
 
 type Send = (message: ServerMessageInput) => void;
@@ -25,6 +26,16 @@ interface Activity {
   done: Promise<void>;
   /** What a socket that connects now needs to follow along (automation_in_progress). */
   view: ActivityView;
+  /** Browser contexts this work holds of the user's MAX_BROWSERS_PER_USER. */
+  browsers: number;
+}
+
+/** A run's screenshot storage against MAX_STORED_BYTES_PER_USER: bytes counted as they are stored. */
+interface Storage {
+  used: number;
+  limit: number;
+  /** Set once the run has logged that it stopped storing screenshots. */
+  full: boolean;
 }
 
 interface ActivityView {
@@ -64,6 +75,8 @@ export class AutomationService {
       pool: BrowserPool;
       planner: Planner;
       log: FastifyBaseLogger;
+      /** MAX_BROWSERS_PER_USER, shared with every capability that holds a browser for a user. */
+      browsers: BrowserBudget;
     },
   ) {}
 
@@ -74,6 +87,11 @@ export class AutomationService {
   /** The session of the work under way: undefined when nothing is, null when it names none. */
   activeSession(userId: string): string | null | undefined {
     return this.activities.get(userId)?.view.session_id;
+  }
+
+  /** The test run the user's run under way records into, if one does. */
+  activeRun(userId: string): string | undefined {
+    return this.activities.get(userId)?.runId;
   }
 
   /** For a socket that connects while something is under way: where it stands, or null. */
@@ -114,14 +132,22 @@ export class AutomationService {
     };
   }
 
+  /**
+   * Starts work that holds up to `browsers` browser contexts, synchronously, so two starts cannot
+   * both pass the checks. Refused when the user's browsers are all busy (MAX_BROWSERS_PER_USER), and
+   * while other work of theirs goes on (one generation or run per user at a time).
+   */
   private begin(
     userId: string,
     kind: Activity['kind'],
     view: Omit<ActivityView, 'messages' | 'results' | 'active' | 'steps'>,
+    browsers: number,
     work: (a: Activity) => Promise<void>,
   ): Activity {
+    const lease = this.deps.browsers.take(userId, browsers);
     const busy = this.activities.get(userId);
     if (busy) {
+      lease.release();
       throw new AppError(
         'BAD_REQUEST',
         busy.kind === 'running'
@@ -135,9 +161,11 @@ export class AutomationService {
       startedAt: Date.now(),
       done: Promise.resolve(),
       view: { ...view, messages: [], results: [], active: new Set(), steps: new Map() },
+      browsers: lease.count,
     };
     this.activities.set(userId, activity);
     activity.done = work(activity).finally(() => {
+      lease.release();
       if (this.activities.get(userId) === activity) this.activities.delete(userId);
     });
     return activity;
@@ -162,7 +190,8 @@ export class AutomationService {
       session_id: data.session_id ?? null,
       test_cases: [],
     };
-    const activity = this.begin(userId, 'generating', view, async ({ controller, view }) => {
+    // Exploring takes one browser.
+    const activity = this.begin(userId, 'generating', view, 1, async ({ controller, view }) => {
       const { url, command } = data;
       const progress = (message: string) => {
         view.messages = [...view.messages, message].slice(-KEPT_MESSAGES);
@@ -180,7 +209,7 @@ export class AutomationService {
         });
         if (controller.signal.aborted) return;
         progress(`Explored ${pages.length} page${pages.length === 1 ? '' : 's'}; writing test cases`);
-        const cases = await planner.generate({ url, command, pages });
+        const cases = this.withinRunLimits(await planner.generate({ url, command, pages }), progress);
         const run = await repos.testRuns.create(userId, {
           session_id: data.session_id ?? null,
           url,
@@ -227,9 +256,17 @@ export class AutomationService {
   ): Promise<{ done: Promise<void> }> {
     const { repos, config } = this.deps;
     if (data.test_cases.length === 0) throw new AppError('BAD_REQUEST', 'No test cases to run');
+    checkRunSize(data.test_cases, config);
     // Both checked before anything starts: a run is never recorded against another user's records.
     await checkSessionOwner(repos, userId, data.session_id);
     const named = data.test_run_id ? await ownTestRun(repos, userId, data.test_run_id) : undefined;
+    // A run stores a screenshot per step: once the quota is used up, runs wait for room to be made.
+    const storage: Storage = {
+      used: await repos.testRuns.storedBytes(userId),
+      limit: config.maxStoredBytesPerUser,
+      full: false,
+    };
+    if (storage.used >= storage.limit) throw storageQuotaError(storage.used, storage.limit);
     const view = {
       url: data.url,
       test_mode: data.test_mode,
@@ -237,7 +274,9 @@ export class AutomationService {
       session_id: data.session_id ?? null,
       test_cases: data.test_cases,
     };
-    const started = this.begin(userId, 'running', view, async (activity) => {
+    // One browser per test run in parallel, as many as the user may hold.
+    const parallel = Math.min(config.automationParallelism, data.test_cases.length);
+    const started = this.begin(userId, 'running', view, parallel, async (activity) => {
       const { controller, view } = activity;
       const cases = data.test_cases;
       const total = cases.length;
@@ -303,7 +342,7 @@ export class AutomationService {
             if (view.steps.size > KEPT_STEPS) view.steps.delete(view.steps.keys().next().value as string);
             if (shot) {
               saving.push(
-                this.saveScreenshot(userId, runId, name, shot).then((ref) => {
+                this.saveScreenshot(userId, runId, name, shot, storage).then((ref) => {
                   kept.screenshot_id = ref?.id ?? null;
                   return ref;
                 }),
@@ -367,7 +406,7 @@ export class AutomationService {
       };
 
       try {
-        const workers = Array.from({ length: Math.min(config.automationParallelism, total) }, async () => {
+        const workers = Array.from({ length: activity.browsers }, async () => {
           while (next < total && !controller.signal.aborted) await runOne(next++);
         });
         await Promise.all(workers);
@@ -408,12 +447,51 @@ export class AutomationService {
     return { done: started.done };
   }
 
+  /**
+   * The cases a generation hands out, within MAX_STEPS_PER_CASE and MAX_CASES_PER_RUN, so they can be
+   * run as they are; what was left out is said in the progress messages.
+   */
+  private withinRunLimits(cases: TestCase[], progress: (message: string) => void): TestCase[] {
+    const { maxCasesPerRun, maxStepsPerCase } = this.deps.config;
+    const fit = cases.filter((c) => c.steps.length <= maxStepsPerCase);
+    const long = cases.length - fit.length;
+    if (long > 0) {
+      progress(
+        `Left out ${long} test case${long === 1 ? '' : 's'} longer than ${maxStepsPerCase} steps (MAX_STEPS_PER_CASE)`,
+      );
+    }
+    if (fit.length <= maxCasesPerRun) return fit;
+    progress(`Kept the first ${maxCasesPerRun} of ${fit.length} test cases (MAX_CASES_PER_RUN)`);
+    return fit.slice(0, maxCasesPerRun);
+  }
+
   private async saveScreenshot(
     userId: string,
     runId: string,
     testCaseName: string,
     shot: CapturedScreenshot,
+    storage: Storage,
   ): Promise<ScreenshotRef | null> {
+    const bytes = shot.data.length;
+    if (storage.used + bytes > storage.limit) {
+      // The step and its result are still recorded; its image is only shown live. Said once per run.
+      if (!storage.full) {
+        storage.full = true;
+        const why = storageQuotaError(storage.used, storage.limit).message;
+        await this.deps.repos.testRuns
+          .appendLog(userId, runId, [
+            {
+              timestamp: new Date().toISOString(),
+              level: 'warn',
+              message: `Screenshots from here on are not stored. ${why}`,
+            },
+          ])
+          .catch(() => undefined);
+      }
+      return null;
+    }
+    // Counted before the write, so tests running in parallel cannot all pass the same check.
+    storage.used += bytes;
     try {
       const sha256 = await this.deps.blobs.put(shot.data);
       const row = await this.deps.repos.testRuns.addScreenshot(userId, {
@@ -430,6 +508,7 @@ export class AutomationService {
       });
       return toScreenshotRef(row, this.deps.urls);
     } catch (error) {
+      storage.used -= bytes;
       this.deps.log.warn({ err: error }, 'could not store a screenshot');
       return null;
     }

@@ -12,6 +12,7 @@ import { AppError, parseWith } from '../errors';
 import { currentUser } from '../plugins/authenticate';
 import type { Services } from '../services';
 import { checkSessionOwner, ownTestRun } from '../services/ownership';
+import { checkRunSize } from '../services/quotas';
 
 export function toApiTestRun(
   row: TestRunRow,
@@ -87,6 +88,7 @@ export async function automationRoutes(app: FastifyInstance, { services }: { ser
 
   app.post('/test-runs', async (request, reply) => {
     const body = parseWith(TestRunCreateSchema, request.body, 'body');
+    checkRunSize(body.test_cases ?? [], services.config, { loc: ['body', 'test_cases'] });
     const user = currentUser(request);
     await checkSessionOwner(services.repos, user.id, body.session_id);
     const row = await runs.create(user.id, {
@@ -159,6 +161,21 @@ export async function automationRoutes(app: FastifyInstance, { services }: { ser
     });
     if (!row) throw new AppError('TEST_RUN_NOT_FOUND');
     return full(user.id, row);
+  });
+
+  /**
+   * Not in the spec: deletes a run with its results and screenshots, which frees their bytes from the
+   * user's MAX_STORED_BYTES_PER_USER. A run still under way must be stopped first.
+   */
+  app.delete('/test-runs/:id', async (request, reply) => {
+    const { id } = parseWith(IdParams, request.params, 'path');
+    const user = currentUser(request);
+    await ownTestRun(services.repos, user.id, id);
+    if (services.automation.activeRun(user.id) === id) {
+      throw new AppError('BAD_REQUEST', 'This test run is still in progress. Stop it before deleting it.');
+    }
+    if (!(await runs.delete(user.id, id))) throw new AppError('TEST_RUN_NOT_FOUND');
+    return reply.code(204).send();
   });
 
   app.post('/test-results', async (request, reply) => {

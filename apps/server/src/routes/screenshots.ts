@@ -7,6 +7,7 @@ import { bearerToken } from '../plugins/authenticate';
 import type { Services } from '../services';
 import { sniffImage } from '../services/blob-store';
 import { ownTestRun } from '../services/ownership';
+import { storageQuotaError } from '../services/quotas';
 import type { SignedQuery } from '../services/signed-urls';
 
 /** A base64 screenshot of up to 10 MB decoded, and some room for the rest of the record. */
@@ -45,6 +46,10 @@ export async function screenshotRoutes(app: FastifyInstance, { services }: { ser
           { loc: ['body', 'image_data'], msg: 'Not a PNG, JPEG, WebP or GIF image', type: 'image_type' },
         ]);
       }
+      // MAX_STORED_BYTES_PER_USER, checked before a byte is written.
+      const used = await runs.storedBytes(user.id);
+      const limit = services.config.maxStoredBytesPerUser;
+      if (used + data.length > limit) throw storageQuotaError(used, limit, data.length);
       const sha256 = await services.blobs.put(data);
       const row = await runs.addScreenshot(user.id, {
         test_run_id: run.id,

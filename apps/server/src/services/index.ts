@@ -7,6 +7,7 @@ import { AutomationService } from '../automation/automation-service';
 import type { Config } from '../config';
 import { type AuthService, createAuthService, loadJwtSecret } from './auth-service';
 import { BlobStore } from './blob-store';
+import { BrowserBudget } from './quotas';
 import { RateLimiter } from './rate-limiter';
 import { createSignedUrls, type SignedUrls } from './signed-urls';
 
@@ -20,6 +21,8 @@ export interface Services {
   /** Short-lived signed links to stored screenshots. */
   urls: SignedUrls;
   pool: BrowserPool;
+  /** MAX_BROWSERS_PER_USER: the browser contexts each user's work holds. */
+  browsers: BrowserBudget;
   automation: AutomationService;
   limits: {
     loginPerIp: RateLimiter;
@@ -47,7 +50,9 @@ export async function createServices(
   });
   const secret = await loadJwtSecret(config.dataDir, config.jwtSecret);
   const urls = createSignedUrls({ secret, ttlSeconds: config.signedUrlTtlSeconds });
+  const browsers = new BrowserBudget(config.maxBrowsersPerUser);
   const automation = new AutomationService({
+    browsers,
     config,
     repos,
     blobs,
@@ -65,6 +70,7 @@ export async function createServices(
     blobs,
     urls,
     pool,
+    browsers,
     automation,
     limits: {
       loginPerIp: new RateLimiter(config.loginAttemptsPerIp, windowMs),
