@@ -32,7 +32,7 @@ export function TextField({ label, error, icon, trailing, children, className, .
           aria-describedby={error ? errorId : undefined}
           className={cn(
             'block w-full rounded-lg border bg-white py-2.5 text-sm text-slate-900 shadow-xs transition',
-            'placeholder:text-slate-400 focus:outline-none focus:ring-4',
+            'placeholder:text-slate-500 focus:outline-none focus:ring-4',
             error
               ? 'border-red-400 focus:border-red-500 focus:ring-red-100'
               : 'border-slate-300 focus:border-indigo-500 focus:ring-indigo-100',

@@ -97,7 +97,7 @@ export function Sidebar({ user, onLogout, compact, mobileOpen }: SidebarProps) {
         <div className="mt-8">
           <p
             className={cn(
-              'px-3 pb-2 text-[11px] font-semibold tracking-wider text-slate-400 uppercase',
+              'px-3 pb-2 text-[11px] font-semibold tracking-wider text-slate-500 uppercase',
               compact && 'sr-only',
             )}
             id="sidebar-projects"

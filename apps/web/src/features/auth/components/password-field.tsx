@@ -16,7 +16,7 @@ export function PasswordField(props: Omit<TextFieldProps, 'type' | 'icon' | 'tra
           onClick={() => setVisible((v) => !v)}
           aria-label={visible ? `Hide ${props.label.toLowerCase()}` : `Show ${props.label.toLowerCase()}`}
           aria-pressed={visible}
-          className="rounded-md p-2 text-slate-400 transition hover:bg-slate-100 hover:text-slate-600 focus-visible:outline-2 focus-visible:outline-indigo-600"
+          className="rounded-md p-2 text-slate-500 transition hover:bg-slate-100 hover:text-slate-600 focus-visible:outline-2 focus-visible:outline-indigo-600"
         >
           {visible ? <EyeOff className="size-4" /> : <Eye className="size-4" />}
         </button>

@@ -10,7 +10,7 @@ const RULES: Array<{ key: keyof PasswordChecks; label: string }> = [
 ];
 
 const LEVEL_STYLE = ['bg-slate-200', 'bg-red-500', 'bg-red-500', 'bg-amber-500', 'bg-emerald-500'];
-const LABEL_STYLE = ['text-slate-500', 'text-red-600', 'text-red-600', 'text-amber-600', 'text-emerald-600'];
+const LABEL_STYLE = ['text-slate-500', 'text-red-600', 'text-red-600', 'text-amber-700', 'text-emerald-700'];
 
 /** Spec §5: the four rules as a meter (0 'Enter password', 1-2 'Weak', 3 'Good', 4 'Strong') and a checklist. */
 export function PasswordStrength({ password }: { password: string }) {
@@ -42,7 +42,7 @@ export function PasswordStrength({ password }: { password: string }) {
         {RULES.map(({ key, label: text }) => (
           <li
             key={key}
-            className={cn('flex items-center gap-1.5', checks[key] ? 'text-emerald-600' : 'text-slate-500')}
+            className={cn('flex items-center gap-1.5', checks[key] ? 'text-emerald-700' : 'text-slate-500')}
             data-met={checks[key]}
           >
             {checks[key] ? (
@@ -67,7 +67,7 @@ export function PasswordMatch({ password, confirm }: { password: string; confirm
     <p
       className={cn(
         'mt-2 flex items-center gap-1.5 text-xs font-medium',
-        matches ? 'text-emerald-600' : 'text-red-600',
+        matches ? 'text-emerald-700' : 'text-red-600',
       )}
       data-testid="password-match"
       aria-live="polite"

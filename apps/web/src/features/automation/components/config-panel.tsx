@@ -95,7 +95,7 @@ export function ConfigPanel(props: ConfigPanelProps) {
                   props.onGenerate();
                 }
               }}
-              className="block w-full rounded-lg border border-slate-300 bg-white py-2.5 pr-3 pl-9 text-sm text-slate-900 shadow-xs transition placeholder:text-slate-400 focus:border-indigo-500 focus:ring-4 focus:ring-indigo-100 focus:outline-none"
+              className="block w-full rounded-lg border border-slate-300 bg-white py-2.5 pr-3 pl-9 text-sm text-slate-900 shadow-xs transition placeholder:text-slate-500 focus:border-indigo-500 focus:ring-4 focus:ring-indigo-100 focus:outline-none"
             />
           </div>
         </div>
@@ -112,7 +112,7 @@ export function ConfigPanel(props: ConfigPanelProps) {
               placeholder="e.g. test the login form"
               value={props.command}
               onChange={(event) => props.onCommandChange(event.target.value)}
-              className="mt-1.5 block w-full resize-y rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-sm text-slate-900 shadow-xs transition placeholder:text-slate-400 focus:border-indigo-500 focus:ring-4 focus:ring-indigo-100 focus:outline-none"
+              className="mt-1.5 block w-full resize-y rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-sm text-slate-900 shadow-xs transition placeholder:text-slate-500 focus:border-indigo-500 focus:ring-4 focus:ring-indigo-100 focus:outline-none"
             />
             <p className="mt-1 text-xs text-slate-500">Describe what to test in plain words.</p>
           </div>

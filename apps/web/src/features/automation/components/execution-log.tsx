@@ -32,9 +32,9 @@ const FILTER_LABELS: Record<LogFilter, string> = {
 
 const FILTER_ACTIVE: Record<LogFilter, string> = {
   all: 'bg-slate-900 text-white ring-slate-900',
-  success: 'bg-emerald-600 text-white ring-emerald-600',
+  success: 'bg-emerald-700 text-white ring-emerald-700',
   error: 'bg-red-600 text-white ring-red-600',
-  pending: 'bg-amber-500 text-white ring-amber-500',
+  pending: 'bg-amber-700 text-white ring-amber-700',
 };
 
 /** One formatter for every line (building one per call is slow with hundreds of lines). */
@@ -53,14 +53,14 @@ function timeOf(timestamp: string): string {
 function StepIcon({ status }: { status: LogEntry['status'] }) {
   if (status === 'success') return <CheckCircle2 className="size-4 text-emerald-600" aria-label="Success" />;
   if (status === 'error') return <XCircle className="size-4 text-red-600" aria-label="Error" />;
-  return <Clock className="size-4 text-amber-500" aria-label="Pending" />;
+  return <Clock className="size-4 text-amber-600" aria-label="Pending" />;
 }
 
 function Detail({ label, value, mono = false }: { label: string; value: string | null; mono?: boolean }) {
   if (!value) return null;
   return (
     <div className="flex gap-2">
-      <dt className="w-16 shrink-0 text-slate-400">{label}</dt>
+      <dt className="w-16 shrink-0 text-slate-500">{label}</dt>
       <dd className={cn('min-w-0 break-all text-slate-600', mono && 'font-mono')}>{value}</dd>
     </div>
   );
@@ -84,7 +84,7 @@ const LogRow = memo(function LogRow({
       className={cn(
         // Off-screen lines are neither laid out nor painted: a run has hundreds of them.
         'rounded-lg px-2 py-2 transition-colors [contain-intrinsic-size:auto_3.5rem] [content-visibility:auto]',
-        entry.status === 'error' ? 'bg-red-50/70' : 'hover:bg-slate-50',
+        entry.status === 'error' ? 'bg-red-50/50' : 'hover:bg-slate-50',
         highlighted && 'ring-2 ring-red-400',
       )}
     >
@@ -94,7 +94,7 @@ const LogRow = memo(function LogRow({
         </span>
         <div className="min-w-0 flex-1">
           <div className="flex items-center gap-2 text-[11px] text-slate-500">
-            <span className="font-mono font-semibold text-slate-400">#{entry.stepNumber}</span>
+            <span className="font-mono font-semibold text-slate-500">#{entry.stepNumber}</span>
             <span className="min-w-0 truncate font-medium text-indigo-700">{entry.testName}</span>
             <span className="ml-auto shrink-0 tabular-nums">{timeOf(entry.timestamp)}</span>
           </div>
@@ -128,7 +128,7 @@ export function ExecutionLog({ entries }: { entries: readonly LogEntry[] }) {
   const [showDetails, setShowDetails] = useState(false);
   const [jumpTo, setJumpTo] = useState<string | null>(null);
   const [highlight, setHighlight] = useState<string | null>(null);
-  const listRef = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLElement>(null);
 
   const counts = useMemo(() => countByStatus(entries), [entries]);
   const visible = useMemo(() => filterEntries(entries, filter, query), [entries, filter, query]);
@@ -229,7 +229,7 @@ export function ExecutionLog({ entries }: { entries: readonly LogEntry[] }) {
               onChange={(event) => setQuery(event.target.value)}
               placeholder="Search steps..."
               aria-label="Search steps"
-              className="block w-full rounded-lg border border-slate-300 bg-white py-2 pr-3 pl-9 text-sm text-slate-900 placeholder:text-slate-400 focus:border-indigo-500 focus:ring-4 focus:ring-indigo-100 focus:outline-none"
+              className="block w-full rounded-lg border border-slate-300 bg-white py-2 pr-3 pl-9 text-sm text-slate-900 placeholder:text-slate-500 focus:border-indigo-500 focus:ring-4 focus:ring-indigo-100 focus:outline-none"
             />
           </div>
           <IconButton icon={ChevronUp} label="Scroll up" onClick={() => scrollBy('up')} />
@@ -255,7 +255,7 @@ export function ExecutionLog({ entries }: { entries: readonly LogEntry[] }) {
               <span
                 className={cn(
                   'rounded-full px-1.5 text-[11px] tabular-nums',
-                  filter === value ? 'bg-white/20' : 'bg-slate-100 text-slate-500',
+                  filter === value ? 'bg-white/20' : 'bg-slate-100 text-slate-600',
                 )}
               >
                 {counts[value]}
@@ -264,7 +264,14 @@ export function ExecutionLog({ entries }: { entries: readonly LogEntry[] }) {
           ))}
         </fieldset>
       </div>
-      <div ref={listRef} className="relative max-h-96 overflow-y-auto px-3 py-2" data-testid="log-scroll">
+      <section
+        ref={listRef}
+        aria-label="Steps"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (WCAG 2.1.1)
+        tabIndex={0}
+        className="relative max-h-96 overflow-y-auto px-3 py-2 focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-indigo-600"
+        data-testid="log-scroll"
+      >
         {entries.length === 0 ? (
           <div className="p-2">
             <EmptyState
@@ -287,7 +294,7 @@ export function ExecutionLog({ entries }: { entries: readonly LogEntry[] }) {
             ))}
           </ol>
         )}
-      </div>
+      </section>
     </Panel>
   );
 }

@@ -30,7 +30,7 @@ export function ResultsSummary({ summary }: { summary: Summary }) {
   return (
     <Panel title="Results Summary" icon={BarChart3} testId="results-summary">
       <dl className="grid grid-cols-2 gap-3">
-        <Stat label="Passed" value={String(summary.passed)} tone="text-emerald-600" testId="summary-passed" />
+        <Stat label="Passed" value={String(summary.passed)} tone="text-emerald-700" testId="summary-passed" />
         <Stat label="Failed" value={String(summary.failed)} tone="text-red-600" testId="summary-failed" />
         <Stat label="Total" value={String(summary.total)} tone="text-slate-900" testId="summary-total" />
         <Stat

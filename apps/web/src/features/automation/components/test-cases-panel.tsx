@@ -79,14 +79,14 @@ const TestCaseCard = memo(function TestCaseCard({
         <ol className="mt-3 space-y-1 text-xs text-slate-700">
           {shown.map((step, stepNumber) => (
             <li key={`${stepNumber}-${step}`} className="flex gap-2">
-              <span className="w-4 shrink-0 text-right font-mono text-slate-400">{stepNumber + 1}.</span>
+              <span className="w-4 shrink-0 text-right font-mono text-slate-500">{stepNumber + 1}.</span>
               <span className="min-w-0 break-words">{step}</span>
             </li>
           ))}
         </ol>
       )}
       <div className="mt-3 flex items-center justify-between gap-2">
-        <span className="text-xs text-slate-400">{more}</span>
+        <span className="text-xs text-slate-500">{more}</span>
         <div className="flex items-center gap-1.5">
           {isCustomCase(testCase) && (
             <SmallButton

@@ -21,7 +21,7 @@ const SUBMIT_LABEL: Record<Status, string> = {
 };
 
 const inputClass =
-  'mt-1.5 block w-full rounded-lg border border-slate-300 bg-white px-3.5 py-2.5 text-sm text-slate-900 shadow-xs placeholder:text-slate-400 focus:border-indigo-500 focus:outline-none focus:ring-4 focus:ring-indigo-500/15 aria-invalid:border-rose-400 aria-invalid:focus:ring-rose-500/15';
+  'mt-1.5 block w-full rounded-lg border border-slate-300 bg-white px-3.5 py-2.5 text-sm text-slate-900 shadow-xs placeholder:text-slate-500 focus:border-indigo-500 focus:outline-none focus:ring-4 focus:ring-indigo-500/15 aria-invalid:border-rose-400 aria-invalid:focus:ring-rose-500/15';
 
 interface RequiredInputProps {
   field: Exclude<Field, 'message'>;

@@ -109,7 +109,7 @@ export function Dialog({
             type="button"
             onClick={() => onCloseRef.current()}
             aria-label="Close"
-            className="-mr-2 -mt-1 rounded-lg p-2 text-slate-400 transition hover:bg-slate-100 hover:text-slate-600 focus-visible:outline-2 focus-visible:outline-indigo-500"
+            className="-mr-2 -mt-1 rounded-lg p-2 text-slate-500 transition hover:bg-slate-100 hover:text-slate-600 focus-visible:outline-2 focus-visible:outline-indigo-500"
           >
             <X className="size-5" aria-hidden="true" />
           </button>

@@ -16,9 +16,13 @@ export function FeatureShowcase() {
   return (
     <section
       aria-roledescription="carousel"
-      aria-label="Feature highlights"
+      aria-labelledby="feature-highlights-title"
       className="relative overflow-hidden rounded-2xl bg-white/90 shadow-2xl ring-1 shadow-indigo-900/10 ring-slate-900/5 backdrop-blur"
     >
+      {/* The hero has only its h1 above this: the highlights' h3s need an h2 to sit under. */}
+      <h2 id="feature-highlights-title" className="sr-only">
+        Feature highlights
+      </h2>
       <ProgressBar key={index} paused={paused} />
 
       <div key={active.id} data-testid="active-highlight" className="p-5 sm:p-7">
@@ -72,7 +76,7 @@ export function FeatureShowcase() {
               type="button"
               onClick={() => setPaused((p) => !p)}
               aria-label={paused ? 'Resume feature rotation' : 'Pause feature rotation'}
-              className="ml-1 flex size-7 items-center justify-center rounded-full text-slate-400 transition hover:bg-slate-100 hover:text-slate-600"
+              className="ml-1 flex size-7 items-center justify-center rounded-full text-slate-500 transition hover:bg-slate-100 hover:text-slate-600"
             >
               {paused ? (
                 <Play className="size-3.5" aria-hidden="true" />
@@ -190,7 +194,7 @@ function HighlightPreview({ id }: { id: FeatureHighlight['id'] }) {
             <li className="flex items-center gap-1.5 text-indigo-300">
               <LoaderCircle className="size-3.5 animate-spin" /> Click "Sign up"
             </li>
-            <li className="flex items-center gap-1.5 text-slate-500">
+            <li className="flex items-center gap-1.5 text-slate-400">
               <Clock3 className="size-3.5" /> Verify welcome
             </li>
           </ul>
@@ -208,7 +212,7 @@ function HighlightPreview({ id }: { id: FeatureHighlight['id'] }) {
             <div key={name as string}>
               <div className="mb-1 flex justify-between">
                 <span className="text-slate-300">{name}</span>
-                <span className="text-slate-500">{label}</span>
+                <span className="text-slate-400">{label}</span>
               </div>
               <div className="h-2 overflow-hidden rounded-full bg-slate-800">
                 <div className={`h-full rounded-full ${colour}`} style={{ width: `${percent}%` }} />

@@ -66,7 +66,7 @@ export function Footer({ onScheduleDemo }: { onScheduleDemo: () => void }) {
           </nav>
         </div>
 
-        <div className="mt-14 flex flex-col gap-3 border-t border-white/10 pt-8 text-xs text-slate-500 sm:flex-row sm:items-center sm:justify-between">
+        <div className="mt-14 flex flex-col gap-3 border-t border-white/10 pt-8 text-xs text-slate-400 sm:flex-row sm:items-center sm:justify-between">
           <p>© {new Date().getFullYear()} Argus. All rights reserved.</p>
           <p>
             <span className="mr-2 rounded-full bg-indigo-500/15 px-2 py-0.5 font-semibold text-indigo-300">

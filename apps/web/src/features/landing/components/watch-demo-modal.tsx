@@ -69,7 +69,7 @@ export function WatchDemoModal({ open, onClose }: WatchDemoModalProps) {
               <li className="flex items-center gap-1.5 text-indigo-300">
                 <LoaderCircle className="size-3.5 shrink-0 animate-spin" /> Fill email
               </li>
-              <li className="flex items-center gap-1.5 text-slate-500">Submit form</li>
+              <li className="flex items-center gap-1.5 text-slate-400">Submit form</li>
             </ul>
           </div>
           <div className="border-t border-white/10 px-4 py-2.5 text-[11px] text-slate-400">
