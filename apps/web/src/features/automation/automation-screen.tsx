@@ -1,5 +1,6 @@
 import { AlertTriangle, WifiOff } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Banner } from '../../components/banner';
 import { AutomationHeader } from './components/automation-header';
 import { ConfigPanel } from './components/config-panel';
 import { ExecutionLog } from './components/execution-log';
@@ -9,7 +10,6 @@ import { ScreenshotGallery } from './components/screenshot-gallery';
 import { ScreenshotViewer } from './components/screenshot-viewer';
 import { TestCasesPanel } from './components/test-cases-panel';
 import { TestResultsList } from './components/test-results-list';
-import { Banner } from './components/ui';
 import { useAutomation } from './hooks/use-automation';
 import { isBusy, statusText } from './model/execution';
 import { summarize } from './model/results';

@@ -13,10 +13,11 @@ import {
   UserRound,
   XCircle,
 } from 'lucide-react';
+import { Badge } from '../../../components/badge';
+import { SmallButton } from '../../../components/small-button';
 import { cn } from '../../../lib/cn';
 import type { ExecutionStatus } from '../model/execution';
 import type { AutomationRealtime } from '../types';
-import { Badge, SmallButton } from './ui';
 
 const CONNECTION: Record<AutomationRealtime['status'], { label: string; dot: string }> = {
   connected: { label: 'Connected', dot: 'bg-emerald-500' },

@@ -1,8 +1,8 @@
 import type { TestMode } from '@argus/protocol';
 import { Globe, Layers, Loader2, Settings2, Sparkles, SquareTerminal } from 'lucide-react';
 import { type FormEvent, useId } from 'react';
+import { Panel } from '../../../components/panel';
 import { cn } from '../../../lib/cn';
-import { Panel } from './ui';
 
 const MODES: { value: TestMode; label: string; hint: string; icon: typeof Layers }[] = [
   { value: 'full', label: 'Full', hint: 'Explore the site and test everything found', icon: Layers },

@@ -1,8 +1,8 @@
 import type { TestCase } from '@argus/protocol';
 import { Plus, X } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
+import { SmallButton } from '../../../components/small-button';
 import { checkCustomCase } from '../model/custom-case';
-import { SmallButton } from './ui';
 
 export interface CustomCaseFormProps {
   existingNames: readonly string[];

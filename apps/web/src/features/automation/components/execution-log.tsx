@@ -11,6 +11,9 @@ import {
   XCircle,
 } from 'lucide-react';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { EmptyState } from '../../../components/empty-state';
+import { IconButton } from '../../../components/icon-button';
+import { Panel } from '../../../components/panel';
 import { cn } from '../../../lib/cn';
 import {
   countByStatus,
@@ -21,7 +24,6 @@ import {
   type LogFilter,
   scrollTarget,
 } from '../model/step-log';
-import { EmptyState, IconButton, Panel } from './ui';
 
 const FILTER_LABELS: Record<LogFilter, string> = {
   all: 'All',

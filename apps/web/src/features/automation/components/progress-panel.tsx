@@ -1,7 +1,7 @@
 import { Activity, Loader2 } from 'lucide-react';
+import { Panel } from '../../../components/panel';
 import { cn } from '../../../lib/cn';
 import type { ExecutionStatus } from '../model/execution';
-import { Panel } from './ui';
 
 export interface ProgressPanelProps {
   status: ExecutionStatus;

@@ -1,7 +1,7 @@
 import { BarChart3 } from 'lucide-react';
+import { Panel } from '../../../components/panel';
 import { cn } from '../../../lib/cn';
 import { formatDuration, type ResultsSummary as Summary } from '../model/results';
-import { Panel } from './ui';
 
 function Stat({
   label,

@@ -8,10 +8,13 @@ import {
   Maximize2,
 } from 'lucide-react';
 import { memo, useEffect, useState } from 'react';
+import { EmptyState } from '../../../components/empty-state';
+import { IconButton } from '../../../components/icon-button';
+import { Panel } from '../../../components/panel';
+import { SmallButton } from '../../../components/small-button';
 import { cn } from '../../../lib/cn';
 import type { ScreenshotItem } from '../model/screenshots';
 import { stepIndex } from '../model/viewer';
-import { EmptyState, IconButton, Panel, SmallButton } from './ui';
 
 export interface ScreenshotGalleryProps {
   screenshots: readonly ScreenshotItem[];

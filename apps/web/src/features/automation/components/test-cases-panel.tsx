@@ -1,12 +1,15 @@
 import type { TestCase } from '@argus/protocol';
 import { CheckCircle2, Cpu, ListChecks, Loader2, Play, PlayCircle, Trash2, XCircle } from 'lucide-react';
 import { memo } from 'react';
+import { Badge } from '../../../components/badge';
+import { EmptyState } from '../../../components/empty-state';
+import { Panel } from '../../../components/panel';
+import { SmallButton } from '../../../components/small-button';
 import { cn } from '../../../lib/cn';
 import { isCustomCase } from '../model/custom-case';
 import { priorityLabel, priorityTone, stepPreview } from '../model/priority';
 import type { TestResultItem } from '../model/results';
 import { CustomCaseForm } from './custom-case-form';
-import { Badge, EmptyState, Panel, SmallButton } from './ui';
 
 export interface TestCasesPanelProps {
   testCases: readonly TestCase[];

@@ -1,6 +1,7 @@
 import { CheckCircle2, ClipboardList, Clock, XCircle } from 'lucide-react';
+import { EmptyState } from '../../../components/empty-state';
+import { Panel } from '../../../components/panel';
 import { formatDuration, type TestResultItem } from '../model/results';
-import { EmptyState, Panel } from './ui';
 
 /** Spec §2: each test's pass/fail, time and error. */
 export function TestResultsList({ results }: { results: readonly TestResultItem[] }) {
