@@ -204,3 +204,34 @@ describe.each(engines)('database on $name', ({ open }) => {
     expect(await repos.testRuns.results(bob.id, run.id)).toEqual([]);
   });
 });
+
+describe('the embedded database is held by one process at a time', () => {
+  it('refuses a second opener while one holds it, and takes over a lock its holder left behind', async () => {
+    const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { createServer } = await import('node:net');
+    const { DatabaseInUseError } = await import('./index');
+    const root = await mkdtemp(join(tmpdir(), 'argus-lock-'));
+    const dir = join(root, 'db');
+    try {
+      const first = await openDatabase({ pgliteDir: dir });
+      await expect(openDatabase({ pgliteDir: dir })).rejects.toThrow(DatabaseInUseError);
+      await expect(openDatabase({ pgliteDir: dir })).rejects.toThrow(/is in use by another process/);
+      await first.close();
+
+      // Another process holding it: something listens on the lock.
+      const holder = createServer((socket) => socket.end());
+      await new Promise<void>((resolve) => holder.listen(`${dir}.lock`, resolve));
+      await expect(openDatabase({ pgliteDir: dir })).rejects.toThrow(DatabaseInUseError);
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+
+      // A lock file nobody answers on (its process died): taken over.
+      await writeFile(`${dir}.lock`, '');
+      const again = await openDatabase({ pgliteDir: dir });
+      await again.close();
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -5,6 +5,7 @@ import { NodeFS } from '@electric-sql/pglite/nodefs';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { lockDirectory } from './dir-lock';
 import * as schema from './schema';
 
 export type Drizzle = NodePgDatabase<typeof schema>;
@@ -68,7 +69,15 @@ class PrivateNodeFS extends NodeFS {
 
 async function openPglite(dir?: string): Promise<Database> {
   if (dir) await mkdir(dir, { recursive: true, mode: 0o700 });
-  const client = dir ? await PGlite.create({ fs: new PrivateNodeFS(dir) }) : await PGlite.create();
+  // One process at a time on the files (a second one is refused with DatabaseInUseError).
+  const unlock = dir ? await lockDirectory(dir) : async () => {};
+  let client: PGlite;
+  try {
+    client = dir ? await PGlite.create({ fs: new PrivateNodeFS(dir) }) : await PGlite.create();
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
   // Both drizzle drivers produce the same query builder; one type keeps repositories engine-agnostic.
   const orm = drizzlePglite({ client, schema }) as unknown as Drizzle;
   return {
@@ -79,6 +88,7 @@ async function openPglite(dir?: string): Promise<Database> {
     },
     close: async () => {
       if (!client.closed) await client.close();
+      await unlock();
     },
   };
 }

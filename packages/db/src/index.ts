@@ -7,6 +7,7 @@ export {
   redactUrl,
 } from './database';
 export { type DemoRequestsRepository, demoRequestsRepository } from './demo-requests';
+export { DatabaseInUseError } from './dir-lock';
 export type { DemoRequestRow, ScreenshotRow, SessionRow, TestResultRow, TestRunRow, UserRow } from './schema';
 export { type NewSession, type SessionFilter, type SessionsRepository, sessionsRepository } from './sessions';
 export {
