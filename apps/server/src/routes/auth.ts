@@ -24,6 +24,8 @@ export async function authRoutes(app: FastifyInstance, { services }: { services:
   const { auth, repos, limits } = services;
 
   app.post('/register', async (request, reply) => {
+    // REGISTRATION=closed: accounts come from an administrator (`npm run user:add`).
+    if (services.config.registration === 'closed') throw new AppError('REGISTRATION_CLOSED');
     enforce(limits.registrationsPerIp, request.ip);
     const body = parseWith(RegisterRequestSchema, request.body, 'body');
     if (await repos.users.exists('username', body.username)) throw new AppError('USERNAME_TAKEN');

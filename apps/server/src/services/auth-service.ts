@@ -12,6 +12,11 @@ import { AppError } from '../errors';
 const ARGON2_OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 const ISSUER = 'argus';
 
+/** An argon2id hash of a new password; the server and `npm run user:add` both make them here. */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2_OPTIONS);
+}
+
 export function toPublicUser(row: UserRow): User {
   return {
     id: row.id,
@@ -48,7 +53,7 @@ export function createAuthService(deps: {
   const dummyHash = hash(randomBytes(16).toString('hex'), ARGON2_OPTIONS);
 
   return {
-    hashPassword: (password: string) => hash(password, ARGON2_OPTIONS),
+    hashPassword,
 
     async verifyPassword(passwordHash: string, password: string): Promise<boolean> {
       try {
