@@ -17,7 +17,7 @@ import type { ScreenshotItem } from './model/screenshots';
 import type { AutomationScreenProps } from './types';
 
 /** Spec texts of the two banners. */
-export const AUTOMATION_BANNERS = {
+const AUTOMATION_BANNERS = {
   loggedOut: 'Please login to create and run automation tests',
   disconnected: 'Connection lost. Please refresh and try again.',
 } as const;

@@ -1,8 +1,1 @@
-export { AUTOMATION_BANNERS, AutomationScreen } from './automation-screen';
-export type {
-  AutomationRealtime,
-  AutomationScreenProps,
-  AutomationSessionInput,
-  AutomationSessionPatch,
-  AutomationSessions,
-} from './types';
+export { AutomationScreen } from './automation-screen';

@@ -1,18 +1,20 @@
-import type { ClientMessageInput, JsonObject, ServerMessage, TestCase, TestMode } from '@argus/protocol';
+import type { ClientMessageInput, ServerMessage, TestCase, TestMode } from '@argus/protocol';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import toast from 'react-hot-toast';
+import { hostOf } from '../../../lib/sessions/screen-session';
+import { useScreenSession } from '../../../lib/sessions/use-screen-session';
 import { getRunScreenshots } from '../api/run-screenshots';
 import { downloadJson, downloadUrl } from '../download';
 import { type AutomationState, createAutomationStore } from '../model/automation-state';
 import { isBusy } from '../model/execution';
 import { createLinkRefresher } from '../model/link-refresh';
 import { NOTICES, type Notice, noticeFor, STOPPING_TOAST_MS } from '../model/notifications';
-import { planRestore } from '../model/restore';
+import { readAutomationSession, type SavedAutomation } from '../model/restore';
 import { buildExport, exportFileName } from '../model/results';
 import { DOWNLOAD_SPACING_MS, type ScreenshotItem } from '../model/screenshots';
 import { logsForStorage } from '../model/step-log';
 import { createStopFlag, newStopId } from '../model/stop-flag';
-import { canGenerate, hostOf, isAbsoluteHttpUrl, validateGenerate, validateRun } from '../model/validation';
+import { canGenerate, isAbsoluteHttpUrl, validateGenerate, validateRun } from '../model/validation';
 import type { AutomationScreenProps } from '../types';
 
 type AutomationInProgress = Extract<ServerMessage, { type: 'automation_in_progress' }>['data'];
@@ -31,12 +33,6 @@ function show(notice: Notice) {
 /** Server messages redraw the screen at most this often (a run sends several a second). */
 const RENDER_BATCH_MS = 250;
 
-interface SessionRef {
-  id: string;
-  host: string;
-  settings: JsonObject;
-}
-
 /**
  * The automation screen's behaviour: inputs, the execution state fed by server messages (spec §4),
  * the actions of spec §5 with their checks, the stop flag, toasts (spec §8) and what is kept with
@@ -53,63 +49,91 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
   const [mode, setModeState] = useState<TestMode>('full');
   const [url, setUrl] = useState('');
   const [command, setCommand] = useState('');
-  const [sessionId, setSessionId] = useState<string | null>(null);
-  const sessionRef = useRef<SessionRef | null>(null);
 
   const isLoggedIn = user !== null;
   const isConnected = realtime.isConnected;
   const busy = isBusy(state.status);
 
   // Handlers registered once read the latest inputs through this ref.
-  const latest = useRef({ mode, command, sessions, user, realtime });
-  latest.current = { mode, command, sessions, user, realtime };
+  const latest = useRef({ mode, command, user, realtime });
+  latest.current = { mode, command, user, realtime };
 
   const send = useCallback((message: ClientMessageInput) => latest.current.realtime.send(message), []);
 
+  /** The screen as it was left: the last automation session's cases (and results). */
+  const applySaved = useCallback(
+    (saved: SavedAutomation) => {
+      setModeState(saved.mode);
+      setUrl(saved.url);
+      setCommand(saved.command);
+      store.dispatch({
+        type: 'restore',
+        mode: saved.mode,
+        targetUrl: saved.url,
+        testCases: saved.testCases,
+        engine: saved.engine,
+        testRunId: saved.testRunId,
+        results: saved.results,
+      });
+    },
+    [store],
+  );
+  const isStarted = useCallback(
+    () => store.getState().testCases.length > 0 || store.getState().status !== 'idle',
+    [store],
+  );
+  const {
+    sessionId,
+    ensure,
+    save,
+    follow: followSession,
+  } = useScreenSession({
+    type: 'automation',
+    sessions,
+    restore: { read: readAutomationSession, apply: applySaved, isStarted },
+  });
+
   /** Keeps the screen's last cases and results with the session (spec §3, §9: no screenshots). */
-  const persist = useCallback((snapshot: AutomationState, withResults: boolean) => {
-    const session = sessionRef.current;
-    if (!session) return;
-    const { mode: currentMode, command: currentCommand } = latest.current;
-    const settings: JsonObject = {
-      ...session.settings,
-      testMode: snapshot.generationMode ?? currentMode,
-      command: currentCommand.trim() || null,
-      url: snapshot.targetUrl,
-      testCases: snapshot.testCases,
-    };
-    session.settings = settings;
-    const metadata = {
-      testCases: snapshot.testCases,
-      engine: snapshot.engine,
-      testRunId: snapshot.testRunId,
-      ...(withResults
-        ? {
-            executionResults: snapshot.results,
-            logs: logsForStorage(snapshot.log),
-            summary: { runTime: snapshot.runTime, status: snapshot.status },
-          }
-        : {}),
-    };
-    latest.current.sessions.updateSession(session.id, { settings, metadata }).catch(() => {
-      // The sessions store already reported it; the change is kept in this browser.
-    });
-  }, []);
+  const persist = useCallback(
+    (snapshot: AutomationState, withResults: boolean) => {
+      const { mode: currentMode, command: currentCommand } = latest.current;
+      save(
+        {
+          testMode: snapshot.generationMode ?? currentMode,
+          command: currentCommand.trim() || null,
+          url: snapshot.targetUrl,
+          testCases: snapshot.testCases,
+        },
+        {
+          testCases: snapshot.testCases,
+          engine: snapshot.engine,
+          testRunId: snapshot.testRunId,
+          ...(withResults
+            ? {
+                executionResults: snapshot.results,
+                logs: logsForStorage(snapshot.log),
+                summary: { runTime: snapshot.runTime, status: snapshot.status },
+              }
+            : {}),
+        },
+      );
+    },
+    [save],
+  );
 
   /**
    * Work already under way on the server when this socket connected (a reload, another tab): the
    * inputs and the session follow it, so its outcome is kept with the right session.
    */
-  const follow = useCallback((work: AutomationInProgress) => {
-    setUrl(work.url);
-    setModeState(work.test_mode);
-    setCommand(work.command ?? '');
-    const id = work.session_id;
-    if (!id || sessionRef.current?.id === id) return;
-    const known = latest.current.sessions.sessions.find((session) => session.id === id);
-    sessionRef.current = { id, host: hostOf(work.url), settings: known?.settings ?? {} };
-    setSessionId(id);
-  }, []);
+  const follow = useCallback(
+    (work: AutomationInProgress) => {
+      setUrl(work.url);
+      setModeState(work.test_mode);
+      setCommand(work.command ?? '');
+      if (work.session_id) followSession(work.session_id, work.url);
+    },
+    [followSession],
+  );
 
   // Server messages → state, toasts, stop flag, persistence.
   useEffect(
@@ -150,34 +174,6 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
     wasConnected.current = isConnected;
   }, [isConnected, store, stopFlag]);
 
-  // The screen as it was left: the last automation session's cases (and results), once, unless the
-  // user has already started something here.
-  const restored = useRef(false);
-  useEffect(() => {
-    if (restored.current) return;
-    if (sessionRef.current || store.getState().testCases.length > 0 || store.getState().status !== 'idle') {
-      restored.current = true;
-      return;
-    }
-    const plan = planRestore(sessions.sessions);
-    if (!plan) return;
-    restored.current = true;
-    sessionRef.current = { id: plan.sessionId, host: plan.host, settings: plan.settings };
-    setSessionId(plan.sessionId);
-    setModeState(plan.mode);
-    setUrl(plan.url);
-    setCommand(plan.command);
-    store.dispatch({
-      type: 'restore',
-      mode: plan.mode,
-      targetUrl: plan.url,
-      testCases: plan.testCases,
-      engine: plan.engine,
-      testRunId: plan.testRunId,
-      results: plan.results,
-    });
-  }, [sessions.sessions, store]);
-
   /** Spec §4: the mode cannot change while generating or running. */
   const setMode = useCallback(
     (next: TestMode) => {
@@ -189,30 +185,14 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
 
   /** The session the cases belong to: reused for the same host, otherwise a new one. */
   const ensureSession = useCallback(
-    async (targetUrl: string, testMode: TestMode, testCommand: string): Promise<string> => {
-      const host = hostOf(targetUrl);
-      const settings: JsonObject = { testMode, command: testCommand || null, url: targetUrl };
-      const current = sessionRef.current;
-      if (current && current.host === host) {
-        current.settings = { ...current.settings, ...settings };
-        latest.current.sessions
-          .updateSession(current.id, { url: targetUrl, settings: current.settings })
-          .catch(() => {});
-        return current.id;
-      }
-      const created = await latest.current.sessions.createSession({
-        type: 'automation',
-        title: `Automation: ${host}`,
-        url: targetUrl,
+    (targetUrl: string, testMode: TestMode, testCommand: string): Promise<string> =>
+      ensure(targetUrl, {
+        title: `Automation: ${hostOf(targetUrl)}`,
         description:
           testMode === 'command' ? `Command-based testing: ${testCommand}` : 'Full website testing',
-        settings,
-      });
-      sessionRef.current = { id: created.id, host, settings: { ...settings, ...created.settings } };
-      setSessionId(created.id);
-      return created.id;
-    },
-    [],
+        settings: { testMode, command: testCommand || null, url: targetUrl },
+      }),
+    [ensure],
   );
 
   const generate = useCallback(async () => {

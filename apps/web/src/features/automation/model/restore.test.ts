@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { planRestore, type StoredSession } from './restore';
+import { latestSession, type StoredSession } from '../../../lib/sessions/screen-session';
+import { readAutomationSession, type SavedAutomation } from './restore';
+
+/** What the screen restores on opening: the latest automation session it finds something in. */
+function planRestore(sessions: StoredSession[]): (SavedAutomation & { sessionId: string }) | null {
+  const found = latestSession(sessions, 'automation', readAutomationSession);
+  return found && { ...found.value, sessionId: found.session.id };
+}
 
 function session(overrides: Partial<StoredSession>): StoredSession {
   return {
@@ -26,7 +33,7 @@ function session(overrides: Partial<StoredSession>): StoredSession {
   };
 }
 
-describe('planRestore (the screen as it was left)', () => {
+describe('readAutomationSession with latestSession (the screen as it was left)', () => {
   it('reads the cases, mode, URL, engine, test run and results of the latest automation session', () => {
     const plan = planRestore([
       session({ id: 'old', updatedAt: '2026-01-01T09:00:00.000Z' }),
@@ -35,7 +42,6 @@ describe('planRestore (the screen as it was left)', () => {
     ]);
     expect(plan).toMatchObject({
       sessionId: 's1',
-      host: 'shop.test',
       url: 'http://shop.test/',
       mode: 'full',
       command: '',

@@ -1,23 +1,9 @@
-import { type JsonObject, type TestCase, TestCaseListSchema, type TestMode } from '@argus/protocol';
+import { type TestCase, TestCaseListSchema, type TestMode } from '@argus/protocol';
+import type { StoredSession } from '../../../lib/sessions/screen-session';
 import type { TestResultItem } from './results';
-import { hostOf } from './validation';
 
-/** What the screen needs to know of a stored session (the sessions store's client sessions fit). */
-export interface StoredSession {
-  id: string;
-  type: string;
-  status: string;
-  updatedAt: string;
-  url: string | null;
-  settings: JsonObject;
-  metadata: { [key: string]: unknown };
-}
-
-/** The screen as it was left: the last automation session with generated cases. */
-export interface RestorePlan {
-  sessionId: string;
-  host: string;
-  settings: JsonObject;
+/** What the screen stored in an automation session: its cases, and the results of its last run. */
+export interface SavedAutomation {
   url: string;
   mode: TestMode;
   command: string;
@@ -49,36 +35,29 @@ function readResults(value: unknown): TestResultItem[] {
 }
 
 /**
- * Picks the most recently updated active automation session that holds generated cases, and reads
- * what the screen stored there (settings.testCases, metadata: engine, testRunId, executionResults).
- * Anything malformed is skipped rather than trusted.
+ * Reads what the screen stored in a session (settings.testCases, else metadata.testCases; settings:
+ * url, testMode, command; metadata: engine, testRunId, executionResults). Null when it holds no
+ * generated cases or no URL; anything malformed is skipped rather than trusted.
  */
-export function planRestore(sessions: readonly StoredSession[]): RestorePlan | null {
-  const candidates = sessions
-    .filter((session) => session.type === 'automation' && session.status === 'active')
-    .slice()
-    .sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt));
-  for (const session of candidates) {
-    const { settings, metadata } = session;
-    const parsed = TestCaseListSchema.safeParse(
-      Array.isArray(settings.testCases) ? settings.testCases : metadata.testCases,
-    );
-    if (!parsed.success || parsed.data.length === 0) continue;
-    const url = text(settings.url) ?? session.url;
-    if (!url) continue;
-    const mode: TestMode = settings.testMode === 'command' ? 'command' : 'full';
-    return {
-      sessionId: session.id,
-      host: hostOf(url),
-      settings,
-      url,
-      mode,
-      command: mode === 'command' ? (text(settings.command) ?? '') : '',
-      testCases: parsed.data,
-      engine: text(metadata.engine),
-      testRunId: text(metadata.testRunId),
-      results: readResults(metadata.executionResults),
-    };
-  }
-  return null;
+export function readAutomationSession({
+  settings,
+  metadata,
+  url: sessionUrl,
+}: StoredSession): SavedAutomation | null {
+  const parsed = TestCaseListSchema.safeParse(
+    Array.isArray(settings.testCases) ? settings.testCases : metadata.testCases,
+  );
+  if (!parsed.success || parsed.data.length === 0) return null;
+  const url = text(settings.url) ?? sessionUrl;
+  if (!url) return null;
+  const mode: TestMode = settings.testMode === 'command' ? 'command' : 'full';
+  return {
+    url,
+    mode,
+    command: mode === 'command' ? (text(settings.command) ?? '') : '',
+    testCases: parsed.data,
+    engine: text(metadata.engine),
+    testRunId: text(metadata.testRunId),
+    results: readResults(metadata.executionResults),
+  };
 }

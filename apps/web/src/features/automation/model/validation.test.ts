@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  canGenerate,
-  hostOf,
-  isAbsoluteHttpUrl,
-  VALIDATION,
-  validateGenerate,
-  validateRun,
-} from './validation';
+import { canGenerate, isAbsoluteHttpUrl, VALIDATION, validateGenerate, validateRun } from './validation';
 
 const ok = {
   url: 'https://shop.example.com',
@@ -88,12 +81,5 @@ describe('validateRun (spec §5 Run all, in order)', () => {
       'No active session. Please generate test cases first.',
     );
     expect(validateRun({ ...ready, isLoggedIn: false })).toBe('Please login to run tests');
-  });
-});
-
-describe('hostOf', () => {
-  it('names the site for a session title', () => {
-    expect(hostOf('http://127.0.0.1:4400/index.html')).toBe('127.0.0.1:4400');
-    expect(hostOf('not a url')).toBe('not a url');
   });
 });

@@ -66,12 +66,3 @@ export function validateRun(input: RunInput): string | null {
   if (!input.isLoggedIn) return VALIDATION.loginToRun;
   return null;
 }
-
-/** The host of a URL for a session title ('Automation: shop.example.com'), or the text itself. */
-export function hostOf(url: string): string {
-  try {
-    return new URL(url.trim()).host || url.trim();
-  } catch {
-    return url.trim();
-  }
-}
