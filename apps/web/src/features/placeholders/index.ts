@@ -3,7 +3,6 @@ export { ScreenPlaceholder } from './screen-placeholder';
 export {
   AnalyticsScreen,
   ApiProjectScreen,
-  AutomationPlaceholder,
   ConversationalPlaceholder,
   DesignComparisonPlaceholder,
   HistoryScreen,

@@ -1,6 +1,5 @@
 import {
   BarChart3,
-  Bot,
   CirclePlus,
   Globe,
   History,
@@ -12,16 +11,6 @@ import {
 } from 'lucide-react';
 import { ComingSoon } from './coming-soon';
 import { ScreenPlaceholder } from './screen-placeholder';
-
-export function AutomationPlaceholder() {
-  return (
-    <ScreenPlaceholder
-      title="Automation Mode"
-      description="This screen arrives with the automation engine."
-      icon={Bot}
-    />
-  );
-}
 
 export function ConversationalPlaceholder() {
   return (

@@ -1,7 +1,5 @@
 import { type Session, type SessionListQuery, SessionSchema } from '@argus/protocol';
-import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
-import { sessionKeys } from './keys';
 
 /** GET /api/sessions/ (trailing slash, spec §7): the signed-in user's sessions. */
 export function listSessions(query: SessionListQuery = {}, signal?: AbortSignal): Promise<Session[]> {
@@ -37,13 +35,4 @@ export async function listAllSessions(
     all.push(...page);
     if (page.length < PAGE_SIZE) return all;
   }
-}
-
-/** The raw server list. Most screens want `useSessions()`, which adds the cache and local-only sessions. */
-export function useSessionsQuery(query?: SessionListQuery, enabled = true) {
-  return useQuery({
-    queryKey: sessionKeys.list(query),
-    queryFn: ({ signal }) => listSessions(query, signal),
-    enabled,
-  });
 }
