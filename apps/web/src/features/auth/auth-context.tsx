@@ -15,7 +15,7 @@ import {
   USER_STORAGE_KEY,
 } from '../../lib/auth-storage';
 import { fetchCurrentUser } from './api/current-user';
-import { verifyTokenWithRetry } from './verify-token';
+import { TOKEN_CHECK_KEY, verifyToken } from './verify-token';
 
 export type AuthStatus = 'loading' | 'authenticated' | 'unauthenticated';
 
@@ -80,8 +80,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const { token, needsVerification } = state;
   useEffect(() => {
     if (!token || !needsVerification) return;
-    const controller = new AbortController();
-    verifyTokenWithRetry((signal) => fetchCurrentUser(signal), { signal: controller.signal })
+    let cancelled = false;
+    verifyToken(queryClient, fetchCurrentUser)
       .then((user) => {
         saveUser(user);
         setState((current) =>
@@ -91,7 +91,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         );
       })
       .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
+        if (cancelled) return;
         if (error instanceof ApiError && error.status === 401) {
           clearAuth();
           setState(SIGNED_OUT);
@@ -110,8 +110,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           return { ...current, needsVerification: false };
         });
       });
-    return () => controller.abort();
-  }, [token, needsVerification]);
+    return () => {
+      cancelled = true;
+      void queryClient.cancelQueries({ queryKey: TOKEN_CHECK_KEY });
+    };
+  }, [token, needsVerification, queryClient]);
 
   // Any other call answering 401: the API client has already removed the token.
   useEffect(

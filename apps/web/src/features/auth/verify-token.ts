@@ -1,16 +1,12 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/api-error';
-import { sleep as defaultSleep } from '../../lib/sleep';
 
 /** Spec §9: token verification makes 3 attempts, waiting 1 s times the attempt number between them. */
 export const TOKEN_VERIFY_ATTEMPTS = 3;
 export const TOKEN_VERIFY_DELAY_MS = 1000;
 
-export interface VerifyOptions {
-  attempts?: number;
-  delayMs?: number;
-  signal?: AbortSignal;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
+/** The token check's query (the token itself stays out of the key); cancel it with this key. */
+export const TOKEN_CHECK_KEY = ['auth', 'token-check'] as const;
 
 /**
  * Only failures that may go away are retried: no answer at all, or a 5xx. A 401 (or any other 4xx)
@@ -21,22 +17,32 @@ export function isRetryable(error: unknown): boolean {
   return !(error instanceof DOMException && error.name === 'AbortError');
 }
 
-/** Runs `check` until it succeeds, a non-retryable error occurs, or the attempts run out. */
-export async function verifyTokenWithRetry<T>(
-  check: (signal?: AbortSignal) => Promise<T>,
-  {
-    attempts = TOKEN_VERIFY_ATTEMPTS,
-    delayMs = TOKEN_VERIFY_DELAY_MS,
-    signal,
-    sleep = defaultSleep,
-  }: VerifyOptions = {},
+/**
+ * TanStack Query's retry options for the token check. Query calls both with the number of failures
+ * before this one (0 after the first attempt failed).
+ */
+export const TOKEN_CHECK_RETRY = {
+  retry: (failuresBefore: number, error: unknown) =>
+    failuresBefore + 1 < TOKEN_VERIFY_ATTEMPTS && isRetryable(error),
+  retryDelay: (failuresBefore: number) => TOKEN_VERIFY_DELAY_MS * (failuresBefore + 1),
+  // Offline counts as a failed attempt (shown as 'Token verification failed') instead of waiting.
+  networkMode: 'always',
+} as const;
+
+/**
+ * Checks the saved token with `check` (GET /api/auth/me), retried as spec §9 says. Resolves with its
+ * answer or rejects with the last error; `queryClient.cancelQueries({ queryKey: TOKEN_CHECK_KEY })`
+ * aborts it (its signal) and rejects it with a CancelledError.
+ */
+export function verifyToken<T>(
+  queryClient: QueryClient,
+  check: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await check(signal);
-    } catch (error) {
-      if (signal?.aborted || attempt >= attempts || !isRetryable(error)) throw error;
-      await sleep(delayMs * attempt, signal);
-    }
-  }
+  return queryClient.fetchQuery({
+    queryKey: TOKEN_CHECK_KEY,
+    queryFn: ({ signal }) => check(signal),
+    staleTime: 0,
+    gcTime: 0,
+    ...TOKEN_CHECK_RETRY,
+  });
 }
