@@ -92,9 +92,9 @@ export async function runAxe(page: Page, within?: string): Promise<AxeViolation[
   }, within ?? null);
 }
 
-/** The violations that fail a screen: serious and critical ones. */
-export function blocking(violations: readonly AxeViolation[]): AxeViolation[] {
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+/** Whether a violation fails a screen: serious and critical ones do. */
+export function isBlocking(violation: AxeViolation): boolean {
+  return violation.impact === 'serious' || violation.impact === 'critical';
 }
 
 /** One line per failing node: `rule (impact) at target: what is wrong`. */
