@@ -33,6 +33,106 @@ describe('classifyAddress', () => {
   });
 });
 
+describe('IPv4 inside IPv6, IPv6 special ranges and odd IPv4 spellings', () => {
+  const phrase: Record<string, string> = {
+    loopback: 'a loopback address',
+    private: 'a private-network address',
+    'link-local': 'a link-local or cloud-metadata address',
+    unspecified: 'an unspecified address',
+    multicast: 'a multicast address',
+    reserved: 'a reserved address',
+  };
+  const policy = new TargetPolicy({ resolve: fakeDns({}) });
+
+  // [host as written in a URL, the hostname WHATWG URL turns it into (brackets off), its class]
+  it.each([
+    // IPv4 spellings: URL parsing normalises them before the policy sees them.
+    ['0x7f.1', '127.0.0.1', 'loopback'],
+    ['2130706433', '127.0.0.1', 'loopback'],
+    ['127.1', '127.0.0.1', 'loopback'],
+    ['0177.0.0.1', '127.0.0.1', 'loopback'],
+    ['127.0.0.1.', '127.0.0.1', 'loopback'],
+    ['%31%32%37.0.0.1', '127.0.0.1', 'loopback'],
+    ['0xa9.0xfe.0xa9.0xfe', '169.254.169.254', 'link-local'],
+    ['\uff18.\uff18.\uff18.\uff18', '8.8.8.8', 'public'], // full-width digits
+    ['134744072', '8.8.8.8', 'public'],
+    // Plain IPv6.
+    ['[::1]', '::1', 'loopback'],
+    ['[0:0:0:0:0:0:0:1]', '::1', 'loopback'],
+    ['[::]', '::', 'unspecified'],
+    ['[fe80::1]', 'fe80::1', 'link-local'],
+    ['[fd00:ec2::254]', 'fd00:ec2::254', 'link-local'],
+    ['[fc00::1]', 'fc00::1', 'private'],
+    ['[fec0::1]', 'fec0::1', 'private'], // site-local (deprecated)
+    ['[ff02::1]', 'ff02::1', 'multicast'],
+    ['[100::1]', '100::1', 'reserved'], // discard-only
+    ['[4000::1]', '4000::1', 'reserved'], // outside 2000::/3
+    ['[2001:db8::1]', '2001:db8::1', 'reserved'], // documentation
+    ['[3fff::1]', '3fff::1', 'reserved'], // documentation (RFC 9637)
+    ['[2001:2::1]', '2001:2::1', 'reserved'], // benchmarking
+    ['[2001:20::1]', '2001:20::1', 'reserved'], // ORCHIDv2
+    ['[2606:4700::1111]', '2606:4700::1111', 'public'],
+    // IPv4-mapped ::ffff:0:0/96.
+    ['[::ffff:127.0.0.1]', '::ffff:7f00:1', 'loopback'],
+    ['[::ffff:8.8.8.8]', '::ffff:808:808', 'public'],
+    // IPv4-compatible ::/96 (deprecated): never public.
+    ['[::7f00:1]', '::7f00:1', 'loopback'],
+    ['[::127.0.0.1]', '::7f00:1', 'loopback'],
+    ['[::a9fe:a9fe]', '::a9fe:a9fe', 'link-local'],
+    ['[::808:808]', '::808:808', 'reserved'],
+    // IPv4-translated ::ffff:0:0:0/96 (obsolete): never public.
+    ['[::ffff:0:a9fe:a9fe]', '::ffff:0:a9fe:a9fe', 'link-local'],
+    ['[::ffff:0:a00:1]', '::ffff:0:a00:1', 'private'],
+    ['[::ffff:0:808:808]', '::ffff:0:808:808', 'reserved'],
+    // NAT64 well-known prefix 64:ff9b::/96.
+    ['[64:ff9b::a9fe:a9fe]', '64:ff9b::a9fe:a9fe', 'link-local'],
+    ['[64:ff9b::169.254.169.254]', '64:ff9b::a9fe:a9fe', 'link-local'],
+    ['[64:ff9b::a00:1]', '64:ff9b::a00:1', 'private'],
+    ['[64:ff9b::808:808]', '64:ff9b::808:808', 'public'],
+    // NAT64 local-use 64:ff9b:1::/48: metadata in any RFC 6052 layout refuses it; else private.
+    ['[64:ff9b:1::a9fe:a9fe]', '64:ff9b:1::a9fe:a9fe', 'link-local'],
+    ['[64:ff9b:1:a9fe:a9:fe00::]', '64:ff9b:1:a9fe:a9:fe00::', 'link-local'],
+    ['[64:ff9b:1::808:808]', '64:ff9b:1::808:808', 'private'],
+    // 6to4 2002::/16, IPv4 in bits 16-48.
+    ['[2002:a9fe:a9fe::1]', '2002:a9fe:a9fe::1', 'link-local'],
+    ['[2002:7f00:1::1]', '2002:7f00:1::1', 'loopback'],
+    ['[2002:0808:0808::1]', '2002:808:808::1', 'public'],
+    // Teredo 2001::/32: server 65.54.227.120, client = last 32 bits XOR 0xffffffff.
+    ['[2001:0:4136:e378:8000:63bf:f5ff:fffe]', '2001:0:4136:e378:8000:63bf:f5ff:fffe', 'private'], // 10.0.0.1
+    ['[2001:0:4136:e378:8000:63bf:5601:5601]', '2001:0:4136:e378:8000:63bf:5601:5601', 'link-local'],
+    ['[2001:0:4136:e378:8000:63bf:f7f7:f7f7]', '2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'public'], // 8.8.8.8
+    ['[2001:0:a00:1:8000:63bf:f7f7:f7f7]', '2001:0:a00:1:8000:63bf:f7f7:f7f7', 'private'], // server 10.0.0.1
+  ])('http://%s/ is %s, %s', async (written, normalised, kind) => {
+    const url = new URL(`http://${written}/`);
+    expect(url.hostname.replace(/^\[|\]$/g, '')).toBe(normalised);
+    expect(classifyAddress(normalised)).toBe(kind);
+    const decision = await policy.check(url.href);
+    expect(decision.allowed).toBe(kind === 'public');
+    if (!decision.allowed) expect(decision.reason).toContain(phrase[kind]);
+  });
+
+  it('reads odd IPv4 spellings itself, names the embedded IPv4 and judges resolved addresses too', async () => {
+    expect(['0x7f.1', '2130706433', '127.1'].map(classifyAddress)).toEqual([
+      'loopback',
+      'loopback',
+      'loopback',
+    ]);
+    expect(classifyAddress('not an address')).toBe('reserved');
+    const dns = fakeDns({ 'nat64.example': ['2606:4700::1111', '64:ff9b::a9fe:a9fe'] });
+    const open = new TargetPolicy({ allowedTargets: ['nat64.example', '::/0'], resolve: dns });
+    expect(await open.check('http://nat64.example/')).toMatchObject({
+      allowed: false,
+      reason:
+        'nat64.example (64:ff9b::a9fe:a9fe, IPv4 169.254.169.254) is a link-local or cloud-metadata address',
+    });
+    expect(await open.check('http://[::7f00:1]/')).toMatchObject({ allowed: true });
+    expect(await new TargetPolicy().check('http://[2002:7f00:1::1]/')).toMatchObject({
+      allowed: false,
+      reason: '2002:7f00:1::1 (IPv4 127.0.0.1) is a loopback address; add it to ALLOWED_TARGETS to test it',
+    });
+  });
+});
+
 describe('TargetPolicy', () => {
   const dns = fakeDns({
     'example.com': ['93.184.216.34'],
