@@ -3,7 +3,7 @@
 // system package manager when none is found. Uses Node built-ins only (it runs before npm install)
 // and returns in well under a second when nothing is missing.
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -61,6 +61,30 @@ if (!hasBrowser) {
     console.warn(
       '[setup] No Chromium found and no apt-get to install one. Install Chromium and set CHROMIUM_PATH, ' +
         'or set BROWSER_WS_ENDPOINT to a remote browser. Browser features and browser tests will fail.',
+    );
+  }
+}
+
+// 4. Defence in depth for the target policy: Chromium itself refuses local files and its own pages,
+// whatever a test step, a script or a bug in the engine asks for. Debian's Chromium reads managed
+// policies from /etc/chromium/policies/managed (Google Chrome from /etc/opt/chrome/...).
+const blocklist = {
+  URLBlocklist: ['file://*', 'chrome://*', 'chrome-extension://*', 'view-source:*', 'devtools://*'],
+};
+const policyText = `${JSON.stringify(blocklist, null, 2)}\n`;
+for (const dir of ['/etc/chromium/policies/managed', '/etc/opt/chrome/policies/managed']) {
+  const browserHome = dir.startsWith('/etc/chromium') ? '/usr/lib/chromium' : '/opt/google/chrome';
+  if (!existsSync(browserHome)) continue;
+  const file = join(dir, 'argus-url-blocklist.json');
+  if (existsSync(file) && readFileSync(file, 'utf8') === policyText) continue;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    writeFileSync(file, policyText, { mode: 0o644 });
+    log(`Wrote ${file}: Chromium refuses file://, chrome://, view-source: and devtools:// pages.`);
+  } catch (error) {
+    console.warn(
+      `[setup] Could not write ${file} (${error.code ?? error.message}). As root, write this file so ` +
+        `Chromium refuses local files and its own pages (the engine refuses them too):\n${policyText}`,
     );
   }
 }

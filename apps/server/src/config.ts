@@ -49,6 +49,13 @@ export interface Config {
   chromiumPath?: string;
   /** A remote browser instead of a local Chromium. @default undefined */
   browserWsEndpoint?: string;
+  /**
+   * Where the browser's policy proxy listens (POLICY_PROXY_HOST). With a remote browser, an address of
+   * this machine that browser can reach. @default '127.0.0.1'
+   */
+  policyProxyHost: string;
+  /** The proxy's host as the remote browser dials it (POLICY_PROXY_PUBLIC_HOST). @default policyProxyHost */
+  policyProxyPublicHost?: string;
   /** Browser contexts open at once in this process. @default 4 */
   maxBrowsers: number;
   /** Tests of one run executed at once. @default 2 */
@@ -144,6 +151,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     chromiumPath: env.CHROMIUM_PATH || undefined,
     browserWsEndpoint: env.BROWSER_WS_ENDPOINT || undefined,
+    policyProxyHost: env.POLICY_PROXY_HOST || '127.0.0.1',
+    policyProxyPublicHost: env.POLICY_PROXY_PUBLIC_HOST || undefined,
     maxBrowsers: Math.max(1, int(env.MAX_BROWSERS, 4, 'MAX_BROWSERS')),
     automationParallelism: Math.max(1, int(env.AUTOMATION_PARALLELISM, 2, 'AUTOMATION_PARALLELISM')),
     maxBrowsersPerUser: Math.max(1, int(env.MAX_BROWSERS_PER_USER, 2, 'MAX_BROWSERS_PER_USER')),

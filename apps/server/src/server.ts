@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { openDatabase, redactUrl } from '@argus/db';
+import { RUNNING_AS_ROOT } from '@argus/engine';
 import { buildApp } from './app';
 import { loadConfig, loadDotEnv } from './config';
 import { securePrivateDir } from './data-dir';
@@ -41,6 +42,12 @@ try {
     ? `PostgreSQL ${redactUrl(config.databaseUrl)}`
     : `PGlite in ${config.dataDir}`;
   app.log.info(`Argus ${config.version} on http://${config.host}:${config.port} (database: ${where})`);
+  if (RUNNING_AS_ROOT && !config.browserWsEndpoint) {
+    app.log.warn(
+      'Running as root: Chromium cannot use its sandbox, so a page that exploits the browser would run as root. ' +
+        'Run Argus as an unprivileged user (see the README, "Deployment notes").',
+    );
+  }
   if (config.logLevel === 'warn' || config.logLevel === 'error') {
     // Tests and quiet installs still want to know where to point a browser.
     process.stdout.write(`Argus listening on http://${config.host}:${config.port}\n`);

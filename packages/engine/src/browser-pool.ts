@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, findChromium } from './chromium';
+import { CHROMIUM_ARGS, findChromium, RUNNING_AS_ROOT } from './chromium';
 import { type PolicyProxy, startPolicyProxy } from './policy-proxy';
 import type { TargetPolicy } from './target-policy';
 
@@ -11,6 +12,13 @@ export interface BrowserPoolOptions {
   wsEndpoint?: string;
   /** Contexts open at once; more wait in line. @default 4 */
   maxContexts?: number;
+  /**
+   * Where the policy proxy listens (POLICY_PROXY_HOST). With a remote browser it must be an address
+   * that browser can reach. @default '127.0.0.1'
+   */
+  proxyHost?: string;
+  /** The proxy's host as the remote browser dials it (POLICY_PROXY_PUBLIC_HOST). @default proxyHost */
+  proxyPublicHost?: string;
 }
 
 export interface ContextOptions {
@@ -106,7 +114,15 @@ export class BrowserPool {
   }
 
   private async getProxy(): Promise<PolicyProxy> {
-    this.proxy ??= startPolicyProxy(this.options.policy);
+    // A remote browser reaches the proxy over a network: it gets credentials of its own, fresh per pool.
+    const credentials = this.options.wsEndpoint
+      ? { username: 'argus', password: randomBytes(18).toString('base64url') }
+      : undefined;
+    this.proxy ??= startPolicyProxy(this.options.policy, {
+      host: this.options.proxyHost,
+      publicHost: this.options.proxyPublicHost,
+      credentials,
+    });
     return this.proxy;
   }
 
@@ -127,6 +143,8 @@ export class BrowserPool {
       executablePath: findChromium(this.options.chromiumPath),
       headless: true,
       timeout: 30_000,
+      // Playwright turns the sandbox off unless asked; keep it wherever Chromium can run it.
+      chromiumSandbox: !RUNNING_AS_ROOT,
       args: [
         ...CHROMIUM_ARGS,
         `--proxy-server=${proxy.url}`,
@@ -146,10 +164,25 @@ export class BrowserPool {
     let context: BrowserContext | undefined;
     try {
       const browser = await this.getBrowser();
+      // A remote browser cannot be launched with our --proxy-server, so each of its contexts is sent
+      // through the proxy instead: redirects, subresources and WebSockets are then checked there, after
+      // our own DNS resolution, exactly as with the local browser.
+      const proxy = this.options.wsEndpoint ? await this.getProxy() : undefined;
       context = await browser.newContext({
         viewport: options.viewport ?? { width: 1280, height: 800 },
         serviceWorkers: 'block',
         acceptDownloads: false,
+        ...(proxy
+          ? {
+              proxy: {
+                server: proxy.url,
+                username: proxy.credentials?.username,
+                password: proxy.credentials?.password,
+                // Nothing bypasses the proxy, loopback included (Playwright adds `<-loopback>`).
+                bypass: '',
+              },
+            }
+          : {}),
       });
       this.contexts.add(context);
       // Functions passed to page.evaluate are serialised from our compiled code; when it was compiled
@@ -167,8 +200,9 @@ export class BrowserPool {
   }
 
   /**
-   * A remote browser cannot reach our proxy, so the policy is applied per request by routing. Weaker:
-   * Playwright routes only the first request of a redirect chain, and the browser resolves DNS itself.
+   * A second layer for a remote browser, whose proxy settings a misconfigured service could ignore:
+   * every request Playwright sees is judged before it leaves. (It cannot see redirect hops or
+   * WebSockets, and the browser resolves DNS for it, which is why the proxy is the real guard.)
    */
   private async guardRemote(context: BrowserContext): Promise<void> {
     await context.route('**/*', async (route) => {

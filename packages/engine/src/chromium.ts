@@ -1,11 +1,15 @@
 import { existsSync } from 'node:fs';
 
+/** Whether this process runs as root, where Chromium's sandbox cannot start. */
+export const RUNNING_AS_ROOT = process.getuid?.() === 0;
+
 /**
- * Flags this kind of machine needs (STACK-NOTES.md): no sandbox as root, and no background network
- * chatter, which a closed network answers with refused connections at every start.
+ * Flags this kind of machine needs (STACK-NOTES.md): no background network chatter, which a closed
+ * network answers with refused connections at every start; and `--no-sandbox` only as root, where
+ * Chromium refuses to start sandboxed (the server warns at start-up: run it as another user).
  */
 export const CHROMIUM_ARGS = [
-  '--no-sandbox',
+  ...(RUNNING_AS_ROOT ? ['--no-sandbox'] : []),
   '--disable-gpu',
   '--disable-quic',
   '--no-first-run',

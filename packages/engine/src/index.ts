@@ -1,7 +1,7 @@
 // The step grammar lives in @argus/protocol (the web app checks custom steps with it); re-exported here.
 export { parseStep, parseSteps, q, type Step, StepSyntaxError } from '@argus/protocol';
 export { AbortedError, BrowserPool, type BrowserPoolOptions, type ContextOptions } from './browser-pool';
-export { CHROMIUM_ARGS, findChromium } from './chromium';
+export { CHROMIUM_ARGS, findChromium, RUNNING_AS_ROOT } from './chromium';
 export {
   type ExploreOptions,
   explore,
@@ -10,7 +10,13 @@ export {
   type LinkObservation,
   type PageObservation,
 } from './observe';
-export { BLOCKED_HEADER, type PolicyProxy, startPolicyProxy } from './policy-proxy';
+export {
+  BLOCKED_HEADER,
+  type PolicyProxy,
+  type PolicyProxyOptions,
+  type ProxyCredentials,
+  startPolicyProxy,
+} from './policy-proxy';
 export {
   type AddressClass,
   classifyAddress,
@@ -25,3 +31,4 @@ export {
   runTestCase,
   type TestOutcome,
 } from './test-runner';
+export { isWebPage, resolveWebUrl, SchemeRefusedError } from './web-url';

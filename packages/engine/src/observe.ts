@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import type { BrowserPool } from './browser-pool';
 import { PageTracker } from './page-tracker';
 import { BLOCKED_HEADER } from './policy-proxy';
+import { isWebPage, resolveWebUrl, SchemeRefusedError } from './web-url';
 
 export interface FieldObservation {
   /** What a person reads next to it: label, else aria-label, else placeholder, else name. */
@@ -213,6 +214,7 @@ export async function explore(
   options: ExploreOptions = {},
 ): Promise<PageObservation[]> {
   const maxPages = options.maxPages ?? 10;
+  startUrl = resolveWebUrl(startUrl);
   const deadline = Date.now() + (options.timeBudgetMs ?? 20_000);
   return pool.withContext(
     async (context) => {
@@ -246,6 +248,13 @@ export async function explore(
           continue;
         }
         await page.waitForTimeout(150); // late console errors and async renders
+        if (!isWebPage(page.url())) {
+          // A script sent the page somewhere that is not a web page: nothing there may be read.
+          const shown = page.url();
+          await page.goto('about:blank', { timeout: 5_000 }).catch(() => {});
+          if (observations.length === 0) throw new SchemeRefusedError(shown);
+          continue;
+        }
         const observation = await observePage(page, tracker, status);
         observations.push(observation);
         for (const link of observation.links) {

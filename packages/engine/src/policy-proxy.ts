@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import {
   Agent,
   createServer,
@@ -15,11 +16,31 @@ import type { TargetPolicy } from './target-policy';
  * connection goes to the very address that was checked (no DNS rebinding between check and use).
  */
 export interface PolicyProxy {
-  /** `http://127.0.0.1:PORT`, for Chromium's `--proxy-server`. */
+  /** `http://<public host>:PORT`, for Chromium's `--proxy-server` or a context's `proxy.server`. */
   url: string;
+  /** What a client must present (HTTP Basic, `Proxy-Authorization`), when the proxy asks for any. */
+  credentials?: ProxyCredentials;
   /** The most recent refusal for a host, to explain a failed navigation. */
   refusalFor(host: string): string | undefined;
   close(): Promise<void>;
+}
+
+export interface ProxyCredentials {
+  username: string;
+  password: string;
+}
+
+export interface PolicyProxyOptions {
+  /** Where the proxy listens. @default '127.0.0.1' */
+  host?: string;
+  /** The host a browser dials to reach it (a remote browser's view of this machine). @default host */
+  publicHost?: string;
+  /**
+   * Required of every request and tunnel (407 without them). A proxy a remote browser can reach is
+   * reachable by others on that network too; without credentials it would be an open relay to
+   * whatever the policy allows.
+   */
+  credentials?: ProxyCredentials;
 }
 
 export const BLOCKED_HEADER = 'x-argus-blocked';
@@ -38,7 +59,23 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export async function startPolicyProxy(policy: TargetPolicy): Promise<PolicyProxy> {
+export async function startPolicyProxy(
+  policy: TargetPolicy,
+  options: PolicyProxyOptions = {},
+): Promise<PolicyProxy> {
+  const host = options.host ?? '127.0.0.1';
+  const expected = options.credentials
+    ? Buffer.from(`${options.credentials.username}:${options.credentials.password}`)
+    : null;
+  /** Whether the request carries the proxy's credentials (always true for a proxy without any). */
+  const authorised = (req: IncomingMessage): boolean => {
+    if (!expected) return true;
+    const [scheme, value] = (req.headers['proxy-authorization'] ?? '').split(' ');
+    if (scheme?.toLowerCase() !== 'basic' || !value) return false;
+    const given = Buffer.from(value, 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  const challenge = 'Basic realm="argus-policy-proxy"';
   const refusals = new Map<string, string>();
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const tunnels = new Set<Socket | Duplex>();
@@ -51,6 +88,12 @@ export async function startPolicyProxy(policy: TargetPolicy): Promise<PolicyProx
   };
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    if (!authorised(req)) {
+      res
+        .writeHead(407, { 'proxy-authenticate': challenge, 'content-type': 'text/plain' })
+        .end('Proxy authentication required');
+      return;
+    }
     let url: URL;
     try {
       url = new URL(req.url ?? '');
@@ -104,6 +147,12 @@ export async function startPolicyProxy(policy: TargetPolicy): Promise<PolicyProx
     tunnels.add(client);
     client.on('close', () => tunnels.delete(client));
     client.on('error', () => client.destroy());
+    if (!authorised(req)) {
+      client.end(
+        `HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: ${challenge}\r\nContent-Length: 0\r\n\r\n`,
+      );
+      return;
+    }
     const target = req.url ?? '';
     const decision = await policy.check(`https://${target}/`);
     if (!decision.allowed) {
@@ -129,12 +178,17 @@ export async function startPolicyProxy(policy: TargetPolicy): Promise<PolicyProx
 
   server.on('clientError', (_error, socket) => socket.destroy());
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, resolve);
+  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  const publicHost = options.publicHost ?? host;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${port}`,
+    credentials: options.credentials,
     refusalFor: (host) => refusals.get(host.toLowerCase().replace(/^\[|\]$/g, '')),
     close: async () => {
       for (const socket of tunnels) socket.destroy();

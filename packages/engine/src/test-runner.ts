@@ -13,6 +13,7 @@ import {
 } from './page-checks';
 import { PageTracker } from './page-tracker';
 import { BLOCKED_HEADER } from './policy-proxy';
+import { isWebPage, resolveWebUrl, SchemeRefusedError } from './web-url';
 
 export interface CapturedScreenshot {
   step_index: number;
@@ -155,6 +156,16 @@ export async function runTestCase(
             update.error = failure;
             log('error', `Step ${i + 1} failed: ${lines[i]} — ${failure}`);
           }
+          // Whatever led there (a link, a script, a redirect the proxy did not see), a page that is not
+          // http(s) is left before anything is photographed or read from it.
+          if (!page.isClosed() && !tracker.crashed && !isWebPage(page.url())) {
+            const shown = page.url();
+            await page.goto('about:blank', { timeout: 5_000 }).catch(() => {});
+            failure = new SchemeRefusedError(shown).message;
+            update.status = 'error';
+            update.error = failure;
+            log('error', `Step ${i + 1} failed: ${lines[i]} — ${failure} (${shown.slice(0, 200)})`);
+          }
           update.selector = selector;
           update.url = page.isClosed() ? update.url : page.url();
           update.timestamp = new Date().toISOString();
@@ -292,7 +303,8 @@ async function perform(
 ): Promise<string | null> {
   switch (step.verb) {
     case 'navigate': {
-      const url = new URL(step.url, page.url().startsWith('http') ? page.url() : baseUrl).href;
+      // Relative targets resolve against the page (else the run's URL); only http(s) may be opened.
+      const url = resolveWebUrl(step.url, page.url().startsWith('http') ? page.url() : baseUrl);
       tracker.reset();
       let response: Awaited<ReturnType<Page['goto']>>;
       try {

@@ -46,6 +46,8 @@ export async function createServices(
     policy: new TargetPolicy({ allowedTargets: config.allowedTargets, self }),
     chromiumPath: config.chromiumPath,
     wsEndpoint: config.browserWsEndpoint,
+    proxyHost: config.policyProxyHost,
+    proxyPublicHost: config.policyProxyPublicHost,
     maxContexts: config.maxBrowsers,
   });
   const secret = await loadJwtSecret(config.dataDir, config.jwtSecret);

@@ -1,0 +1,240 @@
+import { existsSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type TestCase, URL_SCHEME_REFUSED } from '@argus/protocol';
+import { type BrowserServer, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserPool } from './browser-pool';
+import { CHROMIUM_ARGS, findChromium } from './chromium';
+import { TargetPolicy } from './target-policy';
+import { runTestCase } from './test-runner';
+
+/**
+ * The same attacks against the local browser (launched behind the policy proxy) and a remote one
+ * (`chromium.launchServer()`, reached like BROWSER_WS_ENDPOINT): a user's steps, case URLs and run
+ * URLs naming what is not a web page, a redirect and a WebSocket to an address the policy refuses.
+ */
+
+let site: Server;
+let sitePort: number;
+let canary: Server;
+let canaryPort: number;
+const canaryHits: string[] = [];
+
+beforeAll(async () => {
+  canary = createServer((req, res) => {
+    canaryHits.push(`http ${req.url}`);
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>canary secret</h1>');
+  });
+  canary.on('upgrade', (req, socket) => {
+    canaryHits.push(`websocket ${req.url}`);
+    socket.destroy();
+  });
+  // 127.0.0.2: loopback like the site, but not what ALLOWED_TARGETS names.
+  await new Promise<void>((r) => canary.listen(0, '127.0.0.2', r));
+  canaryPort = (canary.address() as AddressInfo).port;
+
+  site = createServer((req, res) => {
+    const html = (body: string) => res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+    if (req.url === '/redirect')
+      res.writeHead(302, { location: `http://127.0.0.2:${canaryPort}/redirected` }).end();
+    else if (req.url === '/websocket')
+      html(`<title>ws</title><script>
+        const ws = new WebSocket('ws://127.0.0.2:${canaryPort}/socket');
+        ws.onopen = () => (document.title = 'opened');
+        ws.onerror = () => (document.title = 'refused');
+      </script>`);
+    else if (req.url === '/script-to-file')
+      html(`<button onclick="location.href='file:///etc/hostname'">Go</button>`);
+    else html('<title>Shop</title><h1>Welcome to the shop</h1><a href="file:///etc/hostname">Local file</a>');
+  });
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  sitePort = (site.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  for (const server of [site, canary]) {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});
+
+/** `shop.test` stands for a public site: allowed by name, served from this machine. */
+const resolve = async (host: string) => {
+  if (host === 'shop.test') return ['127.0.0.1'];
+  throw new Error('ENOTFOUND');
+};
+const policy = () => new TargetPolicy({ allowedTargets: ['shop.test'], resolve });
+const shop = () => `http://shop.test:${sitePort}`;
+const testCase = (steps: string[], url?: string): TestCase =>
+  // Built by hand: the protocol's schema would refuse these URLs before the engine ever saw them, and
+  // the engine must refuse them on its own (a model or a chat will hand it URLs too).
+  ({
+    test_name: 'attack',
+    test_type: 'functional',
+    description: '',
+    priority: 'High',
+    expected_result: '',
+    steps,
+    url,
+  }) as unknown as TestCase;
+
+const FORBIDDEN = [
+  'file:///etc/hostname',
+  'file:///',
+  'FILE:///etc/passwd',
+  'chrome://version',
+  'chrome-extension://abcdefghijklmnop/page.html',
+  'view-source:http://shop.test/',
+  'devtools://devtools/bundled/inspector.html',
+  'data:text/html,<h1>forged</h1>',
+  'javascript:document.title="x"',
+  'about:config',
+];
+
+let remote: BrowserServer | undefined;
+beforeAll(async () => {
+  remote = await chromium.launchServer({
+    executablePath: findChromium(),
+    args: CHROMIUM_ARGS,
+    host: '127.0.0.1',
+  });
+});
+afterAll(() => remote?.close());
+
+describe.each([
+  ['local browser', () => new BrowserPool({ policy: policy(), maxContexts: 2 })],
+  [
+    'remote browser',
+    () => new BrowserPool({ policy: policy(), maxContexts: 2, wsEndpoint: remote?.wsEndpoint() }),
+  ],
+])('the target policy against a hostile user and a hostile site (%s)', (_mode, makePool) => {
+  let pool: BrowserPool;
+  beforeAll(() => {
+    pool = makePool();
+  });
+  afterAll(() => pool.close());
+
+  it.each(FORBIDDEN)(
+    'fails a Navigate step to %s with the policy message and photographs nothing there',
+    async (target) => {
+      const outcome = await runTestCase(pool, testCase([`Navigate to ${shop()}/`, `Navigate to ${target}`]), {
+        baseUrl: shop(),
+      });
+      expect(outcome.status).toBe('failed');
+      expect(outcome.error).toBe(URL_SCHEME_REFUSED);
+      expect(outcome.steps.map((s) => s.status)).toEqual(['success', 'error']);
+      // The failed step's screenshot, if any, is of the shop page it never left.
+      expect(outcome.steps[1].url).toBe(`${shop()}/`);
+    },
+  );
+
+  it('fails a case whose own url, or the run url it falls back on, is not a web page', async () => {
+    for (const url of ['file:///etc/hostname', 'chrome://version', 'javascript:alert(1)']) {
+      const viaCase = await runTestCase(pool, testCase(['Verify text "root" is visible'], url), {
+        baseUrl: shop(),
+      });
+      expect(viaCase.error).toBe(URL_SCHEME_REFUSED);
+      // The only page ever shown is the blank one the context starts on.
+      expect(viaCase.steps.map((s) => s.url)).toEqual(['about:blank']);
+      const viaRun = await runTestCase(pool, testCase(['Verify text "root" is visible']), { baseUrl: url });
+      expect(viaRun.error).toBe(URL_SCHEME_REFUSED);
+      expect(viaRun.steps.map((s) => s.url)).toEqual(['about:blank']);
+    }
+  });
+
+  it('refuses a relative target that resolves to another scheme', async () => {
+    const outcome = await runTestCase(
+      pool,
+      testCase([`Navigate to ${shop()}/`, 'Navigate to file:etc/hostname']),
+      {
+        baseUrl: shop(),
+      },
+    );
+    expect(outcome.error).toBe(URL_SCHEME_REFUSED);
+  });
+
+  it('never reaches a refused address through a redirect from an allowed page', async () => {
+    const before = canaryHits.length;
+    const outcome = await runTestCase(pool, testCase([`Navigate to ${shop()}/redirect`]), {
+      baseUrl: shop(),
+    });
+    expect(outcome.status).toBe('failed');
+    expect(outcome.error).toMatch(/^Blocked by the target policy: 127\.0\.0\.2/);
+    expect(canaryHits.slice(before)).toEqual([]);
+  });
+
+  it('never opens a page WebSocket to a refused address', async () => {
+    const before = canaryHits.length;
+    const outcome = await runTestCase(
+      pool,
+      testCase([`Navigate to ${shop()}/websocket`, 'Wait 1000 ms', 'Verify the title contains "refused"']),
+      { baseUrl: shop() },
+    );
+    expect(outcome.error).toBeNull();
+    expect(canaryHits.slice(before)).toEqual([]);
+  });
+
+  it('leaves a page that a link or a script sends to a local file, without a photograph of it', async () => {
+    for (const steps of [['Click link "Local file"'], ['Navigate to /script-to-file', 'Click button "Go"']]) {
+      const outcome = await runTestCase(pool, testCase([`Navigate to ${shop()}/`, ...steps, 'Wait 300 ms']), {
+        baseUrl: shop(),
+      });
+      // Chromium itself refuses file: from a web page; whatever happens, no step ends on a local file.
+      expect(outcome.steps.length).toBe(steps.length + 2);
+      expect(outcome.steps.map((s) => s.url).filter((url) => !url?.startsWith('http'))).toEqual([]);
+    }
+  });
+});
+
+describe('the policy proxy a remote browser goes through', () => {
+  it('asks for credentials: a request or tunnel without them gets 407 and reaches nothing', async () => {
+    const pool = new BrowserPool({ policy: policy(), maxContexts: 1, wsEndpoint: remote?.wsEndpoint() });
+    try {
+      await pool.withContext(async (context) => {
+        const page = await context.newPage();
+        await page.goto(`${shop()}/`);
+        await expect(page.locator('h1').textContent()).resolves.toBe('Welcome to the shop');
+      });
+      const proxy = new URL((await pool.proxyUrl()) ?? '');
+      const ask = (method: string, path: string) =>
+        new Promise<number>((done, fail) => {
+          const req = request({ host: proxy.hostname, port: proxy.port, method, path });
+          req.on('response', (res) => done(res.statusCode ?? 0));
+          req.on('connect', (res) => done(res.statusCode ?? 0));
+          req.on('error', fail);
+          req.end();
+        });
+      const before = canaryHits.length;
+      expect(await ask('GET', `http://127.0.0.2:${canaryPort}/`)).toBe(407);
+      expect(await ask('GET', `${shop()}/`)).toBe(407);
+      expect(await ask('CONNECT', `shop.test:${sitePort}`)).toBe(407);
+      expect(canaryHits.slice(before)).toEqual([]);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("Chromium's own URL block list (scripts/setup.mjs writes it)", () => {
+  const policyFile = '/etc/chromium/policies/managed/argus-url-blocklist.json';
+  it.skipIf(!existsSync(policyFile))(
+    'refuses local files and browser pages even when asked directly, past the engine',
+    async () => {
+      const pool = new BrowserPool({ policy: policy(), maxContexts: 1 });
+      try {
+        await pool.withContext(async (context) => {
+          for (const url of ['file:///etc/hostname', 'chrome://version', 'view-source:http://shop.test/']) {
+            const page = await context.newPage();
+            const error = await page.goto(url).then(
+              () => null,
+              (e: Error) => e.message,
+            );
+            expect(error).toMatch(/ERR_BLOCKED_BY_ADMINISTRATOR/);
+          }
+        });
+      } finally {
+        await pool.close();
+      }
+    },
+  );
+});
