@@ -62,6 +62,7 @@ describe('IPv4 inside IPv6, IPv6 special ranges and odd IPv4 spellings', () => {
     ['[::]', '::', 'unspecified'],
     ['[fe80::1]', 'fe80::1', 'link-local'],
     ['[fd00:ec2::254]', 'fd00:ec2::254', 'link-local'],
+    ['[fd20:ce::254]', 'fd20:ce::254', 'link-local'],
     ['[fc00::1]', 'fc00::1', 'private'],
     ['[fec0::1]', 'fec0::1', 'private'], // site-local (deprecated)
     ['[ff02::1]', 'ff02::1', 'multicast'],

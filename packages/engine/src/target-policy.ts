@@ -53,7 +53,10 @@ const IPV4_RANGES: Record<string, [ipaddr.IPv4, number][]> = {
 };
 
 /** Cloud-metadata addresses inside otherwise private IPv6 ranges. */
-const IPV6_METADATA = [ipaddr.IPv6.parseCIDR('fd00:ec2::254/128') /* AWS */];
+const IPV6_METADATA = [
+  ipaddr.IPv6.parseCIDR('fd00:ec2::254/128') /* AWS */,
+  ipaddr.IPv6.parseCIDR('fd20:ce::254/128') /* Google Cloud */,
+];
 const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
 
 /** ipaddr.js IPv6 range names that map to one of our classes; every other special range is reserved. */
