@@ -440,3 +440,33 @@ describe('auth and the authenticated shell', () => {
     ).toBeNull();
   });
 });
+
+describe('the app under its own Content-Security-Policy', () => {
+  it('runs signed out and signed in, socket connected, without a single CSP violation', async () => {
+    const { page } = await signedInPage();
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|unsafe-eval/i.test(message.text())) violations.push(message.text());
+    });
+    await page.exposeFunction('reportCspViolation', (text: string) => violations.push(text));
+    await page.addInitScript(() => {
+      const w = globalThis as unknown as {
+        addEventListener(
+          type: string,
+          fn: (e: { violatedDirective: string; blockedURI: string }) => void,
+        ): void;
+        reportCspViolation(text: string): void;
+      };
+      w.addEventListener('securitypolicyviolation', (e) =>
+        w.reportCspViolation(`${e.violatedDirective} ${e.blockedURI}`),
+      );
+    });
+    for (const path of ['/dashboard', '/automation', '/']) {
+      await page.goto(`${server.url}${path}`);
+      if (path !== '/')
+        await page.locator('[data-testid="connection-status"][data-status="connected"]').waitFor();
+      await page.waitForTimeout(500);
+    }
+    expect(violations).toEqual([]);
+  });
+});
