@@ -1,41 +1,70 @@
+import { z } from 'zod';
+
 /**
  * The step language: one instruction per line, what the built-in generator writes, what a user types
  * into a custom case, and what the LLM engine will write. Reference: docs/STEP-LANGUAGE.md.
  * Quoted arguments take "double" or 'single' quotes; verbs are case-insensitive.
+ *
+ * `StepSchema` is a parsed line as data (a planner's structured output can target it); `parseStep`
+ * reads a line into it and `formatStep` writes it back: `parseStep(formatStep(s))` equals `s`.
  */
-export type Step =
-  | { verb: 'navigate'; url: string }
-  | { verb: 'back' }
-  | { verb: 'reload' }
-  | { verb: 'click'; target: string; role?: TargetRole }
-  | { verb: 'fill'; field: string; value: string }
-  | { verb: 'clear'; field: string }
-  | { verb: 'select'; option: string; field: string }
-  | { verb: 'check'; target: string; checked: boolean }
-  | { verb: 'press'; key: string; field?: string }
-  | { verb: 'hover'; target: string }
-  | { verb: 'scroll'; target: 'bottom' | 'top' | string }
-  | { verb: 'wait'; ms: number }
-  | { verb: 'waitForText'; text: string }
-  | { verb: 'viewport'; width: number; height: number }
-  | { verb: 'screenshot' }
-  | { verb: 'verifyText'; text: string; visible: boolean }
-  | { verb: 'verifyElement'; role: TargetRole; name: string; visible: boolean }
-  | { verb: 'verifyUrl'; text: string }
-  | { verb: 'verifyTitle'; text: string }
-  | { verb: 'verifyValue'; field: string; value: string }
-  | { verb: 'verifyInvalid'; field: string }
-  | { verb: 'verifyNoErrors' }
-  | { verb: 'verifyCount'; role: TargetRole; atLeast: number }
-  | { verb: 'verifyNoConsoleErrors' }
-  | { verb: 'verifyNoFailedRequests' }
-  | { verb: 'verifyLinksWork' }
-  | { verb: 'verifyImagesAlt' }
-  | { verb: 'verifyNoOverflow' }
-  | { verb: 'verifyAccessibility' };
+export const TargetRoleSchema = z.enum([
+  'button',
+  'link',
+  'heading',
+  'textbox',
+  'checkbox',
+  'img',
+  'row',
+  'listitem',
+]);
+export type TargetRole = z.infer<typeof TargetRoleSchema>;
+const ROLES = TargetRoleSchema.options.join('|');
 
-export type TargetRole = 'button' | 'link' | 'heading' | 'textbox' | 'checkbox' | 'img' | 'row' | 'listitem';
-const ROLES = 'button|link|heading|textbox|checkbox|img|row|listitem';
+/** Whole milliseconds, at most 30 s (`Wait 2 seconds`, `Wait 250 ms`). */
+const WAIT_MAX_MS = 30_000;
+
+const step = <V extends string, S extends z.ZodRawShape>(verb: V, shape: S) =>
+  z.strictObject({ verb: z.literal(verb), ...shape });
+
+/** One step of the step language as data, by its `verb`. */
+export const StepSchema = z.discriminatedUnion('verb', [
+  step('navigate', { url: z.string() }),
+  step('back', {}),
+  step('reload', {}),
+  step('click', { target: z.string(), role: TargetRoleSchema.optional() }),
+  step('fill', { field: z.string(), value: z.string() }),
+  step('clear', { field: z.string() }),
+  step('select', { option: z.string(), field: z.string() }),
+  step('check', { target: z.string(), checked: z.boolean() }),
+  step('press', { key: z.string().regex(/^[A-Za-z0-9+]+$/), field: z.string().optional() }),
+  step('hover', { target: z.string() }),
+  /** 'bottom' and 'top' scroll the page; any other text is a target to scroll to. */
+  step('scroll', { target: z.string() }),
+  step('wait', { ms: z.number().int().min(0).max(WAIT_MAX_MS) }),
+  step('waitForText', { text: z.string() }),
+  step('viewport', {
+    width: z.number().int().min(0).max(99_999),
+    height: z.number().int().min(0).max(99_999),
+  }),
+  step('screenshot', {}),
+  step('verifyText', { text: z.string(), visible: z.boolean() }),
+  step('verifyElement', { role: TargetRoleSchema, name: z.string(), visible: z.boolean() }),
+  step('verifyUrl', { text: z.string() }),
+  step('verifyTitle', { text: z.string() }),
+  step('verifyValue', { field: z.string(), value: z.string() }),
+  step('verifyInvalid', { field: z.string() }),
+  step('verifyNoErrors', {}),
+  step('verifyCount', { role: TargetRoleSchema, atLeast: z.number().int().min(0) }),
+  step('verifyNoConsoleErrors', {}),
+  step('verifyNoFailedRequests', {}),
+  step('verifyLinksWork', {}),
+  step('verifyImagesAlt', {}),
+  step('verifyNoOverflow', {}),
+  step('verifyAccessibility', {}),
+]);
+export type Step = z.infer<typeof StepSchema>;
+export type StepVerb = Step['verb'];
 
 export class StepSyntaxError extends Error {
   constructor(readonly line: string) {
@@ -88,7 +117,7 @@ const RULES: Rule[] = [
     r('wait\\s+(\\d+(?:\\.\\d+)?)\\s*(seconds?|s|milliseconds?|ms)'),
     (m) => ({
       verb: 'wait',
-      ms: Math.min(30_000, Number(m[1]) * (m[2].toLowerCase().startsWith('m') ? 1 : 1000)),
+      ms: Math.min(WAIT_MAX_MS, Math.round(Number(m[1]) * (m[2].toLowerCase().startsWith('m') ? 1 : 1000))),
     }),
   ],
   [r(`wait for (?:text\\s+)?${Q}`), (m) => ({ verb: 'waitForText', text: unquote(m, 1) })],
@@ -167,4 +196,85 @@ export function parseSteps(lines: string[]): Step[] {
 /** Quotes a value for a step line. */
 export function q(value: string): string {
   return `"${value.replace(/(["\\])/g, '\\$1')}"`;
+}
+
+/** A URL written bare when it reads back the same (no spaces, quotes first, or final period), else quoted. */
+const url = (value: string) => (/^[^\s"']\S*$/.test(value) && !value.endsWith('.') ? value : q(value));
+const visibility = (visible: boolean) => (visible ? 'is visible' : 'is not visible');
+/** Two digits at least, as the grammar reads sizes. */
+const size = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * Writes a step as its canonical line of the step language (the forms docs/STEP-LANGUAGE.md lists
+ * first): `parseStep(formatStep(step))` equals `step` for every step `StepSchema` accepts.
+ */
+export function formatStep(step: Step): string {
+  switch (step.verb) {
+    case 'navigate':
+      return `Navigate to ${url(step.url)}`;
+    case 'back':
+      return 'Go back';
+    case 'reload':
+      return 'Reload the page';
+    case 'click':
+      return step.role ? `Click ${step.role} ${q(step.target)}` : `Click ${q(step.target)}`;
+    case 'fill':
+      return `Fill ${q(step.field)} with ${q(step.value)}`;
+    case 'clear':
+      return `Clear ${q(step.field)}`;
+    case 'select':
+      return `Select ${q(step.option)} from ${q(step.field)}`;
+    case 'check':
+      return `${step.checked ? 'Check' : 'Uncheck'} ${q(step.target)}`;
+    case 'press':
+      return step.field === undefined ? `Press ${step.key}` : `Press ${step.key} in ${q(step.field)}`;
+    case 'hover':
+      return `Hover ${q(step.target)}`;
+    case 'scroll':
+      return step.target === 'bottom' || step.target === 'top'
+        ? `Scroll to ${step.target}`
+        : `Scroll to ${q(step.target)}`;
+    case 'wait':
+      return step.ms % 1000 === 0 && step.ms > 0
+        ? `Wait ${step.ms / 1000} second${step.ms === 1000 ? '' : 's'}`
+        : `Wait ${step.ms} ms`;
+    case 'waitForText':
+      return `Wait for ${q(step.text)}`;
+    case 'viewport':
+      return `Set viewport to ${size(step.width)}x${size(step.height)}`;
+    case 'screenshot':
+      return 'Take screenshot';
+    case 'verifyText':
+      return `Verify text ${q(step.text)} ${visibility(step.visible)}`;
+    case 'verifyElement':
+      return `Verify ${step.role} ${q(step.name)} ${visibility(step.visible)}`;
+    case 'verifyUrl':
+      return `Verify URL contains ${q(step.text)}`;
+    case 'verifyTitle':
+      return `Verify title contains ${q(step.text)}`;
+    case 'verifyValue':
+      return `Verify field ${q(step.field)} has value ${q(step.value)}`;
+    case 'verifyInvalid':
+      return `Verify field ${q(step.field)} shows a validation error`;
+    case 'verifyNoErrors':
+      return 'Verify no error message is visible';
+    case 'verifyCount':
+      return `Verify at least ${step.atLeast} ${step.role}s are visible`;
+    case 'verifyNoConsoleErrors':
+      return 'Verify page has no console errors';
+    case 'verifyNoFailedRequests':
+      return 'Verify page has no failed requests';
+    case 'verifyLinksWork':
+      return 'Verify all links work';
+    case 'verifyImagesAlt':
+      return 'Verify all images have alt text';
+    case 'verifyNoOverflow':
+      return 'Verify no horizontal overflow';
+    case 'verifyAccessibility':
+      return 'Verify no accessibility violations';
+    default: {
+      const never: never = step;
+      throw new Error(`Unknown step verb ${(never as Step).verb}`);
+    }
+  }
 }
