@@ -1,11 +1,13 @@
 import type { FormObservation, PageObservation } from '@argus/engine';
-import type { TestCase } from '@argus/protocol';
-import type { Planner, PlanRequest } from './planner';
+import { formatStep, type Step, type TestCase } from '@argus/protocol';
+import { checkpoint, type GenerateOptions, type Planner, type PlanRequest } from './planner';
 
-/** Step-language quoting (kept here so the planner has no runtime dependency on the engine). */
-const q = (value: string) => `"${value.replace(/(["\\])/g, '\\$1')}"`;
+/** A case as the rules build it: steps as data, written as lines of the step language at the end. */
+type Draft = Omit<TestCase, 'id' | 'url' | 'steps'> & { url: string; steps: Step[] };
 
-type Draft = Omit<TestCase, 'id' | 'url'> & { url: string };
+const navigate = (url: string): Step => ({ verb: 'navigate', url });
+const verifyUrl = (text: string): Step => ({ verb: 'verifyUrl', text });
+const verifyText = (text: string, visible = true): Step => ({ verb: 'verifyText', text, visible });
 
 const pageName = (p: PageObservation) =>
   p.headings.find((h) => h.level === 1)?.text || p.title || new URL(p.url).pathname;
@@ -42,6 +44,8 @@ function knownItems(pages: PageObservation[]): string[] {
   return items.filter((t) => /^[\p{L}\p{N} '&-]{5,60}$/u.test(t) && t.split(' ').length >= 2);
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 function formKey(form: FormObservation): string {
   return `${form.name}|${form.fields.map((f) => f.label).join(',')}`;
 }
@@ -49,12 +53,15 @@ function formKey(form: FormObservation): string {
 export class BuiltinPlanner implements Planner {
   readonly engine = 'builtin (rule-based, no LLM)';
 
-  async generate(request: PlanRequest): Promise<TestCase[]> {
+  async generate(request: PlanRequest, options: GenerateOptions = {}): Promise<TestCase[]> {
+    await checkpoint(options);
     const drafts = request.command
-      ? this.forCommand(request, request.command)
-      : this.fullSuite(request.pages);
+      ? await this.forCommand(request, request.command, options)
+      : await this.fullSuite(request.pages, options);
+    await checkpoint(options);
     return drafts.map((d, i) => ({
       ...d,
+      steps: d.steps.map(formatStep),
       id: `tc-${String(i + 1).padStart(3, '0')}`,
       ...(request.command ? { command: request.command } : {}),
     }));
@@ -68,11 +75,11 @@ export class BuiltinPlanner implements Planner {
       test_name: `Page loads cleanly: ${pageName(p)}`,
       description: `Opens ${pathOf(p.url)} and checks its title and main heading, and that it logs no console errors and no failed requests.`,
       steps: [
-        `Navigate to ${p.url}`,
-        ...(p.title ? [`Verify title contains ${q(p.title)}`] : []),
-        ...(h1 ? [`Verify heading ${q(h1)} is visible`] : []),
-        'Verify page has no console errors',
-        'Verify page has no failed requests',
+        navigate(p.url),
+        ...(p.title ? [{ verb: 'verifyTitle', text: p.title } as const] : []),
+        ...(h1 ? [{ verb: 'verifyElement', role: 'heading', name: h1, visible: true } as const] : []),
+        { verb: 'verifyNoConsoleErrors' },
+        { verb: 'verifyNoFailedRequests' },
       ],
       category: 'Smoke',
       priority: isStart ? 'high' : 'medium',
@@ -92,10 +99,10 @@ export class BuiltinPlanner implements Planner {
     if (links.length === 0) return null;
     const steps = links
       .slice(0, 8)
-      .flatMap((l) => [
-        `Navigate to ${start.url}`,
-        `Click link ${q(l.text)}`,
-        `Verify URL contains ${q(pathOf(l.href))}`,
+      .flatMap((l): Step[] => [
+        navigate(start.url),
+        { verb: 'click', role: 'link', target: l.text },
+        verifyUrl(pathOf(l.href)),
       ]);
     return {
       test_name: 'Main navigation reaches every page',
@@ -112,7 +119,7 @@ export class BuiltinPlanner implements Planner {
     return {
       test_name: `No broken links: ${pageName(p)}`,
       description: `Requests every same-origin link on ${pathOf(p.url)} and fails on any answer of 400 or above.`,
-      steps: [`Navigate to ${p.url}`, 'Verify all links work'],
+      steps: [navigate(p.url), { verb: 'verifyLinksWork' }],
       category: 'Links',
       priority: 'medium',
       expected_result: 'Every link on the page answers successfully.',
@@ -124,7 +131,7 @@ export class BuiltinPlanner implements Planner {
     return {
       test_name: `Images have alt text: ${pageName(p)}`,
       description: `Checks that each of the ${p.images.length} images on ${pathOf(p.url)} has an alt attribute (empty for decorative images).`,
-      steps: [`Navigate to ${p.url}`, 'Verify all images have alt text'],
+      steps: [navigate(p.url), { verb: 'verifyImagesAlt' }],
       category: 'Accessibility',
       priority: 'medium',
       expected_result: 'Every image has alternative text.',
@@ -136,7 +143,7 @@ export class BuiltinPlanner implements Planner {
     return {
       test_name: `Accessibility (axe-core): ${pageName(p)}`,
       description: `Runs axe-core on ${pathOf(p.url)} and fails on violations of serious or critical impact.`,
-      steps: [`Navigate to ${p.url}`, 'Verify no accessibility violations'],
+      steps: [navigate(p.url), { verb: 'verifyAccessibility' }],
       category: 'Accessibility',
       priority: 'medium',
       expected_result: 'No serious or critical accessibility violations.',
@@ -150,8 +157,8 @@ export class BuiltinPlanner implements Planner {
       test_name: 'No horizontal overflow on a mobile viewport',
       description: `Opens ${chosen.length} pages at 390×844 and checks that none is wider than the screen.`,
       steps: [
-        'Set viewport to 390x844',
-        ...chosen.flatMap((p) => [`Navigate to ${p.url}`, 'Verify no horizontal overflow']),
+        { verb: 'viewport', width: 390, height: 844 },
+        ...chosen.flatMap((p): Step[] => [navigate(p.url), { verb: 'verifyNoOverflow' }]),
       ],
       category: 'Responsive',
       priority: 'medium',
@@ -167,10 +174,10 @@ export class BuiltinPlanner implements Planner {
       test_name: `Required fields are enforced: ${form.name}`,
       description: `Submits the "${form.name}" form on ${pathOf(p.url)} empty and expects each required field to show a validation error.`,
       steps: [
-        `Navigate to ${p.url}`,
-        `Click button ${q(form.submit)}`,
-        ...required.slice(0, 5).map((f) => `Verify field ${q(f.label)} shows a validation error`),
-        `Verify URL contains ${q(pathOf(p.url))}`,
+        navigate(p.url),
+        { verb: 'click', role: 'button', target: form.submit },
+        ...required.slice(0, 5).map((f): Step => ({ verb: 'verifyInvalid', field: f.label })),
+        verifyUrl(pathOf(p.url)),
       ],
       category: 'Forms',
       priority: form.hasPassword ? 'high' : 'medium',
@@ -188,10 +195,10 @@ export class BuiltinPlanner implements Planner {
       test_name: `Search finds "${expect}"`,
       description: `Searches for "${term}" on ${pathOf(p.url)} and expects "${expect}", an item the site lists, among the results.`,
       steps: [
-        `Navigate to ${p.url}`,
-        `Fill ${q(input.label)} with ${q(term)}`,
-        `Press Enter in ${q(input.label)}`,
-        `Verify text ${q(expect)} is visible`,
+        navigate(p.url),
+        { verb: 'fill', field: input.label, value: term },
+        { verb: 'press', key: 'Enter', field: input.label },
+        verifyText(expect),
       ],
       category: 'Functional',
       priority: 'high',
@@ -202,18 +209,18 @@ export class BuiltinPlanner implements Planner {
 
   happyPath(p: PageObservation, form: FormObservation): Draft | null {
     if (!form.submit || form.hasPassword || form.isSearch || form.fields.length === 0) return null;
-    const steps = [`Navigate to ${p.url}`];
+    const steps: Step[] = [navigate(p.url)];
     for (const f of form.fields) {
       if (!f.label) continue;
       if (f.tag === 'select') {
-        if (f.options[0]) steps.push(`Select ${q(f.options[0])} from ${q(f.label)}`);
+        if (f.options[0]) steps.push({ verb: 'select', option: f.options[0], field: f.label });
       } else if (f.type === 'checkbox') {
-        if (f.required) steps.push(`Check ${q(f.label)}`);
+        if (f.required) steps.push({ verb: 'check', target: f.label, checked: true });
       } else if (f.type !== 'radio' && f.type !== 'file') {
-        steps.push(`Fill ${q(f.label)} with ${q(sampleValue(f))}`);
+        steps.push({ verb: 'fill', field: f.label, value: sampleValue(f) });
       }
     }
-    steps.push(`Click button ${q(form.submit)}`, 'Verify no error message is visible');
+    steps.push({ verb: 'click', role: 'button', target: form.submit }, { verb: 'verifyNoErrors' });
     return {
       test_name: `Form can be submitted: ${form.name}`,
       description: `Fills the "${form.name}" form on ${pathOf(p.url)} with plausible values and submits it.`,
@@ -265,13 +272,15 @@ export class BuiltinPlanner implements Planner {
     });
   }
 
-  private formCases(
+  private async formCases(
     pages: PageObservation[],
+    options: GenerateOptions,
     filter: (f: FormObservation) => boolean,
     wantedTerm?: string,
-  ): Draft[] {
+  ): Promise<Draft[]> {
     const drafts: Draft[] = [];
     for (const { page, form } of this.forms(pages).filter(({ form }) => filter(form))) {
+      await checkpoint(options, `Writing form tests: ${form.name}`);
       const v = this.validation(page, form);
       if (v) drafts.push(v);
       if (form.isSearch) {
@@ -286,14 +295,16 @@ export class BuiltinPlanner implements Planner {
     return drafts;
   }
 
-  fullSuite(pages: PageObservation[]): Draft[] {
+  async fullSuite(pages: PageObservation[], options: GenerateOptions = {}): Promise<Draft[]> {
     if (pages.length === 0) return [];
     const [start] = pages;
     const drafts: Draft[] = [];
+    await checkpoint(options, `Writing page load and navigation tests from ${plural(pages.length, 'page')}`);
     drafts.push(this.smoke(start, true));
     const nav = this.navigation(start);
     if (nav) drafts.push(nav);
-    drafts.push(...this.formCases(pages, () => true));
+    drafts.push(...(await this.formCases(pages, options, () => true)));
+    await checkpoint(options, 'Writing link, image, mobile layout and accessibility checks');
     for (const p of pages.slice(1)) drafts.push(this.smoke(p, false));
     for (const p of this.linkPages(pages)) drafts.push(this.links(p));
     for (const p of pages.filter((p) => p.images.length > 0)) drafts.push(this.images(p));
@@ -303,9 +314,10 @@ export class BuiltinPlanner implements Planner {
   }
 
   /** Command mode: cases focused on what the command asks, recognised by its keywords. */
-  forCommand(request: PlanRequest, command: string): Draft[] {
+  async forCommand(request: PlanRequest, command: string, options: GenerateOptions = {}): Promise<Draft[]> {
     const { pages } = request;
     if (pages.length === 0) return [];
+    await checkpoint(options, 'Reading the command for what to test');
     const text = command.toLowerCase();
     const quoted = [...command.matchAll(/["“'‘]([^"”'’]{2,80})["”'’]/g)].map((m) => m[1]);
     const has = (re: RegExp) => re.test(text);
@@ -321,7 +333,7 @@ export class BuiltinPlanner implements Planner {
     });
 
     if (has(/\blog ?in\b|sign ?in|log ?on|credential|password/)) {
-      drafts.push(...this.formCases(pages, (f) => f.hasPassword));
+      drafts.push(...(await this.formCases(pages, options, (f) => f.hasPassword)));
       const email = command.match(/[\w.+-]+@[\w-]+\.[\w.]+/)?.[0];
       const password =
         command.match(/password\s+(?:is\s+)?["'“]?([^\s"'”]+)/i)?.[1] ?? command.match(/\/\s*(\S+)/)?.[1];
@@ -334,12 +346,12 @@ export class BuiltinPlanner implements Planner {
             test_name: `Sign in with the given credentials: ${login.form.name}`,
             description: `Signs in on ${pathOf(login.page.url)} as ${email} and expects no error.`,
             steps: [
-              `Navigate to ${login.page.url}`,
-              `Fill ${q(user.label)} with ${q(email)}`,
-              `Fill ${q(pass.label)} with ${q(password)}`,
-              `Click button ${q(login.form.submit)}`,
-              'Verify no error message is visible',
-              `Verify text ${q(login.form.submit)} is not visible`,
+              navigate(login.page.url),
+              { verb: 'fill', field: user.label, value: email },
+              { verb: 'fill', field: pass.label, value: password },
+              { verb: 'click', role: 'button', target: login.form.submit },
+              { verb: 'verifyNoErrors' },
+              verifyText(login.form.submit, false),
             ],
             category: 'Functional',
             priority: 'high',
@@ -349,10 +361,13 @@ export class BuiltinPlanner implements Planner {
         }
       }
     }
-    if (has(/search|find|look ?up/)) drafts.push(...this.formCases(pages, (f) => f.isSearch, quoted[0]));
-    if (has(/contact|form|submit|sign ?up|subscribe|newsletter/) && !has(/\blog ?in\b|sign ?in/)) {
-      drafts.push(...this.formCases(pages, (f) => !f.isSearch && !f.hasPassword));
+    if (has(/search|find|look ?up/)) {
+      drafts.push(...(await this.formCases(pages, options, (f) => f.isSearch, quoted[0])));
     }
+    if (has(/contact|form|submit|sign ?up|subscribe|newsletter/) && !has(/\blog ?in\b|sign ?in/)) {
+      drafts.push(...(await this.formCases(pages, options, (f) => !f.isSearch && !f.hasPassword)));
+    }
+    await checkpoint(options);
     if (has(/navigat|menu|\blinks?\b/)) {
       const nav = this.navigation(pages[0]);
       if (nav) drafts.push(nav);
@@ -374,7 +389,7 @@ export class BuiltinPlanner implements Planner {
       drafts.push({
         test_name: `Shows ${quoted.map((t) => `"${t}"`).join(', ')}: ${pageName(where)}`,
         description: `Opens ${pathOf(where.url)} and checks the text the command quotes.`,
-        steps: [`Navigate to ${where.url}`, ...quoted.map((t) => `Verify text ${q(t)} is visible`)],
+        steps: [navigate(where.url), ...quoted.map((t) => verifyText(t))],
         category: 'Content',
         priority: 'high',
         expected_result: 'Each quoted text is visible.',

@@ -1,2 +1,19 @@
 export { BuiltinPlanner } from './builtin-planner';
-export type { Planner, PlanRequest } from './planner';
+export {
+  checkpoint,
+  checkSteps,
+  type GenerateOptions,
+  type Planner,
+  PlannerOutputError,
+  type PlanRequest,
+  throwIfStopped,
+} from './planner';
+export {
+  createPlanner,
+  DEFAULT_PLANNER_PROVIDER,
+  PLANNER_PROVIDERS,
+  type PlannerConfig,
+  type PlannerProvider,
+  plannerProvider,
+  UnknownPlannerError,
+} from './registry';
