@@ -82,6 +82,25 @@ describe('BuiltinPlanner', () => {
     expect(parseStep(form?.steps[2] ?? '')).toEqual({ verb: 'select', option: 'A "b"', field: 'Topic' });
   });
 
+  it('checks a quoted text on a page it was seen on, not on a page a word of it happens to name', async () => {
+    // "Contact" in the quote names the contact page; the text itself was seen on the start page only.
+    const cases = await new BuiltinPlanner().generate(
+      request('make sure "Contact Trail Running Shoes" shows'),
+    );
+    const shows = cases.find((c) => c.test_name.startsWith('Shows'));
+    expect(shows?.steps).toEqual([
+      'Navigate to https://shop.example/contact',
+      'Verify text "Contact Trail Running Shoes" is visible',
+    ]);
+    const seen = await new BuiltinPlanner().generate(
+      request('make sure "Trail Running Shoes" is on the contact page'),
+    );
+    expect(seen.find((c) => c.test_name.startsWith('Shows'))).toMatchObject({
+      test_name: 'Shows "Trail Running Shoes": The "Best" Shop',
+      steps: ['Navigate to https://shop.example/', 'Verify text "Trail Running Shoes" is visible'],
+    });
+  });
+
   it('reports progress while it writes', async () => {
     const messages: string[] = [];
     await new BuiltinPlanner().generate(request(), { onProgress: (m) => messages.push(m) });

@@ -44,6 +44,21 @@ function knownItems(pages: PageObservation[]): string[] {
   return items.filter((t) => /^[\p{L}\p{N} '&-]{5,60}$/u.test(t) && t.split(' ').length >= 2);
 }
 
+/** The texts an observation saw on its page, lower-cased (the step language matches text case-insensitively). */
+function visibleText(p: PageObservation): string {
+  return [
+    p.title,
+    ...p.headings.map((h) => h.text),
+    ...p.links.map((l) => l.text),
+    ...p.buttons,
+    ...p.listItems,
+    ...p.tables.flatMap((t) => [t.caption, ...t.headers, ...t.rows.flat()]),
+    p.aria,
+  ]
+    .join('\n')
+    .toLowerCase();
+}
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function formKey(form: FormObservation): string {
@@ -383,9 +398,11 @@ export class BuiltinPlanner implements Planner {
     if (has(/console|error|load|smoke|work/))
       for (const p of named.length ? named : [pages[0]]) drafts.push(this.smoke(p, p === pages[0]));
 
-    // What the command quotes should be on the pages it names (or the start page).
+    // What the command quotes should be visible: checked on the page it was seen on (a page the
+    // command names first), else on the first page the command names (or the start page).
     if (quoted.length && !has(/search|find|look ?up/)) {
-      const where = named[0] ?? pages[0];
+      const shows = (p: PageObservation) => quoted.every((t) => visibleText(p).includes(t.toLowerCase()));
+      const where = named.find(shows) ?? pages.find(shows) ?? named[0] ?? pages[0];
       drafts.push({
         test_name: `Shows ${quoted.map((t) => `"${t}"`).join(', ')}: ${pageName(where)}`,
         description: `Opens ${pathOf(where.url)} and checks the text the command quotes.`,
