@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { type PlannerProvider, plannerProvider } from '@argus/ai';
 
 /** Everything the server reads from its environment (DESIGN.md §4). A `.env` file is read too. */
 export interface Config {
@@ -76,6 +77,8 @@ export interface Config {
    * it stops storing screenshots (its log says so). @default 1073741824 (1 GiB)
    */
   maxStoredBytesPerUser: number;
+  /** Which planner writes test cases (AI_PROVIDER; `PLANNER_PROVIDERS` in @argus/ai). @default 'builtin' */
+  aiProvider: PlannerProvider;
   /** Pages the built-in generator explores. @default 10 */
   exploreMaxPages: number;
   /** Time the built-in generator explores for, in ms. @default 20000 */
@@ -159,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxCasesPerRun: Math.max(1, int(env.MAX_CASES_PER_RUN, 100, 'MAX_CASES_PER_RUN')),
     maxStepsPerCase: Math.max(1, int(env.MAX_STEPS_PER_CASE, 100, 'MAX_STEPS_PER_CASE')),
     maxStoredBytesPerUser: int(env.MAX_STORED_BYTES_PER_USER, 1024 ** 3, 'MAX_STORED_BYTES_PER_USER'),
+    aiProvider: plannerProvider(env.AI_PROVIDER),
     exploreMaxPages: Math.max(1, int(env.EXPLORE_MAX_PAGES, 10, 'EXPLORE_MAX_PAGES')),
     exploreTimeBudgetMs: int(env.EXPLORE_TIME_BUDGET_MS, 20_000, 'EXPLORE_TIME_BUDGET_MS'),
     stepTimeoutMs: int(env.STEP_TIMEOUT_MS, 10_000, 'STEP_TIMEOUT_MS'),

@@ -209,7 +209,12 @@ export class AutomationService {
         });
         if (controller.signal.aborted) return;
         progress(`Explored ${pages.length} page${pages.length === 1 ? '' : 's'}; writing test cases`);
-        const cases = this.withinRunLimits(await planner.generate({ url, command, pages }), progress);
+        // Stop aborts the planner too: it rejects with AbortedError, and nothing is recorded.
+        const planned = await planner.generate(
+          { url, command, pages },
+          { signal: controller.signal, onProgress: progress },
+        );
+        const cases = this.withinRunLimits(planned, progress);
         const run = await repos.testRuns.create(userId, {
           session_id: data.session_id ?? null,
           url,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { BuiltinPlanner } from '@argus/ai';
+import { createPlanner } from '@argus/ai';
 import { type Database, type Repositories, repositories } from '@argus/db';
 import { BrowserPool, TargetPolicy } from '@argus/engine';
 import type { FastifyBaseLogger } from 'fastify';
@@ -60,7 +60,7 @@ export async function createServices(
     blobs,
     urls,
     pool,
-    planner: new BuiltinPlanner(),
+    planner: createPlanner({ provider: config.aiProvider }),
     log,
   });
   const windowMs = config.rateLimitWindowSeconds * 1000;
