@@ -81,6 +81,13 @@ export const ScreenshotRefSchema = z.object({
   created_at: z.string(),
 });
 export type ScreenshotRef = z.infer<typeof ScreenshotRefSchema>;
+/** `GET /api/screenshots/test-run/{id}` and `…/test-case/{id}/{name}`: a run's screenshots, links freshly signed. */
+export const ScreenshotListSchema = z.array(ScreenshotRefSchema);
+/** `GET /api/screenshots/test-case/{id}/{name}`: the run and the test case's name. */
+export const TestCaseScreenshotsParamsSchema = z.object({
+  id: z.string().max(100),
+  name: z.string().max(500),
+});
 
 export const TestResultStatusSchema = z.enum(['passed', 'failed', 'running', 'pending']);
 export type TestResultStatus = z.infer<typeof TestResultStatusSchema>;
@@ -157,6 +164,46 @@ export const TestRunSchema = z.object({
   execution_log: z.array(ExecutionLogEntrySchema),
 });
 export type TestRun = z.infer<typeof TestRunSchema>;
+
+/** One test's stored outcome inside a test run answer (rows written by the server or posted by a client). */
+export const StoredTestResultSchema = z.object({
+  id: z.string(),
+  test_case_id: z.string().nullable(),
+  test_case_name: z.string(),
+  status: z.string(),
+  /** Seconds. */
+  execution_time: z.number().nullable(),
+  error_message: z.string().nullable(),
+  steps: z.array(z.unknown()),
+  logs: z.array(z.unknown()),
+  screenshots: z.array(z.unknown()),
+  created_at: z.string(),
+});
+export type StoredTestResult = z.infer<typeof StoredTestResultSchema>;
+
+/**
+ * What `GET /api/automation/test-runs` (each item) and `GET|PUT /api/automation/test-runs/{id}` answer:
+ * spec §3's test run, with its stored results, signed links to its screenshots (`screenshots_paths`),
+ * and what the server adds (which engine wrote the cases, the mode and command, when it was created).
+ */
+export const TestRunDetailSchema = TestRunSchema.extend({
+  test_results: z.array(StoredTestResultSchema),
+  engine: z.string().nullable(),
+  test_mode: z.string().nullable(),
+  command: z.string().nullable(),
+  created_at: z.string(),
+});
+export type TestRunDetail = z.infer<typeof TestRunDetailSchema>;
+export const TestRunListSchema = z.array(TestRunDetailSchema);
+
+/** `GET /api/automation/test-runs` query: newest first, a page at a time. */
+export const TestRunListQuerySchema = z.object({
+  session_id: z.string().max(100).optional(),
+  status: TestRunStatusSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export type TestRunListQuery = z.input<typeof TestRunListQuerySchema>;
 
 /** Spec §3 "Test result record sent to server". */
 export const TestResultRecordSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorCodeSchema } from './errors';
 
 /** Longest URL accepted anywhere (browsers cope with more, but no real page needs it). */
 export const MAX_URL_LENGTH = 4096;
@@ -47,6 +48,9 @@ export const HttpUrlOrEmptySchema = urlText().superRefine((value, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
+/** A path parameter naming one record (`/api/sessions/{id}`, `/api/automation/test-runs/{id}`, …). */
+export const IdParamsSchema = z.object({ id: z.string().max(100) });
+
 /** ISO-8601 timestamp as sent over the wire. */
 export const TimestampSchema = z.string().max(64);
 
@@ -65,7 +69,7 @@ export type ValidationIssue = z.infer<typeof ValidationIssueSchema>;
 /** Every error answer: `detail` is a message, or a list of validation issues for HTTP 422. */
 export const ErrorResponseSchema = z.object({
   detail: z.union([z.string(), z.array(ValidationIssueSchema)]),
-  code: z.string().optional(),
+  code: ErrorCodeSchema.optional(),
 });
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
 

@@ -22,28 +22,152 @@ export const ComparisonOptionsSchema = z.object({
 });
 export type ComparisonOptions = z.infer<typeof ComparisonOptionsSchema>;
 
+/** A score in percent. */
+const PercentSchema = z.number().min(0).max(100);
+
+/**
+ * Spec §9: "high and critical red, medium orange, low green; default priority medium". Earlier
+ * clients wrote 'High' / 'Medium': any case is read, and a priority outside the four is medium.
+ */
+export const ComparisonPrioritySchema = z
+  .string()
+  .max(50)
+  .transform((value) => value.trim().toLowerCase())
+  .pipe(z.enum(['critical', 'high', 'medium', 'low']).catch('medium'));
+export type ComparisonPriority = z.output<typeof ComparisonPrioritySchema>;
+
+/** Where on the captured page a difference is, in CSS pixels of that viewport's capture. */
+export const IssueLocationSchema = z.object({
+  x: z.number().nonnegative(),
+  y: z.number().nonnegative(),
+  width: z.number().nonnegative(),
+  height: z.number().nonnegative(),
+  /** Which viewport's capture: `desktop`, `tablet`, `mobile`, or a name the client chose. */
+  viewport: z.string().max(50),
+});
+export type IssueLocation = z.infer<typeof IssueLocationSchema>;
+
+/** What kind of difference an issue is. */
+export const IssueKindSchema = z.enum([
+  'layout',
+  'spacing',
+  'size',
+  'color',
+  'typography',
+  'content',
+  'missing_element',
+  'extra_element',
+  'image',
+  'other',
+]);
+export type IssueKind = z.infer<typeof IssueKindSchema>;
+
+const IssueObjectSchema = z.object({
+  /** A one-line title for the issue list. */
+  issue: z.string().max(500),
+  description: z.string().max(5000).default(''),
+  kind: IssueKindSchema.catch('other'),
+  priority: ComparisonPrioritySchema.default('medium'),
+  /** CSS selector of the page element under the difference; null when none could be named. */
+  element: z.string().max(2000).nullable().default(null),
+  location: IssueLocationSchema.nullable().default(null),
+});
+
+/**
+ * One difference between the design and the site (spec §3 `specific_issues` / `major_differences`).
+ * Spec §3 also allows a bare string: it is read as an issue with that title.
+ */
+export const ComparisonIssueSchema = z.union([
+  IssueObjectSchema,
+  z
+    .string()
+    .max(2000)
+    .transform((text) => IssueObjectSchema.parse({ issue: text.slice(0, 500), description: text })),
+]);
+export type ComparisonIssue = z.output<typeof ComparisonIssueSchema>;
+
+/** A CSS change that brings the site closer to the design (spec §3 `css_fixes`). */
+export const CssFixSchema = z.object({
+  selector: z.string().max(2000),
+  property: z.string().max(200),
+  /** The computed value on the site; null when the property is not set there. */
+  current_value: z.string().max(2000).nullable().default(null),
+  recommended_value: z.string().max(2000),
+  /** Ready to paste: `selector { property: recommended_value; }`. */
+  css_code: z.string().max(10_000),
+});
+export type CssFix = z.infer<typeof CssFixSchema>;
+
+/** Spec §3 `recommendations`; an entry written with `issue` instead of `suggestion` is read as one. */
+export const RecommendationSchema = z
+  .object({
+    suggestion: z.string().max(2000).optional(),
+    /** The spec's other spelling of `suggestion`. */
+    issue: z.string().max(2000).optional(),
+    priority: ComparisonPrioritySchema.default('medium'),
+    /** Which category score it improves (a key of `category_scores`). */
+    category: z.string().max(100).default('general'),
+    /** What the user gains, in words. */
+    impact: z.string().max(2000).default(''),
+    /** How to do it. */
+    solution: z.string().max(5000).default(''),
+    /** What should change once it is done (e.g. 'Layout +6 points'). */
+    expected_improvement: z.string().max(500).default(''),
+  })
+  .refine((r) => r.suggestion !== undefined || r.issue !== undefined, {
+    message: 'A recommendation needs a suggestion',
+    path: ['suggestion'],
+  })
+  .transform(({ suggestion, issue, ...rest }) => ({ suggestion: suggestion ?? issue ?? '', ...rest }));
+export type Recommendation = z.output<typeof RecommendationSchema>;
+
+/** How one viewport compares (spec §3: an object with similarity and notes, or text). */
+export const ViewportAnalysisSchema = z.union([
+  z.object({
+    similarity: PercentSchema,
+    notes: z.array(z.string().max(2000)).default([]),
+    /** The size the site was captured at. */
+    width: z.number().int().positive().optional(),
+    height: z.number().int().positive().optional(),
+  }),
+  z.string().max(5000),
+]);
+export type ViewportAnalysis = z.output<typeof ViewportAnalysisSchema>;
+
+/** Spec §2 quality badge: Excellent green, Good blue, Fair yellow, anything else red. */
+export const QualityRatingSchema = z.enum(['Excellent', 'Good', 'Fair', 'Poor']);
+export type QualityRating = z.infer<typeof QualityRatingSchema>;
+
+/**
+ * A design comparison's outcome (spec §3 "Comparison results"), as `vision_comparison_completed`
+ * carries it and the Export button downloads it. The spec's other spellings are read and folded:
+ * `success_rate` into `overall_similarity`, `major_differences` into `specific_issues`.
+ */
 export const ComparisonResultsSchema = z
   .object({
-    overall_similarity: z.number().optional(),
-    success_rate: z.number().optional(),
-    quality_rating: z.string().optional(),
-    category_scores: z.record(z.string(), z.number()).optional(),
-    viewport_analysis: z.record(z.string(), z.unknown()).optional(),
-    specific_issues: z.array(z.unknown()).optional(),
-    major_differences: z.array(z.unknown()).optional(),
-    minor_differences: z.array(z.string()).optional(),
-    recommendations: z.array(z.unknown()).optional(),
-    css_fixes: z
-      .array(
-        z.object({
-          selector: z.string(),
-          property: z.string(),
-          current_value: z.string().optional(),
-          recommended_value: z.string(),
-          css_code: z.string().optional(),
-        }),
-      )
-      .optional(),
+    overall_similarity: PercentSchema.optional(),
+    /** The spec's other spelling of `overall_similarity`. */
+    success_rate: PercentSchema.optional(),
+    quality_rating: QualityRatingSchema.catch('Poor'),
+    /** Category name (layout, color, typography, spacing, content, …) to percent. */
+    category_scores: z.record(z.string().max(100), PercentSchema).default({}),
+    /** Viewport name (desktop, tablet, mobile, …) to how it compares. */
+    viewport_analysis: z.record(z.string().max(50), ViewportAnalysisSchema).default({}),
+    specific_issues: z.array(ComparisonIssueSchema).max(1000).optional(),
+    /** The spec's other name for `specific_issues`. */
+    major_differences: z.array(ComparisonIssueSchema).max(1000).optional(),
+    minor_differences: z.array(z.string().max(2000)).max(1000).default([]),
+    recommendations: z.array(RecommendationSchema).max(500).default([]),
+    css_fixes: z.array(CssFixSchema).max(1000).default([]),
   })
-  .passthrough();
-export type ComparisonResults = z.infer<typeof ComparisonResultsSchema>;
+  .refine((r) => r.overall_similarity !== undefined || r.success_rate !== undefined, {
+    message: 'Results need an overall similarity',
+    path: ['overall_similarity'],
+  })
+  .transform(({ success_rate, major_differences, ...rest }) => ({
+    ...rest,
+    overall_similarity: rest.overall_similarity ?? success_rate ?? 0,
+    specific_issues: rest.specific_issues ?? major_differences ?? [],
+  }));
+export type ComparisonResults = z.output<typeof ComparisonResultsSchema>;
+export type ComparisonResultsInput = z.input<typeof ComparisonResultsSchema>;

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * One catalogue of coded errors with their HTTP status, used by REST answers and WebSocket `error`
  * messages alike. `detail` is the default text; a thrower may give a more specific one.
@@ -38,8 +40,16 @@ export const ERRORS = {
   RATE_LIMITED: { status: 429, detail: 'Too many attempts. Please try again later.' },
   /** MAX_BROWSERS_PER_USER: the user's work already holds every browser it may. */
   BROWSER_LIMIT_REACHED: { status: 429, detail: 'All the browsers you may use are busy' },
+  /** A generation that could not finish (the site did not load, the planner failed); the text says why. */
+  GENERATION_FAILED: { status: 502, detail: 'Test cases could not be generated' },
   NOT_IMPLEMENTED: { status: 501, detail: 'Not available in this version' },
   INTERNAL: { status: 500, detail: 'Internal server error' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;
+
+/** Every code of the catalogue, in its order. */
+export const ERROR_CODES = Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]];
+
+/** A `code` in an HTTP error answer or a socket `error` message: one of the catalogue's keys. */
+export const ErrorCodeSchema = z.enum(ERROR_CODES);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES, ERRORS, ErrorCodeSchema } from './errors';
 import {
   CLIENT_MESSAGE_TYPES,
+  CleanupBeaconSchema,
   ClientMessageSchema,
   parseClientMessage,
   parseServerMessage,
@@ -145,5 +147,29 @@ describe('realtime protocol', () => {
       },
     });
     expect(step.type).toBe('step_update');
+  });
+});
+
+describe('errors and the cleanup beacon', () => {
+  it('codes an error with a key of the catalogue, and nothing else', () => {
+    for (const code of ERROR_CODES) expect(ErrorCodeSchema.parse(code)).toBe(code);
+    expect(ERROR_CODES).toEqual(Object.keys(ERRORS));
+    const error = (code: string) =>
+      ServerMessageSchema.safeParse({ type: 'error', data: { message: 'x', code } }).success;
+    expect(error('GENERATION_FAILED')).toBe(true);
+    expect(error('FST_ERR_CTP_INVALID_MEDIA_TYPE')).toBe(false);
+  });
+
+  it('takes a beacon of stop_conversation or cleanup_session with its token beside it', () => {
+    const data = { session_id: 's1', reason: 'page_unload', forced_cleanup: true };
+    expect(CleanupBeaconSchema.parse({ token: 't', type: 'stop_conversation', data })).toMatchObject({
+      token: 't',
+      type: 'stop_conversation',
+    });
+    expect(CleanupBeaconSchema.safeParse({ type: 'stop_conversation', data }).success).toBe(false);
+    expect(CleanupBeaconSchema.safeParse({ token: 't', type: 'run_all_tests', data }).success).toBe(false);
+    expect(
+      CleanupBeaconSchema.safeParse({ token: 't', type: 'cleanup_session', data: { session_id: 7 } }).success,
+    ).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import {
 } from './automation';
 import { HttpUrlOrEmptySchema, HttpUrlSchema, JsonObjectSchema, TimestampSchema } from './common';
 import { ComparisonOptionsSchema, ComparisonResultsSchema, ViewportSchema } from './comparison';
+import { ErrorCodeSchema } from './errors';
 
 /**
  * The realtime protocol (spec §7): one socket per user at `/ws/{userId}`, every message `{type, data}`.
@@ -164,6 +165,16 @@ export const GetFigmaHelpSchema = msg(
   }),
 );
 
+/**
+ * `POST /cleanup`, the page-unload beacon (spec §7): a `stop_conversation` or `cleanup_session`
+ * message with the user's token beside it, since a beacon cannot set headers (DESIGN.md §5).
+ */
+export const CleanupBeaconSchema = z.discriminatedUnion('type', [
+  StopConversationSchema.extend({ token: z.string().min(1).max(4096) }),
+  CleanupSessionSchema.extend({ token: z.string().min(1).max(4096) }),
+]);
+export type CleanupBeacon = z.input<typeof CleanupBeaconSchema>;
+
 export const ClientMessageSchema = z.discriminatedUnion('type', [
   AuthMessageSchema,
   GenerateTestCasesSchema,
@@ -202,6 +213,49 @@ const WorkUnderWaySchema = z.object({
   session_id: z.string().nullable(),
 });
 
+/**
+ * Not in the spec: the answer to get_automation_status when a generation or run of the user's is
+ * under way, so a late tab (a reload, a second tab, a reconnect) shows it as if it had been there.
+ */
+export const AutomationInProgressSchema = z.discriminatedUnion('kind', [
+  WorkUnderWaySchema.extend({ kind: z.literal('generating'), messages: z.array(z.string()) }),
+  WorkUnderWaySchema.extend({
+    kind: z.literal('running'),
+    test_run_id: z.string(),
+    test_cases: z.array(TestCaseSchema),
+    total_tests: z.number().int(),
+    /** Tests that have finished, in the order they finished. */
+    results: z.array(
+      z.object({
+        test_name: z.string(),
+        status: z.enum(['passed', 'failed']),
+        execution_time: z.number(),
+        error: z.string().nullable(),
+      }),
+    ),
+    /** Tests started and not finished yet. */
+    active_tests: z.array(z.string()),
+    /** Each step so far in its latest state, without its image; `screenshot_url` once it is stored. */
+    steps: z
+      .array(
+        z.object({
+          test_name: z.string(),
+          step_data: StepUpdateSchema,
+          screenshot_url: z.string().nullable(),
+        }),
+      )
+      .default([]),
+    /** Seconds since the run started. */
+    elapsed: z.number(),
+  }),
+]);
+export type AutomationInProgress = z.output<typeof AutomationInProgressSchema>;
+export type AutomationInProgressInput = z.input<typeof AutomationInProgressSchema>;
+
+/** A socket `error`: the text to show and its code from the catalogue (`ERRORS`; the server always sends one). */
+export const SocketErrorSchema = z.object({ message: z.string(), code: ErrorCodeSchema.optional() });
+export type SocketError = z.infer<typeof SocketErrorSchema>;
+
 export const ServerMessageSchema = z.discriminatedUnion('type', [
   /** Sent once a socket is authenticated. Not in the spec: lets a client know it may send. */
   msg('connection_established', z.object({ user_id: z.string(), server_time: TimestampSchema })),
@@ -221,41 +275,7 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   msg('execution_started', z.object({ total_tests: z.number().int(), test_run_id: z.string().optional() })),
   msg('execution_stopping', empty),
   /** Not in the spec: the answer to get_automation_status when something is under way. */
-  msg(
-    'automation_in_progress',
-    z.discriminatedUnion('kind', [
-      WorkUnderWaySchema.extend({ kind: z.literal('generating'), messages: z.array(z.string()) }),
-      WorkUnderWaySchema.extend({
-        kind: z.literal('running'),
-        test_run_id: z.string(),
-        test_cases: z.array(TestCaseSchema),
-        total_tests: z.number().int(),
-        /** Tests that have finished, in the order they finished. */
-        results: z.array(
-          z.object({
-            test_name: z.string(),
-            status: z.enum(['passed', 'failed']),
-            execution_time: z.number(),
-            error: z.string().nullable(),
-          }),
-        ),
-        /** Tests started and not finished yet. */
-        active_tests: z.array(z.string()),
-        /** Each step so far in its latest state, without its image; `screenshot_url` once it is stored. */
-        steps: z
-          .array(
-            z.object({
-              test_name: z.string(),
-              step_data: StepUpdateSchema,
-              screenshot_url: z.string().nullable(),
-            }),
-          )
-          .default([]),
-        /** Seconds since the run started. */
-        elapsed: z.number(),
-      }),
-    ]),
-  ),
+  msg('automation_in_progress', AutomationInProgressSchema),
   msg(
     'test_progress',
     z.object({ current_test: z.number().int(), total_tests: z.number().int(), test_name: z.string() }),
@@ -277,7 +297,7 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
     z.object({ total_tests: z.number().int(), passed: z.number().int(), execution_time: z.number() }),
   ),
   msg('execution_stopped', z.object({ execution_time: z.number() })),
-  msg('error', z.object({ message: z.string(), code: z.string().optional() })),
+  msg('error', SocketErrorSchema),
   msg('video_frame', z.object({ frame: z.string(), timestamp: z.union([TimestampSchema, z.number()]) })),
   // conversational
   msg(

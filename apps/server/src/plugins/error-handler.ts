@@ -1,3 +1,4 @@
+import { ERROR_CODES, ERRORS, type ErrorCode } from '@argus/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
 
@@ -7,7 +8,7 @@ const MALFORMED_JSON_ERROR = 'Malformed JSON';
 interface ErrorAnswer {
   status: number;
   detail: unknown;
-  code: string;
+  code: ErrorCode;
   error: string;
   headers?: Record<string, string>;
 }
@@ -47,8 +48,13 @@ function fromFastify(error: FastifyError): ErrorAnswer {
     };
   }
   if (status < 500)
-    return { status, detail: error.message, code: error.code ?? 'BAD_REQUEST', error: error.message };
+    return { status, detail: error.message, code: codeForStatus(status), error: error.message };
   return { status: 500, detail: 'Internal server error', code: 'INTERNAL', error: 'Internal server error' };
+}
+
+/** The catalogue's code for a framework failure of this status (never the framework's own `FST_…` code). */
+function codeForStatus(status: number): ErrorCode {
+  return ERROR_CODES.find((code) => ERRORS[code].status === status) ?? 'BAD_REQUEST';
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, answer: ErrorAnswer) {

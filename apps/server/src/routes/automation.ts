@@ -1,13 +1,14 @@
 import type { TestResultRow, TestRunRow } from '@argus/db';
 import {
+  IdParamsSchema,
   TestResultRecordSchema,
-  type TestRun,
   TestRunCreateSchema,
-  TestRunStatusSchema,
+  type TestRunDetail,
+  TestRunListQuerySchema,
+  type TestRunStatus,
   TestRunUpdateSchema,
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { AppError, parseWith } from '../errors';
 import { currentUser } from '../plugins/authenticate';
 import type { Services } from '../services';
@@ -19,12 +20,7 @@ export function toApiTestRun(
   results: TestResultRow[] = [],
   /** Signed links to the run's screenshots (`services.urls.screenshot`). */
   screenshotPaths: string[] = [],
-): TestRun & {
-  engine: string | null;
-  test_mode: string | null;
-  command: string | null;
-  created_at: string;
-} {
+): TestRunDetail {
   return {
     id: row.id,
     session_id: row.session_id,
@@ -33,7 +29,7 @@ export function toApiTestRun(
     target_url: row.target_url,
     test_suite_name: row.test_suite_name,
     test_cases: row.test_cases,
-    status: row.status as TestRun['status'],
+    status: row.status as TestRunStatus,
     started_at: row.started_at?.toISOString() ?? null,
     completed_at: row.completed_at?.toISOString() ?? null,
     execution_time_seconds: row.execution_time_seconds,
@@ -60,14 +56,6 @@ export function toApiTestRun(
     created_at: row.created_at.toISOString(),
   };
 }
-
-const IdParams = z.object({ id: z.string().max(100) });
-const ListQuery = z.object({
-  session_id: z.string().max(100).optional(),
-  status: TestRunStatusSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
-});
 
 /** Spec §7 automation endpoints, owner-scoped. The server also writes these records itself during a run. */
 export async function automationRoutes(app: FastifyInstance, { services }: { services: Services }) {
@@ -105,7 +93,7 @@ export async function automationRoutes(app: FastifyInstance, { services }: { ser
   });
 
   app.get('/test-runs', async (request) => {
-    const query = parseWith(ListQuery, request.query, 'query');
+    const query = parseWith(TestRunListQuerySchema, request.query, 'query');
     const userId = currentUser(request).id;
     const rows = await runs.list(userId, query);
     // Two queries for the whole page, not two per run.
@@ -121,13 +109,13 @@ export async function automationRoutes(app: FastifyInstance, { services }: { ser
   });
 
   app.get('/test-runs/:id', async (request) => {
-    const { id } = parseWith(IdParams, request.params, 'path');
+    const { id } = parseWith(IdParamsSchema, request.params, 'path');
     const user = currentUser(request);
     return full(user.id, await ownTestRun(services.repos, user.id, id));
   });
 
   app.put('/test-runs/:id', async (request) => {
-    const { id } = parseWith(IdParams, request.params, 'path');
+    const { id } = parseWith(IdParamsSchema, request.params, 'path');
     const body = parseWith(TestRunUpdateSchema, request.body, 'body');
     const user = currentUser(request);
     const { completed_at, test_results, ...rest } = body;
@@ -168,7 +156,7 @@ export async function automationRoutes(app: FastifyInstance, { services }: { ser
    * user's MAX_STORED_BYTES_PER_USER. A run still under way must be stopped first.
    */
   app.delete('/test-runs/:id', async (request, reply) => {
-    const { id } = parseWith(IdParams, request.params, 'path');
+    const { id } = parseWith(IdParamsSchema, request.params, 'path');
     const user = currentUser(request);
     await ownTestRun(services.repos, user.id, id);
     if (services.automation.activeRun(user.id) === id) {

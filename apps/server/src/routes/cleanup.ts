@@ -1,18 +1,10 @@
-import { ClientMessageSchema } from '@argus/protocol';
+import { CleanupBeaconSchema } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { parseJsonText } from '../body-limits';
 import { AppError, parseWith } from '../errors';
 import type { Services } from '../services';
 import { dispatch, type MessageHandlers } from '../ws/message-handlers';
 import type { RealtimeHub } from '../ws/realtime-hub';
-
-/** A beacon cannot set headers, so its token travels in the body (DESIGN.md §5 departure). */
-const CleanupBeaconSchema = z.object({
-  token: z.string().min(1).max(4096),
-  type: z.enum(['stop_conversation', 'cleanup_session']),
-  data: z.unknown(),
-});
 
 /** `POST /cleanup`: the page-unload beacon; it can stop only the caller's own sessions. */
 export async function cleanupRoutes(
@@ -26,9 +18,9 @@ export async function cleanupRoutes(
     let body: unknown = request.body;
     // sendBeacon with a string body arrives as text/plain: the same limits as a JSON body.
     if (typeof body === 'string') body = parseJsonText(body);
-    const beacon = parseWith(CleanupBeaconSchema, body, 'body');
-    const user = await services.auth.userFromToken(beacon.token);
-    const message = parseWith(ClientMessageSchema, { type: beacon.type, data: beacon.data }, 'body');
+    // A beacon cannot set headers, so its token travels in the body (DESIGN.md §5 departure).
+    const { token, ...message } = parseWith(CleanupBeaconSchema, body, 'body');
+    const user = await services.auth.userFromToken(token);
     const toUser = (m: Parameters<typeof hub.sendToUser>[1]) => hub.sendToUser(user.id, m);
     await dispatch(handlers, message, { user, reply: toUser, broadcast: toUser });
     return reply.code(202).send({ detail: 'Cleanup accepted' });

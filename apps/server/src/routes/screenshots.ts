@@ -1,6 +1,5 @@
-import { ScreenshotRecordSchema } from '@argus/protocol';
+import { IdParamsSchema, ScreenshotRecordSchema, TestCaseScreenshotsParamsSchema } from '@argus/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { toScreenshotRef } from '../automation/automation-service';
 import { AppError, parseWith } from '../errors';
 import { bearerToken } from '../plugins/authenticate';
@@ -69,24 +68,20 @@ export async function screenshotRoutes(app: FastifyInstance, { services }: { ser
 
   app.get('/api/screenshots/test-run/:id', async (request) => {
     const user = await userOf(request);
-    const { id } = parseWith(z.object({ id: z.string().max(100) }), request.params, 'path');
+    const { id } = parseWith(IdParamsSchema, request.params, 'path');
     await ownTestRun(services.repos, user.id, id);
     return (await runs.screenshots(user.id, [id])).map((row) => toScreenshotRef(row, services.urls));
   });
 
   app.get('/api/screenshots/test-case/:id/:name', async (request) => {
     const user = await userOf(request);
-    const { id, name } = parseWith(
-      z.object({ id: z.string().max(100), name: z.string().max(500) }),
-      request.params,
-      'path',
-    );
+    const { id, name } = parseWith(TestCaseScreenshotsParamsSchema, request.params, 'path');
     await ownTestRun(services.repos, user.id, id);
     return (await runs.screenshots(user.id, [id], name)).map((row) => toScreenshotRef(row, services.urls));
   });
 
   app.get('/api/screenshots/:id/image', async (request, reply) => {
-    const { id } = parseWith(z.object({ id: z.string().max(100) }), request.params, 'path');
+    const { id } = parseWith(IdParamsSchema, request.params, 'path');
     // 401 without a signature, 403 for a wrong or expired one; the signature names the owner.
     const { ownerId, expires } = services.urls.verifyScreenshot(id, request.query as SignedQuery);
     const row = await runs.screenshot(ownerId, id);

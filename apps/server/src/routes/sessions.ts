@@ -1,5 +1,6 @@
 import type { SessionRow } from '@argus/db';
 import {
+  IdParamsSchema,
   type Session,
   SessionCreateSchema,
   SessionListQuerySchema,
@@ -7,7 +8,6 @@ import {
   SessionUpdateSchema,
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { AppError, parseWith } from '../errors';
 import { currentUser } from '../plugins/authenticate';
 import type { Services } from '../services';
@@ -27,8 +27,6 @@ export function toApiSession(row: SessionRow): Session {
   };
 }
 
-const IdParams = z.object({ id: z.string().max(100) });
-
 /** Spec §7 sessions: every route owner-scoped; another user's session answers 404 like a missing one. */
 export async function sessionRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const { sessions } = services.repos;
@@ -47,14 +45,14 @@ export async function sessionRoutes(app: FastifyInstance, { services }: { servic
   });
 
   app.get('/:id', async (request): Promise<Session> => {
-    const { id } = parseWith(IdParams, request.params, 'path');
+    const { id } = parseWith(IdParamsSchema, request.params, 'path');
     const row = await sessions.get(currentUser(request).id, id);
     if (!row) throw new AppError('SESSION_NOT_FOUND');
     return toApiSession(row);
   });
 
   app.put('/:id', async (request): Promise<Session> => {
-    const { id } = parseWith(IdParams, request.params, 'path');
+    const { id } = parseWith(IdParamsSchema, request.params, 'path');
     const body = parseWith(SessionUpdateSchema, request.body, 'body');
     const row = await sessions.update(currentUser(request).id, id, body);
     if (!row) throw new AppError('SESSION_NOT_FOUND');
@@ -62,7 +60,7 @@ export async function sessionRoutes(app: FastifyInstance, { services }: { servic
   });
 
   app.delete('/:id', async (request): Promise<Session> => {
-    const { id } = parseWith(IdParams, request.params, 'path');
+    const { id } = parseWith(IdParamsSchema, request.params, 'path');
     const row = await sessions.delete(currentUser(request).id, id);
     if (!row) throw new AppError('SESSION_NOT_FOUND');
     return toApiSession(row);

@@ -1,3 +1,5 @@
+import type { CleanupBeacon } from '@argus/protocol';
+
 /**
  * Spec §7: on page unload the running conversation is stopped with a beacon to `/cleanup`. A beacon
  * cannot set headers, so the token travels in the body (DESIGN.md §5). Returns whether the browser
@@ -13,7 +15,7 @@ export function sendCleanupBeacon({
   now?: Date;
 }): boolean {
   if (typeof navigator === 'undefined' || typeof navigator.sendBeacon !== 'function') return false;
-  const body = JSON.stringify({
+  const beacon: CleanupBeacon = {
     token,
     type: 'stop_conversation',
     data: {
@@ -22,7 +24,8 @@ export function sendCleanupBeacon({
       forced_cleanup: true,
       timestamp: now.toISOString(),
     },
-  });
+  };
+  const body = JSON.stringify(beacon);
   try {
     return navigator.sendBeacon('/cleanup', new Blob([body], { type: 'application/json' }));
   } catch {

@@ -1,7 +1,5 @@
-import { type ScreenshotRef, ScreenshotRefSchema } from '@argus/protocol';
+import { ScreenshotListSchema, type ScreenshotRef } from '@argus/protocol';
 import { apiRequest } from '../../../lib/api-client';
-
-const ScreenshotListSchema = ScreenshotRefSchema.array();
 
 /** GET /api/screenshots/test-run/{id} (Authorization header): the run's screenshots, freshly signed links. */
 export function getRunScreenshots(runId: string, signal?: AbortSignal): Promise<ScreenshotRef[]> {

@@ -1,4 +1,10 @@
-import type { ClientMessageInput, ServerMessage, TestCase, TestMode } from '@argus/protocol';
+import type {
+  AutomationInProgress,
+  ClientMessageInput,
+  ServerMessage,
+  TestCase,
+  TestMode,
+} from '@argus/protocol';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import toast from 'react-hot-toast';
 import { hostOf } from '../../../lib/sessions/screen-session';
@@ -16,8 +22,6 @@ import { logsForStorage } from '../model/step-log';
 import { createStopFlag, newStopId } from '../model/stop-flag';
 import { canGenerate, isAbsoluteHttpUrl, validateGenerate, validateRun } from '../model/validation';
 import type { AutomationScreenProps } from '../types';
-
-type AutomationInProgress = Extract<ServerMessage, { type: 'automation_in_progress' }>['data'];
 
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
