@@ -20,10 +20,10 @@ import { createPlanner, PLANNER_PROVIDERS } from './registry';
 
 /** Full mode, and commands that touch every kind of rule (forms, search, content, layout). */
 const MODES: { mode: string; command?: string }[] = [
-  { mode: 'full' },
-  { mode: 'command', command: 'Test the login and the contact form, and search for "shoes"' },
+  { mode: 'full mode' },
+  { mode: 'command mode (forms)', command: 'Test the login and the contact form, and search for "shoes"' },
   {
-    mode: 'command',
+    mode: 'command mode (content, layout)',
     command: 'Check that "Featured products" shows, and the mobile layout of the team page',
   },
 ];
@@ -50,27 +50,24 @@ describe.each(PLANNER_PROVIDERS)('planner %s against the fixture site', (provide
   /** What each mode generated, for the run below. */
   const generated: TestCase[][] = [];
 
-  it.each(MODES)(
-    'generates in $mode mode: named cases whose every step parses ($command)',
-    async ({ command }) => {
-      expect(pages.length).toBeGreaterThan(1);
-      const messages: string[] = [];
-      const cases = await planner.generate(
-        { url: `${site.url}/`, command, pages },
-        { signal: new AbortController().signal, onProgress: (m) => messages.push(m) },
-      );
-      expect(messages.length, 'progress reported').toBeGreaterThan(0);
-      expect(cases.length).toBeGreaterThan(0);
-      expect(new Set(cases.map((c) => c.test_name)).size, 'distinct names').toBe(cases.length);
-      for (const c of cases) {
-        expect(c.test_name).not.toBe('');
-        expect(c.steps.length, c.test_name).toBeGreaterThan(0);
-        for (const line of c.steps) expect(() => parseStep(line), `${c.test_name}: ${line}`).not.toThrow();
-        if (command) expect(c.command).toBe(command);
-      }
-      generated.push(cases);
-    },
-  );
+  it.each(MODES)('generates in $mode: named cases whose every step parses', async ({ command }) => {
+    expect(pages.length).toBeGreaterThan(1);
+    const messages: string[] = [];
+    const cases = await planner.generate(
+      { url: `${site.url}/`, command, pages },
+      { signal: new AbortController().signal, onProgress: (m) => messages.push(m) },
+    );
+    expect(messages.length, 'progress reported').toBeGreaterThan(0);
+    expect(cases.length).toBeGreaterThan(0);
+    expect(new Set(cases.map((c) => c.test_name)).size, 'distinct names').toBe(cases.length);
+    for (const c of cases) {
+      expect(c.test_name).not.toBe('');
+      expect(c.steps.length, c.test_name).toBeGreaterThan(0);
+      for (const line of c.steps) expect(() => parseStep(line), `${c.test_name}: ${line}`).not.toThrow();
+      if (command) expect(c.command).toBe(command);
+    }
+    generated.push(cases);
+  });
 
   it('every generated case passes on the untouched site, except where it finds a planted defect', async () => {
     expect(generated).toHaveLength(MODES.length);
@@ -96,7 +93,7 @@ describe.each(PLANNER_PROVIDERS)('planner %s against the fixture site', (provide
   }, 600_000);
 
   it.each(MODES)(
-    'stopped mid-way in $mode mode, rejects promptly and opens no more pages ($command)',
+    'stopped mid-way in $mode, rejects promptly and opens no more pages',
     async ({ command }) => {
       const controller = new AbortController();
       let stoppedAt = 0;
