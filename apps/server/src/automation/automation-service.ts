@@ -1,174 +1,114 @@
 import type { Planner } from '@argus/ai';
-import type { Repositories, TestRunRow } from '@argus/db';
-import { type BrowserPool, type CapturedScreenshot, explore, runTestCase } from '@argus/engine';
-import type {
-  ClientMessageOf,
-  ScreenshotRef,
-  ServerMessageInput,
-  StepUpdate,
-  TestCase,
-} from '@argus/protocol';
+import type { ExploreOptions, PageObservation, RunTestOptions, TestOutcome } from '@argus/engine';
+import type { ClientMessageOf, ScreenshotRef, ServerMessageInput, TestCase } from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Activity, ActivityRegistry } from '../activity/activity-registry';
 import type { Config } from '../config';
 import { AppError } from '../errors';
-import type { BlobStore } from '../services/blob-store';
-import { checkSessionOwner, ownTestRun } from '../services/ownership';
-import { type BrowserBudget, checkRunSize, storageQuotaError } from '../services/quotas';
-import type { SignedUrls } from '../services/signed-urls';
+import type { RunRecorder } from '../runs/run-recorder';
+import { checkRunSize } from '../services/quotas';
+import { AutomationProgress, type AutomationWork, seconds } from './automation-progress';
 
 type Send = (message: ServerMessageInput) => void;
 
-interface Activity {
-  kind: 'generating' | 'running';
-  controller: AbortController;
-  startedAt: number;
-  runId?: string;
-  done: Promise<void>;
-  /** What a socket that connects now needs to follow along (automation_in_progress). */
-  view: ActivityView;
-  /** Browser contexts this work holds of the user's MAX_BROWSERS_PER_USER. */
-  browsers: number;
+/** Explores a site from its start page (the engine's `explore`, over the server's browser pool). */
+export type Explorer = (url: string, options: ExploreOptions) => Promise<PageObservation[]>;
+/** Runs one test case in a browser context of its own (the engine's `runTestCase`, over the pool). */
+export type TestExecutor = (testCase: TestCase, options: RunTestOptions) => Promise<TestOutcome>;
+
+type Kind = 'generating' | 'running';
+type AutomationActivity = Activity<AutomationProgress, Kind>;
+
+export interface AutomationDeps {
+  config: Pick<
+    Config,
+    | 'exploreMaxPages'
+    | 'exploreTimeBudgetMs'
+    | 'automationParallelism'
+    | 'stepTimeoutMs'
+    | 'testTimeoutMs'
+    | 'maxCasesPerRun'
+    | 'maxStepsPerCase'
+  >;
+  /** What is under way per user: one generation or run of automation at a time. */
+  activities: ActivityRegistry;
+  /** Writes the runs, results, logs and screenshots as they happen. */
+  recorder: RunRecorder;
+  explore: Explorer;
+  runTest: TestExecutor;
+  /** Writes test cases from explored pages. */
+  planner: Planner;
+  log: FastifyBaseLogger;
 }
-
-/** A run's screenshot storage against MAX_STORED_BYTES_PER_USER: bytes counted as they are stored. */
-interface Storage {
-  used: number;
-  limit: number;
-  /** Set once the run has logged that it stopped storing screenshots. */
-  full: boolean;
-}
-
-interface ActivityView {
-  url: string;
-  test_mode: 'full' | 'command';
-  command: string | null;
-  session_id: string | null;
-  messages: string[];
-  test_cases: TestCase[];
-  results: { test_name: string; status: 'passed' | 'failed'; execution_time: number; error: string | null }[];
-  active: Set<string>;
-  /** Each step's latest update (no image) and its stored screenshot's id, by test and step index. */
-  steps: Map<string, { test_name: string; step_data: StepUpdate; screenshot_id: string | null }>;
-}
-
-/** Steps a late socket is shown at most (a run of hundreds of tests keeps its latest). */
-const KEPT_STEPS = 2000;
-
-/** Generation messages a late socket is shown (the screen keeps as many). */
-const KEPT_MESSAGES = 6;
-
-const seconds = (ms: number) => Math.round(ms / 10) / 100;
 
 /**
- * Generation and execution for the automation screen. The server records every run as it happens,
- * so results survive a closed tab; messages go to every open socket of the user.
+ * Generation and execution for the automation screen: checks a request, begins the work in the
+ * activity registry, and drives the explorer, the planner and the test executor it is given, while
+ * the run recorder writes everything as it happens (a closed tab loses nothing). Messages go to
+ * every open socket of the user.
  */
 export class AutomationService {
-  private readonly activities = new Map<string, Activity>();
+  constructor(private readonly deps: AutomationDeps) {}
 
-  constructor(
-    private readonly deps: {
-      config: Config;
-      repos: Repositories;
-      blobs: BlobStore;
-      urls: SignedUrls;
-      pool: BrowserPool;
-      planner: Planner;
-      log: FastifyBaseLogger;
-      /** MAX_BROWSERS_PER_USER, shared with every capability that holds a browser for a user. */
-      browsers: BrowserBudget;
-    },
-  ) {}
+  private current(userId: string): AutomationActivity | undefined {
+    return this.deps.activities.find<AutomationProgress, Kind>(userId, 'automation');
+  }
 
   isBusy(userId: string): boolean {
-    return this.activities.has(userId);
+    return this.current(userId) !== undefined;
   }
 
   /** The session of the work under way: undefined when nothing is, null when it names none. */
   activeSession(userId: string): string | null | undefined {
-    return this.activities.get(userId)?.view.session_id;
+    return this.current(userId)?.sessionId;
   }
 
   /** The test run the user's run under way records into, if one does. */
   activeRun(userId: string): string | undefined {
-    return this.activities.get(userId)?.runId;
+    return this.current(userId)?.progress.runId;
   }
 
   /** For a socket that connects while something is under way: where it stands, or null. */
   inProgress(userId: string): ServerMessageInput | null {
-    const activity = this.activities.get(userId);
-    if (!activity || activity.controller.signal.aborted) return null;
-    const { view } = activity;
-    const common = {
-      url: view.url,
-      test_mode: view.test_mode,
-      command: view.command,
-      session_id: view.session_id,
-    };
-    if (activity.kind === 'generating') {
-      return {
-        type: 'automation_in_progress',
-        data: { kind: 'generating', ...common, messages: [...view.messages] },
-      };
-    }
-    if (!activity.runId) return null;
-    return {
-      type: 'automation_in_progress',
-      data: {
-        kind: 'running',
-        ...common,
-        test_run_id: activity.runId,
-        test_cases: view.test_cases,
-        total_tests: view.test_cases.length,
-        results: [...view.results],
-        active_tests: [...view.active],
-        // Links are signed as they are handed out: a run can outlast a link.
-        steps: [...view.steps.values()].map(({ screenshot_id, ...step }) => ({
-          ...step,
-          screenshot_url: screenshot_id ? this.deps.urls.screenshot(screenshot_id, userId) : null,
-        })),
-        elapsed: seconds(Date.now() - activity.startedAt),
-      },
-    };
+    const activity = this.current(userId);
+    if (!activity || activity.signal.aborted) return null;
+    const data = activity.progress.snapshot(activity.kind, activity.startedAt, (id) =>
+      this.deps.recorder.screenshotUrl(id, userId),
+    );
+    return data ? { type: 'automation_in_progress', data } : null;
   }
 
   /**
-   * Starts work that holds up to `browsers` browser contexts, synchronously, so two starts cannot
-   * both pass the checks. Refused when the user's browsers are all busy (MAX_BROWSERS_PER_USER), and
-   * while other work of theirs goes on (one generation or run per user at a time).
+   * Begins work that holds up to `browsers` browser contexts. Refused when the user's browsers are
+   * all busy (MAX_BROWSERS_PER_USER), and while other automation work of theirs goes on.
    */
   private begin(
     userId: string,
-    kind: Activity['kind'],
-    view: Omit<ActivityView, 'messages' | 'results' | 'active' | 'steps'>,
+    kind: Kind,
+    work: AutomationWork,
     browsers: number,
-    work: (a: Activity) => Promise<void>,
-  ): Activity {
-    const lease = this.deps.browsers.take(userId, browsers);
-    const busy = this.activities.get(userId);
-    if (busy) {
-      lease.release();
-      throw new AppError(
-        'BAD_REQUEST',
-        busy.kind === 'running'
-          ? 'A test run is already in progress. Stop it before starting another.'
-          : 'Test cases are still being generated. Wait for them or stop first.',
-      );
-    }
-    const activity: Activity = {
-      kind,
-      controller: new AbortController(),
-      startedAt: Date.now(),
-      done: Promise.resolve(),
-      view: { ...view, messages: [], results: [], active: new Set(), steps: new Map() },
-      browsers: lease.count,
-    };
-    this.activities.set(userId, activity);
-    activity.done = work(activity).finally(() => {
-      lease.release();
-      if (this.activities.get(userId) === activity) this.activities.delete(userId);
-    });
-    return activity;
+    body: (activity: AutomationActivity) => Promise<void>,
+  ): AutomationActivity {
+    return this.deps.activities.begin(
+      {
+        userId,
+        feature: 'automation',
+        kind,
+        sessionId: work.session_id,
+        browsers,
+        progress: new AutomationProgress(work),
+        conflict: (busy) =>
+          busy.feature !== 'automation'
+            ? null
+            : new AppError(
+                'BAD_REQUEST',
+                busy.kind === 'running'
+                  ? 'A test run is already in progress. Stop it before starting another.'
+                  : 'Test cases are still being generated. Wait for them or stop first.',
+              ),
+      },
+      body,
+    );
   }
 
   /**
@@ -180,50 +120,47 @@ export class AutomationService {
     data: ClientMessageOf<'generate_test_cases'>['data'] & { command?: string },
     send: Send,
   ): Promise<{ done: Promise<void> }> {
-    const { config, repos, pool, planner } = this.deps;
+    const { config, recorder, planner } = this.deps;
     // Checked before anything starts, so nothing is ever recorded against another user's session.
-    await checkSessionOwner(repos, userId, data.session_id);
-    const view = {
-      url: data.url,
-      test_mode: data.command ? ('command' as const) : ('full' as const),
-      command: data.command ?? null,
+    await recorder.checkSession(userId, data.session_id);
+    const { url, command } = data;
+    const work: AutomationWork = {
+      url,
+      test_mode: command ? 'command' : 'full',
+      command: command ?? null,
       session_id: data.session_id ?? null,
       test_cases: [],
     };
     // Exploring takes one browser.
-    const activity = this.begin(userId, 'generating', view, 1, async ({ controller, view }) => {
-      const { url, command } = data;
+    const activity = this.begin(userId, 'generating', work, 1, async ({ signal, progress: view }) => {
       const progress = (message: string) => {
-        view.messages = [...view.messages, message].slice(-KEPT_MESSAGES);
+        view.message(message);
         send({ type: 'progress_update', data: { message } });
       };
       const started = `Exploring ${url} with the ${planner.engine} engine`;
-      view.messages = [started];
+      view.message(started);
       send({ type: 'generation_started', data: { url, message: started } });
       try {
-        const pages = await explore(pool, url, {
+        const pages = await this.deps.explore(url, {
           maxPages: config.exploreMaxPages,
           timeBudgetMs: config.exploreTimeBudgetMs,
-          signal: controller.signal,
+          signal,
           onProgress: progress,
         });
-        if (controller.signal.aborted) return;
+        if (signal.aborted) return;
         progress(`Explored ${pages.length} page${pages.length === 1 ? '' : 's'}; writing test cases`);
         // Stop aborts the planner too: it rejects with AbortedError, and nothing is recorded.
-        const planned = await planner.generate(
-          { url, command, pages },
-          { signal: controller.signal, onProgress: progress },
-        );
+        const planned = await planner.generate({ url, command, pages }, { signal, onProgress: progress });
         const cases = this.withinRunLimits(planned, progress);
-        const run = await repos.testRuns.create(userId, {
-          session_id: data.session_id ?? null,
+        const run = await recorder.create(userId, {
+          session_id: work.session_id,
           url,
           target_url: url,
           test_suite_name: command
             ? `Command: ${command.slice(0, 200)}`
             : `Full suite for ${new URL(url).host}`,
-          test_mode: command ? 'command' : 'full',
-          command: command ?? null,
+          test_mode: work.test_mode,
+          command: work.command,
           engine: planner.engine,
           test_cases: cases,
           total_tests: cases.length,
@@ -234,9 +171,9 @@ export class AutomationService {
           data: { test_cases: cases, engine: planner.engine, test_run_id: run.id },
         });
       } catch (error) {
-        if (controller.signal.aborted) return;
+        if (signal.aborted) return;
         const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-        this.deps.log.warn({ err: error, url: data.url }, 'generation failed');
+        this.deps.log.warn({ err: error, url }, 'generation failed');
         send({ type: 'error', data: { message, code: 'GENERATION_FAILED' } });
       }
     });
@@ -259,57 +196,40 @@ export class AutomationService {
     },
     send: Send,
   ): Promise<{ done: Promise<void> }> {
-    const { repos, config } = this.deps;
+    const { recorder, config } = this.deps;
     if (data.test_cases.length === 0) throw new AppError('BAD_REQUEST', 'No test cases to run');
     checkRunSize(data.test_cases, config);
     // Both checked before anything starts: a run is never recorded against another user's records.
-    await checkSessionOwner(repos, userId, data.session_id);
-    const named = data.test_run_id ? await ownTestRun(repos, userId, data.test_run_id) : undefined;
+    await recorder.checkSession(userId, data.session_id);
+    const named = data.test_run_id ? await recorder.ownRun(userId, data.test_run_id) : undefined;
     // A run stores a screenshot per step: once the quota is used up, runs wait for room to be made.
-    const storage: Storage = {
-      used: await repos.testRuns.storedBytes(userId),
-      limit: config.maxStoredBytesPerUser,
-      full: false,
-    };
-    if (storage.used >= storage.limit) throw storageQuotaError(storage.used, storage.limit);
-    const view = {
+    const storage = await recorder.openStorage(userId);
+    const cases = data.test_cases;
+    const work: AutomationWork = {
       url: data.url,
       test_mode: data.test_mode,
       command: data.command ?? null,
       session_id: data.session_id ?? null,
-      test_cases: data.test_cases,
+      test_cases: cases,
     };
     // One browser per test run in parallel, as many as the user may hold.
-    const parallel = Math.min(config.automationParallelism, data.test_cases.length);
-    const started = this.begin(userId, 'running', view, parallel, async (activity) => {
-      const { controller, view } = activity;
-      const cases = data.test_cases;
+    const parallel = Math.min(config.automationParallelism, cases.length);
+    const activity = this.begin(userId, 'running', work, parallel, async (activity) => {
+      const { signal, progress: view } = activity;
       const total = cases.length;
-      let run: TestRunRow | undefined = named;
-      const start = {
-        status: 'running',
-        started_at: new Date(),
-        completed_at: null,
-        total_tests: total,
-        passed_tests: 0,
-        failed_tests: 0,
-        test_cases: cases,
-        test_mode: data.test_mode,
-        command: data.command ?? null,
-      };
-      run = run
-        ? await repos.testRuns.update(userId, run.id, start)
-        : await repos.testRuns.create(userId, {
-            ...start,
-            session_id: data.session_id ?? null,
-            url: data.url,
-            target_url: data.url,
-            test_suite_name: total === 1 ? cases[0].test_name : `Suite for ${new URL(data.url).host}`,
-            engine: 'builtin step executor',
-          });
-      if (!run) throw new Error('Could not record the test run');
-      const runId = run.id;
-      activity.runId = runId;
+      const runId = await recorder.start(
+        userId,
+        named,
+        { test_cases: cases, test_mode: work.test_mode, command: work.command },
+        {
+          session_id: work.session_id,
+          url: data.url,
+          target_url: data.url,
+          test_suite_name: total === 1 ? cases[0].test_name : `Suite for ${new URL(data.url).host}`,
+          engine: 'builtin step executor',
+        },
+      );
+      view.runId = runId;
       send({ type: 'execution_started', data: { total_tests: total, test_run_id: runId } });
 
       let next = 0;
@@ -317,38 +237,24 @@ export class AutomationService {
       const runOne = async (index: number) => {
         const testCase = cases[index];
         const name = testCase.test_name;
-        view.active.add(name);
+        view.testStarted(name);
         send({
           type: 'test_progress',
           data: { current_test: index + 1, total_tests: total, test_name: name },
         });
         const saving: Promise<ScreenshotRef | null>[] = [];
-        const outcome = await runTestCase(this.deps.pool, testCase, {
+        const outcome = await this.deps.runTest(testCase, {
           baseUrl: data.url,
-          signal: controller.signal,
+          signal,
           stepTimeoutMs: config.stepTimeoutMs,
           testTimeoutMs: config.testTimeoutMs,
           onStep: (update, shot) => {
             send({ type: 'step_update', data: { step_data: update, test_name: name } });
-            const kept = {
-              test_name: name,
-              // The image itself is stored; its size stays for the viewer.
-              step_data: {
-                ...update,
-                screenshot: update.screenshot
-                  ? { width: update.screenshot.width, height: update.screenshot.height }
-                  : null,
-              },
-              screenshot_id: null as string | null,
-            };
-            const key = `${name}#${update.step_index ?? update.step_number}`;
-            view.steps.delete(key);
-            view.steps.set(key, kept);
-            if (view.steps.size > KEPT_STEPS) view.steps.delete(view.steps.keys().next().value as string);
+            const stored = view.step(name, update);
             if (shot) {
               saving.push(
-                this.saveScreenshot(userId, runId, name, shot, storage).then((ref) => {
-                  kept.screenshot_id = ref?.id ?? null;
+                recorder.saveScreenshot(userId, runId, name, shot, storage).then((ref) => {
+                  stored(ref?.id ?? null);
                   return ref;
                 }),
               );
@@ -358,29 +264,12 @@ export class AutomationService {
         const screenshots = (await Promise.all(saving)).filter((s): s is ScreenshotRef => s !== null);
         const ok = outcome.status === 'passed';
         if (ok) passed++;
-        view.active.delete(name);
-        view.results.push({
-          test_name: name,
-          status: ok ? 'passed' : 'failed',
-          execution_time: outcome.executionTime,
+        view.testFinished(name, {
+          passed: ok,
+          executionTime: outcome.executionTime,
           error: outcome.error ?? null,
         });
-        await repos.testRuns.addResult(userId, runId, {
-          test_case_id: testCase.id ?? null,
-          test_case_name: name,
-          status: outcome.status,
-          execution_time: outcome.executionTime,
-          error_message: outcome.error,
-          steps: outcome.steps,
-          logs: outcome.logs,
-          screenshots: screenshots.map((s) => s.id),
-        });
-        await repos.testRuns.countResult(userId, runId, ok);
-        await repos.testRuns.appendLog(
-          userId,
-          runId,
-          outcome.logs.map((l) => ({ ...l, message: `[${name}] ${l.message}` })),
-        );
+        await recorder.recordResult(userId, runId, testCase, outcome, screenshots);
         if (ok) {
           send({
             type: 'test_completed',
@@ -412,27 +301,15 @@ export class AutomationService {
 
       try {
         const workers = Array.from({ length: activity.browsers }, async () => {
-          while (next < total && !controller.signal.aborted) await runOne(next++);
+          while (next < total && !signal.aborted) await runOne(next++);
         });
         await Promise.all(workers);
         const executionTime = seconds(Date.now() - activity.startedAt);
-        if (controller.signal.aborted) {
-          // Spec §4: a run the user stopped is recorded as failed.
-          await repos.testRuns.update(userId, runId, {
-            status: 'failed',
-            completed_at: new Date(),
-            execution_time_seconds: executionTime,
-          });
-          await repos.testRuns.appendLog(userId, runId, [
-            { timestamp: new Date().toISOString(), level: 'warn', message: 'Execution stopped by the user' },
-          ]);
+        if (signal.aborted) {
+          await recorder.stopped(userId, runId, executionTime);
           send({ type: 'execution_stopped', data: { execution_time: executionTime } });
         } else {
-          await repos.testRuns.update(userId, runId, {
-            status: 'completed',
-            completed_at: new Date(),
-            execution_time_seconds: executionTime,
-          });
+          await recorder.complete(userId, runId, executionTime);
           send({
             type: 'all_tests_completed',
             data: { total_tests: total, passed, execution_time: executionTime },
@@ -440,16 +317,14 @@ export class AutomationService {
         }
       } catch (error) {
         this.deps.log.error({ err: error, runId }, 'test run failed');
-        await repos.testRuns
-          .update(userId, runId, { status: 'error', completed_at: new Date() })
-          .catch(() => undefined);
+        await recorder.failed(userId, runId);
         send({
           type: 'error',
           data: { message: 'An error occurred during test execution', code: 'INTERNAL' },
         });
       }
     });
-    return { done: started.done };
+    return { done: activity.done };
   }
 
   /**
@@ -470,108 +345,25 @@ export class AutomationService {
     return fit.slice(0, maxCasesPerRun);
   }
 
-  private async saveScreenshot(
-    userId: string,
-    runId: string,
-    testCaseName: string,
-    shot: CapturedScreenshot,
-    storage: Storage,
-  ): Promise<ScreenshotRef | null> {
-    const bytes = shot.data.length;
-    if (storage.used + bytes > storage.limit) {
-      // The step and its result are still recorded; its image is only shown live. Said once per run.
-      if (!storage.full) {
-        storage.full = true;
-        const why = storageQuotaError(storage.used, storage.limit).message;
-        await this.deps.repos.testRuns
-          .appendLog(userId, runId, [
-            {
-              timestamp: new Date().toISOString(),
-              level: 'warn',
-              message: `Screenshots from here on are not stored. ${why}`,
-            },
-          ])
-          .catch(() => undefined);
-      }
-      return null;
-    }
-    // Counted before the write, so tests running in parallel cannot all pass the same check.
-    storage.used += bytes;
-    try {
-      const sha256 = await this.deps.blobs.put(shot.data);
-      const row = await this.deps.repos.testRuns.addScreenshot(userId, {
-        test_run_id: runId,
-        test_case_name: testCaseName,
-        step_name: shot.step_name,
-        step_index: shot.step_index,
-        sha256,
-        mime: 'image/jpeg',
-        bytes: shot.data.length,
-        width: shot.width,
-        height: shot.height,
-        metadata: {},
-      });
-      return toScreenshotRef(row, this.deps.urls);
-    } catch (error) {
-      storage.used -= bytes;
-      this.deps.log.warn({ err: error }, 'could not store a screenshot');
-      return null;
-    }
-  }
-
   /** Stops what the user has under way: `execution_stopping` at once, `execution_stopped` when it is over. */
   async stop(userId: string, send: Send): Promise<void> {
-    const activity = this.activities.get(userId);
+    const activity = this.current(userId);
     if (!activity) {
       // Nothing runs: acknowledge, so the client clears its stop flag.
       send({ type: 'execution_stopped', data: { execution_time: 0 } });
       return;
     }
     if (activity.kind === 'running') send({ type: 'execution_stopping', data: {} });
-    activity.controller.abort();
-    await activity.done;
+    await this.deps.activities.stop(activity);
     if (activity.kind === 'generating') send({ type: 'execution_stopped', data: { execution_time: 0 } });
   }
 
-  /** Server shutdown: abort everything; what is still running is marked interrupted. */
+  /** Server shutdown: abort everything; runs still going are marked interrupted. */
   async shutdown(): Promise<void> {
-    const running = [...this.activities.entries()];
-    for (const [, activity] of running) activity.controller.abort();
-    await Promise.all(running.map(([, a]) => a.done.catch(() => undefined)));
-    for (const [userId, activity] of running) {
-      if (activity.runId) {
-        await this.deps.repos.testRuns
-          .update(userId, activity.runId, { status: 'interrupted', completed_at: new Date() })
-          .catch(() => undefined);
-      }
+    const stopped = (await this.deps.activities.shutdown('automation')) as AutomationActivity[];
+    for (const activity of stopped) {
+      const { runId } = activity.progress;
+      if (runId) await this.deps.recorder.interrupted(activity.userId, runId);
     }
   }
-}
-
-/** A stored screenshot as clients see it, with a freshly signed link to its image. */
-export function toScreenshotRef(
-  row: {
-    id: string;
-    user_id: string;
-    test_run_id: string | null;
-    test_case_name: string;
-    step_name: string | null;
-    step_index: number;
-    width: number | null;
-    height: number | null;
-    created_at: Date;
-  },
-  urls: SignedUrls,
-): ScreenshotRef {
-  return {
-    id: row.id,
-    url: urls.screenshot(row.id, row.user_id),
-    test_run_id: row.test_run_id,
-    test_case_name: row.test_case_name,
-    step_name: row.step_name,
-    step_index: row.step_index,
-    width: row.width,
-    height: row.height,
-    created_at: row.created_at.toISOString(),
-  };
 }

@@ -1,8 +1,8 @@
 import { IdParamsSchema, ScreenshotRecordSchema, TestCaseScreenshotsParamsSchema } from '@argus/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { toScreenshotRef } from '../automation/automation-service';
 import { AppError, parseWith } from '../errors';
 import { bearerToken } from '../plugins/authenticate';
+import { toScreenshotRef } from '../runs/run-recorder';
 import type { Services } from '../services';
 import { sniffImage } from '../services/blob-store';
 import { ownTestRun } from '../services/ownership';

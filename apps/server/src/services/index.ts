@@ -1,10 +1,12 @@
 import { join } from 'node:path';
 import { createPlanner } from '@argus/ai';
 import { type Database, type Repositories, repositories } from '@argus/db';
-import { BrowserPool, TargetPolicy } from '@argus/engine';
+import { BrowserPool, explore, runTestCase, TargetPolicy } from '@argus/engine';
 import type { FastifyBaseLogger } from 'fastify';
+import { ActivityRegistry } from '../activity/activity-registry';
 import { AutomationService } from '../automation/automation-service';
 import type { Config } from '../config';
+import { RunRecorder } from '../runs/run-recorder';
 import { type AuthService, createAuthService, loadJwtSecret } from './auth-service';
 import { BlobStore } from './blob-store';
 import { BrowserBudget } from './quotas';
@@ -23,6 +25,10 @@ export interface Services {
   pool: BrowserPool;
   /** MAX_BROWSERS_PER_USER: the browser contexts each user's work holds. */
   browsers: BrowserBudget;
+  /** What is under way per user (generations, runs; later live browsers and comparisons). */
+  activities: ActivityRegistry;
+  /** Writes runs, results, logs and screenshots as they happen. */
+  recorder: RunRecorder;
   automation: AutomationService;
   limits: {
     loginPerIp: RateLimiter;
@@ -53,13 +59,21 @@ export async function createServices(
   const secret = await loadJwtSecret(config.dataDir, config.jwtSecret);
   const urls = createSignedUrls({ secret, ttlSeconds: config.signedUrlTtlSeconds });
   const browsers = new BrowserBudget(config.maxBrowsersPerUser);
-  const automation = new AutomationService({
-    browsers,
-    config,
+  const activities = new ActivityRegistry({ browsers, log });
+  const recorder = new RunRecorder({
     repos,
     blobs,
     urls,
-    pool,
+    log,
+    maxStoredBytesPerUser: config.maxStoredBytesPerUser,
+  });
+  // The engine, over this server's browser pool, is handed to the capabilities that drive it.
+  const automation = new AutomationService({
+    config,
+    activities,
+    recorder,
+    explore: (url, options) => explore(pool, url, options),
+    runTest: (testCase, options) => runTestCase(pool, testCase, options),
     planner: createPlanner({ provider: config.aiProvider }),
     log,
   });
@@ -73,6 +87,8 @@ export async function createServices(
     urls,
     pool,
     browsers,
+    activities,
+    recorder,
     automation,
     limits: {
       loginPerIp: new RateLimiter(config.loginAttemptsPerIp, windowMs),

@@ -1,0 +1,252 @@
+import type { Planner } from '@argus/ai';
+import type { CapturedScreenshot, PageObservation, TestOutcome } from '@argus/engine';
+import type { ServerMessageInput, StepUpdate, TestCase } from '@argus/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import { describe, expect, it, vi } from 'vitest';
+import { ActivityRegistry } from '../activity/activity-registry';
+import type { RunRecorder } from '../runs/run-recorder';
+import { BrowserBudget } from '../services/quotas';
+import { AutomationService, type TestExecutor } from './automation-service';
+
+const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() } as unknown as FastifyBaseLogger;
+const config = {
+  exploreMaxPages: 3,
+  exploreTimeBudgetMs: 1000,
+  automationParallelism: 2,
+  stepTimeoutMs: 1000,
+  testTimeoutMs: 5000,
+  maxCasesPerRun: 100,
+  maxStepsPerCase: 100,
+};
+
+const testCase = (name: string): TestCase => ({
+  test_name: name,
+  description: '',
+  steps: ['Navigate to /'],
+  category: 'Smoke',
+  priority: 'high',
+  expected_result: '',
+});
+
+/** The recorder's writes, in memory: what a run would have put in the database. */
+function fakeRecorder() {
+  const writes: string[] = [];
+  const recorder = {
+    checkSession: async () => {},
+    ownRun: async (_user: string, id: string) => ({ id }),
+    openStorage: async () => ({ used: 0, limit: 1e9, full: false }),
+    create: async () => {
+      writes.push('create');
+      return { id: 'suite-1' };
+    },
+    start: async (_user: string, existing: { id: string } | undefined) => {
+      writes.push(`start ${existing?.id ?? 'new'}`);
+      return existing?.id ?? 'run-1';
+    },
+    saveScreenshot: async (_u: string, _r: string, name: string, shot: CapturedScreenshot) => {
+      writes.push(`screenshot ${name} ${shot.step_index}`);
+      return { id: `shot-${name}-${shot.step_index}` };
+    },
+    recordResult: async (_u: string, _r: string, c: TestCase, outcome: TestOutcome) => {
+      writes.push(`result ${c.test_name} ${outcome.status}`);
+    },
+    complete: async () => void writes.push('complete'),
+    stopped: async () => void writes.push('stopped'),
+    failed: async () => void writes.push('failed'),
+    interrupted: async () => void writes.push('interrupted'),
+    screenshotUrl: (id: string) => `/signed/${id}`,
+  };
+  return { writes, recorder: recorder as unknown as RunRecorder };
+}
+
+const step = (index: number, status: StepUpdate['status']): StepUpdate => ({
+  step_number: index + 1,
+  step_index: index,
+  action: 'navigate',
+  status,
+  timestamp: '2026-01-01T00:00:00.000Z',
+});
+
+/** Passes every case but 'Broken', reporting one step with a screenshot. */
+const executor: TestExecutor = async (c, options) => {
+  options.onStep?.(step(0, 'pending'));
+  options.onStep?.(step(0, 'success'), {
+    step_index: 0,
+    step_name: 'navigate',
+    data: Buffer.from('jpeg'),
+    width: 10,
+    height: 10,
+  });
+  const failed = c.test_name === 'Broken';
+  return {
+    status: failed ? 'failed' : 'passed',
+    error: failed ? 'Broken link' : null,
+    executionTime: 0.5,
+    steps: [],
+    screenshots: [],
+    logs: [],
+  };
+};
+
+function service(overrides: { runTest?: TestExecutor; planner?: Planner } = {}) {
+  const { writes, recorder } = fakeRecorder();
+  const explore = vi.fn(async (_url: string, options: { onProgress?: (m: string) => void }) => {
+    options.onProgress?.('Reading the home page');
+    return [{} as PageObservation];
+  });
+  const planner: Planner = overrides.planner ?? {
+    engine: 'fake planner',
+    generate: async () => [testCase('Home loads'), testCase('Broken')],
+  };
+  const automation = new AutomationService({
+    config,
+    activities: new ActivityRegistry({ browsers: new BrowserBudget(2), log }),
+    recorder,
+    explore,
+    runTest: overrides.runTest ?? executor,
+    planner,
+    log,
+  });
+  const sent: ServerMessageInput[] = [];
+  const send = (message: ServerMessageInput) => void sent.push(message);
+  return { automation, writes, explore, sent, send, types: () => sent.map((m) => m.type) };
+}
+
+describe('AutomationService (explorer, planner and executor injected)', () => {
+  it('generates: explores, plans, records the suite and hands out its cases', async () => {
+    const { automation, writes, explore, sent, send, types } = service();
+    const { done } = await automation.generate(
+      'u1',
+      { url: 'https://shop.example/', session_id: 's1' },
+      send,
+    );
+    await done;
+    expect(explore).toHaveBeenCalledWith('https://shop.example/', expect.objectContaining({ maxPages: 3 }));
+    expect(types()).toEqual([
+      'generation_started',
+      'progress_update',
+      'progress_update',
+      'test_cases_generated',
+    ]);
+    expect(sent.at(-1)).toMatchObject({
+      data: { engine: 'fake planner', test_run_id: 'suite-1' },
+    });
+    expect(writes).toEqual(['create']);
+    expect(automation.isBusy('u1')).toBe(false);
+  });
+
+  it('runs: every test is recorded as it ends, the run completes, and a late tab is told where it stands', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow: TestExecutor = async (c, options) => {
+      const outcome = await executor(c, options);
+      if (c.test_name === 'Broken') await gate;
+      return outcome;
+    };
+    const { automation, writes, sent, send } = service({ runTest: slow });
+    const { done } = await automation.run(
+      'u1',
+      {
+        url: 'https://shop.example/',
+        test_cases: [testCase('Home loads'), testCase('Broken')],
+        test_mode: 'full',
+        session_id: 's1',
+        test_run_id: 'suite-1',
+      },
+      send,
+    );
+    await vi.waitFor(() => expect(sent.some((m) => m.type === 'test_completed')).toBe(true));
+    const late = automation.inProgress('u1');
+    expect(late).toMatchObject({
+      type: 'automation_in_progress',
+      data: {
+        kind: 'running',
+        session_id: 's1',
+        test_run_id: 'suite-1',
+        results: [{ test_name: 'Home loads', status: 'passed' }],
+        active_tests: ['Broken'],
+      },
+    });
+    const steps = (late?.data as { steps: { screenshot_url: string | null }[] } | undefined)?.steps ?? [];
+    expect(steps.map((s) => s.screenshot_url)).toContain('/signed/shot-Home loads-0');
+    release();
+    await done;
+    expect(sent.map((m) => m.type).filter((t) => t !== 'step_update')).toEqual([
+      'execution_started',
+      'test_progress',
+      'test_progress',
+      'test_completed',
+      'test_failed',
+      'all_tests_completed',
+    ]);
+    expect(sent.at(-1)).toMatchObject({ data: { total_tests: 2, passed: 1 } });
+    expect(writes).toEqual([
+      'start suite-1',
+      'screenshot Home loads 0',
+      'screenshot Broken 0',
+      'result Home loads passed',
+      'result Broken failed',
+      'complete',
+    ]);
+    expect(automation.inProgress('u1')).toBeNull();
+  });
+
+  it('refuses a second piece of work while one goes on, and stops the one under way', async () => {
+    const untilStopped: TestExecutor = (_c, options) =>
+      new Promise((resolve) =>
+        options.signal?.addEventListener('abort', () =>
+          resolve({
+            status: 'failed',
+            error: 'Stopped',
+            executionTime: 0,
+            steps: [],
+            screenshots: [],
+            logs: [],
+          }),
+        ),
+      );
+    const { automation, writes, sent, send } = service({ runTest: untilStopped });
+    await automation.run(
+      'u1',
+      { url: 'https://shop.example/', test_cases: [testCase('Home loads')], test_mode: 'full' },
+      send,
+    );
+    await expect(automation.generate('u1', { url: 'https://shop.example/' }, send)).rejects.toThrow(
+      'A test run is already in progress. Stop it before starting another.',
+    );
+    await vi.waitFor(() => expect(automation.activeRun('u1')).toBe('run-1'));
+    await automation.stop('u1', send);
+    expect(sent.map((m) => m.type).filter((t) => t.startsWith('execution'))).toEqual([
+      'execution_started',
+      'execution_stopping',
+      'execution_stopped',
+    ]);
+    expect(writes.at(-1)).toBe('stopped');
+    expect(automation.isBusy('u1')).toBe(false);
+  });
+
+  it('marks a run cut short by a shutdown as interrupted', async () => {
+    const untilStopped: TestExecutor = (_c, options) =>
+      new Promise((resolve) =>
+        options.signal?.addEventListener('abort', () =>
+          resolve({
+            status: 'failed',
+            error: 'Stopped',
+            executionTime: 0,
+            steps: [],
+            screenshots: [],
+            logs: [],
+          }),
+        ),
+      );
+    const { automation, writes, send } = service({ runTest: untilStopped });
+    await automation.run(
+      'u1',
+      { url: 'https://shop.example/', test_cases: [testCase('Home loads')], test_mode: 'full' },
+      send,
+    );
+    await vi.waitFor(() => expect(automation.activeRun('u1')).toBe('run-1'));
+    await automation.shutdown();
+    expect(writes.at(-1)).toBe('interrupted');
+  });
+});

@@ -1,0 +1,237 @@
+import type { NewTestRun, Repositories, TestRunRow } from '@argus/db';
+import type { CapturedScreenshot, TestOutcome } from '@argus/engine';
+import type { ScreenshotRef, TestCase } from '@argus/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { BlobStore } from '../services/blob-store';
+import { checkSessionOwner, ownTestRun } from '../services/ownership';
+import { storageQuotaError } from '../services/quotas';
+import type { SignedUrls } from '../services/signed-urls';
+
+/** A run's screenshot storage against MAX_STORED_BYTES_PER_USER: bytes counted as they are stored. */
+export interface ScreenshotStorage {
+  used: number;
+  limit: number;
+  /** Set once the run has logged that it stopped storing screenshots. */
+  full: boolean;
+}
+
+/** The fields a new run is recorded with (the owner is given apart). */
+export type RunFields = NewTestRun;
+
+const now = () => new Date().toISOString();
+
+/**
+ * Everything a run writes, as it happens, whether or not a client watches: the test run row and its
+ * status, each test's result and counters, the execution log, and screenshots (blob plus row, within
+ * the user's storage quota). Owner-scoped on every call. Automation records through it today;
+ * design comparison and the conversational browser will record theirs the same way.
+ */
+export class RunRecorder {
+  constructor(
+    private readonly deps: {
+      repos: Repositories;
+      blobs: BlobStore;
+      urls: SignedUrls;
+      log: FastifyBaseLogger;
+      /** MAX_STORED_BYTES_PER_USER. */
+      maxStoredBytesPerUser: number;
+    },
+  ) {}
+
+  /** Refuses (404 SESSION_NOT_FOUND) a session that is not the user's; none, or a `local_…` id, is fine. */
+  checkSession(userId: string, sessionId: string | null | undefined): Promise<void> {
+    return checkSessionOwner(this.deps.repos, userId, sessionId);
+  }
+
+  /** The user's test run `id`, or 404 TEST_RUN_NOT_FOUND. */
+  ownRun(userId: string, id: string): Promise<TestRunRow> {
+    return ownTestRun(this.deps.repos, userId, id);
+  }
+
+  /** The user's screenshot storage for a run; refused (413) when the quota is used up already. */
+  async openStorage(userId: string): Promise<ScreenshotStorage> {
+    const used = await this.deps.repos.testRuns.storedBytes(userId);
+    const limit = this.deps.maxStoredBytesPerUser;
+    if (used >= limit) throw storageQuotaError(used, limit);
+    return { used, limit, full: false };
+  }
+
+  /** Records a new run (a generated suite waiting to be run, or a run starting). */
+  create(userId: string, fields: RunFields): Promise<TestRunRow> {
+    return this.deps.repos.testRuns.create(userId, fields);
+  }
+
+  /** A run begins: `existing` (a suite recorded earlier) is reset to running, or a new run is recorded. */
+  async start(
+    userId: string,
+    existing: TestRunRow | undefined,
+    start: {
+      test_cases: TestCase[];
+      test_mode: 'full' | 'command';
+      command: string | null;
+    },
+    fresh: Omit<RunFields, 'test_cases' | 'test_mode' | 'command'>,
+  ): Promise<string> {
+    const running = {
+      status: 'running',
+      started_at: new Date(),
+      completed_at: null,
+      total_tests: start.test_cases.length,
+      passed_tests: 0,
+      failed_tests: 0,
+      ...start,
+    };
+    const { testRuns } = this.deps.repos;
+    const run = existing
+      ? await testRuns.update(userId, existing.id, running)
+      : await testRuns.create(userId, { ...fresh, ...running });
+    if (!run) throw new Error('Could not record the test run');
+    return run.id;
+  }
+
+  /** One test's outcome: its result row, the run's counters (atomic), and its log lines, prefixed with its name. */
+  async recordResult(
+    userId: string,
+    runId: string,
+    testCase: TestCase,
+    outcome: TestOutcome,
+    screenshots: ScreenshotRef[],
+  ): Promise<void> {
+    const { testRuns } = this.deps.repos;
+    const name = testCase.test_name;
+    await testRuns.addResult(userId, runId, {
+      test_case_id: testCase.id ?? null,
+      test_case_name: name,
+      status: outcome.status,
+      execution_time: outcome.executionTime,
+      error_message: outcome.error,
+      steps: outcome.steps,
+      logs: outcome.logs,
+      screenshots: screenshots.map((s) => s.id),
+    });
+    await testRuns.countResult(userId, runId, outcome.status === 'passed');
+    await testRuns.appendLog(
+      userId,
+      runId,
+      outcome.logs.map((l) => ({ ...l, message: `[${name}] ${l.message}` })),
+    );
+  }
+
+  /** Every test ran. */
+  async complete(userId: string, runId: string, executionTime: number): Promise<void> {
+    await this.deps.repos.testRuns.update(userId, runId, {
+      status: 'completed',
+      completed_at: new Date(),
+      execution_time_seconds: executionTime,
+    });
+  }
+
+  /** Spec §4: a run the user stopped is recorded as failed, and its log says so. */
+  async stopped(userId: string, runId: string, executionTime: number): Promise<void> {
+    const { testRuns } = this.deps.repos;
+    await testRuns.update(userId, runId, {
+      status: 'failed',
+      completed_at: new Date(),
+      execution_time_seconds: executionTime,
+    });
+    await testRuns.appendLog(userId, runId, [
+      { timestamp: now(), level: 'warn', message: 'Execution stopped by the user' },
+    ]);
+  }
+
+  /** A server-side failure: the run is marked `error` (best effort; what it recorded stays). */
+  async failed(userId: string, runId: string): Promise<void> {
+    await this.deps.repos.testRuns
+      .update(userId, runId, { status: 'error', completed_at: new Date() })
+      .catch(() => undefined);
+  }
+
+  /** The server shut down under it: the run is marked `interrupted` (best effort). */
+  async interrupted(userId: string, runId: string): Promise<void> {
+    await this.deps.repos.testRuns
+      .update(userId, runId, { status: 'interrupted', completed_at: new Date() })
+      .catch(() => undefined);
+  }
+
+  /**
+   * Stores one screenshot (the blob, then its row) within the run's storage, counted before the
+   * write so tests running in parallel cannot all pass the same check. Past the quota it is not
+   * stored (the step and its result still are; the image was shown live) and the run's log says so
+   * once. Null when not stored.
+   */
+  async saveScreenshot(
+    userId: string,
+    runId: string,
+    testCaseName: string,
+    shot: CapturedScreenshot,
+    storage: ScreenshotStorage,
+  ): Promise<ScreenshotRef | null> {
+    const bytes = shot.data.length;
+    if (storage.used + bytes > storage.limit) {
+      if (!storage.full) {
+        storage.full = true;
+        const why = storageQuotaError(storage.used, storage.limit).message;
+        await this.deps.repos.testRuns
+          .appendLog(userId, runId, [
+            { timestamp: now(), level: 'warn', message: `Screenshots from here on are not stored. ${why}` },
+          ])
+          .catch(() => undefined);
+      }
+      return null;
+    }
+    storage.used += bytes;
+    try {
+      const sha256 = await this.deps.blobs.put(shot.data);
+      const row = await this.deps.repos.testRuns.addScreenshot(userId, {
+        test_run_id: runId,
+        test_case_name: testCaseName,
+        step_name: shot.step_name,
+        step_index: shot.step_index,
+        sha256,
+        mime: 'image/jpeg',
+        bytes,
+        width: shot.width,
+        height: shot.height,
+        metadata: {},
+      });
+      return toScreenshotRef(row, this.deps.urls);
+    } catch (error) {
+      storage.used -= bytes;
+      this.deps.log.warn({ err: error }, 'could not store a screenshot');
+      return null;
+    }
+  }
+
+  /** A link to a stored screenshot's image, signed now (a run can outlast a link). */
+  screenshotUrl(screenshotId: string, userId: string): string {
+    return this.deps.urls.screenshot(screenshotId, userId);
+  }
+}
+
+/** A stored screenshot as clients see it, with a freshly signed link to its image. */
+export function toScreenshotRef(
+  row: {
+    id: string;
+    user_id: string;
+    test_run_id: string | null;
+    test_case_name: string;
+    step_name: string | null;
+    step_index: number;
+    width: number | null;
+    height: number | null;
+    created_at: Date;
+  },
+  urls: SignedUrls,
+): ScreenshotRef {
+  return {
+    id: row.id,
+    url: urls.screenshot(row.id, row.user_id),
+    test_run_id: row.test_run_id,
+    test_case_name: row.test_case_name,
+    step_name: row.step_name,
+    step_index: row.step_index,
+    width: row.width,
+    height: row.height,
+    created_at: row.created_at.toISOString(),
+  };
+}
