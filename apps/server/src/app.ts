@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '@argus/db';
-import { WS_CLOSE, WS_MAX_PAYLOAD_BYTES } from '@argus/protocol';
+import { WS_CLOSE_REASONS, WS_MAX_PAYLOAD_BYTES } from '@argus/protocol';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
@@ -53,19 +53,12 @@ export function redactUrl(url: string): string {
 export interface BuildOptions {
   config: Config;
   db: Database;
-  /** Extra socket handlers from the capabilities (automation, conversation, comparison). */
-  handlers?: MessageHandlers;
   /** Use `false` to silence logs in tests that build the app in-process. */
   logger?: boolean;
 }
 
 /** Builds the whole app: plugins, then services, then routes. `server.ts` only listens. */
-export async function buildApp({
-  config,
-  db,
-  handlers = {},
-  logger = true,
-}: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, logger = true }: BuildOptions): Promise<FastifyInstance> {
   const loggerOptions: FastifyServerOptions['logger'] = logger && {
     level: config.logLevel,
     redact: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.token'],
@@ -88,8 +81,8 @@ export async function buildApp({
     options: { maxPayload: WS_MAX_PAYLOAD_BYTES },
     // Tell clients why they were dropped (1012: restarting), so they reconnect instead of giving up.
     preClose(this: FastifyInstance, done: () => void) {
-      for (const socket of this.websocketServer.clients)
-        socket.close(WS_CLOSE.serverShutdown, 'Server shutting down');
+      const { code, reason } = WS_CLOSE_REASONS.serverShutdown;
+      for (const socket of this.websocketServer.clients) socket.close(code, reason);
       this.websocketServer.close(() => done());
     },
   });
@@ -113,10 +106,10 @@ export async function buildApp({
   app.decorate('services', services);
   app.decorate('hub', hub);
   registerAuthentication(app, services.auth);
-  const allHandlers: MessageHandlers = {
+  // Socket handlers, one set per capability, built on its services (conversational and design next).
+  const handlers: MessageHandlers = {
     ...foundationHandlers(),
     ...automationHandlers(services.automation),
-    ...handlers,
   };
 
   // Routes
@@ -127,8 +120,8 @@ export async function buildApp({
   await app.register(demoRequestRoutes, { services });
   await app.register(automationRoutes, { prefix: '/api/automation', services });
   await app.register(screenshotRoutes, { services });
-  await app.register(gatewayRoutes, { services, hub, handlers: allHandlers });
-  await app.register(cleanupRoutes, { services, hub, handlers: allHandlers });
+  await app.register(gatewayRoutes, { services, hub, handlers });
+  await app.register(cleanupRoutes, { services, hub, handlers });
   await registerWebApp(app, config.webDist);
 
   return app;

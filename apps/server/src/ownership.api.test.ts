@@ -176,7 +176,10 @@ describe.each(apiTargets())("another user's session or test run is refused, on $
     ];
     for (const [type, data, error] of messages) {
       bobSocket.send(type, data);
-      expect((await bobSocket.next('error', 10_000)).data, type).toEqual(error);
+      const refusal = await bobSocket.next('error', 10_000);
+      expect(refusal.data, type).toEqual({ ...error, feature: 'automation' });
+      // About the session the message named (its sender's own words), or none.
+      expect(refusal.session_id, type).toBe((data as { session_id?: string }).session_id ?? null);
     }
     await new Promise((r) => setTimeout(r, 300));
     // No generation_started, execution_started or anything else reached either user.

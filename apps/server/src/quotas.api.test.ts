@@ -110,6 +110,7 @@ describe.each(apiTargets())('run size and storage quotas, on $name', ({ start })
     expect((await socket.next('error', 5_000)).data).toEqual({
       message: 'A run can hold at most 3 test cases (MAX_CASES_PER_RUN); this one has 4.',
       code: 'TOO_MANY_TEST_CASES',
+      feature: 'automation',
     });
     socket.send('run_single_test', {
       url: 'https://shop.example',
@@ -118,6 +119,7 @@ describe.each(apiTargets())('run size and storage quotas, on $name', ({ start })
     expect((await socket.next('error', 5_000)).data).toEqual({
       message: 'A test case can have at most 2 steps (MAX_STEPS_PER_CASE); "Long" has 3.',
       code: 'TOO_MANY_STEPS',
+      feature: 'automation',
     });
     expect(await heardSince(socket)).toEqual([]);
     expect((await api.call('GET', '/api/automation/test-runs', { token: alice.token })).data).toHaveLength(1);
@@ -146,6 +148,7 @@ describe.each(apiTargets())('run size and storage quotas, on $name', ({ start })
         'Your stored screenshots have used up your storage quota of 1000 bytes (MAX_STORED_BYTES_PER_USER; ' +
         '1000 bytes used). Delete test runs you no longer need to make room.',
       code: 'STORAGE_QUOTA_EXCEEDED',
+      feature: 'automation',
     });
     expect(await heardSince(socket)).toEqual([]);
 
@@ -261,6 +264,7 @@ describe('quotas while the browser works (PGlite)', () => {
       message:
         'All 2 browsers you may use at once are busy (MAX_BROWSERS_PER_USER). Wait for your test run or generation to finish, or stop it, then try again.',
       code: 'BROWSER_LIMIT_REACHED',
+      feature: 'automation',
     });
     // A run under way cannot be deleted from under itself.
     const deleting = await api.call('DELETE', `/api/automation/test-runs/${started.data.test_run_id}`, {

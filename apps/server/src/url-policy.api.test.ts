@@ -103,6 +103,7 @@ describe.each(apiTargets())('only http(s) URLs come in, on $name', ({ start }) =
         expect(error.data, type).toEqual({
           message: `Invalid message at ${path}: ${TEXT}`,
           code: 'VALIDATION',
+          feature: 'automation',
         });
       }
       // Neither a generation nor a run began: no message but the refusals, no record.

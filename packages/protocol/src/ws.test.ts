@@ -1,13 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, ERRORS, ErrorCodeSchema } from './errors';
 import {
+  CLIENT_MESSAGE_FEATURE,
   CLIENT_MESSAGE_TYPES,
   CleanupBeaconSchema,
   ClientMessageSchema,
+  describeClientFrame,
+  FeatureSchema,
+  featureOf,
+  PROTOCOL_VERSION,
   parseClientMessage,
   parseServerMessage,
+  readServerMessage,
+  SERVER_MESSAGE_FEATURE,
   SERVER_MESSAGE_TYPES,
   ServerMessageSchema,
+  sessionIdOf,
+  WS_CLOSE,
+  WS_CLOSE_REASONS,
 } from './ws';
 
 describe('realtime protocol', () => {
@@ -129,6 +139,7 @@ describe('realtime protocol', () => {
   it('validates a step_update with every field of spec §3', () => {
     const step = ServerMessageSchema.parse({
       type: 'step_update',
+      session_id: 's1',
       data: {
         step_data: {
           step_number: 1,
@@ -155,7 +166,11 @@ describe('errors and the cleanup beacon', () => {
     for (const code of ERROR_CODES) expect(ErrorCodeSchema.parse(code)).toBe(code);
     expect(ERROR_CODES).toEqual(Object.keys(ERRORS));
     const error = (code: string) =>
-      ServerMessageSchema.safeParse({ type: 'error', data: { message: 'x', code } }).success;
+      ServerMessageSchema.safeParse({
+        type: 'error',
+        session_id: null,
+        data: { message: 'x', code, feature: 'automation' },
+      }).success;
     expect(error('GENERATION_FAILED')).toBe(true);
     expect(error('FST_ERR_CTP_INVALID_MEDIA_TYPE')).toBe(false);
   });
@@ -171,5 +186,121 @@ describe('errors and the cleanup beacon', () => {
     expect(
       CleanupBeaconSchema.safeParse({ token: 't', type: 'cleanup_session', data: { session_id: 7 } }).success,
     ).toBe(false);
+  });
+});
+
+describe('one socket for every screen: sessions, requests, features, version', () => {
+  it('addresses every server message to a session (null for none), beside type and data', () => {
+    const progress = { type: 'progress_update', data: { message: 'Crawling' } };
+    expect(ServerMessageSchema.safeParse(progress).success).toBe(false);
+    expect(ServerMessageSchema.parse({ ...progress, session_id: 's1', request_id: 'r1' })).toEqual({
+      ...progress,
+      session_id: 's1',
+      request_id: 'r1',
+    });
+    expect(ServerMessageSchema.parse({ ...progress, session_id: null }).session_id).toBeNull();
+  });
+
+  it('gives a video frame its session, always', () => {
+    const frame = { type: 'video_frame', data: { frame: 'data:image/jpeg;base64,AAAA', timestamp: 1 } };
+    expect(ServerMessageSchema.parse({ ...frame, session_id: 'live-1' }).session_id).toBe('live-1');
+    expect(ServerMessageSchema.safeParse({ ...frame, session_id: null }).success).toBe(false);
+  });
+
+  it('says which feature an error belongs to, and which feature every message is for', () => {
+    const error = (feature: string) =>
+      ServerMessageSchema.safeParse({ type: 'error', session_id: 's2', data: { message: 'x', feature } });
+    expect(error('conversational').success).toBe(true);
+    expect(error('billing').success).toBe(false);
+    expect(
+      ServerMessageSchema.safeParse({ type: 'error', session_id: null, data: { message: 'x' } }).success,
+    ).toBe(false);
+    const parsed = error('design');
+    expect(parsed.success && featureOf(parsed.data)).toBe('design');
+    expect(featureOf(ServerMessageSchema.parse({ type: 'execution_stopping', session_id: 's1' }))).toBe(
+      'automation',
+    );
+    expect(Object.keys(SERVER_MESSAGE_FEATURE).sort()).toEqual(
+      SERVER_MESSAGE_TYPES.filter((t) => t !== 'error').sort(),
+    );
+    expect(Object.keys(CLIENT_MESSAGE_FEATURE).sort()).toEqual([...CLIENT_MESSAGE_TYPES].sort());
+    for (const feature of Object.values(CLIENT_MESSAGE_FEATURE)) FeatureSchema.parse(feature);
+  });
+
+  it('lets a client message carry a request_id, and names the session of any screen', () => {
+    const generate = ClientMessageSchema.parse({
+      type: 'generate_test_cases',
+      request_id: 'req-1',
+      data: { url: 'https://shop.example', session_id: 's1' },
+    });
+    expect(generate.request_id).toBe('req-1');
+    expect(sessionIdOf(generate)).toBe('s1');
+    const compare = ClientMessageSchema.parse({
+      type: 'figma_website_comparison',
+      data: { comparison_type: 'image', file_id: 'f1', website_url: 'https://a.io', session_id: 'd1' },
+    });
+    expect(sessionIdOf(compare)).toBe('d1');
+    expect(sessionIdOf(ClientMessageSchema.parse({ type: 'stop_comparison', data: {} }))).toBeNull();
+    expect(ClientMessageSchema.safeParse({ type: 'stop_comparison', request_id: '', data: {} }).success).toBe(
+      false,
+    );
+  });
+
+  it('tells what it can of a frame that did not parse, to address the error about it', () => {
+    expect(
+      describeClientFrame(
+        JSON.stringify({
+          type: 'run_all_tests',
+          request_id: 'r9',
+          data: { url: 'ftp://x', session_id: 's1' },
+        }),
+      ),
+    ).toEqual({ feature: 'automation', session_id: 's1', request_id: 'r9' });
+    expect(
+      describeClientFrame(JSON.stringify({ type: 'start_conversation', data: { session_id: 7 } })),
+    ).toEqual({
+      feature: 'conversational',
+      session_id: null,
+    });
+    expect(describeClientFrame('{not json')).toEqual({ feature: 'connection', session_id: null });
+    expect(describeClientFrame(JSON.stringify({ type: 'toString', data: null }))).toEqual({
+      feature: 'connection',
+      session_id: null,
+    });
+  });
+
+  it('greets with the protocol version, and reads an older greeting as version 1', () => {
+    const greeting = {
+      type: 'connection_established',
+      session_id: null,
+      data: { user_id: 'u1', server_time: '2026-01-01T00:00:00Z', protocol_version: PROTOCOL_VERSION },
+    };
+    expect(readServerMessage(JSON.stringify(greeting))).toMatchObject({ ok: true });
+    expect(
+      readServerMessage(
+        JSON.stringify({ type: 'connection_established', data: { user_id: 'u1', server_time: 'x' } }),
+      ),
+    ).toMatchObject({ ok: false, type: 'connection_established', protocolVersion: 1 });
+    expect(readServerMessage(JSON.stringify({ type: 'progress_update', data: {} }))).toMatchObject({
+      ok: false,
+      type: 'progress_update',
+      protocolVersion: null,
+    });
+    expect(readServerMessage('{')).toMatchObject({ ok: false, reason: 'Message is not valid JSON' });
+  });
+
+  it('closes only with the fixed codes and reasons', () => {
+    expect(WS_CLOSE).toEqual({ normal: 1000, goingAway: 1001, serverShutdown: 1012, unauthenticated: 4401 });
+    const codes = new Set<number>(Object.values(WS_CLOSE));
+    for (const { code, reason } of Object.values(WS_CLOSE_REASONS)) {
+      expect(codes.has(code)).toBe(true);
+      // A close reason must fit the 123 bytes a close frame allows.
+      expect(new TextEncoder().encode(reason).length).toBeLessThanOrEqual(123);
+    }
+    expect(WS_CLOSE_REASONS.tokenForeign).toEqual({
+      code: 4401,
+      reason: 'Token does not belong to this user',
+    });
+    expect(WS_CLOSE_REASONS.serverShutdown.code).toBe(1012);
   });
 });

@@ -13,25 +13,76 @@ import { ErrorCodeSchema } from './errors';
 /**
  * The realtime protocol (spec §7): one socket per user at `/ws/{userId}`, every message `{type, data}`.
  * Client and server messages are separate unions keyed on `type`.
+ *
+ * Beyond the spec, so that every screen (automation, conversational, design comparison) and the
+ * live video share the user's one socket:
+ *   - every server message says the session it concerns, `session_id` beside `type` and `data`
+ *     (null when it concerns none: the connection itself, a request that named none);
+ *   - a client message may carry a `request_id` of its choosing; the messages that answer it echo it;
+ *   - an `error` says which feature it belongs to (`data.feature`), so one screen's failure never
+ *     fails another;
+ *   - `connection_established` says the protocol version, and a client of another version asks the
+ *     user to reload rather than misreading messages;
+ *   - a socket is only ever closed with one of the codes and reasons of `WS_CLOSE_REASONS`.
  */
 
-/** Close codes the gateway uses; 1000/1001 are normal closes the client does not reconnect after. */
+/**
+ * The version of this protocol. Raise it with any change an older client would misread (a message
+ * or field it requires that the server no longer sends, a changed meaning). Version 1 was spec §7's
+ * `{type, data}` without `session_id`.
+ */
+export const PROTOCOL_VERSION = 2;
+
+/** Close codes; 1000/1001 are normal closes the client does not reconnect after. */
 export const WS_CLOSE = {
   normal: 1000,
   goingAway: 1001,
+  /** The server is shutting down (restarting); the client reconnects. */
+  serverShutdown: 1012,
   /** Missing, invalid or expired token, or a token naming another user (DESIGN.md §5). */
   unauthenticated: 4401,
-  /** The server is shutting down; the client reconnects. */
-  serverShutdown: 1012,
 } as const;
+export type WsCloseCode = (typeof WS_CLOSE)[keyof typeof WS_CLOSE];
+
+/** Every close either end makes, with its code and its reason (the reason is what the other end reads). */
+export const WS_CLOSE_REASONS = {
+  // server
+  /** No `?token=` and no `auth` message within WS_AUTH_TIMEOUT_MS. */
+  authTimeout: { code: WS_CLOSE.unauthenticated, reason: 'Authentication timed out' },
+  /** Something other than `auth` arrived before the socket was authenticated. */
+  authFirst: { code: WS_CLOSE.unauthenticated, reason: 'Authenticate first' },
+  /** The token is malformed, expired, revoked (a password change), or its user is gone. */
+  tokenInvalid: { code: WS_CLOSE.unauthenticated, reason: 'Invalid or expired token' },
+  /** A valid token of another user than the one in the path. */
+  tokenForeign: { code: WS_CLOSE.unauthenticated, reason: 'Token does not belong to this user' },
+  /** The token could not be checked (the database failed). */
+  authFailed: { code: WS_CLOSE.unauthenticated, reason: 'Authentication failed' },
+  /** SIGTERM/SIGINT: the server closes every socket as it stops. */
+  serverShutdown: { code: WS_CLOSE.serverShutdown, reason: 'Server shutting down' },
+  // web client
+  /** Sign-out, or the app unmounting. */
+  clientDisconnect: { code: WS_CLOSE.normal, reason: 'Client disconnect' },
+  /** The client drops its socket to open a new one. */
+  reconnecting: { code: WS_CLOSE.normal, reason: 'Reconnecting' },
+  /** The server speaks another protocol version: the page must be reloaded. */
+  versionMismatch: { code: WS_CLOSE.normal, reason: 'Protocol version mismatch' },
+} as const satisfies Record<string, { code: WsCloseCode; reason: string }>;
+export type WsCloseReason = keyof typeof WS_CLOSE_REASONS;
 
 /** How long a socket without a `token` query parameter has to send its `auth` message. */
 export const WS_AUTH_TIMEOUT_MS = 5000;
 /** Largest message the gateway accepts (an uploaded design travels as a data URL: 10 MB base64 + slack). */
 export const WS_MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
 
+/** Which screen a message belongs to; `connection` is the socket itself (authentication, unreadable frames). */
+export const FeatureSchema = z.enum(['automation', 'conversational', 'design', 'connection']);
+export type Feature = z.infer<typeof FeatureSchema>;
+
+/** Chosen by the client; echoed by the messages that answer its message. */
+export const RequestIdSchema = z.string().min(1).max(100);
+
 const msg = <T extends string, D extends z.ZodType>(type: T, data: D) =>
-  z.object({ type: z.literal(type), data });
+  z.object({ type: z.literal(type), data, request_id: RequestIdSchema.optional() });
 
 const SessionIdSchema = z.string().max(100);
 
@@ -127,6 +178,7 @@ export const FigmaWebsiteComparisonSchema = msg(
   z.discriminatedUnion('comparison_type', [
     z.object({
       comparison_type: z.literal('figma'),
+      session_id: SessionIdSchema.nullable().optional(),
       figma_url: HttpUrlSchema,
       website_url: HttpUrlSchema,
       options: ComparisonOptionsSchema.optional(),
@@ -134,6 +186,7 @@ export const FigmaWebsiteComparisonSchema = msg(
     }),
     z.object({
       comparison_type: z.literal('image'),
+      session_id: SessionIdSchema.nullable().optional(),
       file_id: z.string().max(200),
       website_url: HttpUrlSchema,
       options: ComparisonOptionsSchema.optional(),
@@ -147,6 +200,7 @@ export const UploadAndCompareImageSchema = msg(
     image_data: z.string().startsWith('data:image/'),
     filename: z.string().max(255).default('uploaded-design.png'),
     website_url: HttpUrlSchema.optional(),
+    session_id: SessionIdSchema.nullable().optional(),
   }),
 );
 /**
@@ -155,13 +209,17 @@ export const UploadAndCompareImageSchema = msg(
  * `automation_in_progress`, or nothing when the user has nothing under way.
  */
 export const GetAutomationStatusSchema = msg('get_automation_status', z.object({}).passthrough().default({}));
-export const StopComparisonSchema = msg('stop_comparison', z.object({}).passthrough().default({}));
+export const StopComparisonSchema = msg(
+  'stop_comparison',
+  z.object({ session_id: SessionIdSchema.nullable().optional() }).passthrough().default({}),
+);
 export const GetFigmaHelpSchema = msg(
   'get_figma_help',
   z.object({
     /** The file the user asks about; empty when none was typed yet. */
     figma_url: HttpUrlOrEmptySchema.optional(),
     error_context: z.string().max(100).default('general'),
+    session_id: SessionIdSchema.nullable().optional(),
   }),
 );
 
@@ -199,11 +257,83 @@ export type ClientMessageType = ClientMessage['type'];
 export type ClientMessageOf<T extends ClientMessageType> = Extract<ClientMessage, { type: T }>;
 export const CLIENT_MESSAGE_TYPES = ClientMessageSchema.options.map((o) => o.shape.type.value);
 
+/** The feature each client message belongs to: an error answering it says so. */
+export const CLIENT_MESSAGE_FEATURE: Record<ClientMessageType, Feature> = {
+  auth: 'connection',
+  generate_test_cases: 'automation',
+  command_generate_test_cases: 'automation',
+  run_all_tests: 'automation',
+  run_single_test: 'automation',
+  stop_execution: 'automation',
+  cleanup_session: 'automation',
+  get_automation_status: 'automation',
+  start_conversation: 'conversational',
+  conversation_message: 'conversational',
+  stop_conversation: 'conversational',
+  cleanup_orphaned_sessions: 'conversational',
+  figma_website_comparison: 'design',
+  upload_and_compare_image: 'design',
+  stop_comparison: 'design',
+  get_figma_help: 'design',
+};
+
+/** The session a client message names, or null. */
+export function sessionIdOf(message: ClientMessage): string | null {
+  const data = message.data as { session_id?: string | null };
+  return data.session_id || null;
+}
+
+/**
+ * What can be told of a frame that did not parse, to address the error about it: its feature (from a
+ * known `type`, else `connection`), the `session_id` in its data and its `request_id`, where present
+ * and plausible.
+ */
+export function describeClientFrame(raw: string): {
+  feature: Feature;
+  session_id: string | null;
+  request_id?: string;
+} {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { feature: 'connection', session_id: null };
+  }
+  const frame = (json && typeof json === 'object' ? json : {}) as {
+    type?: unknown;
+    data?: unknown;
+    request_id?: unknown;
+  };
+  const type = typeof frame.type === 'string' ? frame.type : '';
+  const feature = Object.hasOwn(CLIENT_MESSAGE_FEATURE, type)
+    ? CLIENT_MESSAGE_FEATURE[type as ClientMessageType]
+    : 'connection';
+  const data = (frame.data && typeof frame.data === 'object' ? frame.data : {}) as { session_id?: unknown };
+  const session = SessionIdSchema.min(1).safeParse(data.session_id);
+  const request = RequestIdSchema.safeParse(frame.request_id);
+  return {
+    feature,
+    session_id: session.success ? session.data : null,
+    ...(request.success ? { request_id: request.data } : {}),
+  };
+}
+
 // ---- server → client -------------------------------------------------------------------------
 // URLs here are the server's own (checked as they came in, or links it made, some relative such as
 // `/api/screenshots/…`), so they are plain strings: an answer about an older record must not fail.
 
 const empty = z.object({}).passthrough().default({});
+
+/** A server message: `session_id` beside `type` and `data`, and the `request_id` it answers, if any. */
+const serverMsg = <T extends string, D extends z.ZodType>(type: T, data: D) =>
+  z.object({
+    type: z.literal(type),
+    /** The session the message concerns; null when it concerns none. */
+    session_id: z.string().nullable(),
+    /** The `request_id` of the client message this one answers, when that message carried one. */
+    request_id: RequestIdSchema.optional(),
+    data,
+  });
 
 /** What automation_in_progress says of a generation and a run alike. */
 const WorkUnderWaySchema = z.object({
@@ -252,17 +382,32 @@ export const AutomationInProgressSchema = z.discriminatedUnion('kind', [
 export type AutomationInProgress = z.output<typeof AutomationInProgressSchema>;
 export type AutomationInProgressInput = z.input<typeof AutomationInProgressSchema>;
 
-/** A socket `error`: the text to show and its code from the catalogue (`ERRORS`; the server always sends one). */
-export const SocketErrorSchema = z.object({ message: z.string(), code: ErrorCodeSchema.optional() });
+/**
+ * A socket `error`: the text to show, its code from the catalogue (`ERRORS`; the server always sends
+ * one), and the feature it belongs to, so that only that feature's screen (for that session) fails.
+ */
+export const SocketErrorSchema = z.object({
+  message: z.string(),
+  code: ErrorCodeSchema.optional(),
+  feature: FeatureSchema,
+});
 export type SocketError = z.infer<typeof SocketErrorSchema>;
 
 export const ServerMessageSchema = z.discriminatedUnion('type', [
   /** Sent once a socket is authenticated. Not in the spec: lets a client know it may send. */
-  msg('connection_established', z.object({ user_id: z.string(), server_time: TimestampSchema })),
+  serverMsg(
+    'connection_established',
+    z.object({
+      user_id: z.string(),
+      server_time: TimestampSchema,
+      /** PROTOCOL_VERSION of the server: a client of another version asks the user to reload. */
+      protocol_version: z.number().int().positive(),
+    }),
+  ),
   // automation
-  msg('generation_started', z.object({ message: z.string().optional(), url: z.string().optional() })),
-  msg('progress_update', z.object({ message: z.string() })),
-  msg(
+  serverMsg('generation_started', z.object({ message: z.string().optional(), url: z.string().optional() })),
+  serverMsg('progress_update', z.object({ message: z.string() })),
+  serverMsg(
     'test_cases_generated',
     z.object({
       test_cases: z.array(TestCaseSchema),
@@ -272,17 +417,20 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
       test_run_id: z.string().optional(),
     }),
   ),
-  msg('execution_started', z.object({ total_tests: z.number().int(), test_run_id: z.string().optional() })),
-  msg('execution_stopping', empty),
+  serverMsg(
+    'execution_started',
+    z.object({ total_tests: z.number().int(), test_run_id: z.string().optional() }),
+  ),
+  serverMsg('execution_stopping', empty),
   /** Not in the spec: the answer to get_automation_status when something is under way. */
-  msg('automation_in_progress', AutomationInProgressSchema),
-  msg(
+  serverMsg('automation_in_progress', AutomationInProgressSchema),
+  serverMsg(
     'test_progress',
     z.object({ current_test: z.number().int(), total_tests: z.number().int(), test_name: z.string() }),
   ),
-  msg('step_update', z.object({ step_data: StepUpdateSchema, test_name: z.string().optional() })),
-  msg('test_completed', z.object({ test_name: z.string(), result: TestResultSchema })),
-  msg(
+  serverMsg('step_update', z.object({ step_data: StepUpdateSchema, test_name: z.string().optional() })),
+  serverMsg('test_completed', z.object({ test_name: z.string(), result: TestResultSchema })),
+  serverMsg(
     'test_failed',
     z.object({
       test_name: z.string(),
@@ -292,15 +440,19 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
       logs: z.array(z.unknown()).default([]),
     }),
   ),
-  msg(
+  serverMsg(
     'all_tests_completed',
     z.object({ total_tests: z.number().int(), passed: z.number().int(), execution_time: z.number() }),
   ),
-  msg('execution_stopped', z.object({ execution_time: z.number() })),
-  msg('error', SocketErrorSchema),
-  msg('video_frame', z.object({ frame: z.string(), timestamp: z.union([TimestampSchema, z.number()]) })),
+  serverMsg('execution_stopped', z.object({ execution_time: z.number() })),
+  serverMsg('error', SocketErrorSchema),
+  /** A live browser's frame: always about one session (the conversational screen's). */
+  serverMsg(
+    'video_frame',
+    z.object({ frame: z.string(), timestamp: z.union([TimestampSchema, z.number()]) }),
+  ).extend({ session_id: z.string() }),
   // conversational
-  msg(
+  serverMsg(
     'conversation_response',
     z.object({
       message: z.string(),
@@ -309,7 +461,7 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
       video_streaming: z.boolean().optional(),
     }),
   ),
-  msg(
+  serverMsg(
     'browser_action',
     z.object({
       message: z.string().optional(),
@@ -319,20 +471,20 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
       video_streaming: z.boolean().optional(),
     }),
   ),
-  msg(
+  serverMsg(
     'browser_status',
     z.object({ status: z.enum(['idle', 'loading', 'ready', 'stopping', 'stopped', 'error']) }),
   ),
-  msg('conversation_stopped', z.object({ message: z.string(), timestamp: TimestampSchema })),
+  serverMsg('conversation_stopped', z.object({ message: z.string(), timestamp: TimestampSchema })),
   // design comparison
-  msg('figma_permission_error', JsonObjectSchema.default({})),
-  msg(
+  serverMsg('figma_permission_error', JsonObjectSchema.default({})),
+  serverMsg(
     'vision_comparison_progress',
     z.object({ message: z.string(), progress_percentage: z.number().min(0).max(100) }),
   ),
-  msg('vision_comparison_completed', z.object({ results: ComparisonResultsSchema })),
-  msg('vision_comparison_error', z.object({ error: z.string() })),
-  msg(
+  serverMsg('vision_comparison_completed', z.object({ results: ComparisonResultsSchema })),
+  serverMsg('vision_comparison_error', z.object({ error: z.string() })),
+  serverMsg(
     'upload_completed',
     z.object({
       file_id: z.string(),
@@ -341,13 +493,47 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
       thumbnail_url: z.string().optional(),
     }),
   ),
-  msg('figma_sharing_instructions', JsonObjectSchema.default({})),
+  serverMsg('figma_sharing_instructions', JsonObjectSchema.default({})),
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 export type ServerMessageInput = z.input<typeof ServerMessageSchema>;
 export type ServerMessageType = ServerMessage['type'];
 export type ServerMessageOf<T extends ServerMessageType> = Extract<ServerMessage, { type: T }>;
 export const SERVER_MESSAGE_TYPES = ServerMessageSchema.options.map((o) => o.shape.type.value);
+
+/** The feature each server message belongs to (an `error` says its own). */
+export const SERVER_MESSAGE_FEATURE: Record<Exclude<ServerMessageType, 'error'>, Feature> = {
+  connection_established: 'connection',
+  generation_started: 'automation',
+  progress_update: 'automation',
+  test_cases_generated: 'automation',
+  execution_started: 'automation',
+  execution_stopping: 'automation',
+  automation_in_progress: 'automation',
+  test_progress: 'automation',
+  step_update: 'automation',
+  test_completed: 'automation',
+  test_failed: 'automation',
+  all_tests_completed: 'automation',
+  execution_stopped: 'automation',
+  video_frame: 'conversational',
+  conversation_response: 'conversational',
+  browser_action: 'conversational',
+  browser_status: 'conversational',
+  conversation_stopped: 'conversational',
+  figma_permission_error: 'design',
+  vision_comparison_progress: 'design',
+  vision_comparison_completed: 'design',
+  vision_comparison_error: 'design',
+  upload_completed: 'design',
+  figma_sharing_instructions: 'design',
+};
+
+/** Which feature's screen a server message is for. */
+export function featureOf(message: Pick<ServerMessage, 'type' | 'data'>): Feature {
+  if (message.type === 'error') return (message.data as SocketError).feature;
+  return SERVER_MESSAGE_FEATURE[message.type];
+}
 
 /** Parses a raw frame; returns a readable reason instead of throwing. */
 export function parseClientMessage(
@@ -367,10 +553,40 @@ export function parseClientMessage(
 }
 
 export function parseServerMessage(raw: string): ServerMessage | null {
+  const read = readServerMessage(raw);
+  return read.ok ? read.message : null;
+}
+
+/**
+ * Parses a server frame; on failure says why, and what it could still tell: its `type` and, for a
+ * `connection_established` the client cannot read, the server's protocol version.
+ */
+export function readServerMessage(
+  raw: string,
+):
+  | { ok: true; message: ServerMessage }
+  | { ok: false; reason: string; type: string | null; protocolVersion: number | null } {
+  let json: unknown;
   try {
-    const parsed = ServerMessageSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    json = JSON.parse(raw);
   } catch {
-    return null;
+    return { ok: false, reason: 'Message is not valid JSON', type: null, protocolVersion: null };
   }
+  const parsed = ServerMessageSchema.safeParse(json);
+  if (parsed.success) return { ok: true, message: parsed.data };
+  const frame = (json && typeof json === 'object' ? json : {}) as { type?: unknown; data?: unknown };
+  const type = typeof frame.type === 'string' ? frame.type : null;
+  const version =
+    type === 'connection_established' && frame.data && typeof frame.data === 'object'
+      ? (frame.data as { protocol_version?: unknown }).protocol_version
+      : undefined;
+  const first = parsed.error.issues[0];
+  const where = first?.path.length ? ` at ${first.path.join('.')}` : '';
+  return {
+    ok: false,
+    reason: `Invalid message${where}: ${first?.message ?? 'unknown error'}`,
+    type,
+    // A server that does not say its version speaks version 1.
+    protocolVersion: type !== 'connection_established' ? null : typeof version === 'number' ? version : 1,
+  };
 }

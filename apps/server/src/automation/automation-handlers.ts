@@ -23,20 +23,20 @@ export function automationHandlers(automation: AutomationService): MessageHandle
       background(
         automation.run(user.id, { ...message.data, test_cases: [message.data.test_case] }, broadcast),
       ),
-    stop_execution: async (_message, { user, broadcast }) => {
-      await automation.stop(user.id, broadcast);
+    stop_execution: async (_message, { user, broadcast, sessionId }) => {
+      await automation.stop(user.id, broadcast, sessionId);
     },
     get_automation_status: (_message, { user, reply }) => {
       const current = automation.inProgress(user.id);
       if (current) reply(current);
     },
-    cleanup_session: async (message, { user, broadcast }) => {
+    cleanup_session: async (message, { user, broadcast, sessionId }) => {
       const active = automation.activeSession(user.id);
       if (active === undefined) return;
       // A cleanup naming another session (an older tab's) leaves this work alone.
       const named = message.data.session_id;
       if (named && active && named !== active) return;
-      await automation.stop(user.id, broadcast);
+      await automation.stop(user.id, broadcast, sessionId);
     },
   };
 }

@@ -133,6 +133,14 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
     });
     expect(writes).toEqual(['create']);
     expect(automation.isBusy('u1')).toBe(false);
+    // Every message is about the generation's session.
+    expect(new Set(sent.map((m) => m.session_id))).toEqual(new Set(['s1']));
+  });
+
+  it('acknowledges a stop when nothing runs, about the session the stop named', async () => {
+    const { automation, sent, send } = service();
+    await automation.stop('u1', send, 's4');
+    expect(sent).toEqual([{ type: 'execution_stopped', session_id: 's4', data: { execution_time: 0 } }]);
   });
 
   it('runs: every test is recorded as it ends, the run completes, and a late tab is told where it stands', async () => {
@@ -189,6 +197,7 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
       'complete',
     ]);
     expect(automation.inProgress('u1')).toBeNull();
+    expect(new Set(sent.map((m) => m.session_id))).toEqual(new Set(['s1']));
   });
 
   it('refuses a second piece of work while one goes on, and stops the one under way', async () => {

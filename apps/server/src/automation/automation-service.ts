@@ -7,6 +7,7 @@ import type { Config } from '../config';
 import { AppError } from '../errors';
 import type { RunRecorder } from '../runs/run-recorder';
 import { checkRunSize } from '../services/quotas';
+import { addressed } from '../ws/message-handlers';
 import { AutomationProgress, type AutomationWork, seconds } from './automation-progress';
 
 type Send = (message: ServerMessageInput) => void;
@@ -75,7 +76,7 @@ export class AutomationService {
     const data = activity.progress.snapshot(activity.kind, activity.startedAt, (id) =>
       this.deps.recorder.screenshotUrl(id, userId),
     );
-    return data ? { type: 'automation_in_progress', data } : null;
+    return data ? { type: 'automation_in_progress', session_id: activity.sessionId, data } : null;
   }
 
   /**
@@ -131,15 +132,17 @@ export class AutomationService {
       session_id: data.session_id ?? null,
       test_cases: [],
     };
+    // Everything the generation says is about its session.
+    const emit = addressed(send, work.session_id);
     // Exploring takes one browser.
     const activity = this.begin(userId, 'generating', work, 1, async ({ signal, progress: view }) => {
       const progress = (message: string) => {
         view.message(message);
-        send({ type: 'progress_update', data: { message } });
+        emit({ type: 'progress_update', data: { message } });
       };
       const started = `Exploring ${url} with the ${planner.engine} engine`;
       view.message(started);
-      send({ type: 'generation_started', data: { url, message: started } });
+      emit({ type: 'generation_started', data: { url, message: started } });
       try {
         const pages = await this.deps.explore(url, {
           maxPages: config.exploreMaxPages,
@@ -166,7 +169,7 @@ export class AutomationService {
           total_tests: cases.length,
           status: 'pending',
         });
-        send({
+        emit({
           type: 'test_cases_generated',
           data: { test_cases: cases, engine: planner.engine, test_run_id: run.id },
         });
@@ -174,7 +177,7 @@ export class AutomationService {
         if (signal.aborted) return;
         const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
         this.deps.log.warn({ err: error, url }, 'generation failed');
-        send({ type: 'error', data: { message, code: 'GENERATION_FAILED' } });
+        emit({ type: 'error', data: { message, code: 'GENERATION_FAILED', feature: 'automation' } });
       }
     });
     return { done: activity.done };
@@ -212,6 +215,8 @@ export class AutomationService {
       session_id: data.session_id ?? null,
       test_cases: cases,
     };
+    // Everything the run says is about its session.
+    const emit = addressed(send, work.session_id);
     // One browser per test run in parallel, as many as the user may hold.
     const parallel = Math.min(config.automationParallelism, cases.length);
     const activity = this.begin(userId, 'running', work, parallel, async (activity) => {
@@ -230,7 +235,7 @@ export class AutomationService {
         },
       );
       view.runId = runId;
-      send({ type: 'execution_started', data: { total_tests: total, test_run_id: runId } });
+      emit({ type: 'execution_started', data: { total_tests: total, test_run_id: runId } });
 
       let next = 0;
       let passed = 0;
@@ -238,7 +243,7 @@ export class AutomationService {
         const testCase = cases[index];
         const name = testCase.test_name;
         view.testStarted(name);
-        send({
+        emit({
           type: 'test_progress',
           data: { current_test: index + 1, total_tests: total, test_name: name },
         });
@@ -249,7 +254,7 @@ export class AutomationService {
           stepTimeoutMs: config.stepTimeoutMs,
           testTimeoutMs: config.testTimeoutMs,
           onStep: (update, shot) => {
-            send({ type: 'step_update', data: { step_data: update, test_name: name } });
+            emit({ type: 'step_update', data: { step_data: update, test_name: name } });
             const stored = view.step(name, update);
             if (shot) {
               saving.push(
@@ -271,7 +276,7 @@ export class AutomationService {
         });
         await recorder.recordResult(userId, runId, testCase, outcome, screenshots);
         if (ok) {
-          send({
+          emit({
             type: 'test_completed',
             data: {
               test_name: name,
@@ -286,7 +291,7 @@ export class AutomationService {
             },
           });
         } else {
-          send({
+          emit({
             type: 'test_failed',
             data: {
               test_name: name,
@@ -307,10 +312,10 @@ export class AutomationService {
         const executionTime = seconds(Date.now() - activity.startedAt);
         if (signal.aborted) {
           await recorder.stopped(userId, runId, executionTime);
-          send({ type: 'execution_stopped', data: { execution_time: executionTime } });
+          emit({ type: 'execution_stopped', data: { execution_time: executionTime } });
         } else {
           await recorder.complete(userId, runId, executionTime);
-          send({
+          emit({
             type: 'all_tests_completed',
             data: { total_tests: total, passed, execution_time: executionTime },
           });
@@ -318,9 +323,13 @@ export class AutomationService {
       } catch (error) {
         this.deps.log.error({ err: error, runId }, 'test run failed');
         await recorder.failed(userId, runId);
-        send({
+        emit({
           type: 'error',
-          data: { message: 'An error occurred during test execution', code: 'INTERNAL' },
+          data: {
+            message: 'An error occurred during test execution',
+            code: 'INTERNAL',
+            feature: 'automation',
+          },
         });
       }
     });
@@ -345,17 +354,21 @@ export class AutomationService {
     return fit.slice(0, maxCasesPerRun);
   }
 
-  /** Stops what the user has under way: `execution_stopping` at once, `execution_stopped` when it is over. */
-  async stop(userId: string, send: Send): Promise<void> {
+  /**
+   * Stops what the user has under way: `execution_stopping` at once, `execution_stopped` when it is
+   * over, both about the stopped work's session (or, when nothing runs, the one the request named).
+   */
+  async stop(userId: string, send: Send, requestedSession: string | null = null): Promise<void> {
     const activity = this.current(userId);
     if (!activity) {
       // Nothing runs: acknowledge, so the client clears its stop flag.
-      send({ type: 'execution_stopped', data: { execution_time: 0 } });
+      addressed(send, requestedSession)({ type: 'execution_stopped', data: { execution_time: 0 } });
       return;
     }
-    if (activity.kind === 'running') send({ type: 'execution_stopping', data: {} });
+    const emit = addressed(send, activity.sessionId);
+    if (activity.kind === 'running') emit({ type: 'execution_stopping', data: {} });
     await this.deps.activities.stop(activity);
-    if (activity.kind === 'generating') send({ type: 'execution_stopped', data: { execution_time: 0 } });
+    if (activity.kind === 'generating') emit({ type: 'execution_stopped', data: { execution_time: 0 } });
   }
 
   /** Server shutdown: abort everything; runs still going are marked interrupted. */

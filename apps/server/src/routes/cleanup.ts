@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseJsonText } from '../body-limits';
 import { AppError, parseWith } from '../errors';
 import type { Services } from '../services';
-import { dispatch, type MessageHandlers } from '../ws/message-handlers';
+import { dispatch, type MessageHandlers, messageContext } from '../ws/message-handlers';
 import type { RealtimeHub } from '../ws/realtime-hub';
 
 /** `POST /cleanup`: the page-unload beacon; it can stop only the caller's own sessions. */
@@ -22,7 +22,7 @@ export async function cleanupRoutes(
     const { token, ...message } = parseWith(CleanupBeaconSchema, body, 'body');
     const user = await services.auth.userFromToken(token);
     const toUser = (m: Parameters<typeof hub.sendToUser>[1]) => hub.sendToUser(user.id, m);
-    await dispatch(handlers, message, { user, reply: toUser, broadcast: toUser });
+    await dispatch(handlers, message, messageContext(user, message, { toSender: toUser, toUser }));
     return reply.code(202).send({ detail: 'Cleanup accepted' });
   });
 }

@@ -2,6 +2,10 @@ import WebSocket from 'ws';
 
 export interface Message {
   type: string;
+  /** The session the message concerns (null: none). */
+  session_id: string | null;
+  /** The request it answers, when that carried a `request_id`. */
+  request_id?: string;
   data: Record<string, unknown>;
 }
 
@@ -15,7 +19,7 @@ export interface TestSocket {
   closed: Promise<{ code: number; reason: string }>;
   opened: Promise<void>;
   next: (type: string, timeoutMs?: number) => Promise<Message>;
-  send: (type: string, data: unknown) => void;
+  send: (type: string, data: unknown, requestId?: string) => void;
 }
 
 export function openSocket(url: string): TestSocket {
@@ -54,6 +58,7 @@ export function openSocket(url: string): TestSocket {
       });
     });
   };
-  const send = (type: string, data: unknown) => ws.send(JSON.stringify({ type, data }));
+  const send = (type: string, data: unknown, requestId?: string) =>
+    ws.send(JSON.stringify({ type, data, ...(requestId ? { request_id: requestId } : {}) }));
   return { ws, messages, all, closed, opened, next, send };
 }

@@ -73,6 +73,7 @@ describe('realtime gateway (PGlite)', () => {
     expect((await c.next('error')).data).toEqual({
       message: 'Message is not valid JSON',
       code: 'VALIDATION',
+      feature: 'connection',
     });
     c.ws.send(JSON.stringify({ type: 'generate_test_cases', data: { url: 'ftp://example.com' } }));
     const invalid = await c.next('error');

@@ -1,11 +1,18 @@
 import type { UserRow } from '@argus/db';
-import { parseClientMessage, WS_AUTH_TIMEOUT_MS, WS_CLOSE } from '@argus/protocol';
+import {
+  describeClientFrame,
+  PROTOCOL_VERSION,
+  parseClientMessage,
+  WS_AUTH_TIMEOUT_MS,
+  WS_CLOSE_REASONS,
+  type WsCloseReason,
+} from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { checkJsonShape } from '../body-limits';
 import { AppError } from '../errors';
 import type { Services } from '../services';
-import { dispatch, type MessageHandlers } from './message-handlers';
+import { dispatch, errorAbout, type MessageHandlers, messageContext } from './message-handlers';
 import type { RealtimeHub } from './realtime-hub';
 
 const HEARTBEAT_MS = 30_000;
@@ -45,27 +52,34 @@ export async function gatewayRoutes(
       alive.set(socket, true);
       socket.on('pong', () => alive.set(socket, true));
 
-      const reject = (reason: string) => {
-        if (socket.readyState === socket.OPEN) socket.close(WS_CLOSE.unauthenticated, reason);
+      const reject = (why: WsCloseReason) => {
+        const { code, reason } = WS_CLOSE_REASONS[why];
+        if (socket.readyState === socket.OPEN) socket.close(code, reason);
       };
-      const timer = setTimeout(() => reject('Authentication timed out'), WS_AUTH_TIMEOUT_MS);
+      const timer = setTimeout(() => reject('authTimeout'), WS_AUTH_TIMEOUT_MS);
 
       const authenticate = async (token: string) => {
         authenticating = true;
         try {
           const found = await services.auth.userFromToken(token);
-          if (found.id !== userId) return reject('Token does not belong to this user');
+          if (found.id !== userId) return reject('tokenForeign');
           if (socket.readyState !== socket.OPEN) return;
           clearTimeout(timer);
           user = found;
           hub.add(found.id, socket);
           hub.send(socket, {
             type: 'connection_established',
-            data: { user_id: found.id, server_time: new Date().toISOString() },
+            session_id: null,
+            data: {
+              user_id: found.id,
+              server_time: new Date().toISOString(),
+              protocol_version: PROTOCOL_VERSION,
+            },
           });
           for (const text of pending.splice(0)) await handle(text);
         } catch (error) {
-          reject(error instanceof AppError ? String(error.detail) : 'Authentication failed');
+          // A token the auth service refuses, or a failure to check it at all.
+          reject(error instanceof AppError ? 'tokenInvalid' : 'authFailed');
         } finally {
           authenticating = false;
         }
@@ -90,26 +104,35 @@ export async function gatewayRoutes(
         if (!user) {
           // Before authentication only an `auth` message is acceptable.
           if (parsed.ok && parsed.message.type === 'auth') await authenticate(parsed.message.data.token);
-          else reject('Authenticate first');
+          else reject('authFirst');
           return;
         }
         if (!parsed.ok) {
-          hub.send(socket, { type: 'error', data: { message: parsed.reason, code: 'VALIDATION' } });
+          // Addressed as far as the frame can tell: its feature, session and request, if readable.
+          const about = describeClientFrame(text);
+          hub.send(socket, {
+            ...errorAbout(
+              { feature: about.feature, sessionId: about.session_id },
+              parsed.reason,
+              'VALIDATION',
+            ),
+            ...(about.request_id ? { request_id: about.request_id } : {}),
+          });
           return;
         }
         const signedIn = user;
+        const ctx = messageContext(signedIn, parsed.message, {
+          toSender: (message) => hub.send(socket, message),
+          toUser: (message) => hub.sendToUser(signedIn.id, message),
+        });
         try {
-          await dispatch(handlers, parsed.message, {
-            user: signedIn,
-            reply: (message) => hub.send(socket, message),
-            broadcast: (message) => hub.sendToUser(signedIn.id, message),
-          });
+          await dispatch(handlers, parsed.message, ctx);
         } catch (error) {
           if (error instanceof AppError) {
-            hub.send(socket, { type: 'error', data: { message: String(error.message), code: error.code } });
+            ctx.reply(errorAbout(ctx, String(error.message), error.code));
           } else {
             log.error({ err: error, type: parsed.message.type }, 'socket handler failed');
-            hub.send(socket, { type: 'error', data: { message: 'Internal server error', code: 'INTERNAL' } });
+            ctx.reply(errorAbout(ctx, 'Internal server error', 'INTERNAL'));
           }
         }
       };

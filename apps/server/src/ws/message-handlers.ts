@@ -1,12 +1,81 @@
 import type { UserRow } from '@argus/db';
-import type { ClientMessage, ClientMessageOf, ClientMessageType, ServerMessageInput } from '@argus/protocol';
+import {
+  CLIENT_MESSAGE_FEATURE,
+  type ClientMessage,
+  type ClientMessageOf,
+  type ClientMessageType,
+  type ErrorCode,
+  type Feature,
+  type ServerMessageInput,
+  sessionIdOf,
+} from '@argus/protocol';
+
+type Send = (message: ServerMessageInput) => void;
 
 export interface MessageContext {
   user: UserRow;
+  /** The feature the message belongs to: an error answering it says so. */
+  feature: Feature;
+  /** The session the message names (`data.session_id`), or null. */
+  sessionId: string | null;
+  /** The message's `request_id`: `reply` and `broadcast` echo it on what they send. */
+  requestId?: string;
   /** Answers on the socket the message came from (or, for a beacon, every socket of the user). */
-  reply: (message: ServerMessageInput) => void;
+  reply: Send;
   /** Reaches every open socket of the user. */
-  broadcast: (message: ServerMessageInput) => void;
+  broadcast: Send;
+}
+
+/** A server message before it is addressed: whoever sends it says which session it concerns. */
+export type Unaddressed = ServerMessageInput extends infer M
+  ? M extends unknown
+    ? Omit<M, 'session_id' | 'request_id'>
+    : never
+  : never;
+
+/** `send`, addressing every message to `sessionId` (and to the request it answers, if any). */
+export function addressed(
+  send: Send,
+  sessionId: string | null,
+  requestId?: string,
+): (message: Unaddressed) => void {
+  return (message) =>
+    send({
+      ...message,
+      session_id: sessionId,
+      ...(requestId ? { request_id: requestId } : {}),
+    } as ServerMessageInput);
+}
+
+/** An `error` about `ctx`'s message: its feature, its session. */
+export function errorAbout(
+  about: { feature: Feature; sessionId: string | null },
+  message: string,
+  code: ErrorCode,
+): ServerMessageInput {
+  return { type: 'error', session_id: about.sessionId, data: { message, code, feature: about.feature } };
+}
+
+/**
+ * The context a handler gets for `message`: its feature and session, and senders that echo its
+ * `request_id` on every message they send that does not carry one already.
+ */
+export function messageContext(
+  user: UserRow,
+  message: ClientMessage,
+  send: { toSender: Send; toUser: Send },
+): MessageContext {
+  const requestId = message.request_id;
+  const echo = (m: ServerMessageInput): ServerMessageInput =>
+    requestId && m.request_id === undefined ? { ...m, request_id: requestId } : m;
+  return {
+    user,
+    feature: CLIENT_MESSAGE_FEATURE[message.type],
+    sessionId: sessionIdOf(message),
+    ...(requestId ? { requestId } : {}),
+    reply: (m) => send.toSender(echo(m)),
+    broadcast: (m) => send.toUser(echo(m)),
+  };
 }
 
 type Handler<T extends ClientMessageType> = (
@@ -17,27 +86,16 @@ type Handler<T extends ClientMessageType> = (
 /** One handler per client message type; the capabilities (automation, conversation, comparison) add theirs. */
 export type MessageHandlers = { [T in Exclude<ClientMessageType, 'auth'>]?: Handler<T> };
 
-/** What each capability is called in a refusal, so a client learns why its message did nothing. */
-const CAPABILITY: Record<Exclude<ClientMessageType, 'auth'>, string> = {
-  generate_test_cases: 'Automation',
-  command_generate_test_cases: 'Automation',
-  run_all_tests: 'Automation',
-  run_single_test: 'Automation',
-  stop_execution: 'Automation',
-  cleanup_session: 'Automation',
-  get_automation_status: 'Automation',
-  start_conversation: 'Conversational mode',
-  conversation_message: 'Conversational mode',
-  stop_conversation: 'Conversational mode',
-  cleanup_orphaned_sessions: 'Conversational mode',
-  figma_website_comparison: 'Design comparison',
-  upload_and_compare_image: 'Design comparison',
-  stop_comparison: 'Design comparison',
-  get_figma_help: 'Design comparison',
+/** What each feature is called in a refusal, so a client learns why its message did nothing. */
+const FEATURE_NAME: Record<Feature, string> = {
+  automation: 'Automation',
+  conversational: 'Conversational mode',
+  design: 'Design comparison',
+  connection: 'The connection',
 };
 
 export function unavailableMessage(type: Exclude<ClientMessageType, 'auth'>): string {
-  return `${CAPABILITY[type]} is not available on this server yet ('${type}' has no handler)`;
+  return `${FEATURE_NAME[CLIENT_MESSAGE_FEATURE[type]]} is not available on this server yet ('${type}' has no handler)`;
 }
 
 /** The handlers of this version of the platform: nothing holds a browser yet, so there is nothing to clean. */
@@ -51,10 +109,7 @@ export async function dispatch(handlers: MessageHandlers, message: ClientMessage
   if (message.type === 'auth') return;
   const handler = handlers[message.type] as Handler<typeof message.type> | undefined;
   if (!handler) {
-    ctx.reply({
-      type: 'error',
-      data: { message: unavailableMessage(message.type), code: 'NOT_IMPLEMENTED' },
-    });
+    ctx.reply(errorAbout(ctx, unavailableMessage(message.type), 'NOT_IMPLEMENTED'));
     return;
   }
   await handler(message as never, ctx);

@@ -1,4 +1,10 @@
-import { type ServerMessage, type ServerMessageInput, ServerMessageSchema } from '@argus/protocol';
+import {
+  FeatureSchema,
+  SERVER_MESSAGE_FEATURE,
+  type ServerMessage,
+  type ServerMessageInput,
+  ServerMessageSchema,
+} from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 
@@ -42,7 +48,16 @@ export class RealtimeHub {
       { type: message.type, issues: parsed.error.issues },
       'refused to send an invalid server message',
     );
-    return JSON.stringify({ type: 'error', data: { message: 'Internal server error', code: 'INTERNAL' } });
+    // Still addressed to the session and request it was about, so the right screen learns of it.
+    const feature = FeatureSchema.catch('connection').parse(
+      message.type === 'error' ? message.data?.feature : SERVER_MESSAGE_FEATURE[message.type],
+    );
+    return JSON.stringify({
+      type: 'error',
+      session_id: typeof message.session_id === 'string' ? message.session_id : null,
+      ...(typeof message.request_id === 'string' ? { request_id: message.request_id } : {}),
+      data: { message: 'Internal server error', code: 'INTERNAL', feature },
+    } satisfies ServerMessage);
   }
 
   send(socket: WebSocket, message: ServerMessageInput): void {

@@ -21,7 +21,7 @@ import {
   SettingsScreen,
   WebProjectScreen,
 } from '../features/placeholders';
-import { ConnectionBadge, useRealtime } from '../features/realtime';
+import { ConnectionBadge, ProtocolMismatchBanner, useRealtime } from '../features/realtime';
 import { useSessions } from '../features/sessions';
 import { AppLayout } from '../features/shell';
 
@@ -36,7 +36,14 @@ const AutomationScreen = lazy(() =>
 function AuthenticatedShell() {
   const { user, logout } = useAuth();
   if (!user) return null;
-  return <AppLayout user={user} onLogout={logout} headerAside={<ConnectionBadge />} />;
+  return (
+    <AppLayout
+      user={user}
+      onLogout={logout}
+      headerAside={<ConnectionBadge />}
+      notice={<ProtocolMismatchBanner />}
+    />
+  );
 }
 
 function Dashboard() {

@@ -1,21 +1,19 @@
 export { sendCleanupBeacon } from './cleanup-beacon';
 export { ConnectionBadge } from './connection-badge';
+export { ProtocolMismatchBanner } from './protocol-mismatch-banner';
 export {
   buildSocketUrl,
   type ConnectionStatus,
   MAX_RECONNECT_ATTEMPTS,
   REALTIME_ERRORS,
-  REALTIME_MESSAGE_EVENT,
   RECONNECT_DELAY_MS,
   RealtimeClient,
   type RealtimeState,
-  realtimeEventName,
 } from './realtime-client';
 export {
-  onServerMessage,
   type RealtimeContextValue,
   RealtimeProvider,
   useConnectionStatus,
   useRealtime,
-  useServerMessage,
+  useServerMessages,
 } from './realtime-context';

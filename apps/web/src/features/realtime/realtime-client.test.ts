@@ -1,8 +1,8 @@
+import { PROTOCOL_VERSION, type ServerMessage } from '@argus/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   buildSocketUrl,
   MAX_RECONNECT_ATTEMPTS,
-  REALTIME_MESSAGE_EVENT,
   RECONNECT_DELAY_MS,
   RealtimeClient,
   type SocketLike,
@@ -13,6 +13,7 @@ class FakeSocket implements SocketLike {
   readyState = 0;
   sent: string[] = [];
   closedWith: number | null = null;
+  closedReason: string | null = null;
   onopen: ((event: Event) => void) | null = null;
   onclose: ((event: CloseEvent) => void) | null = null;
   onerror: ((event: Event) => void) | null = null;
@@ -24,8 +25,9 @@ class FakeSocket implements SocketLike {
     this.sent.push(data);
   }
 
-  close(code = 1000) {
+  close(code = 1000, reason = '') {
     this.closedWith = code;
+    this.closedReason = reason;
     this.readyState = 3;
   }
 
@@ -39,11 +41,12 @@ class FakeSocket implements SocketLike {
     this.onmessage?.({ data: typeof data === 'string' ? data : JSON.stringify(data) } as MessageEvent);
   }
 
-  established() {
+  established(protocolVersion = PROTOCOL_VERSION) {
     this.open();
     this.receive({
       type: 'connection_established',
-      data: { user_id: 'u1', server_time: '2026-01-01T00:00:00Z' },
+      session_id: null,
+      data: { user_id: 'u1', server_time: '2026-01-01T00:00:00Z', protocol_version: protocolVersion },
     });
   }
 
@@ -59,7 +62,6 @@ class FakeSocket implements SocketLike {
 
 describe('RealtimeClient', () => {
   let sockets: FakeSocket[];
-  let target: EventTarget;
   let client: RealtimeClient;
   const latest = () => sockets[sockets.length - 1];
 
@@ -68,14 +70,12 @@ describe('RealtimeClient', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     vi.spyOn(console, 'error').mockImplementation(() => {});
     sockets = [];
-    target = new EventTarget();
     client = new RealtimeClient({
       createSocket: (url) => {
         const socket = new FakeSocket(url);
         sockets.push(socket);
         return socket;
       },
-      eventTarget: target,
       location: { protocol: 'https:', host: 'argus.example:8443' },
     });
   });
@@ -102,31 +102,71 @@ describe('RealtimeClient', () => {
     expect(client.isConnected).toBe(true);
   });
 
-  it('re-broadcasts every valid message as argus:ws-message and ws:{type}', () => {
-    const all: unknown[] = [];
-    const progress: unknown[] = [];
-    target.addEventListener(REALTIME_MESSAGE_EVENT, (e) => all.push((e as CustomEvent).detail));
-    target.addEventListener('ws:progress_update', (e) => progress.push((e as CustomEvent).detail));
+  it('hands every valid message to its listeners, of every feature and session, and fires no window event', () => {
+    const heard: ServerMessage[] = [];
+    const dispatched = vi.spyOn(EventTarget.prototype, 'dispatchEvent');
+    client.onMessage((message) => heard.push(message));
     client.connect('u1', 'tok');
     latest().established();
-    latest().receive({ type: 'progress_update', data: { message: 'Crawling' } });
-    expect(progress).toEqual([{ type: 'progress_update', data: { message: 'Crawling' } }]);
-    expect(all.map((m) => (m as { type: string }).type)).toEqual([
-      'connection_established',
-      'progress_update',
+    latest().receive({ type: 'progress_update', session_id: 's1', data: { message: 'Crawling' } });
+    latest().receive({
+      type: 'error',
+      session_id: 's2',
+      request_id: 'r7',
+      data: { message: 'No browser free', code: 'BROWSER_LIMIT_REACHED', feature: 'conversational' },
+    });
+    expect(heard.map((m) => [m.type, m.session_id])).toEqual([
+      ['connection_established', null],
+      ['progress_update', 's1'],
+      ['error', 's2'],
     ]);
+    expect(heard[2]).toMatchObject({ request_id: 'r7', data: { feature: 'conversational' } });
+    expect(dispatched).not.toHaveBeenCalled();
   });
 
-  it('drops invalid incoming messages', () => {
-    const all: unknown[] = [];
-    target.addEventListener(REALTIME_MESSAGE_EVENT, (e) => all.push((e as CustomEvent).detail));
+  it('logs and counts messages it cannot read, and passes none of them on', () => {
+    const heard: unknown[] = [];
+    client.onMessage((message) => heard.push(message));
+    client.connect('u1', 'tok');
+    latest().established();
+    heard.length = 0;
+    latest().receive('not json');
+    latest().receive({ type: 'progress_update', session_id: null, data: { message: 42 } });
+    latest().receive({ type: 'no_such_type', session_id: null, data: {} });
+    // Version 1's shape (no session_id) is not this version's.
+    latest().receive({ type: 'progress_update', data: { message: 'Crawling' } });
+    latest().onmessage?.({ data: new ArrayBuffer(4) } as MessageEvent);
+    expect(heard).toEqual([]);
+    expect(client.invalidMessages).toBe(5);
+    expect(console.warn).toHaveBeenCalledTimes(5);
+    expect(client.getState().status).toBe('connected');
+  });
+
+  it('says so when the server speaks another protocol version, and stops instead of misreading it', () => {
+    const heard: unknown[] = [];
+    client.onMessage((message) => heard.push(message));
+    client.connect('u1', 'tok');
+    latest().established(PROTOCOL_VERSION + 1);
+    expect(client.getState()).toMatchObject({
+      status: 'error',
+      lastError: 'Argus has been updated on the server. Reload the page to continue.',
+      protocolMismatch: { client: PROTOCOL_VERSION, server: PROTOCOL_VERSION + 1 },
+    });
+    expect(heard).toEqual([]);
+    expect([latest().closedWith, latest().closedReason]).toEqual([1000, 'Protocol version mismatch']);
+    vi.advanceTimersByTime(RECONNECT_DELAY_MS * 10);
+    expect(sockets).toHaveLength(1);
+  });
+
+  it('reads a greeting of an older server (no protocol_version: version 1) as a mismatch', () => {
     client.connect('u1', 'tok');
     latest().open();
-    latest().receive('not json');
-    latest().receive({ type: 'progress_update', data: { message: 42 } });
-    latest().receive({ type: 'no_such_type', data: {} });
-    expect(all).toEqual([]);
-    expect(console.warn).toHaveBeenCalledTimes(3);
+    latest().receive({
+      type: 'connection_established',
+      data: { user_id: 'u1', server_time: '2026-01-01T00:00:00Z' },
+    });
+    expect(client.getState().protocolMismatch).toEqual({ client: PROTOCOL_VERSION, server: 1 });
+    expect(client.invalidMessages).toBe(0);
   });
 
   it('refuses to send while disconnected', () => {
@@ -198,7 +238,6 @@ describe('RealtimeClient', () => {
       createSocket: () => {
         throw new SyntaxError('bad url');
       },
-      eventTarget: target,
       location: { protocol: 'http:', host: 'x' },
     });
     broken.connect('u1', 'tok');
@@ -214,7 +253,7 @@ describe('RealtimeClient', () => {
     const first = latest();
     first.established();
     client.disconnect();
-    expect(first.closedWith).toBe(1000);
+    expect([first.closedWith, first.closedReason]).toEqual([1000, 'Client disconnect']);
     expect(client.getState().status).toBe('disconnected');
     first.drop(1006);
     vi.advanceTimersByTime(RECONNECT_DELAY_MS * 2);

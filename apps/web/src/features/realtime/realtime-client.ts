@@ -1,26 +1,20 @@
 import {
   type ClientMessageInput,
   ClientMessageSchema,
-  parseServerMessage,
+  PROTOCOL_VERSION,
+  readServerMessage,
   type ServerMessage,
-  type ServerMessageType,
   WS_CLOSE,
+  WS_CLOSE_REASONS,
 } from '@argus/protocol';
 
 /**
  * The realtime channel (spec §7, DESIGN.md §5): one WebSocket per signed-in user at
- * `/ws/{userId}?token={token}` on this origin, JSON `{type, data}` both ways.
- *
- * Every valid incoming message is re-broadcast on `window` twice:
- *   - `argus:ws-message` (REALTIME_MESSAGE_EVENT), `event.detail` = the whole message `{type, data}`;
- *   - `ws:{type}` (e.g. `ws:test_progress`, see realtimeEventName), `event.detail` = the same message.
- * Screens may listen with `window.addEventListener`, or with `useServerMessage` / `onServerMessage`.
+ * `/ws/{userId}?token={token}` on this origin, JSON `{type, data}` both ways, shared by every screen.
+ * Screens subscribe with `onMessage` and keep the messages of their own feature and session
+ * (`featureOf(message)`, `message.session_id`). A message that does not parse is logged and counted
+ * (`invalidMessages`), never passed on; a server of another protocol version is said plainly.
  */
-export const REALTIME_MESSAGE_EVENT = 'argus:ws-message';
-
-export function realtimeEventName(type: ServerMessageType): `ws:${ServerMessageType}` {
-  return `ws:${type}`;
-}
 
 /** Spec §9: reconnect 3 s after an abnormal close; give up after 5 attempts in a row. */
 export const RECONNECT_DELAY_MS = 3000;
@@ -33,6 +27,7 @@ export const REALTIME_ERRORS = {
   notConnected: 'WebSocket is not connected',
   gaveUp: 'Failed to connect after multiple attempts',
   unauthenticated: 'Authentication failed',
+  outdated: 'Argus has been updated on the server. Reload the page to continue.',
 } as const;
 
 export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected' | 'error';
@@ -42,6 +37,8 @@ export interface RealtimeState {
   lastError: string | null;
   /** The server's clock at authentication (from `connection_established`). */
   serverTime: string | null;
+  /** Set when the server speaks another protocol version: the page must be reloaded. */
+  protocolMismatch: { client: number; server: number } | null;
 }
 
 /** The part of the browser WebSocket the client uses (tests pass a fake). */
@@ -59,8 +56,6 @@ export type SocketFactory = (url: string) => SocketLike;
 
 export interface RealtimeClientOptions {
   createSocket?: SocketFactory;
-  /** Where messages are re-broadcast (default: window). */
-  eventTarget?: EventTarget | null;
   /** Page location, for the ws:// or wss:// URL (default: window.location). */
   location?: { protocol: string; host: string };
   reconnectDelayMs?: number;
@@ -80,7 +75,14 @@ export function buildSocketUrl(location: { protocol: string; host: string }, use
 export type MessageListener = (message: ServerMessage) => void;
 
 export class RealtimeClient {
-  private state: RealtimeState = { status: 'disconnected', lastError: null, serverTime: null };
+  private state: RealtimeState = {
+    status: 'disconnected',
+    lastError: null,
+    serverTime: null,
+    protocolMismatch: null,
+  };
+  /** Server messages dropped because they did not parse, since the client was made. */
+  private invalid = 0;
   private readonly stateListeners = new Set<() => void>();
   private readonly messageListeners = new Set<MessageListener>();
   private socket: SocketLike | null = null;
@@ -88,8 +90,7 @@ export class RealtimeClient {
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   /** Failed connection attempts since the last successful one. */
   private failures = 0;
-  private readonly options: Required<Omit<RealtimeClientOptions, 'eventTarget' | 'location'>> & {
-    eventTarget: EventTarget | null;
+  private readonly options: Required<Omit<RealtimeClientOptions, 'location'>> & {
     location: { protocol: string; host: string } | null;
   };
 
@@ -97,7 +98,6 @@ export class RealtimeClient {
     const hasWindow = typeof window !== 'undefined';
     this.options = {
       createSocket: options.createSocket ?? ((url) => new WebSocket(url)),
-      eventTarget: options.eventTarget !== undefined ? options.eventTarget : hasWindow ? window : null,
       location: options.location ?? (hasWindow ? window.location : null),
       reconnectDelayMs: options.reconnectDelayMs ?? RECONNECT_DELAY_MS,
       maxReconnectAttempts: options.maxReconnectAttempts ?? MAX_RECONNECT_ATTEMPTS,
@@ -122,7 +122,12 @@ export class RealtimeClient {
     return this.socket?.readyState === OPEN && this.state.status === 'connected';
   }
 
-  /** Direct subscription to every valid incoming message (besides the window events). */
+  /** How many server messages were dropped because they did not parse. */
+  get invalidMessages(): number {
+    return this.invalid;
+  }
+
+  /** Every valid incoming message, of every feature and session: the listener keeps its own. */
   onMessage(listener: MessageListener): () => void {
     this.messageListeners.add(listener);
     return () => this.messageListeners.delete(listener);
@@ -143,8 +148,8 @@ export class RealtimeClient {
   disconnect(): void {
     this.credentials = null;
     this.clearReconnect();
-    this.dropSocket(WS_CLOSE.normal, 'Client disconnect');
-    this.setState({ status: 'disconnected', lastError: null, serverTime: null });
+    this.dropSocket('clientDisconnect');
+    this.setState({ status: 'disconnected', lastError: null, serverTime: null, protocolMismatch: null });
   }
 
   /** Tries again now (e.g. after giving up, or when the browser comes back online). */
@@ -159,11 +164,12 @@ export class RealtimeClient {
     this.reconnectTimer = null;
   }
 
-  private dropSocket(code: number, reason: string) {
+  private dropSocket(why: 'clientDisconnect' | 'reconnecting' | 'versionMismatch') {
     const socket = this.socket;
     this.socket = null;
     if (!socket) return;
     socket.onopen = socket.onclose = socket.onerror = socket.onmessage = null;
+    const { code, reason } = WS_CLOSE_REASONS[why];
     try {
       socket.close(code, reason);
     } catch {
@@ -175,7 +181,7 @@ export class RealtimeClient {
     const credentials = this.credentials;
     if (!credentials) return;
     this.clearReconnect();
-    this.dropSocket(WS_CLOSE.normal, 'Reconnecting');
+    this.dropSocket('reconnecting');
     const location = this.options.location;
     if (!location) {
       this.setState({ status: 'error', lastError: REALTIME_ERRORS.create });
@@ -243,17 +249,32 @@ export class RealtimeClient {
 
   private receive(raw: unknown) {
     if (typeof raw !== 'string') {
-      console.warn('Dropped a binary realtime message');
+      this.dropInvalid('a binary frame', '');
       return;
     }
-    const message = parseServerMessage(raw);
-    if (!message) {
-      console.warn('Dropped an invalid realtime message:', raw.slice(0, 200));
+    const read = readServerMessage(raw);
+    if (!read.ok) {
+      // A server of another version greets in a shape this page may not read: say so, do not guess.
+      if (read.protocolVersion !== null && read.protocolVersion !== PROTOCOL_VERSION) {
+        this.versionMismatch(read.protocolVersion);
+        return;
+      }
+      this.dropInvalid(read.type ? `'${read.type}': ${read.reason}` : read.reason, raw);
       return;
     }
+    const message = read.message;
     if (message.type === 'connection_established') {
+      if (message.data.protocol_version !== PROTOCOL_VERSION) {
+        this.versionMismatch(message.data.protocol_version);
+        return;
+      }
       this.failures = 0;
-      this.setState({ status: 'connected', lastError: null, serverTime: message.data.server_time });
+      this.setState({
+        status: 'connected',
+        lastError: null,
+        serverTime: message.data.server_time,
+        protocolMismatch: null,
+      });
     }
     for (const listener of this.messageListeners) {
       try {
@@ -262,11 +283,33 @@ export class RealtimeClient {
         console.error('A realtime message listener failed', error);
       }
     }
-    const target = this.options.eventTarget;
-    if (target) {
-      target.dispatchEvent(new CustomEvent(REALTIME_MESSAGE_EVENT, { detail: message }));
-      target.dispatchEvent(new CustomEvent(realtimeEventName(message.type), { detail: message }));
-    }
+  }
+
+  /** Logged and counted, never passed on. */
+  private dropInvalid(what: string, raw: string) {
+    this.invalid += 1;
+    console.warn(
+      `Dropped an unreadable realtime message (${this.invalid} so far): ${what}`,
+      raw.slice(0, 200),
+    );
+  }
+
+  /**
+   * The server speaks another protocol version (it was updated, or this page is newer): messages
+   * could be misread both ways, so the socket is closed for good and the user is asked to reload.
+   */
+  private versionMismatch(server: number) {
+    console.warn(
+      `The server speaks realtime protocol version ${server}; this page speaks ${PROTOCOL_VERSION}.`,
+    );
+    this.clearReconnect();
+    this.dropSocket('versionMismatch');
+    this.setState({
+      status: 'error',
+      lastError: REALTIME_ERRORS.outdated,
+      serverTime: null,
+      protocolMismatch: { client: PROTOCOL_VERSION, server },
+    });
   }
 
   /**

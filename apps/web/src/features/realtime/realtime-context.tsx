@@ -1,4 +1,4 @@
-import type { ClientMessageInput, ServerMessageOf, ServerMessageType } from '@argus/protocol';
+import type { ClientMessageInput, ServerMessage } from '@argus/protocol';
 import {
   createContext,
   type ReactNode,
@@ -8,13 +8,7 @@ import {
   useRef,
   useSyncExternalStore,
 } from 'react';
-import {
-  type ConnectionStatus,
-  REALTIME_MESSAGE_EVENT,
-  RealtimeClient,
-  type RealtimeState,
-  realtimeEventName,
-} from './realtime-client';
+import { type ConnectionStatus, RealtimeClient, type RealtimeState } from './realtime-client';
 
 export interface RealtimeContextValue extends RealtimeState {
   isConnected: boolean;
@@ -84,24 +78,13 @@ export function useConnectionStatus(): { status: ConnectionStatus; lastError: st
   return { status, lastError };
 }
 
-/** Listens to one server message type (or every message with '*') through the window events. */
-export function onServerMessage<T extends ServerMessageType>(
-  type: T | '*',
-  handler: (message: ServerMessageOf<T>) => void,
-  target: EventTarget = window,
-): () => void {
-  const name = type === '*' ? REALTIME_MESSAGE_EVENT : realtimeEventName(type);
-  const listener = (event: Event) => handler((event as CustomEvent).detail);
-  target.addEventListener(name, listener);
-  return () => target.removeEventListener(name, listener);
-}
-
-/** Hook form of onServerMessage; the latest handler is always called, without resubscribing. */
-export function useServerMessage<T extends ServerMessageType>(
-  type: T | '*',
-  handler: (message: ServerMessageOf<T>) => void,
-): void {
+/**
+ * Every message of the user's socket, while the component is mounted; the latest handler is always
+ * called, without resubscribing. The handler keeps its own feature's and session's messages.
+ */
+export function useServerMessages(handler: (message: ServerMessage) => void): void {
+  const { client } = useRealtime();
   const ref = useRef(handler);
   ref.current = handler;
-  useEffect(() => onServerMessage(type, (message) => ref.current(message as ServerMessageOf<T>)), [type]);
+  useEffect(() => client.onMessage((message) => ref.current(message)), [client]);
 }

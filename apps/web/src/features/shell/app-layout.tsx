@@ -22,12 +22,14 @@ export interface AppLayoutProps {
   onLogout: () => void;
   /** Shown at the right of the top bar (e.g. the connection status). */
   headerAside?: ReactNode;
+  /** Shown above every screen (e.g. a request to reload the page); it brings its own spacing. */
+  notice?: ReactNode;
   /** The screen; defaults to the matched child route. */
   children?: ReactNode;
 }
 
 /** The authenticated shell (spec §2): sidebar, top bar titled 'Testing', and the screen. */
-export function AppLayout({ user, onLogout, headerAside, children }: AppLayoutProps) {
+export function AppLayout({ user, onLogout, headerAside, notice, children }: AppLayoutProps) {
   const isDesktop = useMediaQuery(`(min-width: ${SIDEBAR_BREAKPOINT_PX}px)`);
   const [mobileOpen, setMobileOpen] = useState(false);
   const [collapsed, setCollapsed] = useState(readCollapsed);
@@ -99,7 +101,10 @@ export function AppLayout({ user, onLogout, headerAside, children }: AppLayoutPr
           </span>
           <div className="ml-auto flex items-center gap-3">{headerAside}</div>
         </header>
-        <main className="flex-1 px-4 py-6 sm:px-6 lg:px-10 lg:py-8">{children ?? <Outlet />}</main>
+        <main className="flex-1 px-4 py-6 sm:px-6 lg:px-10 lg:py-8">
+          {notice}
+          {children ?? <Outlet />}
+        </main>
       </div>
     </div>
   );

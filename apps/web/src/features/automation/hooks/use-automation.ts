@@ -11,7 +11,7 @@ import { hostOf } from '../../../lib/sessions/screen-session';
 import { useScreenSession } from '../../../lib/sessions/use-screen-session';
 import { getRunScreenshots } from '../api/run-screenshots';
 import { downloadJson, downloadUrl } from '../download';
-import { type AutomationState, createAutomationStore } from '../model/automation-state';
+import { type AutomationState, concernsAutomation, createAutomationStore } from '../model/automation-state';
 import { isBusy } from '../model/execution';
 import { createLinkRefresher } from '../model/link-refresh';
 import { NOTICES, type Notice, noticeFor, STOPPING_TOAST_MS } from '../model/notifications';
@@ -139,11 +139,18 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
     [followSession],
   );
 
-  // Server messages → state, toasts, stop flag, persistence.
+  // The state follows the screen's session: messages about other sessions are not this screen's.
+  useEffect(() => {
+    store.dispatch({ type: 'session', sessionId });
+  }, [store, sessionId]);
+
+  // Server messages → state, toasts, stop flag, persistence. The socket is shared by every screen:
+  // other features' messages, and other sessions', are left alone.
   useEffect(
     () =>
       realtime.client.onMessage((message: ServerMessage) => {
         const before = store.getState();
+        if (!concernsAutomation(before, message)) return;
         const after = store.dispatch({ type: 'server', message });
         if (message.type === 'execution_stopping' || message.type === 'execution_stopped') stopFlag.clear();
         const notice = noticeFor(message, before);
@@ -217,6 +224,8 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
       store.dispatch({ type: 'generate_aborted' });
       return;
     }
+    // Bound now, before anything is sent: the first answer may come before the screen redraws.
+    store.dispatch({ type: 'session', sessionId: id });
     try {
       if (mode === 'command') {
         send({
@@ -256,6 +265,7 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
   const runAll = useCallback(() => {
     const snapshot = store.getState();
     if (!runCheck(snapshot.testCases.length) || isBusy(snapshot.status)) return;
+    store.dispatch({ type: 'session', sessionId });
     store.dispatch({ type: 'run_requested', run: { kind: 'all' } });
     try {
       send({ type: 'run_all_tests', data: { ...runPayload(), test_cases: snapshot.testCases } });
@@ -263,12 +273,13 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
       store.dispatch({ type: 'run_aborted' });
       toast.error(NOTICES.startFailed(reasonOf(error)));
     }
-  }, [store, runCheck, runPayload, send]);
+  }, [store, runCheck, runPayload, send, sessionId]);
 
   const runSingle = useCallback(
     (testCase: TestCase) => {
       const snapshot = store.getState();
       if (!runCheck(1) || isBusy(snapshot.status)) return;
+      store.dispatch({ type: 'session', sessionId });
       store.dispatch({ type: 'run_requested', run: { kind: 'single', testName: testCase.test_name } });
       try {
         send({ type: 'run_single_test', data: { ...runPayload(), test_case: testCase } });
@@ -277,7 +288,7 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
         toast.error(NOTICES.runFailed(reasonOf(error)));
       }
     },
-    [store, runCheck, runPayload, send],
+    [store, runCheck, runPayload, send, sessionId],
   );
 
   /** Spec §4, §9: Stop sets the flag (3 s); pressing it again while set forces the stop. */

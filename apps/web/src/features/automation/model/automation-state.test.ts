@@ -4,13 +4,22 @@ import {
   type AutomationAction,
   type AutomationState,
   automationReducer,
+  concernsAutomation,
   createAutomationStore,
   initialAutomationState,
 } from './automation-state';
 
-/** Messages go through the real protocol schema, as the realtime client parses them. */
-function server(type: string, data: unknown = {}): AutomationAction {
-  return { type: 'server', message: ServerMessageSchema.parse({ type, data }) as ServerMessage };
+/**
+ * Messages go through the real protocol schema, as the realtime client parses them. They are about
+ * `session` (none by default, as the screen's state starts), and an `error` is automation's unless
+ * it says otherwise.
+ */
+function server(type: string, data: unknown = {}, session: string | null = null): AutomationAction {
+  const body = type === 'error' ? { feature: 'automation', ...(data as object) } : data;
+  return {
+    type: 'server',
+    message: ServerMessageSchema.parse({ type, session_id: session, data: body }) as ServerMessage,
+  };
 }
 
 function run(actions: AutomationAction[], from: AutomationState = initialAutomationState): AutomationState {
@@ -205,7 +214,7 @@ describe('createAutomationStore', () => {
     store.dispatch({ type: 'generate_requested', url: 'http://x/', mode: 'full' });
     expect(store.getState().status).toBe('generating');
     store.dispatch({ type: 'generate_requested', url: 'http://x/', mode: 'full' });
-    store.dispatch(server('video_frame', { frame: 'x', timestamp: 1 }));
+    store.dispatch(server('video_frame', { frame: 'x', timestamp: 1 }, 'live-1'));
     expect(calls).toBe(1);
   });
 });
@@ -335,13 +344,23 @@ describe('automation state: following work already under way on the server', () 
     expect(
       automationReducer(renewed, { type: 'screenshot_links', refs: [{ id: 'other', url: fresh }] }),
     ).toBe(renewed);
+    // The screen follows the session of the run it joined.
+    expect(joined.sessionId).toBe('s1');
     const finished = run(
       [
-        server('test_completed', {
-          test_name: 'About page links work',
-          result: { status: 'passed', test_case: { test_name: 'About page links work' }, execution_time: 2 },
-        }),
-        server('all_tests_completed', { total_tests: 2, passed: 1, execution_time: 6 }),
+        server(
+          'test_completed',
+          {
+            test_name: 'About page links work',
+            result: {
+              status: 'passed',
+              test_case: { test_name: 'About page links work' },
+              execution_time: 2,
+            },
+          },
+          's1',
+        ),
+        server('all_tests_completed', { total_tests: 2, passed: 1, execution_time: 6 }, 's1'),
       ],
       joined,
     );
@@ -449,3 +468,103 @@ describe('automation state: custom cases', () => {
     expect(automationReducer(running, { type: 'remove_case', testName: 'My check' })).toBe(running);
   });
 });
+
+describe('automation state on a socket shared by every screen and session', () => {
+  const mine = run([
+    { type: 'session', sessionId: 's1' },
+    { type: 'generate_requested', url: 'http://127.0.0.1:4400/', mode: 'full' },
+    server('generation_started', { message: 'Opening the site' }, 's1'),
+    server('test_cases_generated', { test_cases: cases, test_run_id: 'run1' }, 's1'),
+    server('execution_started', { total_tests: 2, test_run_id: 'run1' }, 's1'),
+    server('test_progress', { current_test: 1, total_tests: 2, test_name: 'Home page loads' }, 's1'),
+  ]);
+
+  it('follows its own session', () => {
+    expect(mine).toMatchObject({ sessionId: 's1', status: 'running', currentTest: 'Home page loads' });
+  });
+
+  it.each([
+    ['the conversational screen', 'conversational', 's2'],
+    ['the design screen', 'design', 's3'],
+    ['the conversational screen, in the same session id', 'conversational', 's1'],
+    ['the connection (an unreadable frame)', 'connection', null],
+    ['another automation session', 'automation', 's9'],
+    ['automation work that named no session', 'automation', null],
+  ])('ignores an error of %s', (_label, feature, session) => {
+    const message = server('error', { message: 'Browser crashed', code: 'INTERNAL', feature }, session);
+    expect(automationReducer(mine, message)).toBe(mine);
+    if (message.type === 'server') expect(concernsAutomation(mine, message.message)).toBe(false);
+  });
+
+  it("fails on its own session's error, and only then", () => {
+    expect(
+      run([server('error', { message: 'Browser crashed', code: 'INTERNAL' }, 's1')], mine),
+    ).toMatchObject({
+      status: 'failed',
+      lastError: 'Browser crashed',
+    });
+  });
+
+  it("ignores another session's automation messages and every other feature's", () => {
+    const others = [
+      stepUpdateAbout('s9', 'Other test'),
+      server('test_progress', { current_test: 2, total_tests: 5, test_name: 'Other test' }, 's9'),
+      server('all_tests_completed', { total_tests: 5, passed: 5, execution_time: 3 }, 's9'),
+      server('execution_stopped', { execution_time: 1 }, 's9'),
+      server('execution_started', { total_tests: 7 }, null),
+      server('video_frame', { frame: 'data:image/jpeg;base64,AAAA', timestamp: 1 }, 's2'),
+      server('browser_status', { status: 'ready' }, 's2'),
+      server('vision_comparison_progress', { message: 'Capturing', progress_percentage: 10 }, 's3'),
+      server('connection_established', {
+        user_id: 'u1',
+        server_time: '2026-01-01T00:00:00Z',
+        protocol_version: 2,
+      }),
+    ];
+    expect(run(others, mine)).toBe(mine);
+    // Its own session's messages still count.
+    expect(run([stepUpdateAbout('s1', 'Home page loads')], mine).log).toHaveLength(1);
+  });
+
+  it('an idle screen is not started by work of a session it does not follow', () => {
+    const idle = run([{ type: 'session', sessionId: 's1' }]);
+    expect(run([server('execution_started', { total_tests: 3, test_run_id: 'r' }, 's2')], idle)).toBe(idle);
+    expect(run([server('generation_started', { message: 'x' }, 's2')], idle)).toBe(idle);
+  });
+
+  it('joins the work the server says is under way, whatever its session, and follows that session', () => {
+    const joined = run(
+      [
+        server(
+          'automation_in_progress',
+          {
+            kind: 'generating',
+            url: 'http://127.0.0.1:4400/',
+            test_mode: 'full',
+            command: null,
+            session_id: 's7',
+            messages: ['Exploring'],
+          },
+          's7',
+        ),
+      ],
+      run([{ type: 'session', sessionId: 's1' }]),
+    );
+    expect(joined).toMatchObject({ sessionId: 's7', status: 'generating' });
+    expect(run([server('error', { message: 'x', code: 'INTERNAL' }, 's1')], joined)).toBe(joined);
+    expect(run([server('error', { message: 'x', code: 'GENERATION_FAILED' }, 's7')], joined).status).toBe(
+      'failed',
+    );
+  });
+});
+
+function stepUpdateAbout(session: string, test: string): AutomationAction {
+  return server(
+    'step_update',
+    {
+      test_name: test,
+      step_data: { step_number: 1, step_index: 0, action: 'navigate', status: 'pending', timestamp: 't' },
+    },
+    session,
+  );
+}

@@ -1,4 +1,4 @@
-import type { ServerMessage, TestCase, TestMode } from '@argus/protocol';
+import { featureOf, type ServerMessage, type TestCase, type TestMode } from '@argus/protocol';
 import { type ExecutionStatus, isAtRest, isBusy, nextStatus } from './execution';
 import { type TestResultItem, upsertResult } from './results';
 import { addScreenshot, type ScreenshotItem, screenshotFromStep, withFreshLinks } from './screenshots';
@@ -8,6 +8,11 @@ import { applyStepUpdate, type LogEntry, withoutTest } from './step-log';
 export type PendingRun = { kind: 'all' } | { kind: 'single'; testName: string };
 
 export interface AutomationState {
+  /**
+   * The session whose work this screen follows (the one its requests name, or the one of work it
+   * joined): messages about other sessions, like other features' messages, are not this screen's.
+   */
+  sessionId: string | null;
   status: ExecutionStatus;
   /** The mode of the last generation request (for its toast and the cases' label). */
   generationMode: TestMode | null;
@@ -34,6 +39,7 @@ export interface AutomationState {
 }
 
 export const initialAutomationState: AutomationState = {
+  sessionId: null,
   status: 'idle',
   generationMode: null,
   testCases: [],
@@ -53,6 +59,8 @@ export const initialAutomationState: AutomationState = {
 };
 
 export type AutomationAction =
+  /** The screen's session: bound, created for a new site, or followed. */
+  | { type: 'session'; sessionId: string | null }
   | { type: 'generate_requested'; url: string; mode: TestMode }
   /** The request never left (session or send failure): back to idle. */
   | { type: 'generate_aborted' }
@@ -78,6 +86,19 @@ export type AutomationAction =
     };
 
 const MAX_GENERATION_MESSAGES = 6;
+
+/**
+ * Whether a server message is this screen's. The user's one socket carries every screen's messages:
+ * only automation's count (an `error` says its feature), and only those about the session this screen
+ * follows, so another screen's failure, or another automation session's, never fails this one.
+ * `automation_in_progress` is the answer to this screen's own question (work of the user's already
+ * under way): the screen joins that work, and its session.
+ */
+export function concernsAutomation(state: AutomationState, message: ServerMessage): boolean {
+  if (featureOf(message) !== 'automation') return false;
+  if (message.type === 'automation_in_progress') return true;
+  return message.session_id === state.sessionId;
+}
 
 /** A test ended: it leaves the active list, and the status names a test still running. */
 function finishTest(state: AutomationState, testName: string) {
@@ -138,6 +159,7 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
       if (work.kind === 'generating') {
         return {
           ...state,
+          sessionId: work.session_id,
           status: 'generating',
           generationMode: work.test_mode,
           targetUrl: work.url,
@@ -158,6 +180,7 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
       }, kept);
       return {
         ...state,
+        sessionId: work.session_id,
         status: 'running',
         generationMode: work.test_mode,
         targetUrl: work.url,
@@ -267,6 +290,8 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
 
 export function automationReducer(state: AutomationState, action: AutomationAction): AutomationState {
   switch (action.type) {
+    case 'session':
+      return state.sessionId === action.sessionId ? state : { ...state, sessionId: action.sessionId };
     case 'generate_requested':
       if (!isAtRest(state.status)) return state;
       return {
@@ -284,7 +309,7 @@ export function automationReducer(state: AutomationState, action: AutomationActi
     case 'run_aborted':
       return { ...state, pendingRun: null };
     case 'server':
-      return onServerMessage(state, action.message);
+      return concernsAutomation(state, action.message) ? onServerMessage(state, action.message) : state;
     case 'socket_closed':
       return {
         ...state,

@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { type AutomationState, initialAutomationState } from './automation-state';
 import { noticeFor } from './notifications';
 
+/** An automation message about no session in particular (an `error` is automation's unless it says otherwise). */
 function message(type: string, data: unknown = {}): ServerMessage {
-  return ServerMessageSchema.parse({ type, data }) as ServerMessage;
+  const body = type === 'error' ? { feature: 'automation', ...(data as object) } : data;
+  return ServerMessageSchema.parse({ type, session_id: null, data: body }) as ServerMessage;
 }
 
 const idle = initialAutomationState;

@@ -1,0 +1,133 @@
+import { PROTOCOL_VERSION } from '@argus/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveFixtureSite } from '../../../../fixtures/site/serve';
+import { client } from '../testing/api-targets';
+import { type RunningServer, spawnServer } from '../testing/spawn-server';
+import { openSocket, type TestSocket } from '../testing/ws-client';
+
+/**
+ * The automation, conversational and design screens share the user's one socket: every server
+ * message names the session it concerns and echoes the request it answers, and an error names its
+ * feature, so no screen takes another's messages.
+ */
+describe('one socket, several screens and sessions', () => {
+  let server: RunningServer;
+  let site: Awaited<ReturnType<typeof serveFixtureSite>>;
+  let alice: { token: string; user: { id: string } };
+  let tab: TestSocket;
+  let otherTab: TestSocket;
+  const session: Record<'automation' | 'automation2' | 'conversational' | 'design', string> = {
+    automation: '',
+    automation2: '',
+    conversational: '',
+    design: '',
+  };
+
+  const connect = async () => {
+    const socket = openSocket(`${server.url.replace('http', 'ws')}/ws/${alice.user.id}?token=${alice.token}`);
+    const hello = await socket.next('connection_established');
+    expect(hello.session_id).toBeNull();
+    expect(hello.data.protocol_version).toBe(PROTOCOL_VERSION);
+    return socket;
+  };
+
+  beforeAll(async () => {
+    site = await serveFixtureSite();
+    server = await spawnServer({ ALLOWED_TARGETS: '127.0.0.1' });
+    const api = client(server.url);
+    alice = await api.signUp('alice');
+    const types = {
+      automation: 'automation',
+      automation2: 'automation',
+      conversational: 'conversational',
+      design: 'figma-comparison',
+    } as const;
+    for (const [key, session_type] of Object.entries(types)) {
+      const created = await api.call('POST', '/api/sessions/', {
+        token: alice.token,
+        json: { title: key, session_type, url: `${site.url}/` },
+      });
+      session[key as keyof typeof session] = created.data.id;
+    }
+    tab = await connect();
+    otherTab = await connect();
+  });
+  afterAll(async () => {
+    tab?.ws.close(1000);
+    otherTab?.ws.close(1000);
+    await server?.stop();
+    await site?.close();
+  });
+
+  it("routes each screen's messages by session and request; one session's error never names another", async () => {
+    // The automation screen starts a generation; the conversational and design screens speak meanwhile.
+    tab.send('generate_test_cases', { url: `${site.url}/`, session_id: session.automation }, 'gen-1');
+    const started = await tab.next('generation_started');
+    expect(started).toMatchObject({ session_id: session.automation, request_id: 'gen-1' });
+
+    tab.send('start_conversation', { url: `${site.url}/`, session_id: session.conversational }, 'conv-1');
+    tab.send(
+      'figma_website_comparison',
+      { comparison_type: 'image', file_id: 'f1', website_url: `${site.url}/`, session_id: session.design },
+      'design-1',
+    );
+    // A second automation session of hers asks while the first one's work goes on: refused, about itself.
+    tab.send('generate_test_cases', { url: `${site.url}/`, session_id: session.automation2 }, 'gen-2');
+    // An unreadable conversational frame: still addressed to its screen and session.
+    tab.send('conversation_message', { message: '   ', session_id: session.conversational }, 'conv-2');
+
+    const errors = [
+      await tab.next('error'),
+      await tab.next('error'),
+      await tab.next('error'),
+      await tab.next('error'),
+    ];
+    const byRequest = Object.fromEntries(errors.map((e) => [e.request_id, e]));
+    expect(byRequest['conv-1']).toMatchObject({
+      session_id: session.conversational,
+      data: { code: 'NOT_IMPLEMENTED', feature: 'conversational' },
+    });
+    expect(byRequest['design-1']).toMatchObject({
+      session_id: session.design,
+      data: { code: 'NOT_IMPLEMENTED', feature: 'design' },
+    });
+    expect(byRequest['gen-2']).toMatchObject({
+      session_id: session.automation2,
+      data: {
+        code: 'BAD_REQUEST',
+        feature: 'automation',
+        message: 'Test cases are still being generated. Wait for them or stop first.',
+      },
+    });
+    expect(byRequest['conv-2']).toMatchObject({
+      session_id: session.conversational,
+      data: { code: 'VALIDATION', feature: 'conversational' },
+    });
+    for (const error of errors) expect(error.session_id).not.toBe(session.automation);
+
+    const generated = await tab.next('test_cases_generated', 90_000);
+    expect(generated).toMatchObject({ session_id: session.automation, request_id: 'gen-1' });
+    // Everything the generation said is about its session and answers its request.
+    const automation = tab.all.filter((m) =>
+      ['generation_started', 'progress_update', 'test_cases_generated'].includes(m.type),
+    );
+    expect(automation.length).toBeGreaterThan(2);
+    for (const m of automation) expect([m.session_id, m.request_id]).toEqual([session.automation, 'gen-1']);
+
+    // Her other tab followed the same work, and none of this tab's refusals reached it.
+    await otherTab.next('test_cases_generated', 5_000);
+    expect(otherTab.all.filter((m) => m.type === 'error')).toEqual([]);
+    for (const m of otherTab.all.filter((m) => m.type !== 'connection_established')) {
+      expect(m.session_id).toBe(session.automation);
+    }
+  }, 120_000);
+
+  it('answers a stop about the session of the work, and a status question about nothing under way with silence', async () => {
+    tab.send('stop_execution', { session_id: session.automation2, force: false }, 'stop-1');
+    const stopped = await tab.next('execution_stopped');
+    // Nothing was under way: the acknowledgement is about the session the stop named.
+    expect(stopped).toMatchObject({ session_id: session.automation2, request_id: 'stop-1' });
+    tab.send('get_automation_status', {}, 'status-1');
+    await expect(tab.next('automation_in_progress', 500)).rejects.toThrow();
+  });
+});
