@@ -51,8 +51,8 @@ export interface Config {
   /** A remote browser instead of a local Chromium. @default undefined */
   browserWsEndpoint?: string;
   /**
-   * Where the browser's policy proxy listens (POLICY_PROXY_HOST). With a remote browser, an address of
-   * this machine that browser can reach. @default '127.0.0.1'
+   * Where the policy proxy listens for a remote browser (POLICY_PROXY_HOST): an address of this machine
+   * that browser can reach. A local browser's proxy always listens on 127.0.0.1. @default '127.0.0.1'
    */
   policyProxyHost: string;
   /** The proxy's host as the remote browser dials it (POLICY_PROXY_PUBLIC_HOST). @default policyProxyHost */

@@ -146,6 +146,28 @@ describe('browser pool behind the target policy', () => {
   });
 });
 
+describe('the proxy of a local browser', () => {
+  it('listens on loopback only, whatever proxyHost says (it asks for no credentials)', async () => {
+    const pool = new BrowserPool({
+      policy: new TargetPolicy({ allowedTargets: ['allowed.test'], resolve }),
+      maxContexts: 1,
+      proxyHost: '0.0.0.0',
+      proxyPublicHost: '192.0.2.1',
+    });
+    try {
+      const text = await pool.withContext(async (context) => {
+        const page = await context.newPage();
+        await page.goto(`http://allowed.test:${port}/`, { timeout: 15_000 });
+        return page.locator('h1').textContent();
+      });
+      expect(text).toBe(`Hello from allowed.test:${port}`);
+      expect(new URL((await pool.proxyUrl()) ?? '').hostname).toBe('127.0.0.1');
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe('closing the pool', () => {
   it('leaves no browser process behind and rejects callers still in line', async () => {
     const pool = new BrowserPool({

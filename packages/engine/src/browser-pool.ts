@@ -13,8 +13,8 @@ export interface BrowserPoolOptions {
   /** Contexts open at once; more wait in line. @default 4 */
   maxContexts?: number;
   /**
-   * Where the policy proxy listens (POLICY_PROXY_HOST). With a remote browser it must be an address
-   * that browser can reach. @default '127.0.0.1'
+   * Where the policy proxy listens with a remote browser (POLICY_PROXY_HOST): an address that browser
+   * can reach. A local browser's proxy always listens on 127.0.0.1. @default '127.0.0.1'
    */
   proxyHost?: string;
   /** The proxy's host as the remote browser dials it (POLICY_PROXY_PUBLIC_HOST). @default proxyHost */
@@ -115,13 +115,17 @@ export class BrowserPool {
 
   private async getProxy(): Promise<PolicyProxy> {
     // A remote browser reaches the proxy over a network: it gets credentials of its own, fresh per pool.
-    const credentials = this.options.wsEndpoint
-      ? { username: 'argus', password: randomBytes(18).toString('base64url') }
-      : undefined;
+    // The local browser is our child and dials loopback; its proxy asks for no credentials (Playwright
+    // would then pause every request and turn the cache off to answer the challenge), so it never
+    // listens anywhere else, whatever POLICY_PROXY_HOST says: elsewhere it would be an open relay to
+    // whatever ALLOWED_TARGETS names.
+    const remote = Boolean(this.options.wsEndpoint);
     this.proxy ??= startPolicyProxy(this.options.policy, {
-      host: this.options.proxyHost,
-      publicHost: this.options.proxyPublicHost,
-      credentials,
+      host: remote ? this.options.proxyHost : '127.0.0.1',
+      publicHost: remote ? this.options.proxyPublicHost : undefined,
+      credentials: remote
+        ? { username: 'argus', password: randomBytes(18).toString('base64url') }
+        : undefined,
     });
     return this.proxy;
   }
@@ -178,8 +182,10 @@ export class BrowserPool {
                 server: proxy.url,
                 username: proxy.credentials?.username,
                 password: proxy.credentials?.password,
-                // Nothing bypasses the proxy, loopback included (Playwright adds `<-loopback>`).
-                bypass: '',
+                // Nothing bypasses the proxy, loopback included. Named here rather than left to Playwright,
+                // which adds `<-loopback>` to an empty list only when the remote side's environment has
+                // no PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK (there loopback would go around).
+                bypass: '<-loopback>',
               },
             }
           : {}),
