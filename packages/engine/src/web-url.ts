@@ -27,13 +27,15 @@ export function resolveWebUrl(target: string, base?: string): string {
 
 /**
  * Whether a page showing `url` may stay on screen (and be photographed): http(s) pages, the blank
- * page a context starts on (and a refused page is sent to), and Chromium's own network-error page,
- * which shows no content but the failure ("This site can't be reached").
+ * page a context starts on (and a refused page is sent to; with a `#fragment` or `?query` a script
+ * may add, it is still blank), and Chromium's own network-error page, which shows no content but the
+ * failure ("This site can't be reached", "blocked by your administrator").
  */
 export function isWebPage(url: string): boolean {
-  if (url === 'about:blank' || url === 'chrome-error://chromewebdata/') return true;
+  if (url === 'chrome-error://chromewebdata/') return true;
   try {
-    const { protocol } = new URL(url);
+    const { protocol, pathname } = new URL(url);
+    if (protocol === 'about:') return pathname === 'blank';
     return protocol === 'http:' || protocol === 'https:';
   } catch {
     return false;
