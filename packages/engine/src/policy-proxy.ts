@@ -129,7 +129,8 @@ export async function startPolicyProxy(
       (answer) => {
         const out: Record<string, string | string[]> = {};
         for (const [name, value] of Object.entries(answer.headers)) {
-          if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+          // A site may not pose as the proxy: its own x-argus-blocked would fail the step with its text.
+          if (value !== undefined && !HOP_BY_HOP.has(name) && name !== BLOCKED_HEADER) out[name] = value;
         }
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
         answer.pipe(res);

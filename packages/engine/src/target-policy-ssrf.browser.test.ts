@@ -46,6 +46,19 @@ beforeAll(async () => {
       </script>`);
     else if (req.url === '/script-to-file')
       html(`<button onclick="location.href='file:///etc/hostname'">Go</button>`);
+    else if (req.url === '/script-to-blob')
+      // The one scheme besides http(s) a page may send itself to: a blob: URL of its own making.
+      html(`<title>Blob</title><button onclick="location.href = window.URL.createObjectURL(new Blob(
+        ['<body style=&quot;margin:0;background:rgb(255,0,0)&quot;><h1>forbidden page</h1>'],
+        { type: 'text/html' }))">Go</button>`);
+    else if (req.url === '/spoof')
+      // A site posing as the proxy, to fail its own test with a text of its choosing.
+      res
+        .writeHead(200, {
+          'content-type': 'text/html',
+          'x-argus-blocked': encodeURIComponent('Blocked by the target policy: spoofed'),
+        })
+        .end('<title>Spoof</title><h1>A page</h1>');
     else html('<title>Shop</title><h1>Welcome to the shop</h1><a href="file:///etc/hostname">Local file</a>');
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
@@ -77,6 +90,42 @@ const testCase = (steps: string[], url?: string): TestCase =>
     steps,
     url,
   }) as unknown as TestCase;
+
+/**
+ * The share of a JPEG's pixels that are pure-ish red (the colour of the forbidden blob page), read in
+ * a page of the pool's own browser (no image library in this repository).
+ */
+async function redShare(pool: BrowserPool, jpeg: Buffer): Promise<number> {
+  return pool.withContext(async (context) => {
+    const page = await context.newPage();
+    return page.evaluate(
+      async (src) => {
+        const img = new Image();
+        img.src = src;
+        await img.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = img.naturalWidth;
+        canvas.height = img.naturalHeight;
+        const g = canvas.getContext('2d')!;
+        g.drawImage(img, 0, 0);
+        const { data } = g.getImageData(0, 0, canvas.width, canvas.height);
+        let red = 0;
+        for (let i = 0; i < data.length; i += 4)
+          if (data[i] > 200 && data[i + 1] < 60 && data[i + 2] < 60) red++;
+        return red / (data.length / 4);
+      },
+      `data:image/jpeg;base64,${jpeg.toString('base64')}`,
+    );
+  });
+}
+
+/** Every screenshot an outcome holds belongs to a step that ended on a web page or on about:blank. */
+function photographedOnlyWebPages(outcome: Awaited<ReturnType<typeof runTestCase>>): void {
+  for (const shot of outcome.screenshots) {
+    const url = outcome.steps[shot.step_index]?.url ?? '';
+    expect(url === 'about:blank' || /^https?:\/\//.test(url), `screenshot of ${url}`).toBe(true);
+  }
+}
 
 const FORBIDDEN = [
   'file:///etc/hostname',
@@ -125,21 +174,22 @@ describe.each([
       expect(outcome.steps.map((s) => s.status)).toEqual(['success', 'error']);
       // The failed step's screenshot, if any, is of the shop page it never left.
       expect(outcome.steps[1].url).toBe(`${shop()}/`);
+      photographedOnlyWebPages(outcome);
     },
   );
 
-  it('fails a case whose own url, or the run url it falls back on, is not a web page', async () => {
-    for (const url of ['file:///etc/hostname', 'chrome://version', 'javascript:alert(1)']) {
-      const viaCase = await runTestCase(pool, testCase(['Verify text "root" is visible'], url), {
-        baseUrl: shop(),
-      });
-      expect(viaCase.error).toBe(URL_SCHEME_REFUSED);
-      // The only page ever shown is the blank one the context starts on.
-      expect(viaCase.steps.map((s) => s.url)).toEqual(['about:blank']);
-      const viaRun = await runTestCase(pool, testCase(['Verify text "root" is visible']), { baseUrl: url });
-      expect(viaRun.error).toBe(URL_SCHEME_REFUSED);
-      expect(viaRun.steps.map((s) => s.url)).toEqual(['about:blank']);
-    }
+  it.each(FORBIDDEN)('fails a case whose own url, or the run url it falls back on, is %s', async (url) => {
+    const viaCase = await runTestCase(pool, testCase(['Verify text "root" is visible'], url), {
+      baseUrl: shop(),
+    });
+    expect(viaCase.error).toBe(URL_SCHEME_REFUSED);
+    // The only page ever shown is the blank one the context starts on.
+    expect(viaCase.steps.map((s) => s.url)).toEqual(['about:blank']);
+    photographedOnlyWebPages(viaCase);
+    const viaRun = await runTestCase(pool, testCase(['Verify text "root" is visible']), { baseUrl: url });
+    expect(viaRun.error).toBe(URL_SCHEME_REFUSED);
+    expect(viaRun.steps.map((s) => s.url)).toEqual(['about:blank']);
+    photographedOnlyWebPages(viaRun);
   });
 
   it('refuses a relative target that resolves to another scheme', async () => {
@@ -182,7 +232,67 @@ describe.each([
       // Chromium itself refuses file: from a web page; whatever happens, no step ends on a local file.
       expect(outcome.steps.length).toBe(steps.length + 2);
       expect(outcome.steps.map((s) => s.url).filter((url) => !url?.startsWith('http'))).toEqual([]);
+      photographedOnlyWebPages(outcome);
     }
+  });
+
+  it('sends a page that leaves the web by itself to about:blank before its screenshot, and fails the step', async () => {
+    const outcome = await runTestCase(
+      pool,
+      testCase([`Navigate to ${shop()}/script-to-blob`, 'Click button "Go"', 'Wait 500 ms', 'Wait 100 ms']),
+      { baseUrl: shop() },
+    );
+    expect(outcome.status).toBe('failed');
+    expect(outcome.error).toBe(URL_SCHEME_REFUSED);
+    const failed = outcome.steps.find((s) => s.status === 'error');
+    expect(failed?.url).toBe('about:blank');
+    expect(outcome.steps.some((s) => s.url?.startsWith('blob:'))).toBe(false);
+    photographedOnlyWebPages(outcome);
+    // And not one photograph shows the red page that was there.
+    expect(outcome.screenshots.length).toBeGreaterThan(0);
+    for (const shot of outcome.screenshots) expect(await redShare(pool, shot.data)).toBeLessThan(0.01);
+  });
+
+  it("does not let a site pose as the proxy: its own refusal header is not the policy's", async () => {
+    const outcome = await runTestCase(
+      pool,
+      testCase([`Navigate to ${shop()}/spoof`, 'Verify the title contains "Spoof"']),
+      { baseUrl: shop() },
+    );
+    expect(outcome.error).toBeNull();
+  });
+});
+
+describe("a remote browser server that turns Playwright's forced loopback proxying off", () => {
+  // PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK is read by the Playwright server next to the
+  // remote browser, an environment Argus does not control: there a context proxy with an empty bypass
+  // list lets loopback addresses go around the proxy. The pool names `<-loopback>` itself.
+  const name = 'PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK';
+  const saved = process.env[name];
+  let pool: BrowserPool;
+  beforeAll(() => {
+    process.env[name] = '1';
+    pool = new BrowserPool({ policy: policy(), maxContexts: 1, wsEndpoint: remote?.wsEndpoint() });
+  });
+  afterAll(async () => {
+    if (saved === undefined) delete process.env[name];
+    else process.env[name] = saved;
+    await pool.close();
+  });
+
+  it('still sends redirects and WebSockets to loopback addresses through the proxy', async () => {
+    const before = canaryHits.length;
+    const redirected = await runTestCase(pool, testCase([`Navigate to ${shop()}/redirect`]), {
+      baseUrl: shop(),
+    });
+    expect(redirected.error).toMatch(/^Blocked by the target policy: 127\.0\.0\.2/);
+    const socket = await runTestCase(
+      pool,
+      testCase([`Navigate to ${shop()}/websocket`, 'Wait 1000 ms', 'Verify the title contains "refused"']),
+      { baseUrl: shop() },
+    );
+    expect(socket.error).toBeNull();
+    expect(canaryHits.slice(before)).toEqual([]);
   });
 });
 
@@ -231,6 +341,45 @@ describe("Chromium's own URL block list (scripts/setup.mjs writes it)", () => {
             );
             expect(error).toMatch(/ERR_BLOCKED_BY_ADMINISTRATOR/);
           }
+        });
+      } finally {
+        await pool.close();
+      }
+    },
+  );
+
+  it.skipIf(!existsSync(policyFile))(
+    'leaves Playwright working: new pages, about:blank, screenshots and a screencast',
+    async () => {
+      const pool = new BrowserPool({ policy: policy(), maxContexts: 1 });
+      try {
+        await pool.withContext(async (context) => {
+          const page = await context.newPage();
+          expect(page.url()).toBe('about:blank');
+          await page.goto('about:blank');
+          await page.goto(`${shop()}/`);
+          await expect(page.locator('h1').textContent()).resolves.toBe('Welcome to the shop');
+          expect((await page.screenshot({ type: 'jpeg' })).length).toBeGreaterThan(1000);
+          const cdp = await context.newCDPSession(page);
+          let frames = 0;
+          cdp.on('Page.screencastFrame', (frame) => {
+            frames++;
+            void cdp.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => {});
+          });
+          await cdp.send('Page.startScreencast', { format: 'jpeg', quality: 60 });
+          await page.evaluate(() => {
+            document.body.style.background = 'rgb(0, 0, 255)';
+          });
+          await expect.poll(() => frames, { timeout: 5_000 }).toBeGreaterThan(0);
+          await cdp.send('Page.stopScreencast');
+          // A blocked page is an error page in the same tab, not a closed one.
+          await page.goto('chrome://version').catch(() => {});
+          await page.waitForURL(/^chrome-error:/, { timeout: 5_000 });
+          expect(page.isClosed()).toBe(false);
+          await page.goto(`${shop()}/`);
+          expect(await page.title()).toBe('Shop');
+          const popup = await context.newPage();
+          expect(popup.url()).toBe('about:blank');
         });
       } finally {
         await pool.close();
