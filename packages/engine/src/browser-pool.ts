@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { BrowserSession, type SessionOptions } from './browser-session';
 import { CHROMIUM_ARGS, findChromium, RUNNING_AS_ROOT } from './chromium';
+import { AbortedError } from './errors';
 import { type PolicyProxy, startPolicyProxy } from './policy-proxy';
 import type { TargetPolicy } from './target-policy';
 
@@ -27,16 +29,11 @@ export interface ContextOptions {
   signal?: AbortSignal;
 }
 
-export class AbortedError extends Error {
-  constructor(message = 'Stopped') {
-    super(message);
-    this.name = 'AbortedError';
-  }
-}
+export { AbortedError };
 
 /**
- * One shared browser, an isolated context per test, at most `maxContexts` at once. A crashed browser
- * is relaunched on next use; `close()` leaves nothing running.
+ * One shared browser, an isolated context per test or session, at most `maxContexts` at once. A
+ * crashed browser is relaunched on next use; `close()` leaves nothing running.
  */
 export class BrowserPool {
   private browser: Promise<Browser> | null = null;
@@ -167,34 +164,7 @@ export class BrowserPool {
     await this.slot(options.signal);
     let context: BrowserContext | undefined;
     try {
-      const browser = await this.getBrowser();
-      // A remote browser cannot be launched with our --proxy-server, so each of its contexts is sent
-      // through the proxy instead: redirects, subresources and WebSockets are then checked there, after
-      // our own DNS resolution, exactly as with the local browser.
-      const proxy = this.options.wsEndpoint ? await this.getProxy() : undefined;
-      context = await browser.newContext({
-        viewport: options.viewport ?? { width: 1280, height: 800 },
-        serviceWorkers: 'block',
-        acceptDownloads: false,
-        ...(proxy
-          ? {
-              proxy: {
-                server: proxy.url,
-                username: proxy.credentials?.username,
-                password: proxy.credentials?.password,
-                // Nothing bypasses the proxy, loopback included. Named here rather than left to Playwright,
-                // which adds `<-loopback>` to an empty list only when the remote side's environment has
-                // no PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK (there loopback would go around).
-                bypass: '<-loopback>',
-              },
-            }
-          : {}),
-      });
-      this.contexts.add(context);
-      // Functions passed to page.evaluate are serialised from our compiled code; when it was compiled
-      // with esbuild's keepNames (tsx does), they call a `__name` helper the page does not have.
-      await context.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
-      if (this.options.wsEndpoint) await this.guardRemote(context);
+      context = await this.newContext(options.viewport);
       return await fn(context);
     } finally {
       if (context) {
@@ -203,6 +173,82 @@ export class BrowserPool {
       }
       this.release();
     }
+  }
+
+  /**
+   * Opens a {@link BrowserSession}: a fresh isolated context and page that the caller holds across
+   * calls, counted against `maxContexts` (waiting in line like `withContext`) until it closes, by
+   * `close()`, its idle timeout, its signal, or the browser going away.
+   */
+  async openSession(options: SessionOptions = {}): Promise<BrowserSession> {
+    if (this.closed) throw new Error('The browser pool is closed');
+    await this.slot(options.signal);
+    let context: BrowserContext | undefined;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      if (context) this.contexts.delete(context);
+      this.release();
+    };
+    try {
+      context = await this.newContext(options.viewport);
+      const page = await context.newPage();
+      if (options.signal?.aborted) throw new AbortedError();
+      return new BrowserSession(
+        {
+          context,
+          page,
+          refusalFor: (host) => this.refusalFor(host),
+          release,
+          poolClosed: () => this.closed,
+        },
+        options,
+      );
+    } catch (error) {
+      await context?.close().catch(() => {});
+      release();
+      throw error;
+    }
+  }
+
+  /** A fresh context behind the target policy, tracked until closed. */
+  private async newContext(viewport?: { width: number; height: number }): Promise<BrowserContext> {
+    const browser = await this.getBrowser();
+    // A remote browser cannot be launched with our --proxy-server, so each of its contexts is sent
+    // through the proxy instead: redirects, subresources and WebSockets are then checked there, after
+    // our own DNS resolution, exactly as with the local browser.
+    const proxy = this.options.wsEndpoint ? await this.getProxy() : undefined;
+    const context = await browser.newContext({
+      viewport: viewport ?? { width: 1280, height: 800 },
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+      ...(proxy
+        ? {
+            proxy: {
+              server: proxy.url,
+              username: proxy.credentials?.username,
+              password: proxy.credentials?.password,
+              // Nothing bypasses the proxy, loopback included. Named here rather than left to Playwright,
+              // which adds `<-loopback>` to an empty list only when the remote side's environment has
+              // no PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK (there loopback would go around).
+              bypass: '<-loopback>',
+            },
+          }
+        : {}),
+    });
+    this.contexts.add(context);
+    try {
+      // Functions passed to page.evaluate are serialised from our compiled code; when it was compiled
+      // with esbuild's keepNames (tsx does), they call a `__name` helper the page does not have.
+      await context.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
+      if (this.options.wsEndpoint) await this.guardRemote(context);
+    } catch (error) {
+      this.contexts.delete(context);
+      await context.close().catch(() => {});
+      throw error;
+    }
+    return context;
   }
 
   /**

@@ -1,7 +1,21 @@
 // The step grammar lives in @argus/protocol (the web app checks custom steps with it); re-exported here.
 export { parseStep, parseSteps, q, type Step, StepSyntaxError } from '@argus/protocol';
-export { AbortedError, BrowserPool, type BrowserPoolOptions, type ContextOptions } from './browser-pool';
+export { BrowserPool, type BrowserPoolOptions, type ContextOptions } from './browser-pool';
+export type {
+  BrowserSession,
+  KeyInput,
+  NavigateResult,
+  OperationOptions,
+  PointerInput,
+  ScreencastFrame,
+  ScreencastOptions,
+  Screenshot,
+  SessionCloseReason,
+  SessionOptions,
+  WheelInput,
+} from './browser-session';
 export { CHROMIUM_ARGS, findChromium, RUNNING_AS_ROOT } from './chromium';
+export { AbortedError } from './errors';
 export {
   type ExploreOptions,
   explore,

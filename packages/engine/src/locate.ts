@@ -1,5 +1,6 @@
 import type { TargetRole } from '@argus/protocol';
 import type { Locator, Page } from 'playwright-core';
+import { AbortedError } from './errors';
 
 export type TargetKind = 'click' | 'field' | 'check' | 'any';
 
@@ -42,7 +43,8 @@ const CSS = { escape: (s: string) => s.replace(/["\\]/g, '\\$&') };
 
 /**
  * Finds the element a step names, polling until `timeoutMs`: the first candidate with a visible match
- * wins. The description says which strategy matched (shown as the step's selector).
+ * wins. The description says which strategy matched (shown as the step's selector). Polling stops
+ * once `signal` aborts (a step given up on must not act later).
  */
 export async function locate(
   page: Page,
@@ -50,11 +52,13 @@ export async function locate(
   kind: TargetKind,
   timeoutMs: number,
   role?: TargetRole,
+  signal?: AbortSignal,
 ): Promise<{ locator: Locator; selector: string }> {
   const deadline = Date.now() + timeoutMs;
   const list = candidates(page, target, kind, role);
   for (;;) {
     for (const [selector, locator] of list) {
+      if (signal?.aborted) throw new AbortedError();
       const visible = locator.filter({ visible: true });
       if ((await visible.count().catch(() => 0)) > 0) return { locator: visible.first(), selector };
     }

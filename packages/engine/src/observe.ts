@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import type { BrowserPool } from './browser-pool';
-import { PageTracker } from './page-tracker';
-import { BLOCKED_HEADER } from './policy-proxy';
-import { isWebPage, resolveWebUrl, SchemeRefusedError } from './web-url';
+import { AbortedError } from './errors';
+import type { PageTracker } from './page-tracker';
+import { resolveWebUrl } from './web-url';
 
 export interface FieldObservation {
   /** What a person reads next to it: label, else aria-label, else placeholder, else name. */
@@ -206,7 +206,8 @@ const SKIP_WORDS = /log ?out|sign ?out|delete|remove|unsubscribe/i;
 
 /**
  * Visits the start page and same-origin pages it links to, breadth first, within a page count and
- * a time budget. The start page must load; a later page that fails is recorded and skipped.
+ * a time budget, in one browser session. The start page must load; a later page that fails is
+ * recorded and skipped. A stop (the signal) ends the visit with the pages observed so far.
  */
 export async function explore(
   pool: BrowserPool,
@@ -216,65 +217,53 @@ export async function explore(
   const maxPages = options.maxPages ?? 10;
   startUrl = resolveWebUrl(startUrl);
   const deadline = Date.now() + (options.timeBudgetMs ?? 20_000);
-  return pool.withContext(
-    async (context) => {
-      const page = await context.newPage();
-      const tracker = new PageTracker(page);
-      const origin = new URL(startUrl).origin;
-      const queue = [startUrl];
-      const queued = new Set([normalise(startUrl)]);
-      const observations: PageObservation[] = [];
-      while (queue.length && observations.length < maxPages && Date.now() < deadline) {
-        if (options.signal?.aborted) break;
-        const url = queue.shift()!;
-        options.onProgress?.(`Exploring ${url} (${observations.length + 1}/${maxPages})`);
-        tracker.reset();
-        let status = 0;
-        try {
-          const response = await page.goto(url, {
-            waitUntil: 'load',
-            timeout: Math.max(1_000, Math.min(15_000, deadline - Date.now())),
-          });
-          const blocked = response?.headers()[BLOCKED_HEADER];
-          if (blocked) throw new Error(decodeURIComponent(blocked));
-          status = response?.status() ?? 0;
-          if (status >= 400 && observations.length === 0) throw new Error(`${url} answered HTTP ${status}`);
-          if (status >= 400) continue;
-        } catch (error) {
-          if (observations.length === 0) {
-            const refusal = await pool.refusalFor(new URL(url).hostname);
-            throw new Error(refusal ?? `Could not open ${url}: ${(error as Error).message.split('\n')[0]}`);
-          }
+  const session = await pool.openSession({ signal: options.signal });
+  try {
+    const origin = new URL(startUrl).origin;
+    const queue = [startUrl];
+    const queued = new Set([normalise(startUrl)]);
+    const observations: PageObservation[] = [];
+    while (queue.length && observations.length < maxPages && Date.now() < deadline) {
+      if (options.signal?.aborted) break;
+      const url = queue.shift()!;
+      const first = observations.length === 0;
+      options.onProgress?.(`Exploring ${url} (${observations.length + 1}/${maxPages})`);
+      let observation: PageObservation;
+      try {
+        const { status } = await session.navigate(url, {
+          timeoutMs: Math.max(1_000, Math.min(15_000, deadline - Date.now())),
+        });
+        if (status >= 400) {
+          if (first) throw new Error(`Could not open ${url}: ${url} answered HTTP ${status}`);
           continue;
         }
-        await page.waitForTimeout(150); // late console errors and async renders
-        if (!isWebPage(page.url())) {
-          // A script sent the page somewhere that is not a web page: nothing there may be read.
-          const shown = page.url();
-          await page.goto('about:blank', { timeout: 5_000 }).catch(() => {});
-          if (observations.length === 0) throw new SchemeRefusedError(shown);
+        await new Promise((r) => setTimeout(r, 150)); // late console errors and async renders
+        // A script may have sent the page somewhere that is not a web page: nothing there is read.
+        observation = await session.observe();
+      } catch (error) {
+        if (error instanceof AbortedError) break;
+        if (first) throw error;
+        continue;
+      }
+      observations.push(observation);
+      for (const link of observation.links) {
+        if (
+          !link.sameOrigin ||
+          SKIP_EXTENSIONS.test(new URL(link.href).pathname) ||
+          SKIP_WORDS.test(link.text)
+        )
           continue;
-        }
-        const observation = await observePage(page, tracker, status);
-        observations.push(observation);
-        for (const link of observation.links) {
-          if (
-            !link.sameOrigin ||
-            SKIP_EXTENSIONS.test(new URL(link.href).pathname) ||
-            SKIP_WORDS.test(link.text)
-          )
-            continue;
-          const key = normalise(link.href);
-          if (!queued.has(key) && new URL(link.href).origin === origin) {
-            queued.add(key);
-            queue.push(link.href.split('#')[0]);
-          }
+        const key = normalise(link.href);
+        if (!queued.has(key) && new URL(link.href).origin === origin) {
+          queued.add(key);
+          queue.push(link.href.split('#')[0]);
         }
       }
-      return observations;
-    },
-    { signal: options.signal },
-  );
+    }
+    return observations;
+  } finally {
+    await session.close();
+  }
 }
 
 /** One visit per path: `search.html?q=a` and `?q=b` are the same page for a first pass. */
