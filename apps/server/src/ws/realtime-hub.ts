@@ -8,9 +8,36 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 
+/**
+ * A video frame goes out at once only while its socket's send buffer (ws `bufferedAmount`) holds at
+ * most this many bytes; otherwise it waits, and a later frame of the same session replaces it.
+ */
+export const FRAME_BUFFER_LIMIT_BYTES = 64 * 1024;
+/** How often a socket with frames waiting is looked at again. */
+const FRAME_RETRY_MS = 20;
+
+/** The frames waiting for one socket: at most one per session, the latest. */
+interface FrameQueue {
+  pending: Map<string, string>;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+export interface FrameStats {
+  /** Frames handed to a socket. */
+  sent: number;
+  /** Frames that waited and were replaced by a later frame of the same session, never sent. */
+  replaced: number;
+  /** Frames dropped because their socket closed while they waited. */
+  dropped: number;
+  /** Frames waiting now, over every socket and session. */
+  pending: number;
+}
+
 /** Every authenticated socket, by user: one user may have several tabs open. */
 export class RealtimeHub {
   private readonly byUser = new Map<string, Set<WebSocket>>();
+  private readonly frames = new Map<WebSocket, FrameQueue>();
+  private readonly counts = { sent: 0, replaced: 0, dropped: 0 };
 
   constructor(private readonly log: FastifyBaseLogger) {}
 
@@ -24,6 +51,7 @@ export class RealtimeHub {
   }
 
   remove(userId: string, socket: WebSocket): void {
+    this.dropFrames(socket);
     const set = this.byUser.get(userId);
     if (!set) return;
     set.delete(socket);
@@ -70,5 +98,69 @@ export class RealtimeHub {
     if (!set?.size) return;
     const frame = this.encode(message);
     for (const socket of set) if (socket.readyState === socket.OPEN) socket.send(frame);
+  }
+
+  /**
+   * A live browser's frame, to every open socket of the user, without ever queueing frames behind a
+   * slow reader: a socket whose send buffer holds more than FRAME_BUFFER_LIMIT_BYTES keeps at most
+   * one frame waiting per session (a newer frame replaces it: latest wins) and gets it once the
+   * buffer has drained. Other messages are never dropped; they go through `send`/`sendToUser`.
+   */
+  sendFrame(userId: string, sessionId: string, data: { frame: string; timestamp: string | number }): void {
+    const set = this.byUser.get(userId);
+    if (!set?.size) return;
+    const frame = this.encode({ type: 'video_frame', session_id: sessionId, data });
+    for (const socket of set) {
+      if (socket.readyState !== socket.OPEN) continue;
+      let queue = this.frames.get(socket);
+      if (!queue) {
+        queue = { pending: new Map(), timer: null };
+        this.frames.set(socket, queue);
+      }
+      if (queue.pending.has(sessionId)) this.counts.replaced++;
+      queue.pending.set(sessionId, frame);
+      this.flushFrames(socket, queue);
+    }
+  }
+
+  /** Counters of `sendFrame`, for tests and diagnostics. */
+  frameStats(): FrameStats {
+    let pending = 0;
+    for (const queue of this.frames.values()) pending += queue.pending.size;
+    return { ...this.counts, pending };
+  }
+
+  /** Sends what waits while the socket's buffer has room; looks again shortly if something still waits. */
+  private flushFrames(socket: WebSocket, queue: FrameQueue): void {
+    if (socket.readyState !== socket.OPEN) {
+      this.dropFrames(socket);
+      return;
+    }
+    for (const [sessionId, frame] of queue.pending) {
+      if (socket.bufferedAmount > FRAME_BUFFER_LIMIT_BYTES) break;
+      queue.pending.delete(sessionId);
+      socket.send(frame);
+      this.counts.sent++;
+    }
+    if (queue.pending.size === 0) {
+      if (queue.timer) clearTimeout(queue.timer);
+      this.frames.delete(socket);
+      return;
+    }
+    if (!queue.timer) {
+      queue.timer = setTimeout(() => {
+        queue.timer = null;
+        this.flushFrames(socket, queue);
+      }, FRAME_RETRY_MS);
+      queue.timer.unref();
+    }
+  }
+
+  private dropFrames(socket: WebSocket): void {
+    const queue = this.frames.get(socket);
+    if (!queue) return;
+    if (queue.timer) clearTimeout(queue.timer);
+    this.counts.dropped += queue.pending.size;
+    this.frames.delete(socket);
   }
 }
