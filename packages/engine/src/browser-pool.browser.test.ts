@@ -58,7 +58,7 @@ describe('browser pool behind the target policy', () => {
       return {
         status: response?.status(),
         blocked: response?.headers()[BLOCKED_HEADER],
-        text: await page.locator('body').innerText(),
+        text: (await page.locator('body').textContent()) ?? '',
         url: page.url(),
       };
     });
