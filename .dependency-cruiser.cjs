@@ -1,0 +1,232 @@
+// Import boundaries of DESIGN.md §2 and docs/ARCHITECTURE.md, checked by dependency-cruiser.
+// Run it with `npm run check:boundaries` (scripts/check-boundaries.mjs): that script lets dependency-cruiser's
+// swc parser read .tsx files, which the bare `depcruise` command cannot do here (see the script's header).
+//
+// Paths below are relative to the repository root and are matched against *resolved* files, so a rule holds
+// whether an import is written as `@argus/engine`, as a relative path, or as `import type`.
+const { existsSync, readdirSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+/** Which workspaces each workspace may import (DESIGN.md §2). The server app wires everything but the web app. */
+const ALLOWED = {
+  'packages/protocol': [],
+  'packages/db': ['packages/protocol'],
+  'packages/engine': ['packages/protocol'],
+  'packages/ai': ['packages/protocol', 'packages/engine'],
+  'apps/web': ['packages/protocol'],
+  'apps/server': ['packages/protocol', 'packages/db', 'packages/engine', 'packages/ai'],
+};
+
+/** npm packages that only run in Node: the browser bundle must never pull one in (nor a Node built-in). */
+const NODE_ONLY_PACKAGES = [
+  'playwright',
+  'playwright-core',
+  'fastify',
+  '@fastify/[^/]+',
+  'pg',
+  'ws',
+  '@node-rs/[^/]+',
+  '@electric-sql/pglite',
+  'drizzle-orm',
+  'tsx',
+];
+
+/** A Node-only package, installed (node_modules/...) or unresolved (the bare name). */
+const NODE_ONLY = `(${NODE_ONLY_PACKAGES.join('|')})(/|$)`;
+
+const TEST_FILE = '\\.(api\\.|browser\\.|e2e\\.)?test\\.tsx?$';
+const reEscape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The workspaces on disk (apps/*, packages/* with a package.json), with their package.json. */
+const workspaces = ['apps', 'packages'].flatMap((group) =>
+  existsSync(join(__dirname, group))
+    ? readdirSync(join(__dirname, group))
+        .map((name) => `${group}/${name}`)
+        .filter((dir) => existsSync(join(__dirname, dir, 'package.json')))
+        .map((dir) => ({
+          dir,
+          manifest: JSON.parse(readFileSync(join(__dirname, dir, 'package.json'), 'utf8')),
+        }))
+    : [],
+);
+const dirOfPackage = Object.fromEntries(workspaces.map(({ dir, manifest }) => [manifest.name, dir]));
+
+/**
+ * One rule per workspace: the workspace packages it may import (DESIGN.md §2). Imports of the apps are the
+ * business of not-to-server-app and not-to-web-app. A workspace missing from ALLOWED may import none.
+ */
+const directionRules = workspaces.map(({ dir }) => {
+  const allowed = ALLOWED[dir];
+  const names = (allowed ?? []).map((target) => `@argus/${target.split('/')[1]}`);
+  return {
+    name: `direction-${dir.replace('/', '-')}`,
+    severity: 'error',
+    comment: allowed
+      ? `${dir} may import ${names.length ? `only ${names.join(' and ')}` : 'no other workspace'} (DESIGN.md §2).`
+      : `${dir} is not in ALLOWED of .dependency-cruiser.cjs: add it, with the workspaces DESIGN.md §2 lets it import.`,
+    from: { path: `^${reEscape(dir)}/` },
+    to: {
+      path: '^packages/[^/]+/',
+      pathNot: [`^${reEscape(dir)}/`, ...(allowed ?? []).map((t) => `^${reEscape(t)}/`)],
+    },
+  };
+});
+
+const UNDECLARED =
+  "A workspace imports only what its own package.json declares (dependencies, or devDependencies for tooling): add the package there. Tests may also use the root's vitest.";
+
+/**
+ * One rule per workspace: a workspace package it may import (ALLOWED) must also be declared in its own
+ * package.json. (dependency-cruiser checks npm packages against the nearest package.json itself, but counts an
+ * import that resolves into the monorepo as local.)
+ */
+const declaredWorkspaceRules = workspaces.flatMap(({ dir, manifest }) => {
+  const declared = new Set(
+    Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).map((name) => dirOfPackage[name]),
+  );
+  const undeclared = (ALLOWED[dir] ?? []).filter((target) => !declared.has(target));
+  if (undeclared.length === 0) return [];
+  return [
+    {
+      name: 'no-undeclared-dependency',
+      severity: 'error',
+      comment: UNDECLARED,
+      from: { path: `^${reEscape(dir)}/` },
+      to: { path: `^(${undeclared.map(reEscape).join('|')})/` },
+    },
+  ];
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cross-feature',
+      severity: 'error',
+      comment:
+        'A web feature (apps/web/src/features/<feature>/) may not import another feature: move what both need to src/components, src/lib or src/hooks, or compose the features in src/app.',
+      from: { path: '^apps/web/src/features/([^/]+)/' },
+      to: { path: '^apps/web/src/features/', pathNot: '^apps/web/src/features/$1/' },
+    },
+    {
+      name: 'no-shared-to-feature',
+      severity: 'error',
+      comment:
+        'Shared web code (src/components, src/lib, src/hooks) may not import a feature or src/app: features build on shared code, not the other way round.',
+      from: { path: '^apps/web/src/(components|lib|hooks)/' },
+      to: { path: '^apps/web/src/(features|app)/' },
+    },
+    ...directionRules,
+    {
+      name: 'not-to-server-app',
+      severity: 'error',
+      comment:
+        'Nothing imports the server app (@argus/server): it is the top of the graph. e2e tests start it through apps/server/src/testing/.',
+      from: { pathNot: '^(apps/server|e2e)/' },
+      to: { path: '^(apps/server/|@argus/server(/|$))' },
+    },
+    {
+      name: 'e2e-no-server-internals',
+      severity: 'error',
+      comment:
+        "e2e tests drive the server from outside: they may import its public test helpers (apps/server/src/testing/) and the fixture site, not the server's internals.",
+      from: { path: '^e2e/' },
+      to: { path: '^(apps/server/|@argus/server(/|$))', pathNot: '^apps/server/src/testing/' },
+    },
+    {
+      name: 'not-to-web-app',
+      severity: 'error',
+      comment:
+        'Nothing imports the web app (@argus/web); the server serves its build output, not its source.',
+      from: { pathNot: '^apps/web/' },
+      to: { path: '^(apps/web/|@argus/web(/|$))' },
+    },
+    {
+      name: 'workspace-entry-only',
+      severity: 'error',
+      comment:
+        "Import a workspace package by its name only (e.g. '@argus/protocol'), never a file inside it ('@argus/protocol/src/...' or a relative path): its src/index.ts is its public surface.",
+      from: { path: '^((apps|packages)/[^/]+/|[^/]+/)' },
+      to: { path: '^packages/[^/]+/', pathNot: ['^$1', '^packages/[^/]+/src/index\\.ts$'] },
+    },
+    {
+      name: 'workspace-entry-only',
+      severity: 'error',
+      comment:
+        "Import a workspace package by its name only (e.g. '@argus/protocol'), never a file inside it ('@argus/protocol/src/...' or a relative path): its src/index.ts is its public surface.",
+      from: {},
+      to: { couldNotResolve: true, path: '^@argus/[^/]+/.' },
+    },
+    {
+      name: 'web-browser-only',
+      severity: 'error',
+      comment:
+        'The web app runs in the browser: no Node built-in (node:*, fs, path, ...) and no Node-only package (playwright-core, fastify, pg, ws, ...).',
+      from: { path: '^apps/web/src/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'web-browser-only',
+      severity: 'error',
+      comment:
+        'The web app runs in the browser: no Node built-in (node:*, fs, path, ...) and no Node-only package (playwright-core, fastify, pg, ws, ...).',
+      from: { path: '^apps/web/src/' },
+      to: { path: [`(^|/)node_modules/${NODE_ONLY}`, `^${NODE_ONLY}`] },
+    },
+    {
+      name: 'workspace-self-contained',
+      severity: 'error',
+      comment:
+        'A workspace does not reach into the repository around it by relative path (e2e/, bench/, scripts/, fixtures/); only its tests may use the fixture site (fixtures/).',
+      from: { path: '^(apps|packages)/[^/]+/', pathNot: TEST_FILE },
+      to: { path: '^(e2e|bench|scripts|fixtures)/' },
+    },
+    {
+      name: 'workspace-self-contained',
+      severity: 'error',
+      comment:
+        'A workspace does not reach into the repository around it by relative path (e2e/, bench/, scripts/, fixtures/); only its tests may use the fixture site (fixtures/).',
+      from: { path: `^(apps|packages)/[^/]+/.*${TEST_FILE}` },
+      to: { path: '^(e2e|bench|scripts)/' },
+    },
+    {
+      name: 'no-undeclared-dependency',
+      severity: 'error',
+      comment: UNDECLARED,
+      from: { path: '^(apps|packages)/[^/]+/', pathNot: TEST_FILE },
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'no-undeclared-dependency',
+      severity: 'error',
+      comment: UNDECLARED,
+      from: { path: TEST_FILE },
+      to: {
+        dependencyTypes: ['npm-no-pkg', 'npm-unknown'],
+        pathNot: '(^|/)node_modules/(vitest|@vitest/[^/]+)/',
+      },
+    },
+    ...declaredWorkspaceRules,
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'The import resolves to no file: a typo, a missing file, or a package that is not installed.',
+      from: {},
+      to: { couldNotResolve: true, pathNot: '^@argus/[^/]+/.' },
+    },
+  ],
+  options: {
+    parser: 'swc',
+    tsPreCompilationDeps: true,
+    // Each file's own package.json decides what it may import (npm-no-pkg otherwise), not the root's.
+    combinedDependencies: false,
+    doNotFollow: { path: '(^|/)node_modules/' },
+    exclude: { path: '^e2e/artifacts/' },
+    enhancedResolveOptions: {
+      // Honour the workspaces' `exports` maps, so '@argus/protocol/src/x' does not resolve.
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+      extensions: ['.ts', '.tsx', '.d.ts', '.mts', '.js', '.mjs', '.cjs', '.jsx', '.json'],
+    },
+  },
+};
