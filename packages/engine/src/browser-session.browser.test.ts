@@ -326,6 +326,23 @@ describe('the idle timeout', () => {
   });
 });
 
+describe('the pool underneath', () => {
+  it('closing the pool ends its held sessions (reason pool-closed) and rejects opening more', async () => {
+    const own = new BrowserPool({
+      policy: new TargetPolicy({ allowedTargets: ['127.0.0.1'] }),
+      maxContexts: 1,
+    });
+    const reasons: string[] = [];
+    const session = await own.openSession({ onClose: (reason) => reasons.push(reason) });
+    await session.navigate(`${site}/form`);
+    await own.close();
+    await until(() => reasons.length > 0);
+    expect(reasons).toEqual(['pool-closed']);
+    expect(session.closed).toBe(true);
+    await expect(own.openSession()).rejects.toThrow('The browser pool is closed');
+  });
+});
+
 describe('the target policy in a session', () => {
   it.each([
     'file:///etc/hostname',
