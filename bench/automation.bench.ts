@@ -2,17 +2,23 @@
  * Automation benchmarks (not a test): `npm run bench`.
  *
  * 1. Per-step engine overhead: the same steps as step-language lines run by the engine, and written
- *    directly in Playwright, in the same run, against the fixture site. Reported as a ratio.
+ *    directly in Playwright, in the same run, against the fixture site; each without screenshots and
+ *    with a JPEG after every step. Reported as two ratios: engine / raw without screenshots, and engine
+ *    / raw with a screenshot per step.
  * 2. Tests per minute over the generated fixture suite at parallelism 1, 2 and 4.
  * 3. Generation time (exploration + built-in planning) for the fixture site.
  */
+
+import { cpus, loadavg } from 'node:os';
 import { BuiltinPlanner } from '@argus/ai';
 import { BrowserPool, CHROMIUM_ARGS, explore, findChromium, runTestCase, TargetPolicy } from '@argus/engine';
 import { type TestCase, TestCaseSchema } from '@argus/protocol';
-import { chromium, type Page } from 'playwright-core';
+import { type CDPSession, chromium, type Page } from 'playwright-core';
 import { serveFixtureSite } from '../fixtures/site/serve';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+/** BENCH_SUITE=0 measures only the per-step overhead (section 1). */
+const SUITE = process.env.BENCH_SUITE !== '0';
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 
@@ -35,79 +41,141 @@ const lines = [
   'Verify heading "Welcome back, Demo" is visible',
 ];
 
-async function rawPlaywright(page: Page): Promise<void> {
-  await page.goto(`${base}/search.html`);
-  await page.getByLabel('Search products', { exact: true }).fill('shoes');
-  await page.getByLabel('Search products', { exact: true }).press('Enter');
-  await page.getByText('Trail Running Shoes').first().waitFor({ state: 'visible' });
-  await page.goto(`${base}/login.html`);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByText('Email is required').first().waitFor({ state: 'visible' });
-  await page.getByLabel('Email', { exact: true }).fill('demo@acme.test');
-  await page.getByLabel('Password', { exact: true }).fill('Password1');
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(/account/);
-  await page.getByRole('heading', { name: 'Welcome back, Demo' }).waitFor({ state: 'visible' });
+/** The same 12 steps in plain Playwright; `shot` (if any) runs after each, as a test runner's would. */
+async function rawPlaywright(page: Page, shot?: () => Promise<unknown>): Promise<void> {
+  const step = async (action: () => Promise<unknown>) => {
+    await action();
+    if (shot) await shot();
+  };
+  await step(() => page.goto(`${base}/search.html`));
+  await step(() => page.getByLabel('Search products', { exact: true }).fill('shoes'));
+  await step(() => page.getByLabel('Search products', { exact: true }).press('Enter'));
+  await step(() => page.getByText('Trail Running Shoes').first().waitFor({ state: 'visible' }));
+  await step(() => page.goto(`${base}/login.html`));
+  await step(() => page.getByRole('button', { name: 'Sign in', exact: true }).click());
+  await step(() => page.getByText('Email is required').first().waitFor({ state: 'visible' }));
+  await step(() => page.getByLabel('Email', { exact: true }).fill('demo@acme.test'));
+  await step(() => page.getByLabel('Password', { exact: true }).fill('Password1'));
+  await step(() => page.getByRole('button', { name: 'Sign in', exact: true }).click());
+  await step(() => page.waitForURL(/account/));
+  await step(() => page.getByRole('heading', { name: 'Welcome back, Demo' }).waitFor({ state: 'visible' }));
 }
 
+const JPEG = { type: 'jpeg', quality: 60 } as const;
+
 const rows: string[][] = [];
+const summary: string[] = [];
 
 // ---- 1. per-step overhead --------------------------------------------------------------------
+let chromiumVersion = '';
+const loadBefore = loadavg()[0];
 {
   const browser = await chromium.launch({
     executablePath: findChromium(),
     headless: true,
     args: CHROMIUM_ARGS,
   });
+  chromiumVersion = browser.version();
   const pool = new BrowserPool({
     policy: new TargetPolicy({ allowedTargets: ['127.0.0.1'] }),
     maxContexts: 1,
   });
   const testCase = TestCaseSchema.parse({ test_name: 'bench', steps: lines });
-  const raw: number[] = [];
-  const engineNoShots: number[] = [];
-  const engineShots: number[] = [];
-  // Warm both paths once, then alternate so drift hits both alike.
-  for (let round = -1; round < ROUNDS; round++) {
-    // Both sides pay for a fresh isolated context per test, as a test runner must.
-    let t = performance.now();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await rawPlaywright(await context.newPage());
-    await context.close();
-    const rawMs = performance.now() - t;
 
-    t = performance.now();
-    const a = await runTestCase(pool, testCase, { baseUrl: base, screenshots: false });
-    const noShots = performance.now() - t;
-    t = performance.now();
-    const b = await runTestCase(pool, testCase, { baseUrl: base, screenshots: true });
-    const shots = performance.now() - t;
-    if (a.status !== 'passed' || b.status !== 'passed')
-      throw new Error(`scenario failed: ${a.error ?? b.error}`);
-    if (round >= 0) {
-      raw.push(rawMs);
-      engineNoShots.push(noShots);
-      engineShots.push(shots);
+  // Both sides pay for a fresh isolated context per test, as a test runner must.
+  const raw = async (shots: 'none' | 'playwright' | 'cdp') => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    let cdp: CDPSession | undefined;
+    if (shots === 'cdp') cdp = await context.newCDPSession(page);
+    const taken: Buffer[] = [];
+    await rawPlaywright(
+      page,
+      shots === 'playwright'
+        ? async () => taken.push(await page.screenshot(JPEG))
+        : cdp
+          ? async () => {
+              // As the engine does: CDP refuses while a document commits; then Playwright's capture.
+              const shot = await cdp
+                .send('Page.captureScreenshot', { format: 'jpeg', quality: 60 })
+                .then((r) => Buffer.from(r.data, 'base64'))
+                .catch(() => page.screenshot(JPEG));
+              taken.push(shot);
+            }
+          : undefined,
+    );
+    await context.close();
+    if (shots !== 'none' && taken.length !== lines.length) throw new Error('raw: a screenshot is missing');
+  };
+  const engine = async (screenshots: boolean) => {
+    const outcome = await runTestCase(pool, testCase, { baseUrl: base, screenshots });
+    if (outcome.status !== 'passed') throw new Error(`scenario failed: ${outcome.error}`);
+    if (screenshots && outcome.screenshots.length !== lines.length)
+      throw new Error('engine: a screenshot is missing');
+  };
+  const variants = {
+    raw: () => raw('none'),
+    rawShots: () => raw('playwright'),
+    rawCdpShots: () => raw('cdp'),
+    engine: () => engine(false),
+    engineShots: () => engine(true),
+  };
+  const names = Object.keys(variants) as (keyof typeof variants)[];
+  const times = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<
+    keyof typeof variants,
+    number[]
+  >;
+  // One warm-up round, then every variant once per round, the order rotating so drift hits all alike.
+  for (let round = -1; round < ROUNDS; round++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + Math.max(0, round)) % names.length];
+      const t = performance.now();
+      await variants[name]();
+      if (round >= 0) times[name].push(performance.now() - t);
     }
   }
   await browser.close();
   await pool.close();
-  const r = median(raw);
-  const e = median(engineNoShots);
-  const s = median(engineShots);
-  rows.push(['Raw Playwright, the same 12 steps in a fresh context', ms(r), '1.00×']);
+  const m = Object.fromEntries(names.map((n) => [n, median(times[n])])) as Record<
+    keyof typeof variants,
+    number
+  >;
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+  rows.push(['Raw Playwright, the same 12 steps in a fresh context', ms(m.raw), '1.00×']);
   rows.push([
     'Engine, same 12 lines, no screenshots (policy proxy, locator search, checks)',
-    ms(e),
-    `${(e / r).toFixed(2)}×`,
+    ms(m.engine),
+    `${ratio(m.engine, m.raw)} raw`,
   ]);
-  rows.push(['Engine, same 12 lines, JPEG screenshot after every step', ms(s), `${(s / r).toFixed(2)}×`]);
-  rows.push(['Per-step engine overhead (no screenshots)', ms((e - r) / lines.length), '']);
-  rows.push(['Per-step screenshot cost', ms((s - e) / (lines.length + 0)), '']);
+  rows.push([
+    'Raw Playwright, 12 steps, `page.screenshot` JPEG q60 after every step',
+    ms(m.rawShots),
+    '1.00×',
+  ]);
+  rows.push([
+    'Engine, same 12 lines, JPEG q60 screenshot after every step',
+    ms(m.engineShots),
+    `${ratio(m.engineShots, m.rawShots)} raw with screenshots`,
+  ]);
+  rows.push([
+    'Raw Playwright, 12 steps, CDP `Page.captureScreenshot` JPEG q60 after every step (awaited)',
+    ms(m.rawCdpShots),
+    `engine ${ratio(m.engineShots, m.rawCdpShots)} of it`,
+  ]);
+  rows.push(['Per-step engine overhead (no screenshots)', ms((m.engine - m.raw) / lines.length), '']);
+  rows.push([
+    'Per-step screenshot cost: raw `page.screenshot` / raw CDP / engine',
+    `${ms((m.rawShots - m.raw) / lines.length)} / ${ms((m.rawCdpShots - m.raw) / lines.length)} / ${ms((m.engineShots - m.engine) / lines.length)}`,
+    '',
+  ]);
+  summary.push(
+    `engine / raw, no screenshots: ${ratio(m.engine, m.raw)}`,
+    `engine / raw, a screenshot per step: ${ratio(m.engineShots, m.rawShots)}`,
+  );
 }
 
 // ---- 2 and 3. generation and throughput -----------------------------------------------------
-{
+if (SUITE) {
   const pool = new BrowserPool({
     policy: new TargetPolicy({ allowedTargets: ['127.0.0.1'] }),
     maxContexts: 4,
@@ -142,6 +210,12 @@ const rows: string[][] = [];
 }
 
 await site.close();
-console.log(`\nAutomation benchmark (${ROUNDS} rounds, medians; ${new Date().toISOString()})\n`);
+const cpu = cpus();
+console.log(`\nAutomation benchmark (${ROUNDS} rounds, medians; ${new Date().toISOString()})`);
+console.log(
+  `Machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.versions.node}, ` +
+    `Chromium ${chromiumVersion}; 1-min load average ${loadBefore.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end\n`,
+);
 console.log('| measurement | time | ratio / rate |\n|---|---|---|');
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+console.log(`\n${summary.join('\n')}`);

@@ -492,7 +492,12 @@ export class BrowserSession {
       const refusal = await this.internals.refusalFor(new URL(url).hostname);
       throw new Error(refusal ?? `Could not open ${url}: ${cleanError(error)}`);
     }
-    const blocked = response?.headers()[BLOCKED_HEADER];
+    // Only the proxy's own refusal of a plain-HTTP request counts: over HTTPS the proxy sees a tunnel
+    // (a refusal there is a failed navigation, above), so a header there is the site's own.
+    const blocked =
+      response?.status() === 403 && response.url().startsWith('http:')
+        ? response.headers()[BLOCKED_HEADER]
+        : undefined;
     if (blocked) throw new Error(decodeURIComponent(blocked));
     this.lastStatus = response?.status() ?? 0;
     return { requested: url, url: this.page.url(), status: this.lastStatus };
