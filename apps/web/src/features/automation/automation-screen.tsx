@@ -11,7 +11,7 @@ import { ScreenshotViewer } from './components/screenshot-viewer';
 import { TestCasesPanel } from './components/test-cases-panel';
 import { TestResultsList } from './components/test-results-list';
 import { useAutomation } from './hooks/use-automation';
-import { isBusy, statusText } from './model/execution';
+import { isBusy, statusText, statusTone } from './model/execution';
 import { summarize } from './model/results';
 import type { ScreenshotItem } from './model/screenshots';
 import type { AutomationScreenProps } from './types';
@@ -41,7 +41,8 @@ export function AutomationScreen(props: AutomationScreenProps) {
   const disconnected =
     connection === 'disconnected' || connection === 'error' || (wasConnected && connection !== 'connected');
   const busy = isBusy(state.status);
-  const text = statusText(state.status, automation.mode, state.currentTest);
+  const text = statusText(state.status, automation.mode, state.currentTest, state.outcome);
+  const tone = statusTone(state.status, state.outcome);
 
   const { downloadScreenshots } = automation;
   const downloadOne = useCallback(
@@ -62,6 +63,7 @@ export function AutomationScreen(props: AutomationScreenProps) {
         mode={automation.mode}
         connection={connection}
         status={state.status}
+        statusTone={tone}
         statusText={text}
         stopFlagSet={automation.stopFlagSet}
         canStop={state.status === 'running'}
@@ -117,6 +119,7 @@ export function AutomationScreen(props: AutomationScreenProps) {
         <div className="min-w-0 space-y-6">
           <ProgressPanel
             status={state.status}
+            tone={tone}
             current={state.progress.current}
             total={state.progress.total}
             finished={state.results.length}

@@ -1,5 +1,6 @@
 import type { TestMode, User } from '@argus/protocol';
 import {
+  AlertTriangle,
   Bot,
   CheckCircle2,
   Circle,
@@ -16,7 +17,7 @@ import {
 import { Badge } from '../../../components/badge';
 import { SmallButton } from '../../../components/small-button';
 import { cn } from '../../../lib/cn';
-import type { ExecutionStatus } from '../model/execution';
+import type { ExecutionStatus, StatusTone } from '../model/execution';
 import type { AutomationRealtime } from '../types';
 
 const CONNECTION: Record<AutomationRealtime['status'], { label: string; dot: string }> = {
@@ -26,25 +27,37 @@ const CONNECTION: Record<AutomationRealtime['status'], { label: string; dot: str
   error: { label: 'Disconnected', dot: 'bg-red-500' },
 };
 
-function StatusIcon({ status }: { status: ExecutionStatus }) {
-  switch (status) {
-    case 'generating':
-    case 'running':
+function StatusIcon({ tone }: { tone: StatusTone }) {
+  switch (tone) {
+    case 'busy':
       return <Loader2 className="mt-0.5 size-4 shrink-0 animate-spin text-indigo-600" aria-hidden />;
-    case 'completed':
+    case 'success':
       return <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden />;
-    case 'failed':
+    case 'warning':
+      return <AlertTriangle className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden />;
+    case 'error':
       return <XCircle className="mt-0.5 size-4 shrink-0 text-red-600" aria-hidden />;
-    case 'idle':
+    case 'neutral':
       return <Circle className="mt-0.5 size-4 shrink-0 text-slate-400" aria-hidden />;
   }
 }
+
+/** Text colours with at least 4.5:1 contrast on white. */
+const TONE_TEXT: Record<StatusTone, string> = {
+  busy: 'text-slate-600',
+  success: 'text-emerald-700',
+  warning: 'text-amber-800',
+  error: 'text-red-700',
+  neutral: 'text-slate-600',
+};
 
 export interface AutomationHeaderProps {
   user: User | null;
   mode: TestMode;
   connection: AutomationRealtime['status'];
   status: ExecutionStatus;
+  /** Success only for a completed run where every test passed; a run with failures is a warning. */
+  statusTone: StatusTone;
   statusText: string;
   stopFlagSet: boolean;
   canStop: boolean;
@@ -58,7 +71,7 @@ export interface AutomationHeaderProps {
 
 /** Spec §2: user label, mode badge, connection badge, status text; and the screen's actions. */
 export function AutomationHeader(props: AutomationHeaderProps) {
-  const { user, mode, connection, status } = props;
+  const { user, mode, connection, status, statusTone: tone } = props;
   const userLabel = user ? user.full_name?.trim() || user.username : null;
   const conn = CONNECTION[connection];
   return (
@@ -70,19 +83,13 @@ export function AutomationHeader(props: AutomationHeaderProps) {
         <div className="min-w-0 flex-1">
           <h1 className="text-xl font-semibold tracking-tight text-slate-900">Automation Mode</h1>
           <p
-            className={cn(
-              'mt-1 flex items-start gap-2 text-sm',
-              status === 'failed'
-                ? 'text-red-700'
-                : status === 'completed'
-                  ? 'text-emerald-700'
-                  : 'text-slate-600',
-            )}
+            className={cn('mt-1 flex items-start gap-2 text-sm', TONE_TEXT[tone])}
             data-testid="automation-status"
             data-state={status}
+            data-tone={tone}
             aria-live="polite"
           >
-            <StatusIcon status={status} />
+            <StatusIcon tone={tone} />
             <span className="min-w-0 break-words">{props.statusText}</span>
           </p>
         </div>

@@ -1,10 +1,12 @@
 import { Activity, Loader2 } from 'lucide-react';
 import { Panel } from '../../../components/panel';
 import { cn } from '../../../lib/cn';
-import type { ExecutionStatus } from '../model/execution';
+import type { ExecutionStatus, StatusTone } from '../model/execution';
 
 export interface ProgressPanelProps {
   status: ExecutionStatus;
+  /** The bar is green only for a run where every test passed, amber for one with failures. */
+  tone: StatusTone;
   current: number;
   total: number;
   finished: number;
@@ -12,10 +14,16 @@ export interface ProgressPanelProps {
 }
 
 /** Spec §3 progress (current, total from test_progress) as a bar, with the tests running now. */
-export function ProgressPanel({ status, current, total, finished, activeTests }: ProgressPanelProps) {
+export function ProgressPanel({ status, tone, current, total, finished, activeTests }: ProgressPanelProps) {
   const percent = total > 0 ? Math.min(100, Math.round((current / total) * 100)) : 0;
-  const tone =
-    status === 'failed' ? 'bg-red-500' : status === 'completed' ? 'bg-emerald-500' : 'bg-indigo-600';
+  const bar =
+    tone === 'error'
+      ? 'bg-red-500'
+      : tone === 'warning'
+        ? 'bg-amber-500'
+        : tone === 'success'
+          ? 'bg-emerald-500'
+          : 'bg-indigo-600';
   return (
     <Panel title="Execution Progress" icon={Activity} testId="progress-panel">
       <div className="flex items-baseline justify-between text-sm">
@@ -34,7 +42,7 @@ export function ProgressPanel({ status, current, total, finished, activeTests }:
         data-testid="progress-bar"
       >
         <div
-          className={cn('h-full rounded-full transition-[width] duration-500', tone)}
+          className={cn('h-full rounded-full transition-[width] duration-500', bar)}
           style={{ width: `${percent}%` }}
         />
       </div>

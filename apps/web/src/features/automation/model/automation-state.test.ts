@@ -150,6 +150,7 @@ describe('automation state: a run', () => {
       { testName: 'Home page loads', status: 'passed', executionTime: 0.8, error: null },
     ]);
     expect(done.runTime).toBe(2.1);
+    expect(done.outcome).toEqual({ passed: 1, total: 2 });
     expect(done.progress).toEqual({ current: 2, total: 2 });
     expect(done.activeTests).toEqual([]);
   });
@@ -191,6 +192,10 @@ describe('automation state: a run', () => {
       finished,
     );
     expect(full).toMatchObject({ log: [], results: [], screenshots: [], progress: { current: 0, total: 2 } });
+    // The last run's outcome goes with it: a new run is not yet a success or a failure.
+    expect(finished.outcome).toEqual({ passed: 1, total: 2 });
+    expect(single.outcome).toBeNull();
+    expect(full.outcome).toBeNull();
   });
 
   it('clears results and leaves a finished state', () => {
@@ -199,7 +204,14 @@ describe('automation state: a run', () => {
       running,
     );
     const cleared = run([{ type: 'clear_results' }], done);
-    expect(cleared).toMatchObject({ status: 'idle', log: [], results: [], screenshots: [], runTime: null });
+    expect(cleared).toMatchObject({
+      status: 'idle',
+      log: [],
+      results: [],
+      screenshots: [],
+      runTime: null,
+      outcome: null,
+    });
     expect(cleared.testCases).toHaveLength(2);
   });
 });

@@ -1,5 +1,5 @@
 import { featureOf, type ServerMessage, type TestCase, type TestMode } from '@argus/protocol';
-import { type ExecutionStatus, isAtRest, isBusy, nextStatus } from './execution';
+import { type ExecutionStatus, isAtRest, isBusy, nextStatus, type RunOutcome } from './execution';
 import { type TestResultItem, upsertResult } from './results';
 import { addScreenshot, type ScreenshotItem, screenshotFromStep, withFreshLinks } from './screenshots';
 import { applyStepUpdate, type LogEntry, withoutTest } from './step-log';
@@ -34,6 +34,8 @@ export interface AutomationState {
   results: TestResultItem[];
   /** Seconds, from all_tests_completed or execution_stopped. */
   runTime: number | null;
+  /** Passed of total, from all_tests_completed; null until a run completes. */
+  outcome: RunOutcome | null;
   pendingRun: PendingRun | null;
   lastError: string | null;
 }
@@ -54,6 +56,7 @@ export const initialAutomationState: AutomationState = {
   screenshots: [],
   results: [],
   runTime: null,
+  outcome: null,
   pendingRun: null,
   lastError: null,
 };
@@ -146,6 +149,7 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         currentTest: null,
         activeTests: [],
         runTime: null,
+        outcome: null,
         pendingRun: null,
         lastError: null,
         // A full run starts clean; a single test replaces only its own earlier outcome.
@@ -209,6 +213,7 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         ),
         screenshots,
         runTime: null,
+        outcome: null,
         pendingRun: null,
         lastError: null,
       };
@@ -264,6 +269,7 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         currentTest: null,
         activeTests: [],
         runTime: message.data.execution_time,
+        outcome: { passed: message.data.passed, total: message.data.total_tests },
       };
     case 'execution_stopped':
       return {
@@ -356,6 +362,7 @@ export function automationReducer(state: AutomationState, action: AutomationActi
         results: [],
         progress: { current: 0, total: 0 },
         runTime: null,
+        outcome: null,
         lastError: null,
         status: state.status === 'completed' || state.status === 'failed' ? 'idle' : state.status,
       };

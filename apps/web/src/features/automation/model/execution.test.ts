@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type ExecutionEvent, type ExecutionStatus, isBusy, nextStatus, statusText } from './execution';
+import {
+  type ExecutionEvent,
+  type ExecutionStatus,
+  hasFailures,
+  isBusy,
+  nextStatus,
+  statusText,
+  statusTone,
+} from './execution';
 
 describe('nextStatus (spec §4 automation execution states)', () => {
   const cases: [ExecutionStatus, ExecutionEvent, ExecutionStatus][] = [
@@ -50,5 +58,47 @@ describe('statusText (spec §4 texts)', () => {
     expect(statusText('failed', 'command', null)).toBe('Test execution failed');
     expect(statusText('idle', 'full', null)).toBe('Ready to generate comprehensive test cases');
     expect(statusText('idle', 'command', null)).toBe('Ready to generate command-based test cases');
+  });
+});
+
+describe('a completed run with failures does not read as a success (departure from spec §4)', () => {
+  it('says "successfully" only when every test passed', () => {
+    expect(statusText('completed', 'full', null, { passed: 18, total: 18 })).toBe(
+      'All tests completed successfully!',
+    );
+    expect(statusText('completed', 'command', null, { passed: 1, total: 1 })).toBe(
+      'All tests completed successfully!',
+    );
+    expect(statusTone('completed', { passed: 18, total: 18 })).toBe('success');
+  });
+
+  it('says how many passed, as a warning, when any test failed', () => {
+    expect(statusText('completed', 'full', null, { passed: 13, total: 18 })).toBe(
+      'All tests completed: 13/18 passed',
+    );
+    expect(statusText('completed', 'full', null, { passed: 0, total: 3 })).toBe(
+      'All tests completed: 0/3 passed',
+    );
+    expect(statusText('completed', 'full', null, { passed: 0, total: 3 })).not.toContain('successfully');
+    expect(statusTone('completed', { passed: 13, total: 18 })).toBe('warning');
+    expect(statusTone('completed', { passed: 0, total: 1 })).toBe('warning');
+  });
+
+  it('counts an empty run, or one whose outcome is unknown, as no failure', () => {
+    expect(hasFailures({ passed: 0, total: 0 })).toBe(false);
+    expect(hasFailures(null)).toBe(false);
+    expect(statusText('completed', 'full', null, null)).toBe('All tests completed successfully!');
+    expect(statusTone('completed', null)).toBe('success');
+  });
+
+  it('leaves the other states as they were', () => {
+    const outcome = { passed: 1, total: 2 };
+    expect(statusText('running', 'full', 'Home loads', outcome)).toBe('Running: Home loads');
+    expect(statusText('failed', 'full', null, outcome)).toBe('Test execution failed');
+    expect(statusText('idle', 'full', null, outcome)).toBe('Ready to generate comprehensive test cases');
+    expect(statusTone('generating', null)).toBe('busy');
+    expect(statusTone('running', outcome)).toBe('busy');
+    expect(statusTone('failed', outcome)).toBe('error');
+    expect(statusTone('idle', outcome)).toBe('neutral');
   });
 });
