@@ -3,6 +3,7 @@ import { parseStep, type Step, StepSyntaxError } from '@argus/protocol';
 import type { BrowserPool } from './browser-pool';
 import { type BrowserSession, PageLeftError } from './browser-session';
 import { AbortedError, cleanError } from './errors';
+import type { PageProblem } from './page-tracker';
 
 export interface CapturedScreenshot {
   step_index: number;
@@ -78,14 +79,19 @@ export async function runTestCase(
   const stepTimeout = options.stepTimeoutMs ?? 10_000;
   const testTimeout = options.testTimeoutMs ?? 90_000;
   const viewport = options.viewport ?? { width: 1280, height: 800 };
-  const finish = (error: string | null): TestOutcome => ({
-    status: error ? 'failed' : 'passed',
-    error,
-    executionTime: Math.round((Date.now() - started) / 10) / 100,
-    steps,
-    screenshots,
-    logs,
-  });
+  let session: BrowserSession | undefined;
+  const finish = (error: string | null): TestOutcome => {
+    // What the page checks left out (a missing /favicon.ico…) is said once, as warnings.
+    if (session) for (const message of ignoredWarnings(session)) log('warn', message);
+    return {
+      status: error ? 'failed' : 'passed',
+      error,
+      executionTime: Math.round((Date.now() - started) / 10) / 100,
+      steps,
+      screenshots,
+      logs,
+    };
+  };
 
   // Parse everything first: a typo fails the case before a browser is opened.
   const lines = [...testCase.steps];
@@ -111,7 +117,6 @@ export async function runTestCase(
   };
   // Set when a step's screenshot finds that the page left the web after the step: that step failed.
   let lateFailure: string | null = null;
-  let session: BrowserSession | undefined;
   try {
     session = await pool.openSession({ viewport, signal: options.signal, baseUrl: options.baseUrl });
     // The clock starts when the test gets its browser, not while it waits in line.
@@ -212,6 +217,29 @@ export async function runTestCase(
   } finally {
     await session?.close();
   }
+}
+
+/**
+ * One warning per resource the session's page tracker left out of its console-error and failed-request
+ * checks because a visitor never sees it (see PageTracker): 'Not counted as a failure (a visitor never
+ * sees it): Failed to load resource: … (http://…/favicon.ico)'.
+ */
+function ignoredWarnings(session: BrowserSession): string[] {
+  // The session keeps its tracker to itself; the test reads it once, as the test ends.
+  // biome-ignore lint/complexity/useLiteralKeys: a private member, read on purpose (still type-checked)
+  const findings: PageProblem[] = session['tracker'].ignoredFindings();
+  const seen = new Set<string>();
+  const warnings: string[] = [];
+  for (const finding of findings) {
+    const key = finding.resource ?? finding.message;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const what = finding.kind === 'request' ? 'Failed request' : 'Console error';
+    const where =
+      finding.resource && !finding.message.includes(finding.resource) ? ` (${finding.resource})` : '';
+    warnings.push(`Not counted as a failure (a visitor never sees it): ${what}: ${finding.message}${where}`);
+  }
+  return warnings;
 }
 
 /** The step's JPEG, asked for now (the session sends the capture before this returns); never rejects. */
