@@ -26,22 +26,19 @@ const PAGES: Record<string, string> = {
     '<!doctype html><title>Map</title><h1>Map</h1><script src="/app.js"></script><script>fetch("/app.js.map").catch(() => {})</script>',
 };
 
-let server: Server;
+let servers: Server[] = [];
 let base: string;
+/** A second origin: the browser remembers a favicon that failed, per URL. */
+let otherBase: string;
 const pool = new BrowserPool({ policy: new TargetPolicy({ allowedTargets: ['127.0.0.1'] }), maxContexts: 2 });
 const testCase = (steps: string[]): TestCase => TestCaseSchema.parse({ test_name: 'health', steps });
 
-beforeAll(async () => {
-  server = createServer((req, res) => {
+async function startSite(): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path === '/app.js') {
       res.writeHead(200, { 'content-type': 'text/javascript' });
       res.end('document.title = "Map";\n//# sourceMappingURL=app.js.map\n');
-      return;
-    }
-    if (path === '/app.js.map') {
-      res.writeHead(404);
-      res.end();
       return;
     }
     const body = PAGES[path];
@@ -49,11 +46,18 @@ beforeAll(async () => {
     res.end(body ?? 'Not found');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+beforeAll(async () => {
+  const [one, two] = await Promise.all([startSite(), startSite()]);
+  servers = [one.server, two.server];
+  base = one.url;
+  otherBase = two.url;
 });
 afterAll(async () => {
   await pool.close();
-  await new Promise((resolve) => server.close(resolve));
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
 });
 
 /** The two page-health checks, after a pause long enough for the browser's favicon request to end. */
@@ -73,6 +77,20 @@ describe('page-health checks ignore what a visitor never sees', () => {
     const warnings = outcome.logs.filter((l) => l.level === 'warn').map((l) => l.message);
     expect(warnings).toEqual([expect.stringMatching(/^Not counted as a failure .*\/favicon\.ico/)]);
     expect(warnings[0]).toContain(`${base}/favicon.ico`);
+  });
+
+  it('says nothing of it in a test that checks neither', async () => {
+    const outcome = await runTestCase(
+      pool,
+      testCase([
+        `Navigate to ${otherBase}/plain.html`,
+        'Wait 1500 ms',
+        'Verify text "No favicon here" is visible',
+      ]),
+      { baseUrl: otherBase },
+    );
+    expect(outcome.status).toBe('passed');
+    expect(outcome.logs.filter((l) => l.level === 'warn')).toEqual([]);
   });
 
   it('still fails on a broken <img> the page shows', async () => {

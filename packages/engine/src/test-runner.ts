@@ -80,9 +80,11 @@ export async function runTestCase(
   const testTimeout = options.testTimeoutMs ?? 90_000;
   const viewport = options.viewport ?? { width: 1280, height: 800 };
   let session: BrowserSession | undefined;
+  /** Whether the case checks console errors or failed requests (set once its steps are parsed). */
+  let checksPageHealth = false;
   const finish = (error: string | null): TestOutcome => {
-    // What the page checks left out (a missing /favicon.ico…) is said once, as warnings.
-    if (session) for (const message of ignoredWarnings(session)) log('warn', message);
+    // What those checks left out (a missing /favicon.ico…) is said once, as warnings, as the test ends.
+    if (session && checksPageHealth) for (const message of ignoredWarnings(session)) log('warn', message);
     return {
       status: error ? 'failed' : 'passed',
       error,
@@ -103,6 +105,9 @@ export async function runTestCase(
     log('error', message);
     return finish(message);
   }
+  checksPageHealth = parsed.some(
+    (step) => step.verb === 'verifyNoConsoleErrors' || step.verb === 'verifyNoFailedRequests',
+  );
   const start = testCase.url || options.baseUrl;
   if (parsed[0]?.verb !== 'navigate') {
     parsed.unshift({ verb: 'navigate', url: start });
@@ -221,8 +226,8 @@ export async function runTestCase(
 
 /**
  * One warning per resource the session's page tracker left out of its console-error and failed-request
- * checks because a visitor never sees it (see PageTracker): 'Not counted as a failure (a visitor never
- * sees it): Failed to load resource: … (http://…/favicon.ico)'.
+ * checks because a visitor never sees it (see PageTracker), e.g. 'Not counted as a failure (a visitor
+ * never sees it): Console error: Failed to load resource: … (http://…/favicon.ico)'.
  */
 function ignoredWarnings(session: BrowserSession): string[] {
   // The session keeps its tracker to itself; the test reads it once, as the test ends.
