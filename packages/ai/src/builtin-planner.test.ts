@@ -65,7 +65,7 @@ const request = (command?: string) => ({ url: 'https://shop.example/', command, 
 
 describe('BuiltinPlanner', () => {
   it('writes every step as a line of the step language, quotes and backslashes included', async () => {
-    for (const command of [undefined, 'search for "shoes"', 'contact form', 'do something']) {
+    for (const command of [undefined, 'search for "shoes"', 'contact form']) {
       const cases = await new BuiltinPlanner().generate(request(command));
       expect(cases.length).toBeGreaterThan(0);
       for (const c of cases) for (const line of c.steps) expect(() => parseStep(line), line).not.toThrow();
@@ -80,6 +80,16 @@ describe('BuiltinPlanner', () => {
       'Verify no error message is visible',
     ]);
     expect(parseStep(form?.steps[2] ?? '')).toEqual({ verb: 'select', option: 'A "b"', field: 'Topic' });
+  });
+
+  it('says plainly when nothing matches a command, and hands out no unrelated checks', async () => {
+    const notices: string[] = [];
+    const cases = await new BuiltinPlanner().generate(request('do something'), {
+      onNotice: (m) => notices.push(m),
+    });
+    expect(cases).toEqual([]);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/found nothing matching "do something".*Configure an LLM/);
   });
 
   it('checks a quoted text on a page it was seen on, not on a page a word of it happens to name', async () => {

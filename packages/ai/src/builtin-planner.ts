@@ -1,5 +1,6 @@
 import type { FormObservation, PageObservation } from '@argus/engine';
 import { formatStep, type Step, type TestCase } from '@argus/protocol';
+import { behaviourCases, describeBehaviours, matchCommand } from './behaviour-cases';
 import { checkpoint, type GenerateOptions, type Planner, type PlanRequest } from './planner';
 
 /** A case as the rules build it: steps as data, written as lines of the step language at the end. */
@@ -72,7 +73,7 @@ export class BuiltinPlanner implements Planner {
     await checkpoint(options);
     const drafts = request.command
       ? await this.forCommand(request, request.command, options)
-      : await this.fullSuite(request.pages, options);
+      : [...(await this.behaviourSuite(request, options)), ...(await this.fullSuite(request.pages, options))];
     await checkpoint(options);
     return drafts.map((d, i) => ({
       ...d,
@@ -247,6 +248,19 @@ export class BuiltinPlanner implements Planner {
     };
   }
 
+  /** What to tell the user when no behaviour found matches the command. */
+  nothingMatched(command: string, found: string[], partly = false): string {
+    const seen = found.length
+      ? ` It found these behaviours: ${found.slice(0, 8).join('; ')}${found.length > 8 ? '; …' : ''}.`
+      : ' It found no behaviour it could try on this page.';
+    return (
+      `The built-in rule-based engine found ${partly ? 'no behaviour' : 'nothing'} matching "${command}".${seen} ` +
+      'It understands adding, completing, deleting, editing and filtering items, quantities and totals, coupon and ' +
+      'other forms, login, search, navigation, broken links, accessibility, images, mobile layout, console errors, ' +
+      'quoted texts and page names. Configure an LLM (AI_PROVIDER) for free-form commands.'
+    );
+  }
+
   // ---- suites -----------------------------------------------------------------------------------
 
   private forms(pages: PageObservation[]): { page: PageObservation; form: FormObservation }[] {
@@ -310,6 +324,14 @@ export class BuiltinPlanner implements Planner {
     return drafts;
   }
 
+  /** Tests of what the app does: one per behaviour found by acting on it, core ones first. */
+  async behaviourSuite(request: PlanRequest, options: GenerateOptions = {}): Promise<Draft[]> {
+    const behaviours = request.behaviours ?? [];
+    if (behaviours.length === 0) return [];
+    await checkpoint(options, `Writing behaviour tests from ${plural(behaviours.length, 'behaviour')}`);
+    return behaviourCases(describeBehaviours(behaviours));
+  }
+
   async fullSuite(pages: PageObservation[], options: GenerateOptions = {}): Promise<Draft[]> {
     if (pages.length === 0) return [];
     const [start] = pages;
@@ -338,8 +360,19 @@ export class BuiltinPlanner implements Planner {
     const has = (re: RegExp) => re.test(text);
     const drafts: Draft[] = [];
 
+    // The behaviours the command asks for, by the words of each of its clauses.
+    const named = describeBehaviours(request.behaviours ?? []);
+    const { chosen } = matchCommand(command, named);
+    if (chosen.length) {
+      await checkpoint(
+        options,
+        `Writing tests for ${plural(chosen.length, 'behaviour')} the command asks for`,
+      );
+      drafts.push(...behaviourCases(chosen));
+    }
+
     // Pages the command names: "the pricing page", "about page", "products".
-    const named = pages.filter((p) => {
+    const namedPages = pages.filter((p) => {
       const words = `${p.title} ${pageName(p)} ${pathOf(p.url).replace(/[/._-]|html?/g, ' ')}`.toLowerCase();
       return words
         .split(/\s+/)
@@ -390,19 +423,19 @@ export class BuiltinPlanner implements Planner {
     if (has(/broken|dead link|404|\blinks?\b/))
       for (const p of this.linkPages(pages)) drafts.push(this.links(p));
     if (has(/accessib|a11y|axe|wcag|screen reader/))
-      for (const p of named.length ? named : pages) drafts.push(this.accessibility(p));
+      for (const p of namedPages.length ? namedPages : pages) drafts.push(this.accessibility(p));
     if (has(/\balt\b|image/))
       for (const p of pages.filter((p) => p.images.length)) drafts.push(this.images(p));
     if (has(/mobile|responsive|phone|overflow|viewport/))
-      drafts.push(this.mobile(named.length ? named : pages));
+      drafts.push(this.mobile(namedPages.length ? namedPages : pages));
     if (has(/console|error|load|smoke|work/))
-      for (const p of named.length ? named : [pages[0]]) drafts.push(this.smoke(p, p === pages[0]));
+      for (const p of namedPages.length ? namedPages : [pages[0]]) drafts.push(this.smoke(p, p === pages[0]));
 
     // What the command quotes should be visible: checked on the page it was seen on (a page the
     // command names first), else on the first page the command names (or the start page).
     if (quoted.length && !has(/search|find|look ?up/)) {
       const shows = (p: PageObservation) => quoted.every((t) => visibleText(p).includes(t.toLowerCase()));
-      const where = named.find(shows) ?? pages.find(shows) ?? named[0] ?? pages[0];
+      const where = namedPages.find(shows) ?? pages.find(shows) ?? namedPages[0] ?? pages[0];
       drafts.push({
         test_name: `Shows ${quoted.map((t) => `"${t}"`).join(', ')}: ${pageName(where)}`,
         description: `Opens ${pathOf(where.url)} and checks the text the command quotes.`,
@@ -413,16 +446,17 @@ export class BuiltinPlanner implements Planner {
         url: where.url,
       });
     }
-    for (const p of named) if (!drafts.some((d) => d.url === p.url)) drafts.push(this.smoke(p, false));
+    for (const p of namedPages) if (!drafts.some((d) => d.url === p.url)) drafts.push(this.smoke(p, false));
 
     if (drafts.length === 0) {
-      // Honest fallback: say what the rules understood, and still give a useful first check.
-      const smoke = this.smoke(pages[0], true);
-      smoke.description +=
-        ' The built-in rule-based engine did not recognise a more specific request in the command; it understands ' +
-        'login, search, contact/forms, navigation, broken links, accessibility, images/alt text, mobile layout, ' +
-        'console errors, quoted texts and page names. Configure an LLM for free-form commands.';
-      drafts.push(smoke);
+      // Honest: nothing found matches, so nothing unrelated is handed out; the user is told why.
+      options.onNotice?.(
+        this.nothingMatched(
+          command,
+          named.map((n) => n.name),
+        ),
+      );
+      return [];
     }
     // One case per name: the rules above can overlap.
     const unique = new Map<string, Draft>();

@@ -1,4 +1,18 @@
+export {
+  type BehaviourDraft,
+  behaviourCases,
+  describeBehaviours,
+  matchCommand,
+  type NamedBehaviour,
+  nameBehaviour,
+} from './behaviour-cases';
 export { BuiltinPlanner } from './builtin-planner';
+export {
+  type GeneratedSuite,
+  type GenerateSuiteOptions,
+  generateSuite,
+  interactivePages,
+} from './generate-suite';
 export {
   checkpoint,
   checkSteps,

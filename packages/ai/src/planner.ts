@@ -1,4 +1,4 @@
-import { AbortedError, type PageObservation } from '@argus/engine';
+import { AbortedError, type Behaviour, type PageObservation } from '@argus/engine';
 import { parseStep, StepSyntaxError, type TestCase } from '@argus/protocol';
 
 export interface PlanRequest {
@@ -8,6 +8,11 @@ export interface PlanRequest {
   command?: string;
   /** The explored pages, start page first. */
   pages: PageObservation[];
+  /**
+   * What the app did when acted on (@argus/engine's `exploreBehaviours`): each a setup, an action and
+   * the checks that held in every replay, all as steps. Planners write tests of these first.
+   */
+  behaviours?: Behaviour[];
 }
 
 export interface GenerateOptions {
@@ -18,6 +23,11 @@ export interface GenerateOptions {
   signal?: AbortSignal;
   /** What the planner is doing, in words a user reads ("Writing form tests: Sign in"). */
   onProgress?: (message: string) => void;
+  /**
+   * Something the user should read with the result, said once: in command mode, what the command
+   * asked that nothing found matches (and that an LLM engine would understand it).
+   */
+  onNotice?: (message: string) => void;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Step } from '@argus/protocol';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { type PageSnapshot, readSnapshot } from './behaviour/snapshot';
 import { AbortedError, cleanError } from './errors';
 import { observePage, type PageObservation } from './observe';
 import { PageTracker } from './page-tracker';
@@ -253,6 +254,23 @@ export class BrowserSession {
         `Observing the page timed out after ${timeout} ms`,
         signal,
       );
+    });
+  }
+
+  /**
+   * A read-only picture of the page's state (items, controls, short texts, URL, dialogs, console error
+   * and failed request counts), to compare before and after an action (`diffSnapshots`).
+   */
+  snapshot(options: OperationOptions = {}): Promise<PageSnapshot> {
+    const timeout = options.timeoutMs ?? 15_000;
+    return this.operation(options, async (signal) => {
+      await this.refuseNonWebPage();
+      const read = readSnapshot(this.page).then((s) => ({
+        ...s,
+        consoleErrors: this.tracker.consoleErrors().length,
+        failedRequests: this.tracker.failedRequests().length,
+      }));
+      return race(read, timeout, `Reading the page timed out after ${timeout} ms`, signal);
     });
   }
 

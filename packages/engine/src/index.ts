@@ -1,5 +1,25 @@
 // The step grammar lives in @argus/protocol (the web app checks custom steps with it); re-exported here.
 export { parseStep, parseSteps, q, type Step, StepSyntaxError } from '@argus/protocol';
+export {
+  type ActionKind,
+  type Behaviour,
+  type BehaviourExploreOptions,
+  type BehaviourStep,
+  type CandidateAction,
+  candidateActions,
+  diffSnapshots,
+  type Effect,
+  type EffectKind,
+  exploreBehaviours,
+  isVolatile,
+  type PageSnapshot,
+  type ProposedAssertion,
+  persistenceAssertions,
+  proposeAssertions,
+  type SnapshotControl,
+  type SnapshotItem,
+  type SnapshotText,
+} from './behaviour';
 export { BrowserPool, type BrowserPoolOptions, type ContextOptions } from './browser-pool';
 export type {
   BrowserSession,

@@ -1,5 +1,12 @@
-import type { Planner } from '@argus/ai';
-import type { ExploreOptions, PageObservation, RunTestOptions, TestOutcome } from '@argus/engine';
+import { interactivePages, type Planner } from '@argus/ai';
+import type {
+  Behaviour,
+  BehaviourExploreOptions,
+  ExploreOptions,
+  PageObservation,
+  RunTestOptions,
+  TestOutcome,
+} from '@argus/engine';
 import type { ClientMessageOf, ScreenshotRef, ServerMessageInput, TestCase } from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Activity, ActivityRegistry } from '../activity/activity-registry';
@@ -14,6 +21,8 @@ type Send = (message: ServerMessageInput) => void;
 
 /** Explores a site from its start page (the engine's `explore`, over the server's browser pool). */
 export type Explorer = (url: string, options: ExploreOptions) => Promise<PageObservation[]>;
+/** Explores what the app does by acting on it (the engine's `exploreBehaviours`, over the pool). */
+export type BehaviourExplorer = (url: string, options: BehaviourExploreOptions) => Promise<Behaviour[]>;
 /** Runs one test case in a browser context of its own (the engine's `runTestCase`, over the pool). */
 export type TestExecutor = (testCase: TestCase, options: RunTestOptions) => Promise<TestOutcome>;
 
@@ -36,6 +45,8 @@ export interface AutomationDeps {
   /** Writes the runs, results, logs and screenshots as they happen. */
   recorder: RunRecorder;
   explore: Explorer;
+  /** Acts on the explored app to find behaviours to test; none are looked for without it. */
+  exploreBehaviours?: BehaviourExplorer;
   runTest: TestExecutor;
   /** Writes test cases from explored pages. */
   planner: Planner;
@@ -151,9 +162,39 @@ export class AutomationService {
           onProgress: progress,
         });
         if (signal.aborted) return;
-        progress(`Explored ${pages.length} page${pages.length === 1 ? '' : 's'}; writing test cases`);
+        // Then by acting on it, in the same browser (Stop ends it with what was checked so far).
+        const behaviours =
+          this.deps.exploreBehaviours && pages.length > 0
+            ? await this.deps.exploreBehaviours(pages[0].url, {
+                pages: interactivePages(pages),
+                signal,
+                onProgress: progress,
+              })
+            : [];
+        if (signal.aborted) return;
+        const found = behaviours.length
+          ? ` and found ${behaviours.length} behaviour${behaviours.length === 1 ? '' : 's'}`
+          : '';
+        progress(`Explored ${pages.length} page${pages.length === 1 ? '' : 's'}${found}; writing test cases`);
         // Stop aborts the planner too: it rejects with AbortedError, and nothing is recorded.
-        const planned = await planner.generate({ url, command, pages }, { signal, onProgress: progress });
+        let notice: string | undefined;
+        const planned = await planner.generate(
+          { url, command, pages, behaviours },
+          { signal, onProgress: progress, onNotice: (message) => (notice = message) },
+        );
+        if (notice) progress(notice);
+        if (planned.length === 0) {
+          // Nothing unrelated is handed out: the user reads why, and how to get more.
+          emit({
+            type: 'error',
+            data: {
+              message: notice ?? 'No test cases could be written for this page.',
+              code: 'GENERATION_FAILED',
+              feature: 'automation',
+            },
+          });
+          return;
+        }
         const cases = this.withinRunLimits(planned, progress);
         const run = await recorder.create(userId, {
           session_id: work.session_id,

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createPlanner } from '@argus/ai';
 import { type Database, type Repositories, repositories } from '@argus/db';
-import { BrowserPool, explore, runTestCase, TargetPolicy } from '@argus/engine';
+import { BrowserPool, explore, exploreBehaviours, runTestCase, TargetPolicy } from '@argus/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { ActivityRegistry } from '../activity/activity-registry';
 import { AutomationService } from '../automation/automation-service';
@@ -73,6 +73,7 @@ export async function createServices(
     activities,
     recorder,
     explore: (url, options) => explore(pool, url, options),
+    exploreBehaviours: (url, options) => exploreBehaviours(pool, url, options),
     runTest: (testCase, options) => runTestCase(pool, testCase, options),
     planner: createPlanner({ provider: config.aiProvider }),
     log,

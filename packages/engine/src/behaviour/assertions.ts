@@ -1,0 +1,224 @@
+import type { CandidateAction } from './candidates';
+import type { Effect } from './diff';
+import type { PageSnapshot } from './snapshot';
+import type { BehaviourStep } from './steps';
+
+/**
+ * A check proposed from an action's effects. Checks sharing a `group` say the same thing in
+ * different words (a total with its label, or alone): the first that holds is kept.
+ */
+export interface ProposedAssertion {
+  step: BehaviourStep;
+  group?: string;
+}
+
+/** Texts not worth asserting: long, or likely to differ between two runs (times, dates, ids). */
+export function isVolatile(text: string): boolean {
+  return (
+    text.length > 80 ||
+    text.length < 2 ||
+    /\b\d{1,2}:\d{2}\b/.test(text) ||
+    /\b\d{4}-\d{2}-\d{2}\b/.test(text) ||
+    /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b/i.test(text) ||
+    /\d{6,}/.test(text) ||
+    /\b(ago|just now|seconds?|minutes?|today|yesterday)\b/i.test(text) ||
+    /loading|please wait/i.test(text)
+  );
+}
+
+/** Roles an exact count is asserted for. */
+const COUNT_ROLES = ['listitem', 'row'];
+/** Roles `verifyElement` names. */
+const ELEMENT_ROLES = new Set([
+  'button',
+  'link',
+  'heading',
+  'textbox',
+  'checkbox',
+  'dialog',
+  'tab',
+  'menuitem',
+]);
+
+const lower = (s: string) => s.toLowerCase();
+
+/**
+ * The checks an action's effects call for, most telling first: items that came and went (and the
+ * ones that stayed), exact counts, checked and marked states, texts that changed (the new one shown,
+ * the old one gone), the URL, a field's value, dialogs, and no console errors. Each is only a
+ * proposal: replays keep those that hold every time.
+ */
+export function proposeAssertions(
+  before: PageSnapshot,
+  after: PageSnapshot,
+  effects: Effect[],
+  action: CandidateAction,
+): ProposedAssertion[] {
+  const out: ProposedAssertion[] = [];
+  const allAfter = lower(
+    [
+      ...after.texts.map((t) => t.text),
+      ...after.items.map((i) => i.text),
+      ...after.controls.map((c) => c.name),
+    ].join('\n'),
+  );
+  const shownAfter = (text: string) => allAfter.includes(lower(text));
+  const add = (step: BehaviourStep, group?: string) => {
+    const key = JSON.stringify(step);
+    if (!out.some((a) => JSON.stringify(a.step) === key)) out.push({ step, group });
+  };
+  const region = (item: string | null) => (item ? { region: item } : {});
+
+  const added = effects.filter((e) => e.kind === 'itemAdded');
+  const removed = effects.filter((e) => e.kind === 'itemRemoved');
+  const itemEffects = effects.some(
+    (e) =>
+      e.kind === 'itemAdded' ||
+      e.kind === 'itemRemoved' ||
+      (e.kind === 'stateChanged' && e.item !== null) ||
+      (e.kind === 'checkedChanged' && e.item !== null),
+  );
+
+  // Items that came: the value typed, else the item's title.
+  for (const e of added) {
+    if (e.text === '') continue; // an item that is only a control (a filter link) is the control's
+    const text = action.value && lower(e.text).includes(lower(action.value)) ? action.value : e.label;
+    if (text && !isVolatile(text)) add({ verb: 'verifyText', text, visible: true });
+  }
+  // Items that went (unless their title still shows elsewhere).
+  for (const e of removed) {
+    if (e.label && !isVolatile(e.label) && !shownAfter(e.label))
+      add({ verb: 'verifyText', text: e.label, visible: false });
+  }
+  // Exact counts, when items changed or the action was on an item.
+  if (itemEffects || action.kind === 'reload') {
+    for (const role of COUNT_ROLES) {
+      const count = after.counts[role] ?? 0;
+      if (count > 0 || (before.counts[role] ?? 0) > 0) add({ verb: 'verifyExactCount', role, count });
+    }
+  }
+  // Items that stayed, when others came or went (a delete or a filter must leave them be).
+  if (added.length || removed.length || action.kind === 'reload') {
+    const changed = new Set([...added, ...removed].map((e) => e.label));
+    const stayed = after.items.filter(
+      (i) =>
+        COUNT_ROLES.includes(i.role) &&
+        i.text !== '' &&
+        i.label &&
+        !changed.has(i.label) &&
+        !isVolatile(i.label),
+    );
+    const listItems = stayed.filter((i) => before.items.some((b) => b.key === i.key));
+    for (const i of listItems.slice(0, action.kind === 'reload' ? 5 : 3))
+      add({ verb: 'verifyText', text: i.label, visible: true });
+  }
+  // Checked states.
+  for (const e of effects) {
+    if (e.kind !== 'checkedChanged') continue;
+    if (e.item) add({ verb: 'verifyChecked', region: e.item, checked: e.checked });
+    else if (e.name) add({ verb: 'verifyChecked', target: e.name, checked: e.checked });
+  }
+  // Marked states (a class token or an aria state).
+  for (const e of effects) {
+    if (e.kind !== 'stateChanged') continue;
+    const state = e.state.replace(/^aria-/, '').replace(/^data-state=/, '');
+    if (state === 'checked' || !e.target || isVolatile(e.target)) continue;
+    if (e.role === 'text') continue;
+    const where = e.item && e.item !== e.target ? region(e.item) : {};
+    add({ verb: 'verifyState', target: e.target, state, marked: e.marked, ...where });
+  }
+  // Texts that changed: the new one shows (with its label when it has one), the old one is gone.
+  let texts = 0;
+  for (const e of effects) {
+    if (e.kind !== 'textChanged' || texts >= 6) continue;
+    if (isVolatile(e.to)) continue;
+    texts++;
+    const group = `text:${e.to}:${e.item ?? ''}`;
+    if (e.context && !isVolatile(e.context) && e.context.includes(e.to))
+      add({ verb: 'verifyText', text: e.context, visible: true, ...region(e.item) }, group);
+    add({ verb: 'verifyText', text: e.to, visible: true, ...region(e.item) }, group);
+    if (/[\p{L}$€£]/u.test(e.from) && e.from.length >= 3 && !isVolatile(e.from) && !shownAfter(e.from))
+      add({ verb: 'verifyText', text: e.from, visible: false });
+  }
+  // Texts that appeared (a message, a new total line) or went.
+  let appeared = 0;
+  for (const e of effects) {
+    if (e.kind !== 'textAdded' || appeared >= 3 || isVolatile(e.text)) continue;
+    if (e.item && added.some((a) => a.label === e.item)) continue;
+    appeared++;
+    const group = `added:${e.text}`;
+    if (e.context && !isVolatile(e.context) && e.context.includes(e.text))
+      add({ verb: 'verifyText', text: e.context, visible: true, ...region(e.item) }, group);
+    add({ verb: 'verifyText', text: e.text, visible: true, ...region(e.item) }, group);
+  }
+  let gone = 0;
+  for (const e of effects) {
+    if (e.kind !== 'textRemoved' || gone >= 2 || isVolatile(e.text) || e.text.length < 3) continue;
+    if (!/\p{L}/u.test(e.text) || shownAfter(e.text)) continue;
+    gone++;
+    add({ verb: 'verifyText', text: e.text, visible: false });
+  }
+  // Where the page went.
+  for (const e of effects) {
+    if (e.kind !== 'urlChanged') continue;
+    const from = new URL(e.from);
+    const to = new URL(e.to);
+    if (to.hash && to.hash !== from.hash && to.hash.length > 1) add({ verb: 'verifyUrl', text: to.hash });
+    else if (to.pathname !== from.pathname) add({ verb: 'verifyUrl', text: to.pathname });
+  }
+  // Controls that appeared or went (a "Clear completed" button, an "Undo").
+  let controls = 0;
+  for (const e of effects) {
+    if ((e.kind !== 'controlAdded' && e.kind !== 'controlRemoved') || controls >= 2) continue;
+    if (!ELEMENT_ROLES.has(e.role) || !e.name || isVolatile(e.name) || e.item) continue;
+    if (e.role === 'textbox' || e.role === 'checkbox') continue;
+    controls++;
+    add({
+      verb: 'verifyElement',
+      role: e.role,
+      name: e.name,
+      visible: e.kind === 'controlAdded',
+    } as BehaviourStep);
+  }
+  for (const e of effects) {
+    if (e.kind === 'dialogOpened' && e.name && !isVolatile(e.name))
+      add({ verb: 'verifyElement', role: 'dialog', name: e.name, visible: true } as unknown as BehaviourStep);
+  }
+  // The field typed into: emptied after adding, holding the new number after a quantity change.
+  if (action.kind === 'add') {
+    const field = after.controls.find((c) => c.name === action.control.name && c.item === null);
+    if (field && field.value === '') add({ verb: 'verifyValue', field: action.control.name, value: '' });
+  }
+  if (action.kind === 'quantity' && action.value !== undefined) {
+    const field = after.controls.find((c) => c.name === action.control.name);
+    if (field?.value === action.value)
+      add({ verb: 'verifyValue', field: action.control.name, value: action.value });
+  }
+  if (after.consoleErrors === 0) add({ verb: 'verifyNoConsoleErrors' });
+  return out;
+}
+
+/** A reload that kept the items: they, their checked and marked states, and the count are checked. */
+export function persistenceAssertions(before: PageSnapshot, after: PageSnapshot): ProposedAssertion[] | null {
+  const listed = (s: PageSnapshot) => s.items.filter((i) => COUNT_ROLES.includes(i.role));
+  const a = listed(before);
+  const b = listed(after);
+  if (a.length === 0 || a.length !== b.length || a.some((i, n) => i.key !== b[n].key)) return null;
+  const out: ProposedAssertion[] = [];
+  for (const i of a.filter((i) => i.label && !isVolatile(i.label)).slice(0, 5)) {
+    out.push({ step: { verb: 'verifyText', text: i.label, visible: true } });
+    const same = b.find((x) => x.key === i.key);
+    if (i.checked !== null && same?.checked === i.checked)
+      out.push({ step: { verb: 'verifyChecked', region: i.label, checked: i.checked } });
+    for (const s of i.states) {
+      if (s.startsWith('aria-') || s.startsWith('data-')) continue;
+      if (same?.states.includes(s))
+        out.push({ step: { verb: 'verifyState', target: i.label, state: s, marked: true } });
+    }
+  }
+  for (const role of COUNT_ROLES) {
+    const count = after.counts[role] ?? 0;
+    if (count > 0) out.push({ step: { verb: 'verifyExactCount', role, count } });
+  }
+  return out.length > 0 ? out : null;
+}

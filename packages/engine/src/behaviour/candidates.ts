@@ -1,0 +1,289 @@
+import type { PageSnapshot, SnapshotControl } from './snapshot';
+import type { BehaviourStep } from './steps';
+
+/**
+ * What an action does, for naming it and for deciding what to explore after it:
+ * - `add`: type into a text field that sits outside any form (or a form without a submit button) and press Enter;
+ * - `submit`: fill a form whose data stays on the site and press its submit button;
+ * - `click`, `check`, `select`, `link` (an in-page or hash link), `quantity` (a number field changed);
+ * - `hoverClick`: hover an item, then click a control it reveals; `edit`: double-click an item's title,
+ *   type a new one into the field that opens, press Enter; `reload`: reload the page.
+ */
+export type ActionKind =
+  | 'add'
+  | 'submit'
+  | 'click'
+  | 'check'
+  | 'select'
+  | 'link'
+  | 'quantity'
+  | 'hoverClick'
+  | 'edit'
+  | 'reload';
+
+export interface CandidateAction {
+  kind: ActionKind;
+  /** What a user reads: `type into "What needs to be done?" and press Enter`. */
+  description: string;
+  steps: BehaviourStep[];
+  /** The control acted on: its role, accessible name, field label, and the item it sits in. */
+  control: { role: string; name: string; item: string | null; type: string };
+  /** The value typed or chosen, if any. */
+  value?: string;
+  /** Whether the control sits inside a list item or row. */
+  scope: 'item' | 'page';
+  /** The same action on another item or in another state has the same signature. */
+  signature: string;
+  /** For `submit`: every value the form was filled with, by field label. */
+  filled?: Record<string, string>;
+}
+
+/** Controls that leave the app or end the session: never acted on. */
+export const LEAVING =
+  /\b(log ?out|sign ?out|log ?off|delete (?:my |your |the )?account|close (?:my |your )?account|deactivate|unsubscribe|cancel (?:my |your )?subscription|download|print|share)\b/i;
+
+/** Values that read like items someone adds to a list. */
+export const ITEM_VALUES = [
+  'Buy milk',
+  'Walk the dog',
+  'Pay the bills',
+  'Water the plants',
+  'Call the plumber',
+];
+
+const COUPON = /coupon|promo|voucher|discount|gift ?card|redeem|code/i;
+
+/** A realistic value for a field, from its type and label; `index` picks among item-like values. */
+export function valueFor(label: string, type: string, index = 0, itemLike = false): string {
+  const l = label.toLowerCase();
+  if (type === 'email' || /e-?mail/.test(l)) return 'qa.tester@example.com';
+  if (type === 'tel' || /phone|mobile|\btel\b/.test(l)) return '+1 555 0100';
+  if (type === 'url' || /website|\burl\b/.test(l)) return 'https://example.com';
+  if (type === 'number' || type === 'range') return '3';
+  if (type === 'date') return '2030-01-15';
+  if (COUPON.test(l)) return 'NOTACODE99';
+  if (/search|query|find|filter/.test(l) || type === 'search') return 'test';
+  if (itemLike) return ITEM_VALUES[index % ITEM_VALUES.length];
+  if (/first ?name/.test(l)) return 'Argus';
+  if (/last ?name|surname/.test(l)) return 'Tester';
+  if (/name/.test(l)) return 'Argus Tester';
+  if (/company|organi[sz]ation/.test(l)) return 'Argus QA';
+  if (/city|town/.test(l)) return 'Springfield';
+  if (/zip|postal|post ?code/.test(l)) return '12345';
+  if (/address|street/.test(l)) return '1 Main Street';
+  if (type === 'textarea' || /message|comment|question|note|description/.test(l))
+    return 'Hello, this message was sent by an Argus automated test.';
+  return ITEM_VALUES[index % ITEM_VALUES.length];
+}
+
+const TEXT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'textarea', '']);
+const isTextField = (c: SnapshotControl) => c.role === 'textbox' && TEXT_TYPES.has(c.type);
+const template = (name: string, item: string | null) =>
+  item && name.includes(item) ? name.split(item).join('{item}') : name;
+const quote = (s: string) => `"${s.length > 60 ? `${s.slice(0, 57)}…` : s}"`;
+
+/** Code-like words the page shows ("Use SAVE10"), to try in a coupon field. */
+export function codeHints(snapshot: PageSnapshot): string[] {
+  const out = new Set<string>();
+  for (const t of snapshot.texts) for (const m of t.text.matchAll(/\b[A-Z]{3,}[0-9]{1,4}\b/g)) out.add(m[0]);
+  return [...out].slice(0, 2);
+}
+
+/**
+ * The actions worth trying on a page, from its snapshot: fields to type into and submit, buttons,
+ * checkboxes, selects, in-page links, number fields, controls revealed by hovering an item, item
+ * titles to double-click. Nothing that leaves the site or the session: no links to other origins,
+ * new windows, downloads or other schemes; no forms that post elsewhere or hold passwords or cards;
+ * no log out, delete account and the like. `index` varies the values typed (a second item).
+ */
+export function candidateActions(snapshot: PageSnapshot, index = 0): CandidateAction[] {
+  const out: CandidateAction[] = [];
+  const page = snapshot.url;
+  const forms = snapshot.forms;
+  const usable = (c: SnapshotControl) => !c.disabled && c.name !== '' && !LEAVING.test(c.name);
+  const inFormWithSubmit = (c: SnapshotControl) => c.form !== null && forms[c.form]?.submit != null;
+  const itemControls = new Set<string>();
+
+  // Fields that take Enter: typed into, then Enter (a to-do's "What needs to be done?").
+  for (const c of snapshot.controls) {
+    if (!usable(c) || !isTextField(c) || c.item !== null || inFormWithSubmit(c)) continue;
+    if (c.form !== null && forms[c.form] && (!forms[c.form].sameOrigin || forms[c.form].sensitive)) continue;
+    const value = valueFor(c.name, c.type, index, true);
+    out.push({
+      kind: 'add',
+      description: `type into ${quote(c.name)} and press Enter`,
+      steps: [
+        { verb: 'fill', field: c.name, value },
+        { verb: 'press', key: 'Enter', field: c.name },
+      ],
+      control: { role: c.role, name: c.name, item: null, type: c.type },
+      value,
+      scope: 'page',
+      signature: `add|${c.name}`,
+    });
+  }
+
+  // Forms whose data stays on the site, filled and submitted.
+  forms.forEach((form, f) => {
+    if (!form.sameOrigin || form.sensitive || !form.submit || LEAVING.test(form.submit)) return;
+    const fields = snapshot.controls.filter((c) => c.form === f && !c.disabled && c.name !== '');
+    const hints = codeHints(snapshot);
+    const variants: (string | null)[] = [null];
+    if (fields.some((c) => isTextField(c) && COUPON.test(c.name))) variants.push(...hints);
+    for (const code of variants) {
+      const steps: BehaviourStep[] = [];
+      const filled: Record<string, string> = {};
+      for (const c of fields) {
+        if (isTextField(c) || c.role === 'spinbutton') {
+          const value = code && COUPON.test(c.name) ? code : valueFor(c.name, c.type, index);
+          steps.push({ verb: 'fill', field: c.name, value });
+          filled[c.name] = value;
+        } else if (c.role === 'combobox' && c.value === '' && c.options.length > 1) {
+          const option = c.options.find((o) => o !== '') ?? c.options[1];
+          steps.push({ verb: 'select', option, field: c.name });
+          filled[c.name] = option;
+        } else if (c.role === 'checkbox' && c.required && !c.checked) {
+          steps.push({ verb: 'check', target: c.name, checked: true });
+        }
+      }
+      if (steps.length === 0 && fields.some((c) => isTextField(c))) continue;
+      steps.push({ verb: 'click', role: 'button', target: form.submit });
+      const main = fields.find((c) => isTextField(c));
+      out.push({
+        kind: 'submit',
+        description: code
+          ? `submit ${quote(form.submit)} with the code ${quote(code)}`
+          : `fill the form and press ${quote(form.submit)}`,
+        steps,
+        control: { role: 'button', name: form.submit, item: null, type: main?.type ?? 'form' },
+        value: code ?? (main ? filled[main.name] : undefined),
+        scope: 'page',
+        signature: `submit|${form.submit}|${code ?? ''}`,
+        filled,
+      });
+    }
+  });
+
+  const seen = new Map<string, number>();
+  const push = (c: SnapshotControl, action: Omit<CandidateAction, 'control' | 'scope' | 'signature'>) => {
+    const signature = `${action.kind}|${c.role}|${template(c.name, c.item)}`;
+    out.push({
+      ...action,
+      control: { role: c.role, name: c.name, item: c.item, type: c.type },
+      scope: c.item ? 'item' : 'page',
+      signature,
+    });
+    seen.set(signature, (seen.get(signature) ?? 0) + 1);
+    if (c.item) itemControls.add(c.item);
+  };
+  const region = (c: SnapshotControl) => (c.item ? { region: c.item } : {});
+
+  for (const c of snapshot.controls) {
+    if (c.disabled || LEAVING.test(c.name)) continue;
+    if (c.role === 'checkbox' || c.role === 'switch' || c.role === 'radio') {
+      if (c.form !== null && inFormWithSubmit(c)) continue;
+      if (c.role === 'radio' && c.checked) continue;
+      const checked = !c.checked;
+      if (c.item) {
+        push(c, {
+          kind: 'check',
+          description: `${checked ? 'check' : 'uncheck'} the checkbox in ${quote(c.item)}`,
+          steps: [{ verb: 'check', checked, region: c.item }],
+        });
+      } else if (c.name) {
+        push(c, {
+          kind: 'check',
+          description: `${checked ? 'check' : 'uncheck'} ${quote(c.name)}`,
+          steps: [{ verb: 'check', target: c.name, checked }],
+        });
+      }
+    } else if (c.role === 'button' && c.name) {
+      // A form's own submit button is tried with its form, above.
+      if (c.form !== null && forms[c.form]?.submit === c.name) continue;
+      push(c, {
+        kind: 'click',
+        description: `click ${quote(c.name)}${c.item ? ` in ${quote(c.item)}` : ''}`,
+        steps: [{ verb: 'click', target: c.name, role: 'button', ...region(c) }],
+      });
+    } else if (c.role === 'combobox' && c.name && c.form === null) {
+      const option = c.options.find((o) => o !== '' && o !== c.value && o !== c.options[0]) ?? c.options[1];
+      if (!option) continue;
+      push(c, {
+        kind: 'select',
+        description: `choose ${quote(option)} in ${quote(c.name)}`,
+        steps: [{ verb: 'select', option, field: c.name }],
+        value: option,
+      });
+    } else if (c.role === 'spinbutton' && c.name && !inFormWithSubmit(c)) {
+      const current = Number(c.value);
+      const value = String(Number.isFinite(current) && c.value !== '' ? current + 1 : 2);
+      push(c, {
+        kind: 'quantity',
+        description: `change ${quote(c.name)} to ${value}`,
+        steps: [
+          { verb: 'fill', field: c.name, value },
+          { verb: 'press', key: 'Tab', field: c.name },
+        ],
+        value,
+      });
+    } else if (c.role === 'link' && c.name && c.href && !c.leaves && inPage(c.href, page)) {
+      if (/^skip\b/i.test(c.name)) continue;
+      push(c, {
+        kind: 'link',
+        description: `follow the link ${quote(c.name)}`,
+        steps: [{ verb: 'click', target: c.name, role: 'link', ...region(c) }],
+      });
+    } else if (['tab', 'menuitem'].includes(c.role) && c.name) {
+      push(c, {
+        kind: 'click',
+        description: `open ${quote(c.name)}`,
+        steps: [{ verb: 'click', target: c.name, ...region(c) }],
+      });
+    }
+  }
+
+  // Controls an item reveals on hover (a delete ×).
+  for (const c of snapshot.hiddenControls) {
+    if (!c.item || !c.name || c.disabled || LEAVING.test(c.name) || c.role !== 'button') continue;
+    push(c, {
+      kind: 'hoverClick',
+      description: `hover ${quote(c.item)} and click ${quote(c.name)}`,
+      steps: [
+        { verb: 'hover', target: c.item },
+        { verb: 'click', target: c.name, role: 'button', region: c.item },
+      ],
+    });
+  }
+
+  // Titles of items that have controls: double-click to edit.
+  for (const item of snapshot.items) {
+    if (!item.label || !itemControls.has(item.label)) continue;
+    if (snapshot.controls.some((c) => c.role === 'link' && c.item === item.label && c.name === item.label))
+      continue;
+    out.push({
+      kind: 'edit',
+      description: `double-click ${quote(item.label)} to edit it`,
+      steps: [{ verb: 'doubleClick', target: item.label, region: item.label }],
+      control: { role: item.role, name: item.label, item: item.label, type: 'item' },
+      scope: 'item',
+      signature: 'edit|item',
+    });
+  }
+  return out;
+}
+
+/** The same page (path and query) with another fragment, or a fragment-only route such as `#/active`. */
+function inPage(href: string, page: string): boolean {
+  try {
+    const to = new URL(href);
+    const from = new URL(page);
+    return (
+      to.origin === from.origin &&
+      to.pathname === from.pathname &&
+      to.search === from.search &&
+      (to.hash !== '' || href.endsWith('#'))
+    );
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,498 @@
+import type { BrowserPool } from '../browser-pool';
+import type { BrowserSession } from '../browser-session';
+import { AbortedError } from '../errors';
+import { resolveWebUrl } from '../web-url';
+import { type ProposedAssertion, persistenceAssertions, proposeAssertions } from './assertions';
+import { type ActionKind, type CandidateAction, candidateActions } from './candidates';
+import { diffSnapshots, type Effect, meaningful } from './diff';
+import type { PageSnapshot } from './snapshot';
+import { asStep, type BehaviourStep } from './steps';
+
+export interface BehaviourExploreOptions {
+  /** Actions tried in all (replays not counted). @default 40 */
+  maxActions?: number;
+  /** Actions of setup before the one explored (add an item, add a second, complete one). @default 3 */
+  maxDepth?: number;
+  /** Time for exploring and replaying; what was found and checked by then is returned. @default 30000 */
+  timeBudgetMs?: number;
+  /** Fresh-session replays of each behaviour; only checks that held in every one are kept. @default 2 */
+  replays?: number;
+  /** How long a check may take in a replay before it counts as not holding. @default 1500 */
+  verifyTimeoutMs?: number;
+  /** How long an action's step may take while exploring. @default 2500 */
+  actionTimeoutMs?: number;
+  /** The same control on how many different items (Increase quantity of A, of B…). @default 2 */
+  maxPerTemplate?: number;
+  /** Other same-origin pages to explore from, after the start page, while time remains. @default [] */
+  pages?: string[];
+  /** Stop: the exploration ends promptly with the behaviours checked so far. */
+  signal?: AbortSignal;
+  /** What it is trying, in words a user reads. */
+  onProgress?: (message: string) => void;
+}
+
+/**
+ * One behaviour of the app: from `url`, the `setup` steps reach a state, the `action` steps act, and
+ * `assertions` (steps too) check what that did; every one held in each fresh-session replay.
+ */
+export interface Behaviour {
+  url: string;
+  setup: BehaviourStep[];
+  action: BehaviourStep[];
+  kind: ActionKind;
+  /** The action in words: `type into "What needs to be done?" and press Enter`. */
+  description: string;
+  control: CandidateAction['control'];
+  value?: string;
+  /** The setup's actions, in words, with their kinds. */
+  setupActions: {
+    kind: ActionKind;
+    description: string;
+    value?: string;
+    control: CandidateAction['control'];
+  }[];
+  effects: Effect[];
+  assertions: BehaviourStep[];
+  /** The list's items before the action: their titles, checked and marked states. */
+  itemsBefore: { label: string; checked: boolean | null; states: string[] }[];
+  /** Same value for the same action in equivalent states. */
+  signature: string;
+}
+
+interface State {
+  setup: CandidateAction[];
+  depth: number;
+}
+
+const SETTLE_MS = 90;
+const key = (setup: CandidateAction[]) => JSON.stringify(setup.map((a) => a.steps));
+
+/**
+ * Explores an app by acting: from the start page it tries each candidate action (type and press
+ * Enter, submit, click, check, select, follow in-page links, hover to reveal, double-click to edit),
+ * diffs a snapshot before and after, and keeps those with effects as behaviours. After an action
+ * that adds an item, it explores the new item's controls (with a second item beside it, so deleting
+ * or filtering has something to leave alone), and after completing one of two, the page's filters,
+ * clear-completed and reload. Each behaviour is replayed in fresh sessions and keeps only the checks
+ * that held every time. Bounded by actions, depth and time; stopped by the signal.
+ */
+export async function exploreBehaviours(
+  pool: BrowserPool,
+  startUrl: string,
+  options: BehaviourExploreOptions = {},
+): Promise<Behaviour[]> {
+  const explorer = new BehaviourExplorer(pool, resolveWebUrl(startUrl), options);
+  return explorer.run();
+}
+
+class BehaviourExplorer {
+  private readonly maxActions: number;
+  private readonly maxDepth: number;
+  private readonly deadline: number;
+  private readonly replays: number;
+  private readonly verifyTimeoutMs: number;
+  private readonly actionTimeoutMs: number;
+  private readonly maxPerTemplate: number;
+  private readonly signal?: AbortSignal;
+  private session: BrowserSession | null = null;
+  /** The setup the open session shows, or null when it has been acted on since. */
+  private at: string | null = null;
+  private url: string;
+  private actions = 0;
+  private readonly found: Behaviour[] = [];
+  private readonly tried = new Set<string>();
+
+  constructor(
+    private readonly pool: BrowserPool,
+    private readonly startUrl: string,
+    private readonly options: BehaviourExploreOptions,
+  ) {
+    this.url = startUrl;
+    this.maxActions = options.maxActions ?? 40;
+    this.maxDepth = options.maxDepth ?? 3;
+    this.deadline = Date.now() + (options.timeBudgetMs ?? 30_000);
+    this.replays = options.replays ?? 2;
+    this.verifyTimeoutMs = options.verifyTimeoutMs ?? 1_500;
+    this.actionTimeoutMs = options.actionTimeoutMs ?? 2_500;
+    this.maxPerTemplate = options.maxPerTemplate ?? 2;
+    this.signal = options.signal;
+  }
+
+  private get out(): boolean {
+    return this.signal?.aborted === true || Date.now() >= this.deadline || this.actions >= this.maxActions;
+  }
+
+  async run(): Promise<Behaviour[]> {
+    try {
+      await this.explorePage(this.startUrl, true);
+      for (const page of this.options.pages ?? []) {
+        if (this.out) break;
+        let url: string;
+        try {
+          url = resolveWebUrl(page, this.startUrl);
+        } catch {
+          continue;
+        }
+        if (new URL(url).origin !== new URL(this.startUrl).origin || url === this.startUrl) continue;
+        await this.explorePage(url, false);
+      }
+    } catch (error) {
+      if (!(error instanceof AbortedError) && !this.signal?.aborted) throw error;
+    } finally {
+      await this.session?.close().catch(() => {});
+      this.session = null;
+    }
+    return this.found;
+  }
+
+  private async explorePage(url: string, deep: boolean): Promise<void> {
+    this.url = url;
+    this.at = null;
+    const root: State = { setup: [], depth: 0 };
+    const snapshot = await this.reach(root).catch((error) => {
+      if (error instanceof AbortedError) throw error;
+      return null;
+    });
+    if (!snapshot) return;
+    const candidates = this.order(candidateActions(snapshot, 0));
+    // Adding comes first: it opens the states the rest is explored in.
+    const adders: { action: CandidateAction; result: Tried }[] = [];
+    for (const action of candidates.filter((a) => isAdder(a))) {
+      if (this.out) return;
+      const result = await this.tryAction(root, action);
+      if (result?.addedItem) adders.push({ action, result });
+    }
+    const adder = deep ? adders[0] : undefined;
+    if (adder && this.maxDepth >= 1) await this.exploreList(root, adder.action);
+    for (const action of candidates) {
+      if (this.out) return;
+      if (isAdder(action)) continue;
+      await this.tryAction(root, action);
+    }
+  }
+
+  /** The states a list app is explored in: one item, two items, one of two completed. */
+  private async exploreList(root: State, adder: CandidateAction): Promise<void> {
+    const one: State = { setup: [adder], depth: 1 };
+    const first = await this.reach(one).catch(rethrowAbort);
+    if (!first) return;
+    const firstItem = newItemLabel(first, adder);
+    // A second item beside the first.
+    const again = candidateActions(first, 1).find(
+      (a) => a.kind === adder.kind && a.signature === adder.signature,
+    );
+    let two: State | null = null;
+    let second: PageSnapshot | null = null;
+    if (again && this.maxDepth >= 2) {
+      const result = await this.tryAction(one, again);
+      if (result?.addedItem) {
+        two = { setup: [adder, again], depth: 2 };
+        second = await this.reach(two).catch(rethrowAbort);
+      }
+    }
+    const listState = second && two ? two : one;
+    const listSnapshot = second ?? first;
+    // The first item's own controls, with the second beside it.
+    const itemActions = this.order(
+      candidateActions(listSnapshot, 2).filter((a) => a.scope === 'item' && a.control.item === firstItem),
+    );
+    let completed: CandidateAction | null = null;
+    for (const action of itemActions) {
+      if (this.out) return;
+      const result = await this.tryAction(listState, action);
+      if (action.kind === 'check' && result?.marked) completed = action;
+    }
+    // One of two completed: the page's own controls (filters, clear completed, toggle all) and a reload.
+    let done: State | null = null;
+    if (completed && this.maxDepth >= listState.depth + 1) {
+      done = { setup: [...listState.setup, completed], depth: listState.depth + 1 };
+      const doneSnapshot = await this.reach(done).catch(rethrowAbort);
+      if (doneSnapshot) {
+        const pageActions = this.order(
+          candidateActions(doneSnapshot, 3).filter((a) => a.scope === 'page' && !isAdder(a)),
+        );
+        for (const action of pageActions) {
+          if (this.out) return;
+          await this.tryAction(done, action);
+        }
+      }
+    }
+    // The page's controls with one item, then a reload of the richest state.
+    const pageActions = this.order(
+      candidateActions(first, 1).filter((a) => a.scope === 'page' && !isAdder(a)),
+    );
+    for (const action of pageActions) {
+      if (this.out) return;
+      await this.tryAction(one, action);
+    }
+    if (!this.out) await this.tryAction(done ?? listState, reloadAction());
+  }
+
+  /** Adding first, then checkboxes, item controls, page buttons, links, fields, editing. */
+  private order(actions: CandidateAction[]): CandidateAction[] {
+    const rank: Record<ActionKind, number> = {
+      add: 0,
+      submit: 1,
+      check: 2,
+      hoverClick: 3,
+      click: 4,
+      quantity: 5,
+      link: 6,
+      select: 7,
+      edit: 8,
+      reload: 9,
+    };
+    const perTemplate = new Map<string, number>();
+    return [...actions]
+      .sort((a, b) => rank[a.kind] - rank[b.kind])
+      .filter((a) => {
+        const n = perTemplate.get(a.signature) ?? 0;
+        perTemplate.set(a.signature, n + 1);
+        return a.scope === 'page' || n < this.maxPerTemplate;
+      });
+  }
+
+  /**
+   * Tries one action in a state: reaches the state, snapshots, acts, snapshots, and when it did
+   * something, replays it and keeps the checks that held as a behaviour.
+   */
+  private async tryAction(state: State, action: CandidateAction): Promise<Tried | null> {
+    const id = `${key(state.setup)}|${JSON.stringify(action.steps)}`;
+    if (this.tried.has(id) || this.out) return null;
+    this.tried.add(id);
+    this.actions++;
+    this.options.onProgress?.(`Trying: ${action.description}`);
+    let before: PageSnapshot | null;
+    try {
+      before = await this.reach(state);
+    } catch (error) {
+      rethrowAbort(error);
+      return null;
+    }
+    if (!before) return null;
+    const acted = await this.act(action);
+    if (!acted) return null;
+    const { after, steps } = acted;
+    const raw = diffSnapshots(before, after);
+    // Nothing changed at all: the session still shows the state, and the next action can use it.
+    if (raw.length === 0 && action.kind !== 'reload') this.at = key(state.setup);
+    const effects = meaningful(raw);
+    if (effects.length === 0 && action.kind !== 'reload') return { addedItem: false, marked: false };
+    const proposed =
+      action.kind === 'reload'
+        ? persistenceAssertions(before, after)
+        : proposeAssertions(before, after, effects, action);
+    const tried: Tried = {
+      addedItem:
+        effects.some((e) => e.kind === 'itemAdded') &&
+        (before.counts.listitem ?? 0) + (before.counts.row ?? 0) < count(after),
+      marked: effects.some(
+        (e) => (e.kind === 'stateChanged' || e.kind === 'checkedChanged') && e.item !== null,
+      ),
+    };
+    if (!proposed || proposed.length === 0) return tried;
+    const performed = { ...action, steps };
+    const assertions = await this.verify(state, performed, proposed);
+    if (!assertions) return tried;
+    this.found.push({
+      url: this.url,
+      setup: state.setup.flatMap((a) => a.steps),
+      action: steps,
+      kind: action.kind,
+      description: action.description,
+      control: action.control,
+      value: action.value,
+      setupActions: state.setup.map((a) => ({
+        kind: a.kind,
+        description: a.description,
+        value: a.value,
+        control: a.control,
+      })),
+      effects,
+      assertions,
+      itemsBefore: before.items
+        .filter((i) => i.role === 'listitem' || i.role === 'row' || i.role === 'article')
+        .map((i) => ({ label: i.label, checked: i.checked, states: i.states })),
+      signature: `${action.signature}|${state.setup.map((a) => a.signature).join('>')}`,
+    });
+    return tried;
+  }
+
+  /** Performs an action; an edit types a new title into the field the double-click opened. */
+  private async act(
+    action: CandidateAction,
+  ): Promise<{ after: PageSnapshot; steps: BehaviourStep[] } | null> {
+    const session = this.session!;
+    this.at = null;
+    const steps = [...action.steps];
+    try {
+      for (const step of action.steps) await this.perform(session, step, this.actionTimeoutMs);
+      let after = await this.settle(session);
+      if (action.kind === 'edit') {
+        const item = action.control.item ?? '';
+        if (!after.focused || !after.focused.value.includes(item)) return { after, steps };
+        const value =
+          [...EDIT_VALUES].find((v) => !v.toLowerCase().includes(item.toLowerCase())) ?? EDIT_VALUES[0];
+        const more: BehaviourStep[] = [
+          { verb: 'fillFocused', value },
+          { verb: 'press', key: 'Enter' },
+        ];
+        for (const step of more) await this.perform(session, step, this.actionTimeoutMs);
+        steps.push(...more);
+        action.value = value;
+        after = await this.settle(session);
+      }
+      return { after, steps };
+    } catch (error) {
+      rethrowAbort(error);
+      return null;
+    }
+  }
+
+  /** Replays the behaviour in fresh sessions; the checks that held every time, or null. */
+  private async verify(
+    state: State,
+    action: CandidateAction,
+    proposed: ProposedAssertion[],
+  ): Promise<BehaviourStep[] | null> {
+    let alive = proposed;
+    for (let replay = 1; replay <= this.replays; replay++) {
+      if (this.signal?.aborted || Date.now() >= this.deadline) return null;
+      this.options.onProgress?.(`Checking: ${action.description} (replay ${replay} of ${this.replays})`);
+      this.at = null;
+      let session: BrowserSession;
+      try {
+        await this.reach(state, true);
+        session = this.session!;
+        this.at = null;
+        for (const step of action.steps) await this.perform(session, step, this.actionTimeoutMs);
+      } catch (error) {
+        rethrowAbort(error);
+        return null;
+      }
+      const held: ProposedAssertion[] = [];
+      for (const a of alive) {
+        try {
+          await this.perform(session, a.step, this.verifyTimeoutMs);
+          held.push(a);
+        } catch (error) {
+          rethrowAbort(error);
+        }
+      }
+      alive = held;
+      if (alive.length === 0) return null;
+    }
+    // One wording per group: the first that held.
+    const groups = new Set<string>();
+    const kept = alive.filter((a) => {
+      if (!a.group) return true;
+      if (groups.has(a.group)) return false;
+      groups.add(a.group);
+      return true;
+    });
+    if (kept.every((a) => a.step.verb === 'verifyNoConsoleErrors')) return null;
+    return kept.map((a) => a.step);
+  }
+
+  /** A session showing the state: the open one if it does, else a fresh one with the setup replayed. */
+  private async reach(state: State, fresh = false): Promise<PageSnapshot | null> {
+    const wanted = key(state.setup);
+    if (!fresh && this.session && !this.session.closed && this.at === wanted)
+      return this.settle(this.session);
+    await this.session?.close().catch(() => {});
+    this.session = null;
+    this.at = null;
+    if (this.signal?.aborted) throw new AbortedError();
+    const session = await this.pool.openSession({ signal: this.signal, stepTimeoutMs: this.actionTimeoutMs });
+    this.session = session;
+    const { status } = await session.navigate(this.url, { timeoutMs: 15_000 });
+    if (status >= 400) return null;
+    try {
+      for (const action of state.setup) {
+        for (const step of action.steps) await this.perform(session, step, this.actionTimeoutMs);
+      }
+    } catch (error) {
+      rethrowAbort(error);
+      return null;
+    }
+    const snapshot = await this.settle(session);
+    this.at = wanted;
+    return snapshot;
+  }
+
+  private async perform(session: BrowserSession, step: BehaviourStep, timeoutMs: number): Promise<void> {
+    if (this.signal?.aborted) throw new AbortedError();
+    await session.perform(asStep(step), { timeoutMs, signal: this.signal });
+  }
+
+  /** A snapshot once the page has stopped changing (two equal readings, at most a few tries). */
+  private async settle(session: BrowserSession): Promise<PageSnapshot> {
+    let last = await session.snapshot({ signal: this.signal });
+    for (let i = 0; i < 4; i++) {
+      await delay(SETTLE_MS, this.signal);
+      const next = await session.snapshot({ signal: this.signal });
+      if (same(last, next)) return next;
+      last = next;
+    }
+    return last;
+  }
+}
+
+interface Tried {
+  addedItem: boolean;
+  marked: boolean;
+}
+
+const EDIT_VALUES = ['Water the plants', 'Book the dentist', 'Renew the passport'];
+
+function isAdder(action: CandidateAction): boolean {
+  return action.kind === 'add';
+}
+
+function reloadAction(): CandidateAction {
+  return {
+    kind: 'reload',
+    description: 'reload the page',
+    steps: [{ verb: 'reload' }],
+    control: { role: 'page', name: 'page', item: null, type: 'page' },
+    scope: 'page',
+    signature: 'reload',
+  };
+}
+
+function count(s: PageSnapshot): number {
+  return (s.counts.listitem ?? 0) + (s.counts.row ?? 0);
+}
+
+/** The label of the item an adder added (its value), else the last item's. */
+function newItemLabel(s: PageSnapshot, adder: CandidateAction): string | null {
+  const value = adder.value?.toLowerCase() ?? '';
+  const hit = s.items.find((i) => value && i.text.toLowerCase().includes(value));
+  return hit?.label ?? s.items.at(-1)?.label ?? null;
+}
+
+function same(a: PageSnapshot, b: PageSnapshot): boolean {
+  const strip = (s: PageSnapshot) =>
+    JSON.stringify([s.url, s.items, s.controls, s.texts, s.dialogs, s.counts]);
+  return strip(a) === strip(b);
+}
+
+function rethrowAbort(error: unknown): null {
+  if (error instanceof AbortedError) throw error;
+  return null;
+}
+
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new AbortedError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortedError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,418 @@
+import type { Page } from 'playwright-core';
+
+/**
+ * A read-only picture of the page's state, made to be compared with another one (`diffSnapshots`):
+ * the items it lists, its controls, its short texts, where it is, and what it complained about.
+ */
+export interface PageSnapshot {
+  url: string;
+  title: string;
+  /** Visible item containers (li, table body rows, articles, role=listitem/row), in page order. */
+  items: SnapshotItem[];
+  /** Visible controls: buttons, links, fields, checkboxes, tabs… */
+  controls: SnapshotControl[];
+  /** Visible short texts (a phrase: an element with its own text, grown to its inline parent). */
+  texts: SnapshotText[];
+  /** Controls inside visible items that are hidden until the item is hovered (a delete ×). */
+  hiddenControls: SnapshotControl[];
+  /** The visible forms, by the index controls name in `form`. */
+  forms: SnapshotForm[];
+  /** Names (or texts) of the open dialogs. */
+  dialogs: string[];
+  /** Visible elements per role, for exact counts (listitem, row, checkbox…). */
+  counts: Record<string, number>;
+  /** The focused control, if it is a text field. */
+  focused: { label: string; value: string } | null;
+  consoleErrors: number;
+  failedRequests: number;
+}
+
+export interface SnapshotItem {
+  /** `role:label`, with `#n` for repeats: stable while the item keeps its label. */
+  key: string;
+  role: string;
+  /** The item's own title: its first text that is not a control's or a number. */
+  label: string;
+  /** Its whole text (controls' names excluded), at most 200 characters. */
+  text: string;
+  /** Class tokens and aria-* states that mark state (`completed`, `selected`, `aria-pressed`). */
+  states: string[];
+  /** Whether its first checkbox is checked; null when it has none. */
+  checked: boolean | null;
+}
+
+export interface SnapshotControl {
+  /** `role:name@item`, with `#n` for repeats. */
+  key: string;
+  role: string;
+  /** Its accessible name as far as the page tells (aria-label, label, text, value, placeholder). */
+  name: string;
+  /** The label of the item it sits in, if any. */
+  item: string | null;
+  checked: boolean | null;
+  /** A field's value. */
+  value: string | null;
+  states: string[];
+  disabled: boolean;
+  /** For links: the href, resolved. */
+  href: string | null;
+  /** An input's type, else the tag name (button, select, textarea, a…). */
+  type: string;
+  /** The index of its form in `forms`, if it sits in one. */
+  form: number | null;
+  /** A select's option labels. */
+  options: string[];
+  /** A link that opens elsewhere: a new window, a download, another origin or scheme. */
+  leaves: boolean;
+  required: boolean;
+}
+
+export interface SnapshotForm {
+  /** Where it sends its data, resolved. */
+  action: string;
+  method: string;
+  /** Whether `action` is on the page's own origin. */
+  sameOrigin: boolean;
+  /** Holds a password or payment card field. */
+  sensitive: boolean;
+  /** Its submit button's name, if it has one. */
+  submit: string | null;
+}
+
+export interface SnapshotText {
+  /** The element's place in the page (relative to its item when it sits in one). */
+  key: string;
+  text: string;
+  /** Its parent's text when that is short and says more ("Subtotal $178.00" for "$178.00"). */
+  context: string | null;
+  item: string | null;
+  states: string[];
+}
+
+/** Reads the snapshot in the page (no side effects). Console and request counts are filled by the caller. */
+export function readSnapshot(page: Page): Promise<Omit<PageSnapshot, 'consoleErrors' | 'failedRequests'>> {
+  return page.evaluate(() => {
+    const clean = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
+    const STATE_CLASS =
+      /^(?:is-|has-)?(completed?|done|active|selected|current|checked|open|opened|expanded|collapsed|disabled|editing|error|invalid|success|highlighted|pressed|finished|archived|starred|favou?rite|liked|applied)$/i;
+    const ARIA_STATES = ['pressed', 'selected', 'current', 'expanded', 'checked', 'disabled', 'invalid'];
+    const visible = (el: Element): boolean => {
+      if (!(el instanceof HTMLElement) && !(el instanceof SVGElement)) return false;
+      if (el.getClientRects().length === 0) return false;
+      const style = getComputedStyle(el);
+      return style.visibility !== 'hidden' && style.display !== 'none';
+    };
+    const statesOf = (el: Element): string[] => {
+      const out: string[] = [];
+      for (const c of Array.from(el.classList)) {
+        const m = c.match(STATE_CLASS);
+        if (m) out.push(c.toLowerCase());
+      }
+      for (const a of ARIA_STATES) {
+        const v = el.getAttribute(`aria-${a}`);
+        if (v && v !== 'false') out.push(`aria-${a}`);
+      }
+      const ds = el.getAttribute('data-state');
+      if (ds && /^[\w-]{1,30}$/.test(ds)) out.push(`data-state=${ds}`);
+      return out;
+    };
+    const ITEM_SELECTOR = 'li, tbody tr, table tr, article, [role=listitem], [role=row]';
+    const CONTROL_SELECTOR =
+      'button, a[href], input:not([type=hidden]), select, textarea, [role=button], [role=checkbox], [role=switch], [role=tab], [role=menuitem], [role=radio], [role=option], [role=link], [contenteditable=true]';
+    const isControl = (el: Element) => el.matches(CONTROL_SELECTOR);
+    const roleOf = (el: Element): string => {
+      const explicit = el.getAttribute('role');
+      if (explicit) return explicit.split(' ')[0];
+      const tag = el.tagName.toLowerCase();
+      if (tag === 'button') return 'button';
+      if (tag === 'a') return 'link';
+      if (tag === 'select') return (el as HTMLSelectElement).multiple ? 'listbox' : 'combobox';
+      if (tag === 'textarea') return 'textbox';
+      if (tag === 'li') return 'listitem';
+      if (tag === 'tr') return 'row';
+      if (tag === 'article') return 'article';
+      if (tag === 'input') {
+        const type = (el as HTMLInputElement).type;
+        if (type === 'checkbox') return 'checkbox';
+        if (type === 'radio') return 'radio';
+        if (['button', 'submit', 'reset', 'image'].includes(type)) return 'button';
+        if (type === 'number') return 'spinbutton';
+        if (type === 'range') return 'slider';
+        return 'textbox';
+      }
+      return tag;
+    };
+    const labelledBy = (el: Element) =>
+      clean(
+        (el.getAttribute('aria-labelledby') ?? '')
+          .split(/\s+/)
+          .map((id) => (id ? document.getElementById(id)?.textContent : ''))
+          .join(' '),
+      );
+    const nameOf = (el: Element): string => {
+      const aria = clean(el.getAttribute('aria-label')) || labelledBy(el);
+      if (aria) return aria;
+      if (
+        el instanceof HTMLInputElement ||
+        el instanceof HTMLSelectElement ||
+        el instanceof HTMLTextAreaElement
+      ) {
+        const label = clean(el.labels?.[0]?.textContent);
+        if (label) return label;
+        if (el instanceof HTMLInputElement && ['button', 'submit', 'reset'].includes(el.type))
+          return clean(el.value);
+        return clean(el.getAttribute('placeholder')) || clean(el.getAttribute('title')) || clean(el.name);
+      }
+      return (
+        clean(el.textContent) ||
+        clean(el.getAttribute('title')) ||
+        clean(el.querySelector('img')?.getAttribute('alt'))
+      );
+    };
+    /** The item an element sits in (the innermost visible one). */
+    const itemOf = (el: Element): Element | null => {
+      let cur: Element | null = el.parentElement;
+      while (cur && cur !== document.body) {
+        if (cur.matches(ITEM_SELECTOR) && visible(cur)) return cur;
+        cur = cur.parentElement;
+      }
+      return null;
+    };
+    /** Text of an element without what its controls say. */
+    const ownText = (el: Element): string => {
+      const parts: string[] = [];
+      const walk = (node: Node) => {
+        if (node.nodeType === Node.TEXT_NODE) {
+          parts.push(node.textContent ?? '');
+          return;
+        }
+        if (!(node instanceof Element)) return;
+        if (node !== el && isControl(node) && node.tagName !== 'LABEL') return;
+        if (node instanceof HTMLElement && !visible(node) && node.tagName !== 'BR') return;
+        const style = node instanceof HTMLElement ? getComputedStyle(node) : null;
+        const block = style && style.display !== 'inline' && style.display !== 'contents';
+        if (block) parts.push(' ');
+        for (const child of Array.from(node.childNodes)) walk(child);
+        if (block) parts.push(' ');
+      };
+      walk(el);
+      return clean(parts.join(''));
+    };
+    const isNumberish = (t: string) => /^[\d\s.,:%$€£¥+×x*()/-]*$/.test(t);
+    const labelOfItem = (item: Element): string => {
+      // The first visible text leaf that is not a control and not just a number.
+      const walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const t = clean(node.textContent);
+        if (!t || isNumberish(t) || t.length < 2) continue;
+        const parent = node.parentElement;
+        if (!parent || !visible(parent)) continue;
+        const control = parent.closest(CONTROL_SELECTOR);
+        if (control && item.contains(control) && control.tagName !== 'A') continue;
+        // A phrase: the text's inline parent when it is short.
+        return t.length > 80 ? t.slice(0, 80) : t;
+      }
+      return clean(ownText(item)).slice(0, 80);
+    };
+    const itemLabels = new Map<Element, string>();
+    const itemLabel = (item: Element | null) => {
+      if (!item) return null;
+      let label = itemLabels.get(item);
+      if (label === undefined) {
+        label = labelOfItem(item);
+        itemLabels.set(item, label);
+      }
+      return label || null;
+    };
+    const pathOf = (el: Element, stop: Element | null): string => {
+      const parts: string[] = [];
+      let cur: Element | null = el;
+      while (cur && cur !== stop && cur !== document.body) {
+        if (cur.id && !/\d{3,}/.test(cur.id)) {
+          parts.unshift(`#${cur.id}`);
+          break;
+        }
+        const parent: Element | null = cur.parentElement;
+        const tag = cur.tagName.toLowerCase();
+        const same = parent ? Array.from(parent.children).filter((c) => c.tagName === cur!.tagName) : [];
+        parts.unshift(same.length > 1 ? `${tag}[${same.indexOf(cur)}]` : tag);
+        cur = parent;
+      }
+      return parts.join('>');
+    };
+    const keyed = <T extends { key: string }>(list: T[]): T[] => {
+      const seen = new Map<string, number>();
+      for (const x of list) {
+        const n = seen.get(x.key) ?? 0;
+        seen.set(x.key, n + 1);
+        if (n > 0) x.key = `${x.key}#${n}`;
+      }
+      return list;
+    };
+
+    const all = Array.from(document.body?.querySelectorAll('*') ?? []);
+    const shown = all.filter((el) => visible(el));
+    const formEls = Array.from(document.forms).filter((f) => visible(f));
+    const forms = formEls.map((f) => {
+      const action = new URL(f.getAttribute('action') || location.href, location.href);
+      const submitEl = f.querySelector<HTMLElement>(
+        'button:not([type=button]):not([type=reset]), input[type=submit], input[type=image]',
+      );
+      return {
+        action: action.href,
+        method: (f.getAttribute('method') || 'get').toLowerCase(),
+        sameOrigin: action.origin === location.origin,
+        sensitive: !!f.querySelector(
+          'input[type=password], [autocomplete^="cc-"], input[name*="card" i], input[name*="cvc" i], input[name*="cvv" i]',
+        ),
+        submit: submitEl ? nameOf(submitEl) || null : null,
+      };
+    });
+    const describe = (el: Element) => {
+      const item = itemLabel(itemOf(el));
+      const role = roleOf(el);
+      const name = nameOf(el).slice(0, 120);
+      const field =
+        el instanceof HTMLInputElement ||
+        el instanceof HTMLTextAreaElement ||
+        el instanceof HTMLSelectElement;
+      const checkable = el instanceof HTMLInputElement && ['checkbox', 'radio'].includes(el.type);
+      return {
+        key: `${role}:${name}@${item ?? ''}`,
+        role,
+        name,
+        item,
+        checked: checkable
+          ? (el as HTMLInputElement).checked
+          : el.hasAttribute('aria-checked')
+            ? el.getAttribute('aria-checked') === 'true'
+            : null,
+        value: field && !checkable ? (el as HTMLInputElement).value.slice(0, 200) : null,
+        states: statesOf(el),
+        disabled: (el as HTMLButtonElement).disabled === true || el.getAttribute('aria-disabled') === 'true',
+        href: el instanceof HTMLAnchorElement ? el.href : null,
+        type: el instanceof HTMLInputElement ? el.type : el.tagName.toLowerCase(),
+        form: (() => {
+          const f = (el as HTMLInputElement).form ?? el.closest('form');
+          const i = f ? formEls.indexOf(f) : -1;
+          return i >= 0 ? i : null;
+        })(),
+        options:
+          el instanceof HTMLSelectElement
+            ? Array.from(el.options)
+                .map((o) => clean(o.text))
+                .slice(0, 30)
+            : [],
+        leaves:
+          el instanceof HTMLAnchorElement &&
+          (el.target === '_blank' ||
+            el.hasAttribute('download') ||
+            !/^https?:$/.test(el.protocol) ||
+            el.origin !== location.origin),
+        required: (el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true',
+      };
+    };
+    const itemEls = shown.filter((el) => el.matches(ITEM_SELECTOR));
+    const items = keyed(
+      itemEls.map((el) => {
+        const label = itemLabel(el) ?? '';
+        const box = el.querySelector<HTMLElement>('input[type=checkbox], [role=checkbox]');
+        return {
+          key: `${roleOf(el)}:${label}`,
+          role: roleOf(el),
+          label,
+          text: ownText(el).slice(0, 200),
+          states: statesOf(el),
+          checked: box
+            ? box instanceof HTMLInputElement
+              ? box.checked
+              : box.getAttribute('aria-checked') === 'true'
+            : null,
+        };
+      }),
+    );
+    const controls = keyed(shown.filter((el) => isControl(el)).map((el) => describe(el)));
+    const hiddenControls = keyed(
+      itemEls
+        .flatMap((el) => Array.from(el.querySelectorAll(CONTROL_SELECTOR)))
+        .filter((el) => !visible(el) && itemOf(el) !== null && visible(itemOf(el)!))
+        .map((el) => describe(el)),
+    );
+    const INLINE = /^(SPAN|STRONG|B|EM|I|SMALL|CODE|MARK|ABBR|TIME|DATA|OUTPUT|SUP|SUB|U|S)$/;
+    const phraseOf = (el: Element): Element => {
+      let cur = el;
+      while (cur.parentElement && cur.parentElement !== document.body) {
+        const parent = cur.parentElement;
+        if (!INLINE.test(parent.tagName) && parent.tagName !== 'P' && parent.tagName !== 'LABEL') break;
+        if (parent.matches(ITEM_SELECTOR) || isControl(parent)) break;
+        if (clean(parent.textContent).length > 80) break;
+        cur = parent;
+      }
+      return cur;
+    };
+    const phrases = new Set<Element>();
+    for (const el of shown) {
+      if (isControl(el) || el.closest('script, style, noscript, template')) continue;
+      if (el.closest(CONTROL_SELECTOR)) continue;
+      const hasOwn = Array.from(el.childNodes).some(
+        (n) => n.nodeType === Node.TEXT_NODE && clean(n.textContent) !== '',
+      );
+      if (hasOwn) phrases.add(phraseOf(el));
+    }
+    const texts = keyed(
+      Array.from(phrases)
+        .map((el) => {
+          const text = ownText(el);
+          const itemEl = itemOf(el);
+          const item = itemLabel(itemEl);
+          const parent = el.parentElement;
+          const parentText = parent && parent !== itemEl ? ownText(parent) : '';
+          const context =
+            parentText &&
+            parentText !== text &&
+            parentText.length <= 60 &&
+            !parent?.matches(ITEM_SELECTOR) &&
+            !parent?.querySelector(`${ITEM_SELECTOR}, ${CONTROL_SELECTOR}`)
+              ? parentText
+              : null;
+          return {
+            key: itemEl ? `item(${item})>${pathOf(el, itemEl)}` : pathOf(el, null),
+            text,
+            context,
+            item,
+            states: statesOf(el),
+          };
+        })
+        .filter((t) => t.text !== '' && t.text.length <= 200),
+    );
+    const counts: Record<string, number> = {};
+    for (const el of shown) {
+      const role = roleOf(el);
+      counts[role] = (counts[role] ?? 0) + 1;
+    }
+    const dialogs = shown
+      .filter(
+        (el) =>
+          (el.tagName === 'DIALOG' && (el as HTMLDialogElement).open) ||
+          ['dialog', 'alertdialog'].includes(el.getAttribute('role') ?? ''),
+      )
+      .map((el) => nameOf(el).slice(0, 80));
+    const active = document.activeElement;
+    const focused =
+      active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement
+        ? { label: nameOf(active), value: active.value }
+        : null;
+    return {
+      url: location.href,
+      title: document.title,
+      items,
+      controls,
+      hiddenControls,
+      forms,
+      texts,
+      dialogs,
+      counts,
+      focused,
+    };
+  });
+}
