@@ -24,7 +24,7 @@ export default defineConfig({
       {
         test: {
           name: 'browser',
-          include: ['packages/*/src/**/*.browser.test.ts'],
+          include: ['packages/*/src/**/*.browser.test.ts', 'fixtures/**/*.browser.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,
