@@ -46,7 +46,10 @@ describe('noticeFor (spec §8 texts)', () => {
     ).toEqual({ kind: 'error', text: 'Test failed: Broken link' });
     expect(
       noticeFor(message('all_tests_completed', { total_tests: 5, passed: 3, execution_time: 9 }), running),
-    ).toEqual({ kind: 'success', text: 'All tests completed! 3/5 passed', duration: 6000 });
+    ).toEqual({ kind: 'info', text: 'All tests completed! 3/5 passed', duration: 6000 });
+    expect(
+      noticeFor(message('all_tests_completed', { total_tests: 5, passed: 5, execution_time: 9 }), running),
+    ).toEqual({ kind: 'success', text: 'All tests completed! 5/5 passed', duration: 6000 });
     expect(noticeFor(message('execution_stopped', { execution_time: 1 }), running)?.text).toBe(
       'Test execution stopped successfully!',
     );

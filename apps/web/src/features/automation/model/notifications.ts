@@ -48,7 +48,8 @@ export function noticeFor(message: ServerMessage, before: AutomationState): Noti
       return { kind: 'error', text: `Test failed: ${message.data.error}` };
     case 'all_tests_completed':
       return {
-        kind: 'success',
+        // The spec's text either way; a run with failures is not shown as a success (see the header).
+        kind: message.data.passed === message.data.total_tests ? 'success' : 'info',
         text: `All tests completed! ${message.data.passed}/${message.data.total_tests} passed`,
         duration: ALL_COMPLETED_TOAST_MS,
       };
