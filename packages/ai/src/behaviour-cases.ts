@@ -225,10 +225,12 @@ function summary(b: Behaviour): string {
 // ---- words, for command mode --------------------------------------------------------------------
 
 const STOP = new Set(
-  'a an the and or but of to in on at for with by from as is are be been it its this that these those i me my we our you your ' +
+  (
+    'a an the and or but of to in on at for with by from as is are be been it its this that these those i me my we our you your ' +
     'test tests testing tested check checks checking verify verifies make sure ensure please can could should would will ' +
     'when then if after before works work working correctly properly page app site web does do did there here them they what how ' +
-    'also too just some any one thing things feature features'.split(' '),
+    'also too just some any one thing things feature features'
+  ).split(' '),
 );
 
 /** A crude stem: lower case, without -ing, -ed, -es, -s, -e, -ies → -y. */

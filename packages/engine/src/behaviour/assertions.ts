@@ -134,7 +134,7 @@ export function proposeAssertions(
     if (isVolatile(e.to)) continue;
     texts++;
     const group = `text:${e.to}:${e.item ?? ''}`;
-    if (e.context && !isVolatile(e.context) && e.context.includes(e.to))
+    if (e.context && !isVolatile(e.context) && e.context.includes(e.to) && !/\p{L}/u.test(e.to))
       add({ verb: 'verifyText', text: e.context, visible: true, ...region(e.item) }, group);
     add({ verb: 'verifyText', text: e.to, visible: true, ...region(e.item) }, group);
     if (/[\p{L}$€£]/u.test(e.from) && e.from.length >= 3 && !isVolatile(e.from) && !shownAfter(e.from))
@@ -147,7 +147,7 @@ export function proposeAssertions(
     if (e.item && added.some((a) => a.label === e.item)) continue;
     appeared++;
     const group = `added:${e.text}`;
-    if (e.context && !isVolatile(e.context) && e.context.includes(e.text))
+    if (e.context && !isVolatile(e.context) && e.context.includes(e.text) && !/\p{L}/u.test(e.text))
       add({ verb: 'verifyText', text: e.context, visible: true, ...region(e.item) }, group);
     add({ verb: 'verifyText', text: e.text, visible: true, ...region(e.item) }, group);
   }

@@ -65,6 +65,8 @@ interface State {
 }
 
 const SETTLE_MS = 90;
+/** How long a proposed check may take on the page it was proposed from. */
+const PRECHECK_MS = 400;
 const key = (setup: CandidateAction[]) => JSON.stringify(setup.map((a) => a.steps));
 
 /**
@@ -291,8 +293,11 @@ class BehaviourExplorer {
       ),
     };
     if (!proposed || proposed.length === 0) return tried;
+    // What does not hold right here is not worth a replay: checked at once, briefly.
+    const likely = await this.holding(this.session!, proposed, PRECHECK_MS);
+    if (likely.length === 0) return tried;
     const performed = { ...action, steps };
-    const assertions = await this.verify(state, performed, proposed);
+    const assertions = await this.verify(state, performed, likely);
     if (!assertions) return tried;
     this.found.push({
       url: this.url,
@@ -370,16 +375,7 @@ class BehaviourExplorer {
         rethrowAbort(error);
         return null;
       }
-      const held: ProposedAssertion[] = [];
-      for (const a of alive) {
-        try {
-          await this.perform(session, a.step, this.verifyTimeoutMs);
-          held.push(a);
-        } catch (error) {
-          rethrowAbort(error);
-        }
-      }
-      alive = held;
+      alive = await this.holding(session, alive, this.verifyTimeoutMs);
       if (alive.length === 0) return null;
     }
     // One wording per group: the first that held.
@@ -392,6 +388,24 @@ class BehaviourExplorer {
     });
     if (kept.every((a) => a.step.verb === 'verifyNoConsoleErrors')) return null;
     return kept.map((a) => a.step);
+  }
+
+  /** The checks that hold on the page as it is (each given `timeoutMs`). */
+  private async holding(
+    session: BrowserSession,
+    checks: ProposedAssertion[],
+    timeoutMs: number,
+  ): Promise<ProposedAssertion[]> {
+    const held: ProposedAssertion[] = [];
+    for (const a of checks) {
+      try {
+        await this.perform(session, a.step, timeoutMs);
+        held.push(a);
+      } catch (error) {
+        rethrowAbort(error);
+      }
+    }
+    return held;
   }
 
   /** A session showing the state: the open one if it does, else a fresh one with the setup replayed. */

@@ -112,11 +112,13 @@ export function readSnapshot(page: Page): Promise<Omit<PageSnapshot, 'consoleErr
         const v = el.getAttribute(`aria-${a}`);
         if (v && v !== 'false') out.push(`aria-${a}`);
       }
+      if ((el as HTMLButtonElement).disabled === true) out.push('disabled');
       const ds = el.getAttribute('data-state');
       if (ds && /^[\w-]{1,30}$/.test(ds)) out.push(`data-state=${ds}`);
       return out;
     };
-    const ITEM_SELECTOR = 'li, tbody tr, table tr, article, [role=listitem], [role=row]';
+    const ITEM_SELECTOR =
+      'li, tr:has(td), article, [role=listitem], [role=row]:not(:has([role=columnheader]))';
     const CONTROL_SELECTOR =
       'button, a[href], input:not([type=hidden]), select, textarea, [role=button], [role=checkbox], [role=switch], [role=tab], [role=menuitem], [role=radio], [role=option], [role=link], [contenteditable=true]';
     const isControl = (el: Element) => el.matches(CONTROL_SELECTOR);
