@@ -2,39 +2,50 @@ import type { TargetRole } from '@argus/protocol';
 import type { Locator, Page } from 'playwright-core';
 import { AbortedError } from './errors';
 
-export type TargetKind = 'click' | 'field' | 'check' | 'any';
+/** What the target is for: `text` prefers what a person reads (a double-click on an item's text). */
+export type TargetKind = 'click' | 'text' | 'field' | 'check' | 'any';
+
+/** Where a search starts: the page, or a region of it. */
+type Root = Page | Locator;
 
 const CSS_LIKE = /^([#.[]|[a-z]+[#.[:>])/i;
 
 /** Candidate locators for a target named in plain words, most specific first. */
-function candidates(page: Page, target: string, kind: TargetKind, role?: TargetRole): [string, Locator][] {
+function candidates(root: Root, target: string, kind: TargetKind, role?: TargetRole): [string, Locator][] {
   const list: [string, Locator][] = [];
   if (role) {
-    list.push([`role=${role}[name="${target}" exact]`, page.getByRole(role, { name: target, exact: true })]);
-    list.push([`role=${role}[name*="${target}"]`, page.getByRole(role, { name: target })]);
+    list.push([`role=${role}[name="${target}" exact]`, root.getByRole(role, { name: target, exact: true })]);
+    list.push([`role=${role}[name*="${target}"]`, root.getByRole(role, { name: target })]);
     return list;
   }
   if (kind === 'field') {
-    list.push([`label="${target}"`, page.getByLabel(target, { exact: true })]);
-    list.push([`label*="${target}"`, page.getByLabel(target)]);
-    list.push([`placeholder="${target}"`, page.getByPlaceholder(target)]);
-    list.push([`role=textbox[name*="${target}"]`, page.getByRole('textbox', { name: target })]);
-    list.push([`[name="${target}"]`, page.locator(`[name="${CSS.escape(target)}"]`)]);
+    list.push([`label="${target}"`, root.getByLabel(target, { exact: true })]);
+    list.push([`label*="${target}"`, root.getByLabel(target)]);
+    list.push([`placeholder="${target}"`, root.getByPlaceholder(target)]);
+    list.push([`role=textbox[name*="${target}"]`, root.getByRole('textbox', { name: target })]);
+    list.push([`[name="${target}"]`, root.locator(`[name="${CSS.escape(target)}"]`)]);
   } else if (kind === 'check') {
-    list.push([`role=checkbox[name="${target}"]`, page.getByRole('checkbox', { name: target })]);
-    list.push([`role=radio[name="${target}"]`, page.getByRole('radio', { name: target })]);
-    list.push([`label="${target}"`, page.getByLabel(target)]);
+    list.push([`role=checkbox[name="${target}"]`, root.getByRole('checkbox', { name: target })]);
+    list.push([`role=radio[name="${target}"]`, root.getByRole('radio', { name: target })]);
+    list.push([`label="${target}"`, root.getByLabel(target)]);
+  } else if (kind === 'text') {
+    list.push([`text="${target}"`, root.getByText(target, { exact: true })]);
+    for (const r of ['button', 'link'] as const) {
+      list.push([`role=${r}[name="${target}" exact]`, root.getByRole(r, { name: target, exact: true })]);
+    }
+    list.push([`text*="${target}"`, root.getByText(target)]);
+    list.push([`label="${target}"`, root.getByLabel(target, { exact: true })]);
   } else {
     for (const r of ['button', 'link', 'tab', 'menuitem'] as const) {
-      list.push([`role=${r}[name="${target}" exact]`, page.getByRole(r, { name: target, exact: true })]);
+      list.push([`role=${r}[name="${target}" exact]`, root.getByRole(r, { name: target, exact: true })]);
     }
-    list.push([`role=button[name*="${target}"]`, page.getByRole('button', { name: target })]);
-    list.push([`role=link[name*="${target}"]`, page.getByRole('link', { name: target })]);
-    list.push([`label="${target}"`, page.getByLabel(target)]);
-    list.push([`text="${target}"`, page.getByText(target, { exact: true })]);
-    list.push([`text*="${target}"`, page.getByText(target)]);
+    list.push([`role=button[name*="${target}"]`, root.getByRole('button', { name: target })]);
+    list.push([`role=link[name*="${target}"]`, root.getByRole('link', { name: target })]);
+    list.push([`label="${target}"`, root.getByLabel(target)]);
+    list.push([`text="${target}"`, root.getByText(target, { exact: true })]);
+    list.push([`text*="${target}"`, root.getByText(target)]);
   }
-  if (CSS_LIKE.test(target)) list.push([target, page.locator(target)]);
+  if (CSS_LIKE.test(target)) list.push([target, root.locator(target)]);
   return list;
 }
 
@@ -44,7 +55,8 @@ const CSS = { escape: (s: string) => s.replace(/["\\]/g, '\\$&') };
 /**
  * Finds the element a step names, polling until `timeoutMs`: the first candidate with a visible match
  * wins. The description says which strategy matched (shown as the step's selector). Polling stops
- * once `signal` aborts (a step given up on must not act later).
+ * once `signal` aborts (a step given up on must not act later). `within` limits the search to a
+ * region (`locateRegion`); the error then names it.
  */
 export async function locate(
   page: Page,
@@ -53,18 +65,80 @@ export async function locate(
   timeoutMs: number,
   role?: TargetRole,
   signal?: AbortSignal,
+  within?: Region,
 ): Promise<{ locator: Locator; selector: string }> {
   const deadline = Date.now() + timeoutMs;
-  const list = candidates(page, target, kind, role);
+  const list = candidates(within?.locator ?? page, target, kind, role);
   for (;;) {
     for (const [selector, locator] of list) {
       if (signal?.aborted) throw new AbortedError();
       const visible = locator.filter({ visible: true });
-      if ((await visible.count().catch(() => 0)) > 0) return { locator: visible.first(), selector };
+      if ((await visible.count().catch(() => 0)) > 0) {
+        return {
+          locator: visible.first(),
+          selector: within ? `${within.selector} >> ${selector}` : selector,
+        };
+      }
     }
     if (Date.now() >= deadline) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   const what = role ?? (kind === 'field' ? 'field' : kind === 'check' ? 'checkbox' : 'element');
-  throw new Error(`No visible ${what} matching "${target}" on ${page.url()}`);
+  const where = within ? ` in "${within.name}"` : '';
+  throw new Error(`No visible ${what} matching "${target}"${where} on ${page.url()}`);
+}
+
+/** A region of the page a step is limited to (`… in "<region>"`). */
+export interface Region {
+  /** What the step named. */
+  name: string;
+  locator: Locator;
+  /** How it was found, for the step's selector. */
+  selector: string;
+}
+
+/**
+ * The containers a region can be, by preference: an item of a list or table first, then larger
+ * groupings. Within a tier the innermost container wins (nested lists: the inner item).
+ */
+const REGION_TIERS = [
+  'li, [role="listitem"], tr, [role="row"], article, [role="article"]',
+  '[role="group"], fieldset, form, dialog, [role="dialog"], [role="alertdialog"], section, [role="region"]',
+];
+
+/**
+ * The region a step names: the innermost visible container whose text contains `name`
+ * (case-insensitive), preferring item containers (li, tr, article and their roles) over groups
+ * (`[role=group]`, fieldset, form, dialog, section); of several, the first in document order.
+ * Polls until `timeoutMs`. The locator is lazy: it finds the region again each time it is used, so a
+ * re-rendered item is still found.
+ */
+export async function locateRegion(
+  page: Page,
+  name: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<Region> {
+  const deadline = Date.now() + timeoutMs;
+  const tiers = REGION_TIERS.map((css) => {
+    const holding = () => page.locator(css).filter({ hasText: name, visible: true });
+    // Innermost: no container of the same tier inside it holds the text too.
+    return holding().filter({ hasNot: page.locator(css).filter({ hasText: name, visible: true }) });
+  });
+  for (;;) {
+    for (const tier of tiers) {
+      if (signal?.aborted) throw new AbortedError();
+      const first = tier.first();
+      if ((await first.count().catch(() => 0)) === 0) continue;
+      const tag = await first
+        .evaluate((e) => e.tagName.toLowerCase(), null, { timeout: 1_000 })
+        .catch(() => null);
+      if (tag) return { name, locator: first, selector: `${tag}:has-text("${name}")` };
+    }
+    if (Date.now() >= deadline) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(
+    `No visible region (list item, row, article, group, form, dialog or section) containing "${name}" on ${page.url()}`,
+  );
 }

@@ -1,7 +1,7 @@
-import type { Step, TargetRole } from '@argus/protocol';
+import { pluralRole, type Step, type TargetRole } from '@argus/protocol';
 import type { Locator, Page } from 'playwright-core';
 import { AbortedError } from './errors';
-import { locate, type TargetKind } from './locate';
+import { locate, locateRegion, type Region, type TargetKind } from './locate';
 import {
   accessibilityViolations,
   brokenLinks,
@@ -32,8 +32,49 @@ export interface StepContext {
 /** Performs one step of the step language on the page; answers the selector it used, if any. */
 export async function performStep(ctx: StepContext, step: Step): Promise<string | null> {
   const { page, tracker, timeout, signal, beforeChange } = ctx;
-  const find = (target: string, kind: TargetKind, role?: TargetRole) =>
-    locate(page, target, kind, timeout, role, signal);
+  const deadline = Date.now() + timeout;
+  /** What is left of the step's timeout (a region and its target share it). */
+  const left = () => Math.max(0, deadline - Date.now());
+  const find = (target: string, kind: TargetKind, role?: TargetRole, within?: Region) =>
+    locate(page, target, kind, left(), role, signal, within);
+  const regionOf = async (name: string | undefined) =>
+    name === undefined ? undefined : locateRegion(page, name, left(), signal);
+  const inName = (within?: Region) => (within ? ` in "${within.name}"` : '');
+  /**
+   * A control in a region, revealed the way a person would: when it is not visible yet (a delete
+   * button shown only on hover), the mouse moves over the region first.
+   */
+  const findRevealing = async (target: string, kind: TargetKind, role?: TargetRole, within?: Region) => {
+    if (!within) return find(target, kind, role);
+    const now = await locate(page, target, kind, 0, role, signal, within).catch((error: unknown) => {
+      if (error instanceof AbortedError) throw error;
+      return null;
+    });
+    if (now) return now;
+    await beforeChange();
+    await within.locator.hover({ timeout: left() });
+    return find(target, kind, role, within);
+  };
+  /** The first visible checkbox of a region, revealed by hovering the region if need be. */
+  const checkboxIn = async (within: Region) => {
+    const boxes = within.locator.getByRole('checkbox').filter({ visible: true });
+    let hovered = false;
+    const ok = await poll(
+      async () => {
+        if ((await boxes.count()) > 0) return true;
+        if (!hovered) {
+          hovered = true;
+          await beforeChange();
+          await within.locator.hover({ timeout: left() });
+        }
+        return false;
+      },
+      left(),
+      signal,
+    );
+    if (!ok) throw new Error(`No visible checkbox in "${within.name}" on ${page.url()}`);
+    return { locator: boxes.first(), selector: `${within.selector} >> role=checkbox` };
+  };
   switch (step.verb) {
     case 'navigate': {
       const { requested, status } = await ctx.navigate(step.url, timeout);
@@ -50,17 +91,38 @@ export async function performStep(ctx: StepContext, step: Step): Promise<string 
       await page.reload({ timeout });
       return null;
     case 'click': {
-      const { locator, selector } = await find(step.target, 'click', step.role);
+      const within = await regionOf(step.region);
+      const { locator, selector } = await findRevealing(step.target, 'click', step.role, within);
       await beforeChange();
-      await locator.click({ timeout });
-      await page.waitForLoadState('domcontentloaded', { timeout }).catch(() => {});
+      await locator.click({ timeout: left() });
+      await page.waitForLoadState('domcontentloaded', { timeout: left() }).catch(() => {});
+      return selector;
+    }
+    case 'doubleClick': {
+      const within = await regionOf(step.region);
+      const { locator, selector } = await findRevealing(step.target, 'text', undefined, within);
+      await beforeChange();
+      await locator.dblclick({ timeout: left() });
       return selector;
     }
     case 'hover': {
-      const { locator, selector } = await find(step.target, 'any');
+      const within = await regionOf(step.region);
+      const { locator, selector } = await find(step.target, 'any', undefined, within);
       await beforeChange();
-      await locator.hover({ timeout });
+      await locator.hover({ timeout: left() });
       return selector;
+    }
+    case 'type': {
+      await focusedField(page, `type "${step.value}" into`, left(), signal);
+      await beforeChange();
+      await page.keyboard.type(step.value);
+      return null;
+    }
+    case 'fillFocused': {
+      await focusedField(page, `fill with "${step.value}"`, left(), signal);
+      await beforeChange();
+      await page.locator('*:focus').first().fill(step.value, { timeout: left() });
+      return ':focus';
     }
     case 'fill': {
       const { locator, selector } = await find(step.field, 'field');
@@ -83,9 +145,17 @@ export async function performStep(ctx: StepContext, step: Step): Promise<string 
       return selector;
     }
     case 'check': {
-      const { locator, selector } = await find(step.target, 'check');
+      const within = await regionOf(step.region);
+      const { locator, selector } =
+        step.target === undefined && within
+          ? await checkboxIn(within)
+          : await findRevealing(step.target ?? '', 'check', undefined, within);
       await beforeChange();
-      await locator.setChecked(step.checked, { timeout });
+      await locator.setChecked(step.checked, { timeout: left() }).catch(async (error: unknown) => {
+        // An app that re-renders its list on a change replaces the checkbox Playwright clicked, so its
+        // own after-check fails: what counts is the checkbox found again.
+        if (!(await poll(async () => (await locator.isChecked()) === step.checked, 500, signal))) throw error;
+      });
       return selector;
     }
     case 'press': {
@@ -128,26 +198,84 @@ export async function performStep(ctx: StepContext, step: Step): Promise<string 
     case 'screenshot':
       return null;
     case 'verifyText': {
-      const ok = await visibility(page.getByText(step.text), step.visible, timeout, signal);
+      const within = await regionOf(step.region);
+      const root = within?.locator ?? page;
+      const ok = await visibility(root.getByText(step.text), step.visible, left(), signal);
       if (!ok)
         throw new Error(
-          `Expected the text "${step.text}" ${step.visible ? 'to be' : 'not to be'} visible on ${page.url()}`,
+          `Expected the text "${step.text}" ${step.visible ? 'to be' : 'not to be'} visible${inName(within)} on ${page.url()}`,
         );
-      return `text*="${step.text}"`;
+      return within ? `${within.selector} >> text*="${step.text}"` : `text*="${step.text}"`;
     }
     case 'verifyElement': {
+      const within = await regionOf(step.region);
+      const root = within?.locator ?? page;
       const ok = await visibility(
-        page.getByRole(step.role, { name: step.name }),
+        root.getByRole(step.role, { name: step.name }),
         step.visible,
-        timeout,
+        left(),
         signal,
       );
       if (!ok) {
         throw new Error(
-          `Expected a ${step.role} named "${step.name}" ${step.visible ? 'to be' : 'not to be'} visible on ${page.url()}`,
+          `Expected a ${step.role} named "${step.name}" ${step.visible ? 'to be' : 'not to be'} visible${inName(within)} on ${page.url()}`,
         );
       }
-      return `role=${step.role}[name*="${step.name}"]`;
+      const selector = `role=${step.role}[name*="${step.name}"]`;
+      return within ? `${within.selector} >> ${selector}` : selector;
+    }
+    case 'verifyExactCount': {
+      const within = await regionOf(step.region);
+      const locator = (within?.locator ?? page).getByRole(step.role).filter({ visible: true });
+      const ok = await poll(async () => (await locator.count()) === step.count, left(), signal);
+      if (!ok) {
+        const found = await locator.count();
+        const what = step.count === 1 ? step.role : pluralRole(step.role);
+        throw new Error(
+          `Expected exactly ${step.count} ${what} to be visible${inName(within)}, found ${found} on ${page.url()}`,
+        );
+      }
+      return within ? `${within.selector} >> role=${step.role}` : `role=${step.role}`;
+    }
+    case 'verifyChecked': {
+      const within = await regionOf(step.region);
+      const { locator, selector } =
+        step.target === undefined && within
+          ? await checkboxIn(within)
+          : await find(step.target ?? '', 'check', undefined, within);
+      const ok = await poll(async () => (await locator.isChecked()) === step.checked, left(), signal);
+      if (!ok) {
+        const what = step.target === undefined ? 'the checkbox' : `"${step.target}"`;
+        const is = await locator.isChecked().then(
+          (c) => (c ? 'it is checked' : 'it is not checked'),
+          () => 'it is gone',
+        );
+        throw new Error(
+          `Expected ${what}${inName(within)} ${step.checked ? 'to be' : 'not to be'} checked, but ${is} on ${page.url()}`,
+        );
+      }
+      return selector;
+    }
+    case 'verifyState': {
+      const within = await regionOf(step.region);
+      const { locator, selector } = await find(step.target, 'text', step.role, within);
+      let last: Marks | null = null;
+      const ok = await poll(
+        async () => {
+          last = await locator.evaluate(marks, step.state, { timeout: left() });
+          return last.marked === step.marked;
+        },
+        left(),
+        signal,
+      );
+      if (!ok) {
+        const seen = (last as Marks | null)?.chain ?? 'the element is gone';
+        throw new Error(
+          `Expected "${step.target}"${inName(within)} ${step.marked ? 'to be' : 'not to be'} marked "${step.state}", ` +
+            `but it ${step.marked ? 'is not' : 'is'} (${seen}) on ${page.url()}`,
+        );
+      }
+      return selector;
     }
     case 'verifyUrl': {
       const ok = await page
@@ -217,6 +345,96 @@ export async function performStep(ctx: StepContext, step: Step): Promise<string 
       throw new Error(`Unsupported step ${(never as Step).verb}`);
     }
   }
+}
+
+/**
+ * Waits until an editable element has focus (a field, a text area, something contenteditable), else
+ * fails naming what has focus instead.
+ */
+async function focusedField(page: Page, doing: string, timeout: number, signal: AbortSignal): Promise<void> {
+  const focused = () =>
+    page.evaluate(() => {
+      let e = document.activeElement;
+      while (e?.shadowRoot?.activeElement) e = e.shadowRoot.activeElement;
+      if (!e || e === document.body || e === document.documentElement)
+        return { editable: false, what: 'nothing' };
+      const el = e as HTMLElement;
+      const plain = [
+        'checkbox',
+        'radio',
+        'button',
+        'submit',
+        'reset',
+        'file',
+        'image',
+        'range',
+        'color',
+        'hidden',
+      ];
+      const editable =
+        el.isContentEditable ||
+        (el instanceof HTMLInputElement && !plain.includes(el.type) && !el.readOnly && !el.disabled) ||
+        (el instanceof HTMLTextAreaElement && !el.readOnly && !el.disabled);
+      const labelled = el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent;
+      const name = (labelled ?? el.textContent ?? '').trim().slice(0, 40);
+      const type = el instanceof HTMLInputElement ? `[type=${el.type}]` : '';
+      return { editable, what: `<${el.tagName.toLowerCase()}${type}>${name ? ` "${name}"` : ''}` };
+    });
+  let last = { editable: false, what: 'nothing' };
+  const ok = await poll(
+    async () => {
+      last = await focused();
+      return last.editable;
+    },
+    timeout,
+    signal,
+  );
+  if (!ok)
+    throw new Error(`Expected a focused field to ${doing}, but ${last.what} has focus on ${page.url()}`);
+}
+
+interface Marks {
+  marked: boolean;
+  /** The elements looked at, from the item down to the target, with their classes and states. */
+  chain: string;
+}
+
+/**
+ * Whether an element is "marked" with a state (runs in the page): it, or an ancestor up to its
+ * nearest item container (li, tr, article, listitem, row), has a class `<state>` or `is-<state>`,
+ * `aria-<state>="true"` (`aria-current`: any value but "false"), or `data-state`/`data-status` equal to
+ * the state; case-insensitive.
+ */
+function marks(target: Element, state: string): Marks {
+  const s = state.trim().toLowerCase();
+  const item = target.closest('li, tr, article, [role="listitem"], [role="row"]');
+  const chain: Element[] = [];
+  for (let e: Element | null = target; e; e = e.parentElement) {
+    chain.push(e);
+    if (!item || e === item) break;
+  }
+  const isMarked = (e: Element) => {
+    const classes = [...e.classList].map((c) => c.toLowerCase());
+    if (classes.includes(s) || classes.includes(`is-${s}`)) return true;
+    const aria = /^[a-z]+$/.test(s) ? e.getAttribute(`aria-${s}`) : null;
+    if (aria !== null && (s === 'current' ? aria.toLowerCase() !== 'false' : aria.toLowerCase() === 'true')) {
+      return true;
+    }
+    return ['data-state', 'data-status'].some((a) => e.getAttribute(a)?.trim().toLowerCase() === s);
+  };
+  const describe = (e: Element) => {
+    const classes = [...e.classList].map((c) => `.${c}`).join('');
+    const states = [...e.attributes]
+      .filter((a) => a.name.startsWith('aria-') || a.name === 'data-state' || a.name === 'data-status')
+      .filter((a) => a.name !== 'aria-label' && a.name !== 'aria-labelledby' && a.name !== 'aria-describedby')
+      .map((a) => `[${a.name}="${a.value}"]`)
+      .join('');
+    return `${e.tagName.toLowerCase()}${classes}${states}`;
+  };
+  return {
+    marked: chain.some(isMarked),
+    chain: chain.reverse().map(describe).join(' > '),
+  };
 }
 
 async function poll(check: () => Promise<boolean>, timeoutMs: number, signal: AbortSignal): Promise<boolean> {

@@ -43,6 +43,94 @@ describe('step language', () => {
     ['Verify all images have alt text', { verb: 'verifyImagesAlt' }],
     ['Verify no horizontal overflow', { verb: 'verifyNoOverflow' }],
     ['Verify no accessibility violations', { verb: 'verifyAccessibility' }],
+    // Behaviour tests: regions, double-click, typing into the focused field, checked and marked states.
+    ['Click "Remove" in "Widget"', { verb: 'click', target: 'Remove', region: 'Widget' }],
+    [
+      "click button 'Delete' in 'Buy milk'",
+      { verb: 'click', role: 'button', target: 'Delete', region: 'Buy milk' },
+    ],
+    ['Click tab "Billing"', { verb: 'click', role: 'tab', target: 'Billing' }],
+    ['Double-click "Buy milk"', { verb: 'doubleClick', target: 'Buy milk' }],
+    [
+      'double click "Buy milk" in "Groceries"',
+      { verb: 'doubleClick', target: 'Buy milk', region: 'Groceries' },
+    ],
+    ['Doubleclick on "Buy milk"', { verb: 'doubleClick', target: 'Buy milk' }],
+    [
+      'Check "Gift wrap" in "Widget"',
+      { verb: 'check', target: 'Gift wrap', checked: true, region: 'Widget' },
+    ],
+    ['Check the checkbox in "Buy milk"', { verb: 'check', checked: true, region: 'Buy milk' }],
+    ["uncheck the checkbox in 'Buy milk'", { verb: 'check', checked: false, region: 'Buy milk' }],
+    ['Hover "Buy milk" in "Groceries"', { verb: 'hover', target: 'Buy milk', region: 'Groceries' }],
+    ['Verify "Remember me" is checked', { verb: 'verifyChecked', target: 'Remember me', checked: true }],
+    ['Verify "Remember me" is not checked', { verb: 'verifyChecked', target: 'Remember me', checked: false }],
+    [
+      'Verify "Gift wrap" is checked in "Widget"',
+      { verb: 'verifyChecked', target: 'Gift wrap', region: 'Widget', checked: true },
+    ],
+    [
+      'Verify "Gift wrap" in "Widget" is not checked',
+      { verb: 'verifyChecked', target: 'Gift wrap', region: 'Widget', checked: false },
+    ],
+    [
+      'Verify the checkbox in "Buy milk" is checked',
+      { verb: 'verifyChecked', region: 'Buy milk', checked: true },
+    ],
+    [
+      'verify that the checkbox in "Buy milk" is not checked',
+      { verb: 'verifyChecked', region: 'Buy milk', checked: false },
+    ],
+    [
+      'Verify the checkbox is checked in "Buy milk"',
+      { verb: 'verifyChecked', region: 'Buy milk', checked: true },
+    ],
+    ['Verify exactly 2 listitems are visible', { verb: 'verifyExactCount', role: 'listitem', count: 2 }],
+    ['Verify exactly 0 rows are visible', { verb: 'verifyExactCount', role: 'row', count: 0 }],
+    ['Verify exactly 1 checkbox is visible', { verb: 'verifyExactCount', role: 'checkbox', count: 1 }],
+    ['Verify exactly 3 checkboxes are visible', { verb: 'verifyExactCount', role: 'checkbox', count: 3 }],
+    ['Verify there are exactly 3 textboxes', { verb: 'verifyExactCount', role: 'textbox', count: 3 }],
+    ['Verify exactly 2 lists are visible', { verb: 'verifyExactCount', role: 'list', count: 2 }],
+    [
+      'Verify exactly 2 listitems are visible in "Groceries"',
+      { verb: 'verifyExactCount', role: 'listitem', count: 2, region: 'Groceries' },
+    ],
+    ['Verify at least 2 checkboxes are visible', { verb: 'verifyCount', role: 'checkbox', atLeast: 2 }],
+    ['Verify at least 2 statuses are visible', { verb: 'verifyCount', role: 'status', atLeast: 2 }],
+    [
+      'Verify text "$20.00" is visible in "Widget"',
+      { verb: 'verifyText', text: '$20.00', visible: true, region: 'Widget' },
+    ],
+    [
+      'Verify text "Delete" is not visible in "Buy milk"',
+      { verb: 'verifyText', text: 'Delete', visible: false, region: 'Buy milk' },
+    ],
+    [
+      'Verify button "Remove" is visible in "Widget"',
+      { verb: 'verifyElement', role: 'button', name: 'Remove', visible: true, region: 'Widget' },
+    ],
+    [
+      'Verify dialog "Confirm" is visible',
+      { verb: 'verifyElement', role: 'dialog', name: 'Confirm', visible: true },
+    ],
+    ['Type "Buy bread"', { verb: 'type', value: 'Buy bread' }],
+    ['Fill the focused field with "Buy oat milk"', { verb: 'fillFocused', value: 'Buy oat milk' }],
+    [
+      'Verify "Buy milk" is marked "completed"',
+      { verb: 'verifyState', target: 'Buy milk', state: 'completed', marked: true },
+    ],
+    [
+      'Verify "Buy milk" is not marked "completed"',
+      { verb: 'verifyState', target: 'Buy milk', state: 'completed', marked: false },
+    ],
+    [
+      'Verify link "Active" is marked "selected"',
+      { verb: 'verifyState', target: 'Active', role: 'link', state: 'selected', marked: true },
+    ],
+    [
+      'Verify "Active" is marked "selected" in "Filters"',
+      { verb: 'verifyState', target: 'Active', state: 'selected', marked: true, region: 'Filters' },
+    ],
   ])('parses %j', (line, step) => {
     expect(parseStep(line)).toEqual(step);
   });
@@ -65,31 +153,44 @@ describe('step language', () => {
   });
 });
 
-/** The Step type as it was written by hand before StepSchema: the schema must mean exactly this. */
+/** The Step type as it was written by hand before StepSchema (plus issue 8's additions): the schema must mean exactly this. */
 type HandWrittenStep =
   | { verb: 'navigate'; url: string }
   | { verb: 'back' }
   | { verb: 'reload' }
-  | { verb: 'click'; target: string; role?: TargetRole }
+  | { verb: 'click'; target: string; role?: TargetRole; region?: string }
+  | { verb: 'doubleClick'; target: string; region?: string }
   | { verb: 'fill'; field: string; value: string }
   | { verb: 'clear'; field: string }
   | { verb: 'select'; option: string; field: string }
-  | { verb: 'check'; target: string; checked: boolean }
+  | { verb: 'check'; target?: string; checked: boolean; region?: string }
   | { verb: 'press'; key: string; field?: string }
-  | { verb: 'hover'; target: string }
+  | { verb: 'hover'; target: string; region?: string }
+  | { verb: 'type'; value: string }
+  | { verb: 'fillFocused'; value: string }
   | { verb: 'scroll'; target: 'bottom' | 'top' | string }
   | { verb: 'wait'; ms: number }
   | { verb: 'waitForText'; text: string }
   | { verb: 'viewport'; width: number; height: number }
   | { verb: 'screenshot' }
-  | { verb: 'verifyText'; text: string; visible: boolean }
-  | { verb: 'verifyElement'; role: TargetRole; name: string; visible: boolean }
+  | { verb: 'verifyText'; text: string; visible: boolean; region?: string }
+  | { verb: 'verifyElement'; role: TargetRole; name: string; visible: boolean; region?: string }
   | { verb: 'verifyUrl'; text: string }
   | { verb: 'verifyTitle'; text: string }
   | { verb: 'verifyValue'; field: string; value: string }
   | { verb: 'verifyInvalid'; field: string }
   | { verb: 'verifyNoErrors' }
   | { verb: 'verifyCount'; role: TargetRole; atLeast: number }
+  | { verb: 'verifyExactCount'; role: TargetRole; count: number; region?: string }
+  | { verb: 'verifyChecked'; target?: string; region?: string; checked: boolean }
+  | {
+      verb: 'verifyState';
+      target: string;
+      role?: TargetRole;
+      state: string;
+      marked: boolean;
+      region?: string;
+    }
   | { verb: 'verifyNoConsoleErrors' }
   | { verb: 'verifyNoFailedRequests' }
   | { verb: 'verifyLinksWork' }
@@ -121,6 +222,9 @@ const AWKWARD = [
   '3. numbered',
 ];
 
+/** An awkward text by any index. */
+const aw = (i: number) => AWKWARD[i % AWKWARD.length];
+
 const ROLE_LIST: TargetRole[] = [
   'button',
   'link',
@@ -130,6 +234,16 @@ const ROLE_LIST: TargetRole[] = [
   'img',
   'row',
   'listitem',
+  'radio',
+  'combobox',
+  'option',
+  'list',
+  'tab',
+  'menuitem',
+  'dialog',
+  'alert',
+  'status',
+  'cell',
 ];
 
 /** Every verb, with its arguments drawn from the awkward texts. */
@@ -149,20 +263,36 @@ const SAMPLES: Step[] = [
   { verb: 'back' },
   { verb: 'reload' },
   ...AWKWARD.map((target): Step => ({ verb: 'click', target })),
-  ...ROLE_LIST.map((role, i): Step => ({ verb: 'click', target: AWKWARD[i + 3], role })),
+  ...ROLE_LIST.map((role, i): Step => ({ verb: 'click', target: aw(i + 3), role })),
+  ...AWKWARD.map((target, i): Step => ({ verb: 'click', target, region: AWKWARD.at(-i - 1) ?? '' })),
+  ...ROLE_LIST.map((role, i): Step => ({ verb: 'click', target: aw(i), role, region: aw(i + 2) })),
+  ...AWKWARD.flatMap((target, i): Step[] => [
+    { verb: 'doubleClick', target },
+    { verb: 'doubleClick', target, region: AWKWARD.at(-i - 1) ?? '' },
+  ]),
   ...AWKWARD.map((value, i): Step => ({ verb: 'fill', field: AWKWARD.at(-i - 1) ?? '', value })),
   ...AWKWARD.map((field): Step => ({ verb: 'clear', field })),
   ...AWKWARD.map((option, i): Step => ({ verb: 'select', option, field: AWKWARD.at(-i - 1) ?? '' })),
-  ...AWKWARD.flatMap((target): Step[] => [
+  ...AWKWARD.flatMap((target, i): Step[] => [
     { verb: 'check', target, checked: true },
     { verb: 'check', target, checked: false },
+    { verb: 'check', target, checked: i % 2 === 0, region: AWKWARD.at(-i - 1) ?? '' },
+    { verb: 'check', checked: true, region: target },
+    { verb: 'check', checked: false, region: target },
   ]),
   ...['Enter', 'Tab', 'Control+A', 'a', 'F5', 'in'].flatMap((key): Step[] => [
     { verb: 'press', key },
     { verb: 'press', key, field: 'Search' },
     { verb: 'press', key, field: 'x" in "y' },
   ]),
-  ...AWKWARD.map((target): Step => ({ verb: 'hover', target })),
+  ...AWKWARD.flatMap((target, i): Step[] => [
+    { verb: 'hover', target },
+    { verb: 'hover', target, region: AWKWARD.at(-i - 1) ?? '' },
+  ]),
+  ...AWKWARD.flatMap((value): Step[] => [
+    { verb: 'type', value },
+    { verb: 'fillFocused', value },
+  ]),
   ...['bottom', 'top', 'Bottom', 'the bottom', 'Pricing', ...AWKWARD].map(
     (target): Step => ({ verb: 'scroll', target }),
   ),
@@ -175,13 +305,17 @@ const SAMPLES: Step[] = [
     [99_999, 10],
   ].map(([width, height]): Step => ({ verb: 'viewport', width, height })),
   { verb: 'screenshot' },
-  ...AWKWARD.flatMap((text): Step[] => [
+  ...AWKWARD.flatMap((text, i): Step[] => [
     { verb: 'verifyText', text, visible: true },
     { verb: 'verifyText', text, visible: false },
+    { verb: 'verifyText', text, visible: true, region: AWKWARD.at(-i - 1) ?? '' },
+    { verb: 'verifyText', text, visible: false, region: aw(i + 5) },
   ]),
   ...ROLE_LIST.flatMap((role, i): Step[] => [
-    { verb: 'verifyElement', role, name: AWKWARD[i], visible: true },
-    { verb: 'verifyElement', role, name: AWKWARD[i + 8], visible: false },
+    { verb: 'verifyElement', role, name: aw(i), visible: true },
+    { verb: 'verifyElement', role, name: aw(i + 8), visible: false },
+    { verb: 'verifyElement', role, name: aw(i + 1), visible: true, region: aw(i + 2) },
+    { verb: 'verifyElement', role, name: aw(i + 3), visible: false, region: aw(i + 4) },
   ]),
   ...AWKWARD.map((text): Step => ({ verb: 'verifyUrl', text })),
   ...AWKWARD.map((text): Step => ({ verb: 'verifyTitle', text })),
@@ -192,6 +326,39 @@ const SAMPLES: Step[] = [
     { verb: 'verifyCount', role, atLeast: 0 },
     { verb: 'verifyCount', role, atLeast: 3 },
     { verb: 'verifyCount', role, atLeast: Number.MAX_SAFE_INTEGER },
+    { verb: 'verifyExactCount', role, count: 0 },
+    { verb: 'verifyExactCount', role, count: 1 },
+    { verb: 'verifyExactCount', role, count: 2 },
+    { verb: 'verifyExactCount', role, count: 1, region: 'Buy milk' },
+    { verb: 'verifyExactCount', role, count: 12, region: 'x" in "y' },
+    { verb: 'verifyExactCount', role, count: Number.MAX_SAFE_INTEGER },
+  ]),
+  ...AWKWARD.flatMap((target, i): Step[] => [
+    { verb: 'verifyChecked', target, checked: true },
+    { verb: 'verifyChecked', target, checked: false },
+    { verb: 'verifyChecked', target, region: AWKWARD.at(-i - 1) ?? '', checked: i % 2 === 0 },
+    { verb: 'verifyChecked', region: target, checked: true },
+    { verb: 'verifyChecked', region: target, checked: false },
+  ]),
+  ...AWKWARD.flatMap((target, i): Step[] => [
+    { verb: 'verifyState', target, state: AWKWARD.at(-i - 1) ?? '', marked: true },
+    { verb: 'verifyState', target, state: 'completed', marked: false },
+    { verb: 'verifyState', target, state: 'x" is marked "y', marked: i % 2 === 0, region: aw(i + 3) },
+    {
+      verb: 'verifyState',
+      target,
+      role: ROLE_LIST[i % ROLE_LIST.length],
+      state: 'selected',
+      marked: i % 3 === 0,
+    },
+    {
+      verb: 'verifyState',
+      target,
+      role: ROLE_LIST[(i + 5) % ROLE_LIST.length],
+      state: aw(i + 7),
+      marked: true,
+      region: AWKWARD.at(-i - 1) ?? '',
+    },
   ]),
   { verb: 'verifyNoConsoleErrors' },
   { verb: 'verifyNoFailedRequests' },
@@ -246,6 +413,17 @@ describe('StepSchema and formatStep', () => {
         { verb: 'press', key: 'Enter', field: a },
         { verb: 'scroll', target: a },
         { verb: 'verifyText', text: a, visible: i % 2 === 0 },
+        { verb: 'verifyText', text: a, visible: i % 2 === 1, region: b },
+        { verb: 'click', target: a, region: b },
+        { verb: 'doubleClick', target: a, region: b },
+        { verb: 'check', target: a, checked: true, region: b },
+        { verb: 'check', checked: false, region: a },
+        { verb: 'verifyChecked', target: a, region: b, checked: true },
+        { verb: 'verifyChecked', region: a, checked: false },
+        { verb: 'verifyState', target: a, state: b, marked: i % 2 === 0 },
+        { verb: 'verifyState', target: a, role: 'link', state: b, marked: true, region: a },
+        { verb: 'type', value: a },
+        { verb: 'fillFocused', value: b },
       ] satisfies Step[]) {
         expect(parseStep(formatStep(sample)), formatStep(sample)).toStrictEqual(sample);
       }
@@ -267,13 +445,50 @@ describe('StepSchema and formatStep', () => {
     expect(formatStep({ verb: 'verifyCount', role: 'row', atLeast: 3 })).toBe(
       'Verify at least 3 rows are visible',
     );
+    expect(formatStep({ verb: 'click', role: 'button', target: 'Delete', region: 'Buy milk' })).toBe(
+      'Click button "Delete" in "Buy milk"',
+    );
+    expect(formatStep({ verb: 'doubleClick', target: 'Buy milk' })).toBe('Double-click "Buy milk"');
+    expect(formatStep({ verb: 'check', checked: false, region: 'Buy milk' })).toBe(
+      'Uncheck the checkbox in "Buy milk"',
+    );
+    expect(formatStep({ verb: 'verifyChecked', region: 'Buy milk', checked: true })).toBe(
+      'Verify the checkbox in "Buy milk" is checked',
+    );
+    expect(formatStep({ verb: 'verifyChecked', target: 'Gift wrap', region: 'Widget', checked: false })).toBe(
+      'Verify "Gift wrap" is not checked in "Widget"',
+    );
+    expect(formatStep({ verb: 'verifyExactCount', role: 'listitem', count: 1 })).toBe(
+      'Verify exactly 1 listitem is visible',
+    );
+    expect(formatStep({ verb: 'verifyExactCount', role: 'checkbox', count: 2, region: 'Todos' })).toBe(
+      'Verify exactly 2 checkboxes are visible in "Todos"',
+    );
+    expect(formatStep({ verb: 'verifyText', text: '$20.00', visible: true, region: 'Widget' })).toBe(
+      'Verify text "$20.00" is visible in "Widget"',
+    );
+    expect(formatStep({ verb: 'type', value: 'Buy bread' })).toBe('Type "Buy bread"');
+    expect(formatStep({ verb: 'fillFocused', value: 'x' })).toBe('Fill the focused field with "x"');
+    expect(
+      formatStep({ verb: 'verifyState', target: 'Active', role: 'link', state: 'selected', marked: true }),
+    ).toBe('Verify link "Active" is marked "selected"');
+    expect(formatStep({ verb: 'verifyState', target: 'Buy milk', state: 'completed', marked: false })).toBe(
+      'Verify "Buy milk" is not marked "completed"',
+    );
   });
 
   it('refuses steps outside the grammar: unknown verbs and keys, bad keys, waits past 30 s', () => {
     for (const bad of [
       { verb: 'dance' },
       { verb: 'click' },
-      { verb: 'click', target: 'x', role: 'tab' },
+      { verb: 'click', target: 'x', role: 'tabs' },
+      { verb: 'click', target: 'x', region: 3 },
+      { verb: 'doubleClick', target: 'x', role: 'button' },
+      { verb: 'check', checked: true },
+      { verb: 'verifyChecked', checked: false },
+      { verb: 'verifyExactCount', role: 'row', count: -1 },
+      { verb: 'verifyState', target: 'x', state: 'done' },
+      { verb: 'type' },
       { verb: 'click', target: 'x', selector: '#x' },
       { verb: 'press', key: 'Enter now' },
       { verb: 'press', key: '' },
@@ -304,6 +519,10 @@ describe('StepSchema and formatStep', () => {
       'Set viewport to 0010x0844',
       'Verify that the listitem "x" is not visible',
       'Verify there are at least 3 buttons',
+      'Verify there are exactly 0 dialogs',
+      'Click option "Large" in "Size"',
+      'Verify cell "$20.00" is visible in "Widget"',
+      'Uncheck the checkbox in "Buy milk"',
     ]) {
       expect(StepSchema.safeParse(parseStep(line)).success, line).toBe(true);
     }

@@ -17,9 +17,24 @@ export const TargetRoleSchema = z.enum([
   'img',
   'row',
   'listitem',
+  'radio',
+  'combobox',
+  'option',
+  'list',
+  'tab',
+  'menuitem',
+  'dialog',
+  'alert',
+  'status',
+  'cell',
 ]);
 export type TargetRole = z.infer<typeof TargetRoleSchema>;
-const ROLES = TargetRoleSchema.options.join('|');
+/** Longest names first, so `listitem` is not read as `list`. */
+const ROLES = [...TargetRoleSchema.options].sort((a, b) => b.length - a.length).join('|');
+/** A role, singular or plural (`rows`, `checkboxes`, `listitems`): group 1 is the role. */
+const ROLE_PLURAL = `(${ROLES})(?:es|s)?`;
+/** The plural a role is written with: `checkboxes`, `rows`. */
+export const pluralRole = (role: TargetRole) => (role.endsWith('x') ? `${role}es` : `${role}s`);
 
 /** Whole milliseconds, at most 30 s (`Wait 2 seconds`, `Wait 250 ms`). */
 const WAIT_MAX_MS = 30_000;
@@ -32,13 +47,26 @@ export const StepSchema = z.discriminatedUnion('verb', [
   step('navigate', { url: z.string() }),
   step('back', {}),
   step('reload', {}),
-  step('click', { target: z.string(), role: TargetRoleSchema.optional() }),
+  step('click', { target: z.string(), role: TargetRoleSchema.optional(), region: z.string().optional() }),
+  step('doubleClick', { target: z.string(), region: z.string().optional() }),
   step('fill', { field: z.string(), value: z.string() }),
   step('clear', { field: z.string() }),
   step('select', { option: z.string(), field: z.string() }),
-  step('check', { target: z.string(), checked: z.boolean() }),
+  /** Without a target, the (first) checkbox in the region: one of `target` and `region` is required. */
+  step('check', {
+    target: z.string().optional(),
+    checked: z.boolean(),
+    region: z.string().optional(),
+  }).refine(
+    (s) => s.target !== undefined || s.region !== undefined,
+    'A check step names its target, its region, or both',
+  ),
   step('press', { key: z.string().regex(/^[A-Za-z0-9+]+$/), field: z.string().optional() }),
-  step('hover', { target: z.string() }),
+  step('hover', { target: z.string(), region: z.string().optional() }),
+  /** Types into the element that has focus. */
+  step('type', { value: z.string() }),
+  /** Replaces the value of the field that has focus. */
+  step('fillFocused', { value: z.string() }),
   /** 'bottom' and 'top' scroll the page; any other text is a target to scroll to. */
   step('scroll', { target: z.string() }),
   step('wait', { ms: z.number().int().min(0).max(WAIT_MAX_MS) }),
@@ -48,14 +76,41 @@ export const StepSchema = z.discriminatedUnion('verb', [
     height: z.number().int().min(0).max(99_999),
   }),
   step('screenshot', {}),
-  step('verifyText', { text: z.string(), visible: z.boolean() }),
-  step('verifyElement', { role: TargetRoleSchema, name: z.string(), visible: z.boolean() }),
+  step('verifyText', { text: z.string(), visible: z.boolean(), region: z.string().optional() }),
+  step('verifyElement', {
+    role: TargetRoleSchema,
+    name: z.string(),
+    visible: z.boolean(),
+    region: z.string().optional(),
+  }),
   step('verifyUrl', { text: z.string() }),
   step('verifyTitle', { text: z.string() }),
   step('verifyValue', { field: z.string(), value: z.string() }),
   step('verifyInvalid', { field: z.string() }),
   step('verifyNoErrors', {}),
   step('verifyCount', { role: TargetRoleSchema, atLeast: z.number().int().min(0) }),
+  step('verifyExactCount', {
+    role: TargetRoleSchema,
+    count: z.number().int().min(0),
+    region: z.string().optional(),
+  }),
+  /** Without a target, the (first) checkbox in the region: one of `target` and `region` is required. */
+  step('verifyChecked', {
+    target: z.string().optional(),
+    region: z.string().optional(),
+    checked: z.boolean(),
+  }).refine(
+    (s) => s.target !== undefined || s.region !== undefined,
+    'A verifyChecked step names its target, its region, or both',
+  ),
+  /** A class, `aria-*` or `data-state` mark on the target or its item (docs/STEP-LANGUAGE.md). */
+  step('verifyState', {
+    target: z.string(),
+    role: TargetRoleSchema.optional(),
+    state: z.string(),
+    marked: z.boolean(),
+    region: z.string().optional(),
+  }),
   step('verifyNoConsoleErrors', {}),
   step('verifyNoFailedRequests', {}),
   step('verifyLinksWork', {}),
@@ -80,6 +135,11 @@ export class StepSyntaxError extends Error {
 /** A quoted argument: "…" or '…', with \" or \' escapes inside. */
 const Q = `(?:"((?:[^"\\\\]|\\\\.)*)"|'((?:[^'\\\\]|\\\\.)*)')`;
 const unquote = (m: RegExpMatchArray, i: number) => (m[i] ?? m[i + 1] ?? '').replace(/\\(["'\\])/g, '$1');
+/** An optional region suffix ` in "<region>"` (two groups). */
+const IN = `(?:\\s+in\\s+${Q})?`;
+/** `{ region }` when the optional quoted argument at group `i` is there, else nothing. */
+const region = (m: RegExpMatchArray, i: number): { region?: string } =>
+  m[i] === undefined && m[i + 1] === undefined ? {} : { region: unquote(m, i) };
 
 type Rule = [RegExp, (m: RegExpMatchArray) => Step];
 const r = (source: string) => new RegExp(`^${source}$`, 'i');
@@ -90,27 +150,50 @@ const RULES: Rule[] = [
   [r('go back'), () => ({ verb: 'back' })],
   [r('reload(?: the page)?'), () => ({ verb: 'reload' })],
   [
-    r(`click (${ROLES})\\s+${Q}`),
-    (m) => ({ verb: 'click', role: m[1].toLowerCase() as TargetRole, target: unquote(m, 2) }),
+    r(`click (${ROLES})\\s+${Q}${IN}`),
+    (m) => ({
+      verb: 'click',
+      role: m[1].toLowerCase() as TargetRole,
+      target: unquote(m, 2),
+      ...region(m, 4),
+    }),
   ],
-  [r(`(?:click|tap)(?: on)?\\s+${Q}`), (m) => ({ verb: 'click', target: unquote(m, 1) })],
+  [
+    r(`(?:click|tap)(?: on)?\\s+${Q}${IN}`),
+    (m) => ({ verb: 'click', target: unquote(m, 1), ...region(m, 3) }),
+  ],
+  [
+    r(`double[- ]?click(?: on)?\\s+${Q}${IN}`),
+    (m) => ({ verb: 'doubleClick', target: unquote(m, 1), ...region(m, 3) }),
+  ],
+  [r(`fill the focused field with\\s+${Q}`), (m) => ({ verb: 'fillFocused', value: unquote(m, 1) })],
   [
     r(`(?:fill|type)(?: in)?\\s+${Q}\\s+with\\s+${Q}`),
     (m) => ({ verb: 'fill', field: unquote(m, 1), value: unquote(m, 3) }),
   ],
   [r(`type\\s+${Q}\\s+into\\s+${Q}`), (m) => ({ verb: 'fill', field: unquote(m, 3), value: unquote(m, 1) })],
+  [r(`type\\s+${Q}`), (m) => ({ verb: 'type', value: unquote(m, 1) })],
   [r(`clear\\s+${Q}`), (m) => ({ verb: 'clear', field: unquote(m, 1) })],
   [
     r(`select\\s+${Q}\\s+(?:from|in)\\s+${Q}`),
     (m) => ({ verb: 'select', option: unquote(m, 1), field: unquote(m, 3) }),
   ],
   [
-    r(`(check|uncheck)\\s+${Q}`),
-    (m) => ({ verb: 'check', target: unquote(m, 2), checked: m[1].toLowerCase() === 'check' }),
+    r(`(check|uncheck)\\s+${Q}${IN}`),
+    (m) => ({
+      verb: 'check',
+      target: unquote(m, 2),
+      checked: m[1].toLowerCase() === 'check',
+      ...region(m, 4),
+    }),
+  ],
+  [
+    r(`(check|uncheck) the checkbox\\s+in\\s+${Q}`),
+    (m) => ({ verb: 'check', checked: m[1].toLowerCase() === 'check', region: unquote(m, 2) }),
   ],
   [r(`press\\s+([A-Za-z0-9+]+)\\s+in\\s+${Q}`), (m) => ({ verb: 'press', key: m[1], field: unquote(m, 2) })],
   [r('press\\s+([A-Za-z0-9+]+)'), (m) => ({ verb: 'press', key: m[1] })],
-  [r(`hover(?: over)?\\s+${Q}`), (m) => ({ verb: 'hover', target: unquote(m, 1) })],
+  [r(`hover(?: over)?\\s+${Q}${IN}`), (m) => ({ verb: 'hover', target: unquote(m, 1), ...region(m, 3) })],
   [r('scroll to (?:the )?(bottom|top)'), (m) => ({ verb: 'scroll', target: m[1].toLowerCase() })],
   [r(`scroll to\\s+${Q}`), (m) => ({ verb: 'scroll', target: unquote(m, 1) })],
   [
@@ -127,21 +210,51 @@ const RULES: Rule[] = [
   ],
   [r('take (?:a )?screenshot'), () => ({ verb: 'screenshot' })],
   [
-    r(`verify (?:that )?(?:the )?text\\s+${Q}\\s+is (not )?visible`),
-    (m) => ({ verb: 'verifyText', text: unquote(m, 1), visible: !m[3] }),
+    r(`verify (?:that )?(?:the )?text\\s+${Q}\\s+is (not )?visible${IN}`),
+    (m) => ({ verb: 'verifyText', text: unquote(m, 1), visible: !m[3], ...region(m, 4) }),
   ],
   [
     r(`verify (?:that )?(?:the )?page (?:contains|shows)\\s+${Q}`),
     (m) => ({ verb: 'verifyText', text: unquote(m, 1), visible: true }),
   ],
   [
-    r(`verify (?:that )?(?:the )?(${ROLES})\\s+${Q}\\s+is (not )?visible`),
+    r(`verify (?:that )?(?:the )?(${ROLES})\\s+${Q}\\s+is (not )?visible${IN}`),
     (m) => ({
       verb: 'verifyElement',
       role: m[1].toLowerCase() as TargetRole,
       name: unquote(m, 2),
       visible: !m[4],
+      ...region(m, 5),
     }),
+  ],
+  [
+    r(`verify (?:that )?${Q}${IN}\\s+is (not )?checked${IN}`),
+    (m) => {
+      const where = region(m, 3).region === undefined ? region(m, 6) : region(m, 3);
+      return { verb: 'verifyChecked', target: unquote(m, 1), ...where, checked: !m[5] };
+    },
+  ],
+  [
+    r(`verify (?:that )?the checkbox\\s+in\\s+${Q}\\s+is (not )?checked`),
+    (m) => ({ verb: 'verifyChecked', region: unquote(m, 1), checked: !m[3] }),
+  ],
+  [
+    r(`verify (?:that )?the checkbox\\s+is (not )?checked\\s+in\\s+${Q}`),
+    (m) => ({ verb: 'verifyChecked', region: unquote(m, 2), checked: !m[1] }),
+  ],
+  [
+    r(`verify (?:that )?(?:(?:the )?(${ROLES})\\s+)?${Q}${IN}\\s+is (not )?marked\\s+${Q}${IN}`),
+    (m) => {
+      const where = region(m, 4).region === undefined ? region(m, 9) : region(m, 4);
+      return {
+        verb: 'verifyState',
+        target: unquote(m, 2),
+        ...(m[1] ? { role: m[1].toLowerCase() as TargetRole } : {}),
+        state: unquote(m, 7),
+        marked: !m[6],
+        ...where,
+      };
+    },
   ],
   [r(`verify (?:that )?(?:the )?url contains\\s+${Q}`), (m) => ({ verb: 'verifyUrl', text: unquote(m, 1) })],
   [
@@ -158,7 +271,16 @@ const RULES: Rule[] = [
   ],
   [r('verify (?:that )?no error message is visible'), () => ({ verb: 'verifyNoErrors' })],
   [
-    r(`verify (?:that )?(?:there are )?at least (\\d+)\\s+(${ROLES})s?(?: (?:are|is) visible)?`),
+    r(`verify (?:that )?(?:there (?:are|is) )?exactly (\\d+)\\s+${ROLE_PLURAL}(?: (?:are|is) visible)?${IN}`),
+    (m) => ({
+      verb: 'verifyExactCount',
+      role: m[2].toLowerCase() as TargetRole,
+      count: Number(m[1]),
+      ...region(m, 3),
+    }),
+  ],
+  [
+    r(`verify (?:that )?(?:there are )?at least (\\d+)\\s+${ROLE_PLURAL}(?: (?:are|is) visible)?`),
     (m) => ({
       verb: 'verifyCount',
       atLeast: Number(m[1]),
@@ -200,6 +322,7 @@ export function q(value: string): string {
 
 /** A URL written bare when it reads back the same (no spaces, quotes first, or final period), else quoted. */
 const url = (value: string) => (/^[^\s"']\S*$/.test(value) && !value.endsWith('.') ? value : q(value));
+const inRegion = (region: string | undefined) => (region === undefined ? '' : ` in ${q(region)}`);
 const visibility = (visible: boolean) => (visible ? 'is visible' : 'is not visible');
 /** Two digits at least, as the grammar reads sizes. */
 const size = (n: number) => String(n).padStart(2, '0');
@@ -217,7 +340,9 @@ export function formatStep(step: Step): string {
     case 'reload':
       return 'Reload the page';
     case 'click':
-      return step.role ? `Click ${step.role} ${q(step.target)}` : `Click ${q(step.target)}`;
+      return `Click ${step.role ? `${step.role} ` : ''}${q(step.target)}${inRegion(step.region)}`;
+    case 'doubleClick':
+      return `Double-click ${q(step.target)}${inRegion(step.region)}`;
     case 'fill':
       return `Fill ${q(step.field)} with ${q(step.value)}`;
     case 'clear':
@@ -225,11 +350,17 @@ export function formatStep(step: Step): string {
     case 'select':
       return `Select ${q(step.option)} from ${q(step.field)}`;
     case 'check':
-      return `${step.checked ? 'Check' : 'Uncheck'} ${q(step.target)}`;
+      return step.target === undefined
+        ? `${step.checked ? 'Check' : 'Uncheck'} the checkbox in ${q(step.region ?? '')}`
+        : `${step.checked ? 'Check' : 'Uncheck'} ${q(step.target)}${inRegion(step.region)}`;
     case 'press':
       return step.field === undefined ? `Press ${step.key}` : `Press ${step.key} in ${q(step.field)}`;
     case 'hover':
-      return `Hover ${q(step.target)}`;
+      return `Hover ${q(step.target)}${inRegion(step.region)}`;
+    case 'type':
+      return `Type ${q(step.value)}`;
+    case 'fillFocused':
+      return `Fill the focused field with ${q(step.value)}`;
     case 'scroll':
       return step.target === 'bottom' || step.target === 'top'
         ? `Scroll to ${step.target}`
@@ -245,9 +376,9 @@ export function formatStep(step: Step): string {
     case 'screenshot':
       return 'Take screenshot';
     case 'verifyText':
-      return `Verify text ${q(step.text)} ${visibility(step.visible)}`;
+      return `Verify text ${q(step.text)} ${visibility(step.visible)}${inRegion(step.region)}`;
     case 'verifyElement':
-      return `Verify ${step.role} ${q(step.name)} ${visibility(step.visible)}`;
+      return `Verify ${step.role} ${q(step.name)} ${visibility(step.visible)}${inRegion(step.region)}`;
     case 'verifyUrl':
       return `Verify URL contains ${q(step.text)}`;
     case 'verifyTitle':
@@ -259,7 +390,19 @@ export function formatStep(step: Step): string {
     case 'verifyNoErrors':
       return 'Verify no error message is visible';
     case 'verifyCount':
-      return `Verify at least ${step.atLeast} ${step.role}s are visible`;
+      return `Verify at least ${step.atLeast} ${pluralRole(step.role)} are visible`;
+    case 'verifyExactCount':
+      return step.count === 1
+        ? `Verify exactly 1 ${step.role} is visible${inRegion(step.region)}`
+        : `Verify exactly ${step.count} ${pluralRole(step.role)} are visible${inRegion(step.region)}`;
+    case 'verifyChecked': {
+      const is = step.checked ? 'is checked' : 'is not checked';
+      return step.target === undefined
+        ? `Verify the checkbox in ${q(step.region ?? '')} ${is}`
+        : `Verify ${q(step.target)} ${is}${inRegion(step.region)}`;
+    }
+    case 'verifyState':
+      return `Verify ${step.role ? `${step.role} ` : ''}${q(step.target)} ${step.marked ? 'is' : 'is not'} marked ${q(step.state)}${inRegion(step.region)}`;
     case 'verifyNoConsoleErrors':
       return 'Verify page has no console errors';
     case 'verifyNoFailedRequests':
