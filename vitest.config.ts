@@ -32,6 +32,16 @@ export default defineConfig({
       },
       {
         test: {
+          // The mutation test of generated suites (mutation/README.md): minutes, not part of test:all.
+          name: 'mutation',
+          include: ['mutation/**/*.mutation.test.ts'],
+          testTimeout: 900_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.test.ts', 'fixtures/**/*.e2e.test.ts'],
           testTimeout: 120_000,

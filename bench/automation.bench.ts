@@ -7,13 +7,16 @@
  *    / raw with a screenshot per step.
  * 2. Tests per minute over the generated fixture suite at parallelism 1, 2 and 4.
  * 3. Generation time (exploration + built-in planning) for the fixture site.
+ * 4. Generation time for each fixture app (fixtures/apps: a to-do list and a cart), behaviour
+ *    exploration included: what a user waits for before the first test.
  */
 
 import { cpus, loadavg } from 'node:os';
-import { BuiltinPlanner } from '@argus/ai';
+import { BuiltinPlanner, generateSuite } from '@argus/ai';
 import { BrowserPool, CHROMIUM_ARGS, explore, findChromium, runTestCase, TargetPolicy } from '@argus/engine';
 import { type TestCase, TestCaseSchema } from '@argus/protocol';
 import { type CDPSession, chromium, type Page } from 'playwright-core';
+import { serveFixtureApp } from '../fixtures/apps/serve';
 import { serveFixtureSite } from '../fixtures/site/serve';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -204,6 +207,31 @@ if (SUITE) {
       `Generated suite at parallelism ${parallelism} (${cases.length} tests, screenshots on)`,
       `${seconds.toFixed(1)} s`,
       `${((cases.length / seconds) * 60).toFixed(0)} tests/min`,
+    ]);
+  }
+  await pool.close();
+}
+
+// ---- 4. generation for the fixture apps ------------------------------------------------------
+if (SUITE) {
+  const pool = new BrowserPool({
+    policy: new TargetPolicy({ allowedTargets: ['127.0.0.1'] }),
+    maxContexts: 2,
+  });
+  for (const app of ['todo', 'cart'] as const) {
+    const served = await serveFixtureApp(app);
+    const times: number[] = [];
+    let last: Awaited<ReturnType<typeof generateSuite>> | undefined;
+    for (let round = 0; round < 3; round++) {
+      const t = performance.now();
+      last = await generateSuite(pool, `${served.url}/`, { planner: new BuiltinPlanner() });
+      times.push(performance.now() - t);
+    }
+    await served.close();
+    rows.push([
+      `Generation for the ${app} app (${last?.pages} page(s), ${last?.behaviours} behaviours, ${last?.cases.length} cases; median of 3)`,
+      ms(median(times)),
+      '',
     ]);
   }
   await pool.close();

@@ -1,0 +1,178 @@
+/**
+ * Mutation score of a generated suite: how many of an app's planted behavioural bugs the suite that
+ * Argus generated on the clean app catches, and whether that suite is stable on the clean app.
+ *
+ * 1. Serve the clean app and generate a suite (`generateSuite`, the same path a user's generation takes).
+ * 2. Run the suite twice on the clean app: every failure there is a false alarm, every test that
+ *    passes once and fails once is flaky.
+ * 3. For each planted bug in turn (`setBug`, same URLs): run the suite; the bug is caught when at
+ *    least one test that passed on the clean app fails.
+ */
+import { BuiltinPlanner, generateSuite } from '@argus/ai';
+import { type BrowserPool, runTestCase, type TestOutcome } from '@argus/engine';
+import type { TestCase } from '@argus/protocol';
+import { CART_BUGS, TODO_BUGS } from '../fixtures/apps/bugs';
+import { serveFixtureApp } from '../fixtures/apps/serve';
+
+export type FixtureApp = 'todo' | 'cart';
+
+export const BUGS: Record<FixtureApp, Record<string, string>> = { todo: TODO_BUGS, cart: CART_BUGS };
+
+/** What a user might ask for in command mode, one per app (covering the app's main features). */
+export const COMMANDS: Record<FixtureApp, string> = {
+  todo: 'test adding a todo, completing it, deleting it, editing it, the filters, clear completed and the counter',
+  cart: 'check that the cart total updates when I change the quantity, removing an item, free shipping and the coupon code',
+};
+
+export interface BugResult {
+  bug: string;
+  description: string;
+  caught: boolean;
+  /** Tests that failed with this bug switched on (the run stops starting tests at the first failure). */
+  failedTests: string[];
+  /** The first failure's message, to see that the failure is about the bug. */
+  firstError: string | null;
+}
+
+export interface MutationReport {
+  app: FixtureApp;
+  mode: 'full' | 'command';
+  command?: string;
+  engine: string;
+  generationMs: number;
+  cases: TestCase[];
+  /** Tests that failed in either clean run (false alarms), with their errors. */
+  falseFailures: { test: string; error: string | null }[];
+  /** Tests whose outcome differed between the two clean runs. */
+  flaky: string[];
+  bugs: BugResult[];
+  caught: number;
+  planted: number;
+  /** caught / planted, 0..1. */
+  score: number;
+  runMs: number;
+}
+
+/**
+ * Runs the cases, `parallelism` at a time, without screenshots; outcomes in case order. With
+ * `untilFailure`, no case is started once one of `counted` has failed (a bug is caught by its first
+ * failing test; the cases not run stay undefined).
+ */
+async function runSuite(
+  pool: BrowserPool,
+  cases: TestCase[],
+  baseUrl: string,
+  parallelism: number,
+  untilFailure?: { counted: Set<number> },
+): Promise<(TestOutcome | undefined)[]> {
+  const outcomes: (TestOutcome | undefined)[] = new Array(cases.length);
+  let next = 0;
+  let failed = false;
+  await Promise.all(
+    Array.from({ length: Math.min(parallelism, cases.length) }, async () => {
+      while (next < cases.length && !failed) {
+        const i = next++;
+        if (untilFailure && !untilFailure.counted.has(i)) continue;
+        const outcome = await runTestCase(pool, cases[i], { baseUrl, screenshots: false });
+        outcomes[i] = outcome;
+        if (untilFailure && outcome.status === 'failed') failed = true;
+      }
+    }),
+  );
+  return outcomes;
+}
+
+export async function measureMutationScore(
+  pool: BrowserPool,
+  app: FixtureApp,
+  options: { command?: string; parallelism?: number; onProgress?: (message: string) => void } = {},
+): Promise<MutationReport> {
+  const parallelism = options.parallelism ?? 2;
+  const say = options.onProgress ?? (() => {});
+  const site = await serveFixtureApp(app);
+  try {
+    const start = `${site.url}/`;
+    let t = performance.now();
+    const suite = await generateSuite(pool, start, {
+      planner: new BuiltinPlanner(),
+      command: options.command,
+    });
+    const generationMs = performance.now() - t;
+    const cases = suite.cases;
+    say(`${app}: generated ${cases.length} cases in ${(generationMs / 1000).toFixed(1)} s`);
+
+    t = performance.now();
+    const clean = [
+      (await runSuite(pool, cases, start, parallelism)) as TestOutcome[],
+      (await runSuite(pool, cases, start, parallelism)) as TestOutcome[],
+    ];
+    const falseFailures: MutationReport['falseFailures'] = [];
+    const flaky: string[] = [];
+    cases.forEach((c, i) => {
+      const [a, b] = [clean[0][i], clean[1][i]];
+      if (a.status !== b.status) flaky.push(c.test_name);
+      for (const outcome of [a, b]) {
+        if (outcome.status === 'failed') falseFailures.push({ test: c.test_name, error: outcome.error });
+      }
+    });
+
+    // Only tests that passed both times on the clean app can say anything about a bug.
+    const trusted = new Set(
+      cases.flatMap((_, i) =>
+        clean[0][i].status === 'passed' && clean[1][i].status === 'passed' ? [i] : [],
+      ),
+    );
+    const bugs: BugResult[] = [];
+    for (const [bug, description] of Object.entries(BUGS[app])) {
+      site.setBug(bug);
+      const outcomes = await runSuite(pool, cases, start, parallelism, { counted: trusted });
+      const failed = outcomes.flatMap((o, i) => (trusted.has(i) && o?.status === 'failed' ? [i] : []));
+      bugs.push({
+        bug,
+        description,
+        caught: failed.length > 0,
+        failedTests: failed.map((i) => cases[i].test_name),
+        firstError: failed.length ? (outcomes[failed[0]]?.error ?? null) : null,
+      });
+      say(`${app}: ${bug} ${failed.length ? `caught by ${failed.length} test(s)` : 'NOT caught'}`);
+    }
+    site.setBug(null);
+    const caught = bugs.filter((b) => b.caught).length;
+    return {
+      app,
+      mode: options.command ? 'command' : 'full',
+      ...(options.command ? { command: options.command } : {}),
+      engine: suite.engine,
+      generationMs,
+      cases,
+      falseFailures,
+      flaky,
+      bugs,
+      caught,
+      planted: bugs.length,
+      score: bugs.length ? caught / bugs.length : 0,
+      runMs: performance.now() - t,
+    };
+  } finally {
+    await site.close();
+  }
+}
+
+/** The report as Markdown: the summary line, then one row per bug. */
+export function formatReport(report: MutationReport): string {
+  const head =
+    `### ${report.app}, ${report.mode} mode${report.command ? ` ("${report.command}")` : ''}\n\n` +
+    `Engine: ${report.engine}. ${report.cases.length} generated tests in ${(report.generationMs / 1000).toFixed(1)} s; ` +
+    `mutation score **${report.caught}/${report.planted} (${Math.round(report.score * 100)} %)**; ` +
+    `false failures on the clean app: ${report.falseFailures.length}; flaky: ${report.flaky.length}; ` +
+    `runs took ${(report.runMs / 1000).toFixed(0)} s.\n\n`;
+  const rows = report.bugs
+    .map(
+      (b) =>
+        `| \`${b.bug}\` | ${b.description} | ${b.caught ? `caught by ${b.failedTests.map((t) => `"${t}"`).join(', ')}` : '**missed**'} |`,
+    )
+    .join('\n');
+  const tests = report.cases.map((c) => `- ${c.test_name}`).join('\n');
+  const alarms = report.falseFailures.map((f) => `- ${f.test}: ${f.error}`).join('\n');
+  return `${head}| bug | what it breaks | result |\n|---|---|---|\n${rows}\n\nGenerated tests:\n${tests}\n${alarms ? `\nFalse failures:\n${alarms}\n` : ''}`;
+}
