@@ -104,7 +104,30 @@ export interface Region {
 const REGION_TIERS = [
   'li, [role="listitem"], tr, [role="row"], article, [role="article"]',
   '[role="group"], fieldset, form, dialog, [role="dialog"], [role="alertdialog"], section, [role="region"]',
+  '[class*="item" i], [class*="row" i], [class*="card" i], [class*="entry" i], [class*="line-" i], [class*="-line" i]',
 ];
+
+/** An item (li, tr, article, listitem, row), for revealing a control shown only while its item is hovered. */
+const ITEM_XPATH = 'self::li or self::tr or self::article or @role="listitem" or @role="row"';
+
+/**
+ * The item holding a button or link that is there but hidden (shown only on hover), when there is one:
+ * hovering it is how a person reveals the control.
+ */
+export async function hiddenControlItem(
+  page: Page,
+  target: string,
+  role: TargetRole | undefined,
+): Promise<Locator | null> {
+  const roles = role ? [role] : (['button', 'link'] as const);
+  for (const r of roles) {
+    const hidden = page.getByRole(r, { name: target, includeHidden: true }).filter({ visible: false });
+    if ((await hidden.count().catch(() => 0)) === 0) continue;
+    const item = hidden.first().locator(`xpath=ancestor::*[${ITEM_XPATH}][1]`).filter({ visible: true });
+    if ((await item.count().catch(() => 0)) > 0) return item.first();
+  }
+  return null;
+}
 
 /**
  * The region a step names: the innermost visible container whose text contains `name`

@@ -91,6 +91,7 @@ const CART = `<!doctype html><title>Cart</title>
 <p id="total"></p>
 <form id="coupon"><label>Coupon <input name="coupon"></label><button>Apply</button><p id="msg" role="status"></p></form>
 <div><span>Delivery</span> <button>Change</button></div>
+<div class="promo-card"><span>Gift card</span> <button onclick="this.textContent = 'Added'">Add</button></div>
 <script>
   const lines = [{ name: 'Widget', price: 10, qty: 1 }, { name: 'Gadget', price: 25, qty: 2 }];
   let off = 0;
@@ -160,7 +161,7 @@ async function run(session: BrowserSession, lines: string[]): Promise<(string | 
 }
 
 /** The error a line fails with (within a short timeout). */
-async function failure(session: BrowserSession, line: string, timeoutMs = 1_200): Promise<string> {
+async function failure(session: BrowserSession, line: string, timeoutMs = 800): Promise<string> {
   const outcome = await session.perform(parseStep(line), { timeoutMs }).then(
     () => 'passed',
     (error: Error) => error.message,
@@ -322,6 +323,21 @@ describe('behaviour steps on a to-do list', () => {
       await performStep(ctx, parseStep('Click button "Delete" in "Buy milk"'));
       expect(calls[0]).toBe('beforeChange hovered=0');
       expect(await page.locator('.todo-list li').count()).toBe(0);
+
+      // Without a region, a hidden button is revealed by hovering its own item.
+      for (const line of [
+        'Fill "New todo" with "Walk the dog"',
+        'Press Enter in "New todo"',
+        'Hover "Todos"',
+      ]) {
+        await performStep(ctx, parseStep(line));
+      }
+      calls.length = 0;
+      expect(await performStep(ctx, parseStep('Click button "Delete Walk the dog"'))).toBe(
+        'role=button[name="Delete Walk the dog" exact]',
+      );
+      expect(calls[0]).toBe('beforeChange hovered=0');
+      expect(await page.locator('.todo-list li').count()).toBe(0);
     });
   });
 });
@@ -365,6 +381,13 @@ describe('behaviour steps on a shopping cart', () => {
       expect(await failure(session, 'Click "Change" in "Delivery"')).toMatch(
         /^No visible region .* "Delivery" on /,
       );
+      // No item or group holds it, but an element whose class names a card does.
+      expect(
+        await run(session, ['Click "Add" in "Gift card"', 'Verify text "Added" is visible in "Gift card"']),
+      ).toEqual([
+        'div:has-text("Gift card") >> role=button[name="Add" exact]',
+        'div:has-text("Gift card") >> text*="Added"',
+      ]);
     } finally {
       await session.close();
     }

@@ -1,7 +1,7 @@
 import { pluralRole, type Step, type TargetRole } from '@argus/protocol';
 import type { Locator, Page } from 'playwright-core';
 import { AbortedError } from './errors';
-import { locate, locateRegion, type Region, type TargetKind } from './locate';
+import { hiddenControlItem, locate, locateRegion, type Region, type TargetKind } from './locate';
 import {
   accessibilityViolations,
   brokenLinks,
@@ -45,14 +45,17 @@ export async function performStep(ctx: StepContext, step: Step): Promise<string 
    * button shown only on hover), the mouse moves over the region first.
    */
   const findRevealing = async (target: string, kind: TargetKind, role?: TargetRole, within?: Region) => {
-    if (!within) return find(target, kind, role);
     const now = await locate(page, target, kind, 0, role, signal, within).catch((error: unknown) => {
       if (error instanceof AbortedError) throw error;
       return null;
     });
     if (now) return now;
-    await beforeChange();
-    await within.locator.hover({ timeout: left() });
+    // Without a region: a button or link that is there but hidden, in an item, is revealed by its item.
+    const item = within?.locator ?? (kind === 'check' ? null : await hiddenControlItem(page, target, role));
+    if (item) {
+      await beforeChange();
+      await item.hover({ timeout: left() });
+    }
     return find(target, kind, role, within);
   };
   /** The first visible checkbox of a region, revealed by hovering the region if need be. */
