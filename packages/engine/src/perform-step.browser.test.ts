@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { parseStep } from '@argus/protocol';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveFixtureApp } from '../../../fixtures/apps/serve';
 import { BrowserPool } from './browser-pool';
 import type { BrowserSession } from './browser-session';
 import { PageTracker } from './page-tracker';
@@ -392,4 +393,56 @@ describe('behaviour steps on a shopping cart', () => {
       await session.close();
     }
   });
+});
+
+/** The worked examples of docs/STEP-LANGUAGE.md (keep them the same), on the fixture apps with no bug on. */
+const TODO_EXAMPLE = [
+  'Fill "New todo" with "Buy milk"',
+  'Press Enter',
+  'Type "Walk the dog"',
+  'Press Enter',
+  'Verify exactly 2 listitems are visible in "Mark all as complete"',
+  'Verify text "2 items left" is visible',
+  'Check the checkbox in "Buy milk"',
+  'Verify "Buy milk" is marked "completed"',
+  'Verify text "1 item left" is visible',
+  'Click link "Active"',
+  'Verify link "Active" is marked "selected"',
+  'Verify link "Active" is marked "current"',
+  'Verify text "Buy milk" is not visible',
+  'Click link "All"',
+  'Double-click "Walk the dog"',
+  'Fill the focused field with "Walk the dog twice"',
+  'Press Enter',
+  'Click button "Delete" in "Walk the dog twice"',
+  'Verify text "Walk the dog twice" is not visible',
+];
+const CART_EXAMPLE = [
+  'Click button "Increase quantity" in "Trail Running Shoes"',
+  'Verify text "$178.00" is visible in "Trail Running Shoes"',
+  'Verify field "Quantity of Trail Running Shoes" has value "2"',
+  'Click "Remove" in "Merino Wool Socks"',
+  'Verify text "Merino Wool Socks" is not visible',
+  'Fill "Coupon code" with "SAVE10"',
+  'Click button "Apply" in "Coupon code"',
+  'Verify text "Coupon SAVE10 applied" is visible in "Coupon code"',
+];
+
+describe('the documented examples on the fixture apps', () => {
+  for (const [app, lines] of [
+    ['todo', TODO_EXAMPLE],
+    ['cart', CART_EXAMPLE],
+  ] as const) {
+    it(`${app}: every step passes`, async () => {
+      const served = await serveFixtureApp(app);
+      const session = await pool.openSession({ viewport: { width: 1000, height: 800 } });
+      try {
+        await session.navigate(`${served.url}/`);
+        await run(session, lines);
+      } finally {
+        await session.close();
+        await served.close();
+      }
+    });
+  }
 });

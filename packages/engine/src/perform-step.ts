@@ -33,8 +33,8 @@ export interface StepContext {
 export async function performStep(ctx: StepContext, step: Step): Promise<string | null> {
   const { page, tracker, timeout, signal, beforeChange } = ctx;
   const deadline = Date.now() + timeout;
-  /** What is left of the step's timeout (a region and its target share it). */
-  const left = () => Math.max(0, deadline - Date.now());
+  /** What is left of the step's timeout (a region and its target share it); never 0, Playwright's "no limit". */
+  const left = () => Math.max(1, deadline - Date.now());
   const find = (target: string, kind: TargetKind, role?: TargetRole, within?: Region) =>
     locate(page, target, kind, left(), role, signal, within);
   const regionOf = async (name: string | undefined) =>
