@@ -205,7 +205,7 @@ export function persistenceAssertions(before: PageSnapshot, after: PageSnapshot)
   const b = listed(after);
   if (a.length === 0 || a.length !== b.length || a.some((i, n) => i.key !== b[n].key)) return null;
   const out: ProposedAssertion[] = [];
-  for (const i of a.filter((i) => i.label && !isVolatile(i.label)).slice(0, 5)) {
+  for (const i of a.filter((i) => i.label && i.text !== '' && !isVolatile(i.label)).slice(0, 5)) {
     out.push({ step: { verb: 'verifyText', text: i.label, visible: true } });
     const same = b.find((x) => x.key === i.key);
     if (i.checked !== null && same?.checked === i.checked)

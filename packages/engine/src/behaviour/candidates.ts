@@ -165,7 +165,14 @@ export function candidateActions(snapshot: PageSnapshot, index = 0): CandidateAc
   });
 
   const seen = new Map<string, number>();
-  const push = (c: SnapshotControl, action: Omit<CandidateAction, 'control' | 'scope' | 'signature'>) => {
+  // A control that is all its item holds (a filter link in an li) belongs to the page, not to an item.
+  const own = (c: SnapshotControl): SnapshotControl =>
+    c.item !== null && c.item === c.name ? { ...c, item: null } : c;
+  const push = (
+    control: SnapshotControl,
+    action: Omit<CandidateAction, 'control' | 'scope' | 'signature'>,
+  ) => {
+    const c = own(control);
     const signature = `${action.kind}|${c.role}|${template(c.name, c.item)}`;
     out.push({
       ...action,
@@ -176,7 +183,7 @@ export function candidateActions(snapshot: PageSnapshot, index = 0): CandidateAc
     seen.set(signature, (seen.get(signature) ?? 0) + 1);
     if (c.item) itemControls.add(c.item);
   };
-  const region = (c: SnapshotControl) => (c.item ? { region: c.item } : {});
+  const region = (c: SnapshotControl) => (own(c).item ? { region: c.item as string } : {});
 
   for (const c of snapshot.controls) {
     if (c.disabled || LEAVING.test(c.name)) continue;

@@ -19,6 +19,8 @@ export interface BehaviourExploreOptions {
   replays?: number;
   /** How long a check may take in a replay before it counts as not holding. @default 1500 */
   verifyTimeoutMs?: number;
+  /** Replays run at once, each in a session (a browser context) of its own. @default 2 */
+  concurrency?: number;
   /** How long an action's step may take while exploring. @default 2500 */
   actionTimeoutMs?: number;
   /** The same control on how many different items (Increase quantity of A, of B…). @default 2 */
@@ -64,7 +66,7 @@ interface State {
   depth: number;
 }
 
-const SETTLE_MS = 90;
+const SETTLE_MS = 50;
 /** How long a proposed check may take on the page it was proposed from. */
 const PRECHECK_MS = 400;
 const key = (setup: CandidateAction[]) => JSON.stringify(setup.map((a) => a.steps));
@@ -95,6 +97,7 @@ class BehaviourExplorer {
   private readonly verifyTimeoutMs: number;
   private readonly actionTimeoutMs: number;
   private readonly maxPerTemplate: number;
+  private readonly concurrency: number;
   private readonly signal?: AbortSignal;
   private session: BrowserSession | null = null;
   /** The setup the open session shows, or null when it has been acted on since. */
@@ -117,6 +120,7 @@ class BehaviourExplorer {
     this.verifyTimeoutMs = options.verifyTimeoutMs ?? 1_500;
     this.actionTimeoutMs = options.actionTimeoutMs ?? 2_500;
     this.maxPerTemplate = options.maxPerTemplate ?? 2;
+    this.concurrency = Math.max(1, options.concurrency ?? 2);
     this.signal = options.signal;
   }
 
@@ -165,7 +169,7 @@ class BehaviourExplorer {
       if (result?.addedItem) adders.push({ action, result });
     }
     const adder = deep ? adders[0] : undefined;
-    if (adder && this.maxDepth >= 1) await this.exploreList(root, adder.action);
+    if (adder && this.maxDepth >= 1) await this.exploreList(adder.action);
     for (const action of candidates) {
       if (this.out) return;
       if (isAdder(action)) continue;
@@ -174,7 +178,7 @@ class BehaviourExplorer {
   }
 
   /** The states a list app is explored in: one item, two items, one of two completed. */
-  private async exploreList(root: State, adder: CandidateAction): Promise<void> {
+  private async exploreList(adder: CandidateAction): Promise<void> {
     const one: State = { setup: [adder], depth: 1 };
     const first = await this.reach(one).catch(rethrowAbort);
     if (!first) return;
@@ -206,32 +210,38 @@ class BehaviourExplorer {
     }
     // One of two completed: the page's own controls (filters, clear completed, toggle all) and a reload.
     let done: State | null = null;
+    const explored = new Set<string>();
     if (completed && this.maxDepth >= listState.depth + 1) {
       done = { setup: [...listState.setup, completed], depth: listState.depth + 1 };
       const doneSnapshot = await this.reach(done).catch(rethrowAbort);
       if (doneSnapshot) {
+        // Filters first: they are what a completed item changes most.
         const pageActions = this.order(
           candidateActions(doneSnapshot, 3).filter((a) => a.scope === 'page' && !isAdder(a)),
+          true,
         );
         for (const action of pageActions) {
           if (this.out) return;
+          explored.add(action.signature);
           await this.tryAction(done, action);
         }
       }
     }
-    // The page's controls with one item, then a reload of the richest state.
+    // A reload of the richest state, then the page's controls with one item (those not tried above).
+    if (!this.out) await this.tryAction(done ?? listState, reloadAction());
     const pageActions = this.order(
-      candidateActions(first, 1).filter((a) => a.scope === 'page' && !isAdder(a)),
+      candidateActions(first, 1).filter(
+        (a) => a.scope === 'page' && !isAdder(a) && !explored.has(a.signature),
+      ),
     );
     for (const action of pageActions) {
       if (this.out) return;
       await this.tryAction(one, action);
     }
-    if (!this.out) await this.tryAction(done ?? listState, reloadAction());
   }
 
   /** Adding first, then checkboxes, item controls, page buttons, links, fields, editing. */
-  private order(actions: CandidateAction[]): CandidateAction[] {
+  private order(actions: CandidateAction[], linksFirst = false): CandidateAction[] {
     const rank: Record<ActionKind, number> = {
       add: 0,
       submit: 1,
@@ -246,7 +256,7 @@ class BehaviourExplorer {
     };
     const perTemplate = new Map<string, number>();
     return [...actions]
-      .sort((a, b) => rank[a.kind] - rank[b.kind])
+      .sort((a, b) => (linksFirst ? linkFirst(a) - linkFirst(b) : 0) || rank[a.kind] - rank[b.kind])
       .filter((a) => {
         const n = perTemplate.get(a.signature) ?? 0;
         perTemplate.set(a.signature, n + 1);
@@ -335,7 +345,7 @@ class BehaviourExplorer {
       let after = await this.settle(session);
       if (action.kind === 'edit') {
         const item = action.control.item ?? '';
-        if (!after.focused || !after.focused.value.includes(item)) return { after, steps };
+        if (!after.focused?.value.includes(item)) return { after, steps };
         const value =
           [...EDIT_VALUES].find((v) => !v.toLowerCase().includes(item.toLowerCase())) ?? EDIT_VALUES[0];
         const more: BehaviourStep[] = [
@@ -360,22 +370,23 @@ class BehaviourExplorer {
     action: CandidateAction,
     proposed: ProposedAssertion[],
   ): Promise<BehaviourStep[] | null> {
+    // The exploring session is let go: replays run in sessions of their own, some at once.
+    await this.session?.close().catch(() => {});
+    this.session = null;
+    this.at = null;
     let alive = proposed;
-    for (let replay = 1; replay <= this.replays; replay++) {
+    for (let first = 1; first <= this.replays; first += this.concurrency) {
       if (this.signal?.aborted || Date.now() >= this.deadline) return null;
-      this.options.onProgress?.(`Checking: ${action.description} (replay ${replay} of ${this.replays})`);
-      this.at = null;
-      let session: BrowserSession;
-      try {
-        await this.reach(state, true);
-        session = this.session!;
-        this.at = null;
-        for (const step of action.steps) await this.perform(session, step, this.actionTimeoutMs);
-      } catch (error) {
-        rethrowAbort(error);
-        return null;
-      }
-      alive = await this.holding(session, alive, this.verifyTimeoutMs);
+      const batch = Array.from(
+        { length: Math.min(this.concurrency, this.replays - first + 1) },
+        (_, i) => first + i,
+      );
+      this.options.onProgress?.(
+        `Checking: ${action.description} (replay ${batch.join(' and ')} of ${this.replays})`,
+      );
+      const results = await Promise.all(batch.map(() => this.replay(state, action, alive)));
+      if (results.some((r) => r === null)) return null;
+      alive = alive.filter((a) => results.every((held) => held?.includes(a)));
       if (alive.length === 0) return null;
     }
     // One wording per group: the first that held.
@@ -408,30 +419,56 @@ class BehaviourExplorer {
     return held;
   }
 
-  /** A session showing the state: the open one if it does, else a fresh one with the setup replayed. */
-  private async reach(state: State, fresh = false): Promise<PageSnapshot | null> {
-    const wanted = key(state.setup);
-    if (!fresh && this.session && !this.session.closed && this.at === wanted)
-      return this.settle(this.session);
-    await this.session?.close().catch(() => {});
-    this.session = null;
-    this.at = null;
-    if (this.signal?.aborted) throw new AbortedError();
-    const session = await this.pool.openSession({ signal: this.signal, stepTimeoutMs: this.actionTimeoutMs });
-    this.session = session;
-    const { status } = await session.navigate(this.url, { timeoutMs: 15_000 });
-    if (status >= 400) return null;
+  /** One replay in a fresh session: the checks that held, or null when the behaviour could not be replayed. */
+  private async replay(
+    state: State,
+    action: CandidateAction,
+    checks: ProposedAssertion[],
+  ): Promise<ProposedAssertion[] | null> {
+    const opened = await this.open(state).catch(rethrowAbort);
+    if (!opened) return null;
+    const { session } = opened;
     try {
-      for (const action of state.setup) {
-        for (const step of action.steps) await this.perform(session, step, this.actionTimeoutMs);
-      }
+      for (const step of action.steps) await this.perform(session, step, this.actionTimeoutMs);
+      return await this.holding(session, checks, this.verifyTimeoutMs);
     } catch (error) {
       rethrowAbort(error);
       return null;
+    } finally {
+      await session.close().catch(() => {});
     }
-    const snapshot = await this.settle(session);
+  }
+
+  /** A session showing the state: the open one if it does, else a fresh one with the setup replayed. */
+  private async reach(state: State): Promise<PageSnapshot | null> {
+    const wanted = key(state.setup);
+    if (this.session && !this.session.closed && this.at === wanted) return this.settle(this.session);
+    await this.session?.close().catch(() => {});
+    this.session = null;
+    this.at = null;
+    const opened = await this.open(state);
+    if (!opened) return null;
+    this.session = opened.session;
     this.at = wanted;
-    return snapshot;
+    return this.settle(opened.session);
+  }
+
+  /** A fresh session at the start page with the state's setup performed (closed again if that fails). */
+  private async open(state: State): Promise<{ session: BrowserSession } | null> {
+    if (this.signal?.aborted) throw new AbortedError();
+    const session = await this.pool.openSession({ signal: this.signal, stepTimeoutMs: this.actionTimeoutMs });
+    try {
+      const { status } = await session.navigate(this.url, { timeoutMs: 15_000 });
+      if (status >= 400) throw new Error(`${this.url} answered HTTP ${status}`);
+      for (const action of state.setup) {
+        for (const step of action.steps) await this.perform(session, step, this.actionTimeoutMs);
+      }
+      return { session };
+    } catch (error) {
+      await session.close().catch(() => {});
+      if (error instanceof AbortedError) throw error;
+      return null;
+    }
   }
 
   private async perform(session: BrowserSession, step: BehaviourStep, timeoutMs: number): Promise<void> {
@@ -458,6 +495,8 @@ interface Tried {
 }
 
 const EDIT_VALUES = ['Water the plants', 'Book the dentist', 'Renew the passport'];
+
+const linkFirst = (a: CandidateAction) => (a.kind === 'link' ? 0 : 1);
 
 function isAdder(action: CandidateAction): boolean {
   return action.kind === 'add';

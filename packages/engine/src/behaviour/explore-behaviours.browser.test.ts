@@ -1,0 +1,131 @@
+/**
+ * Behaviour exploration in real Chromium: the fixture to-do app yields a behaviour for each of its
+ * features, nothing it does leaves the site, and a Stop ends it promptly.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FixtureApp, serveFixtureApp } from '../../../../fixtures/apps/serve';
+import { BrowserPool } from '../browser-pool';
+import { TargetPolicy } from '../target-policy';
+import { type Behaviour, exploreBehaviours } from './explore-behaviours';
+
+let pool: BrowserPool;
+let todo: FixtureApp;
+let todoBehaviours: Behaviour[];
+
+beforeAll(async () => {
+  pool = new BrowserPool({ policy: new TargetPolicy({ allowedTargets: ['127.0.0.1'] }), maxContexts: 2 });
+  todo = await serveFixtureApp('todo');
+});
+
+afterAll(async () => {
+  await pool?.close();
+  await todo?.close();
+});
+
+const lines = (b: Behaviour) => JSON.stringify([b.setup, b.action, b.assertions]);
+
+describe('exploreBehaviours on the to-do app', () => {
+  it('finds adding, completing, deleting, editing, each filter, clear completed and the counter', async () => {
+    const progress: string[] = [];
+    const started = Date.now();
+    todoBehaviours = await exploreBehaviours(pool, `${todo.url}/`, { onProgress: (m) => progress.push(m) });
+    expect(Date.now() - started, 'ms').toBeLessThan(60_000);
+    expect(progress).toContain('Trying: type into "New todo" and press Enter');
+    const find = (kind: string, test: (b: Behaviour) => boolean = () => true) =>
+      todoBehaviours.find((b) => b.kind === kind && test(b));
+    const adding = find('add');
+    expect(adding?.assertions).toContainEqual({ verb: 'verifyText', text: 'Buy milk', visible: true });
+    // The counter.
+    expect(todoBehaviours.some((b) => /items? left/.test(lines(b)))).toBe(true);
+    const completing = find('check', (b) => b.control.item !== null);
+    expect(completing?.assertions).toContainEqual(
+      expect.objectContaining({ verb: 'verifyChecked', checked: true }),
+    );
+    const deleting = find('hoverClick');
+    expect(deleting?.action).toEqual([
+      { verb: 'hover', target: 'Buy milk' },
+      { verb: 'click', target: 'Delete Buy milk', role: 'button', region: 'Buy milk' },
+    ]);
+    expect(deleting?.assertions).toContainEqual({ verb: 'verifyText', text: 'Buy milk', visible: false });
+    const editing = find('edit');
+    expect(editing?.action.map((s) => s.verb)).toEqual(['doubleClick', 'fillFocused', 'press']);
+    for (const filter of ['Active', 'Completed', 'All'])
+      expect(
+        find('link', (b) => b.control.name === filter),
+        filter,
+      ).toBeDefined();
+    expect(find('click', (b) => b.control.name === 'Clear completed')).toBeDefined();
+    // Every behaviour starts where it was found and stays on the app.
+    for (const b of todoBehaviours) expect(b.url).toBe(`${todo.url}/`);
+    expect(pool.stats().active, 'sessions left open').toBe(0);
+  }, 120_000);
+
+  it('stops promptly when told to, leaving no session open', async () => {
+    const controller = new AbortController();
+    let stoppedAt = 0;
+    const found = exploreBehaviours(pool, `${todo.url}/`, {
+      signal: controller.signal,
+      onProgress: (m) => {
+        if (stoppedAt || !m.startsWith('Checking')) return;
+        stoppedAt = performance.now();
+        controller.abort();
+      },
+    });
+    await found;
+    expect(stoppedAt).toBeGreaterThan(0);
+    expect(performance.now() - stoppedAt, 'ms from Stop to the end').toBeLessThan(1_500);
+    expect(pool.stats().active).toBe(0);
+  });
+});
+
+describe('exploreBehaviours never leaves the site', () => {
+  let site: Server;
+  let elsewhere: Server;
+  const visits: string[] = [];
+  let siteUrl: string;
+
+  beforeAll(async () => {
+    elsewhere = createServer((req, res) => {
+      visits.push(req.url ?? '');
+      res.end('<!doctype html><title>Elsewhere</title><p>Elsewhere</p>');
+    });
+    await new Promise<void>((r) => elsewhere.listen(0, '127.0.0.1', r));
+    const other = `http://localhost:${(elsewhere.address() as AddressInfo).port}`;
+    const page = `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main>
+      <h1>Shop</h1>
+      <p id="msg"></p>
+      <button onclick="document.getElementById('msg').textContent='Saved'">Save</button>
+      <a href="${other}/away">Partner site</a>
+      <a href="/" target="_blank">New window</a>
+      <a href="mailto:shop@example.com">Mail us</a>
+      <a href="/file.pdf" download>Download the catalogue</a>
+      <button onclick="location.href='${other}/logout'">Log out</button>
+      <form action="${other}/collect" method="post"><label>Email <input name="email" type="email"></label><button>Join</button></form>
+      <form action="/login" method="post"><label>Password <input name="p" type="password"></label><button>Sign in</button></form>
+      </main></body></html>`;
+    site = createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end(page);
+    });
+    await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  });
+
+  afterAll(async () => {
+    site?.close();
+    elsewhere?.close();
+  });
+
+  it('acts only on what stays: no other origin, new window, mail link, download, log out or foreign form', async () => {
+    const progress: string[] = [];
+    const behaviours = await exploreBehaviours(pool, siteUrl, { onProgress: (m) => progress.push(m) });
+    expect(behaviours.map((b) => b.description)).toEqual(['click "Save"']);
+    expect(behaviours[0].assertions).toContainEqual({ verb: 'verifyText', text: 'Saved', visible: true });
+    expect(progress.filter((m) => m.startsWith('Trying')).join('\n')).not.toMatch(
+      /Partner|New window|Mail|Download|Log out|Join|Sign in/,
+    );
+    expect(visits).toEqual([]);
+  }, 60_000);
+});
