@@ -92,6 +92,7 @@ const CART = `<!doctype html><title>Cart</title>
 <p id="total"></p>
 <form id="coupon"><label>Coupon <input name="coupon"></label><button>Apply</button><p id="msg" role="status"></p></form>
 <div><span>Delivery</span> <button>Change</button></div>
+<p><label><input type="checkbox" onclick="return false"> Gift wrap (sold out)</label></p>
 <div class="promo-card"><span>Gift card</span> <button onclick="this.textContent = 'Added'">Add</button></div>
 <script>
   const lines = [{ name: 'Widget', price: 10, qty: 1 }, { name: 'Gadget', price: 25, qty: 2 }];
@@ -301,6 +302,25 @@ describe('behaviour steps on a to-do list', () => {
     }
   });
 
+  it('checks an item that the filter then hides (the checkbox it clicked is gone)', async () => {
+    const session = await todoSession();
+    try {
+      await run(session, [
+        'Click link "Active"',
+        'Check the checkbox in "Buy milk"',
+        'Verify text "Buy milk" is not visible',
+        'Check "Toggle Walk the dog"',
+        'Verify exactly 0 listitems are visible in "Todos"',
+        'Click link "Completed"',
+        'Verify the checkbox in "Buy milk" is checked',
+        'Uncheck the checkbox in "Walk the dog"',
+        'Verify exactly 1 listitem is visible in "Todos"',
+      ]);
+    } finally {
+      await session.close();
+    }
+  });
+
   it('takes the screenshot before moving the mouse over a region to reveal a hidden control', async () => {
     await pool.withContext(async (context) => {
       const page: Page = await context.newPage();
@@ -378,6 +398,9 @@ describe('behaviour steps on a shopping cart', () => {
       );
       expect(await failure(session, 'Verify "Widget" is marked "single"')).toBe(
         `Expected "Widget" to be marked "single", but it is not (tr[data-state="multiple"] > th) on ${url}`,
+      );
+      expect(await failure(session, 'Check "Gift wrap"')).toBe(
+        `Clicked the checkbox to check it, but it is still not checked on ${url}`,
       );
       expect(await failure(session, 'Click "Change" in "Delivery"')).toMatch(
         /^No visible region .* "Delivery" on /,

@@ -154,11 +154,7 @@ export async function performStep(ctx: StepContext, step: Step): Promise<string 
           ? await checkboxIn(within)
           : await findRevealing(step.target ?? '', 'check', undefined, within);
       await beforeChange();
-      await locator.setChecked(step.checked, { timeout: left() }).catch(async (error: unknown) => {
-        // An app that re-renders its list on a change replaces the checkbox Playwright clicked, so its
-        // own after-check fails: what counts is the checkbox found again.
-        if (!(await poll(async () => (await locator.isChecked()) === step.checked, 500, signal))) throw error;
-      });
+      await setChecked(page, locator, step.checked, left(), signal);
       return selector;
     }
     case 'press': {
@@ -394,6 +390,41 @@ async function focusedField(page: Page, doing: string, timeout: number, signal: 
   );
   if (!ok)
     throw new Error(`Expected a focused field to ${doing}, but ${last.what} has focus on ${page.url()}`);
+}
+
+/**
+ * Clicks a checkbox or radio unless it already is as wanted, then waits for it to be. Not Playwright's
+ * `setChecked`: an app that re-renders its list on a change replaces the element clicked, and one whose
+ * filter then hides the item leaves nothing to find again. The checkbox as found again decides; only
+ * when it is gone does the one clicked (its state as it left the page).
+ */
+async function setChecked(
+  page: Page,
+  locator: Locator,
+  checked: boolean,
+  timeout: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const handle = await locator.elementHandle({ timeout });
+  const state = (e: Element) =>
+    e instanceof HTMLInputElement ? e.checked : e.getAttribute('aria-checked') === 'true';
+  try {
+    if ((await handle.evaluate(state)) === checked) return;
+    await handle.click({ timeout });
+    const ok = await poll(
+      async () =>
+        ((await locator.count()) > 0 ? await locator.isChecked() : await handle.evaluate(state)) === checked,
+      timeout,
+      signal,
+    );
+    if (!ok) {
+      throw new Error(
+        `Clicked the checkbox to ${checked ? 'check' : 'uncheck'} it, but it is still ${checked ? 'not checked' : 'checked'} on ${page.url()}`,
+      );
+    }
+  } finally {
+    await handle.dispose().catch(() => {});
+  }
 }
 
 interface Marks {
