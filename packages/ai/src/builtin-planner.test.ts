@@ -160,4 +160,22 @@ describe('BuiltinPlanner', () => {
     setImmediate(() => controller.abort());
     await expect(generation).rejects.toBeInstanceOf(AbortedError);
   });
+  it('writes no "Form can be submitted" test for a form that wants a code only the site knows (a coupon)', async () => {
+    const pages = observations();
+    pages[1].forms.push({
+      name: 'Your cart',
+      submit: 'Apply',
+      noValidate: false,
+      isSearch: false,
+      hasPassword: false,
+      fields: [
+        { label: 'Coupon code', tag: 'input', type: 'text', name: 'coupon', required: false, options: [] },
+      ],
+    });
+    const names = (await new BuiltinPlanner().generate({ url: 'https://shop.example/', pages })).map(
+      (c) => c.test_name,
+    );
+    expect(names).toContain('Form can be submitted: Write to us');
+    expect(names).not.toContain('Form can be submitted: Your cart');
+  });
 });

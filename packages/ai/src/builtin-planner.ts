@@ -60,6 +60,10 @@ function visibleText(p: PageObservation): string {
     .toLowerCase();
 }
 
+/** Fields whose valid values only the site knows: coupons, vouchers, one-time and verification codes. */
+const CODE_FIELD =
+  /coupon|promo|voucher|gift ?card|discount code|one[- ]?time|\botp\b|captcha|(?:verification|access|invit(?:e|ation)|referral) code/i;
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function formKey(form: FormObservation): string {
@@ -225,6 +229,9 @@ export class BuiltinPlanner implements Planner {
 
   happyPath(p: PageObservation, form: FormObservation): Draft | null {
     if (!form.submit || form.hasPassword || form.isSearch || form.fields.length === 0) return null;
+    // A field that wants a code only the site knows (a coupon, a one-time code) rejects any value the
+    // rules can make up: submitting it "successfully" cannot be expected, so no such test is written.
+    if (form.fields.some((f) => CODE_FIELD.test(`${f.label} ${f.name}`))) return null;
     const steps: Step[] = [navigate(p.url)];
     for (const f of form.fields) {
       if (!f.label) continue;
