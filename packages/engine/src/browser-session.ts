@@ -3,7 +3,7 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { type PageSnapshot, readSnapshot } from './behaviour/snapshot';
 import { AbortedError, cleanError } from './errors';
 import { observePage, type PageObservation } from './observe';
-import { PageTracker } from './page-tracker';
+import { type PageProblem, PageTracker } from './page-tracker';
 import { performStep } from './perform-step';
 import { BLOCKED_HEADER } from './policy-proxy';
 import { isWebPage, resolveWebUrl, SchemeRefusedError } from './web-url';
@@ -241,6 +241,14 @@ export class BrowserSession {
       if (error instanceof PageLeftError) error.selector = selector;
       throw error;
     }
+  }
+
+  /**
+   * What the page's checks left out because a visitor never sees it (the browser's own favicon
+   * request, source maps…), since the session opened: for a warning in the test's log.
+   */
+  ignoredFindings(): PageProblem[] {
+    return this.tracker.ignoredFindings();
   }
 
   /** What the planners read: the page's title, headings, links, forms… (see {@link PageObservation}). */

@@ -3,7 +3,6 @@ import { parseStep, type Step, StepSyntaxError } from '@argus/protocol';
 import type { BrowserPool } from './browser-pool';
 import { type BrowserSession, PageLeftError } from './browser-session';
 import { AbortedError, cleanError } from './errors';
-import type { PageProblem } from './page-tracker';
 
 export interface CapturedScreenshot {
   step_index: number;
@@ -230,9 +229,7 @@ export async function runTestCase(
  * never sees it): Console error: Failed to load resource: … (http://…/favicon.ico)'.
  */
 function ignoredWarnings(session: BrowserSession): string[] {
-  // The session keeps its tracker to itself; the test reads it once, as the test ends.
-  // biome-ignore lint/complexity/useLiteralKeys: a private member, read on purpose (still type-checked)
-  const findings: PageProblem[] = session['tracker'].ignoredFindings();
+  const findings = session.ignoredFindings();
   const seen = new Set<string>();
   const warnings: string[] = [];
   for (const finding of findings) {
