@@ -25,7 +25,12 @@ const quoteName = (s: string) => (s.length > 40 ? `"${s.slice(0, 37)}…"` : `"$
 
 /** A counter: a short text with a number and a word ("2 items left", "Cart (3 items)"). */
 function isCounter(text: string): boolean {
-  return text.length <= 40 && /\d/.test(text) && /\p{L}{3,}/u.test(text) && !MONEY.test(text);
+  return (
+    text.length <= 40 &&
+    /(^|[^\p{L}\d])\d+([^\p{L}\d]|$)/u.test(text) &&
+    /\p{L}{3,}/u.test(text) &&
+    !MONEY.test(text)
+  );
 }
 
 function textEffects(b: Behaviour): { text: string; item: string | null; changed: boolean }[] {
@@ -70,10 +75,8 @@ function removedKind(b: Behaviour): 'completed' | 'active' | null {
   return null;
 }
 
-const itemNoun = (b: Behaviour) =>
-  b.effects.some((e) => (e.kind === 'itemAdded' || e.kind === 'itemRemoved') && e.role === 'row')
-    ? 'row'
-    : 'item';
+/** What a list's entries are called in names: an item, whether the list is a list or a table. */
+const itemNoun = (_b: Behaviour) => 'item';
 
 /** The name of a behaviour's test, from its action and effects (nothing about one app in particular). */
 export function nameBehaviour(b: Behaviour): { name: string; core: boolean } {
@@ -121,11 +124,7 @@ export function nameBehaviour(b: Behaviour): { name: string; core: boolean } {
       const item = b.control.item;
       if (item && removed.some((e) => e.label === item)) {
         const verb = /remove/i.test(name) ? 'Removing' : 'Deleting';
-        const where = noun === 'row' || MONEY.test(JSON.stringify(b.effects)) ? '' : ' from the list';
-        return {
-          name: `${verb} an ${noun} ${verb === 'Removing' && !where ? 'takes it out' : 'removes it'}${where}${andUpdates(b, false)}`,
-          core: true,
-        };
+        return { name: `${verb} an ${noun} removes it from the list${andUpdates(b, false)}`, core: true };
       }
       if (item && /increase|increment|plus|\badd one\b|^\+$|more/i.test(name))
         return {
@@ -176,12 +175,16 @@ export function nameBehaviour(b: Behaviour): { name: string; core: boolean } {
       const message = textEffects(b).find((t) => ERROR_WORDS.test(t.text));
       const label = lowerFirst(fieldLabel(b));
       if (message) return { name: `An invalid ${label} shows an error`, core: true };
+      if (/coupon|promo|voucher|discount|code/i.test(label) && updates(b, false).includes('the totals'))
+        return { name: `A valid ${label} updates ${join(updates(b, false))}`, core: true };
       if (added.length)
         return { name: `Submitting ${quoteName(name)} adds an ${noun}${andUpdates(b, false)}`, core: true };
       return { name: `Submitting the ${label} form ${summary(b)}`, core: true };
     }
     case 'reload':
       return { name: `${upperFirst(noun)}s and their state are kept after reloading the page`, core: true };
+    case 'load':
+      return { name: `The page opens showing ${join(updates(b, false)) || 'its current state'}`, core: true };
     case 'select':
       return {
         name: `Choosing ${quoteName(b.value ?? '')} in ${quoteName(name)} ${summary(b)}`,
@@ -294,6 +297,7 @@ export function describeBehaviours(behaviours: Behaviour[]): NamedBehaviour[] {
     if (/filter/.test(n)) add('filter');
     if (/quantity/.test(n) || behaviour.kind === 'quantity') add('quantity');
     if (behaviour.kind === 'reload') add('reload');
+    if (behaviour.kind === 'load') for (const x of ['load', 'open', 'initial', 'start']) w.add(x);
     if (/invalid|error/.test(n)) add('error');
     if (/counter/.test(n)) add('counter');
     if (/total/.test(n)) add('totals');

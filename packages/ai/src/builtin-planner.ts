@@ -64,6 +64,11 @@ function visibleText(p: PageObservation): string {
 const CODE_FIELD =
   /coupon|promo|voucher|gift ?card|discount code|one[- ]?time|\botp\b|captcha|(?:verification|access|invit(?:e|ation)|referral) code/i;
 
+/** The submit buttons of forms that behaviour exploration filled and submitted. */
+function submittedForms(request: PlanRequest): Set<string> {
+  return new Set((request.behaviours ?? []).filter((b) => b.kind === 'submit').map((b) => b.control.name));
+}
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function formKey(form: FormObservation): string {
@@ -77,7 +82,10 @@ export class BuiltinPlanner implements Planner {
     await checkpoint(options);
     const drafts = request.command
       ? await this.forCommand(request, request.command, options)
-      : [...(await this.behaviourSuite(request, options)), ...(await this.fullSuite(request.pages, options))];
+      : [
+          ...(await this.behaviourSuite(request, options)),
+          ...(await this.fullSuite(request.pages, options, submittedForms(request))),
+        ];
     await checkpoint(options);
     return drafts.map((d, i) => ({
       ...d,
@@ -229,6 +237,9 @@ export class BuiltinPlanner implements Planner {
 
   happyPath(p: PageObservation, form: FormObservation): Draft | null {
     if (!form.submit || form.hasPassword || form.isSearch || form.fields.length === 0) return null;
+    // A made-up code is never a valid coupon: what such a form does is a behaviour test's to say.
+    if (form.fields.some((f) => /coupon|promo|voucher|gift ?card|redeem/i.test(`${f.label} ${f.name}`)))
+      return null;
     // A field that wants a code only the site knows (a coupon, a one-time code) rejects any value the
     // rules can make up: submitting it "successfully" cannot be expected, so no such test is written.
     if (form.fields.some((f) => CODE_FIELD.test(`${f.label} ${f.name}`))) return null;
@@ -339,7 +350,12 @@ export class BuiltinPlanner implements Planner {
     return behaviourCases(describeBehaviours(behaviours));
   }
 
-  async fullSuite(pages: PageObservation[], options: GenerateOptions = {}): Promise<Draft[]> {
+  /** `tried`: the submit buttons of forms a behaviour test already submitted (their outcome is known). */
+  async fullSuite(
+    pages: PageObservation[],
+    options: GenerateOptions = {},
+    tried: Set<string> = new Set(),
+  ): Promise<Draft[]> {
     if (pages.length === 0) return [];
     const [start] = pages;
     const drafts: Draft[] = [];
@@ -347,7 +363,7 @@ export class BuiltinPlanner implements Planner {
     drafts.push(this.smoke(start, true));
     const nav = this.navigation(start);
     if (nav) drafts.push(nav);
-    drafts.push(...(await this.formCases(pages, options, () => true)));
+    drafts.push(...(await this.formCases(pages, options, (f) => !f.submit || !tried.has(f.submit))));
     await checkpoint(options, 'Writing link, image, mobile layout and accessibility checks');
     for (const p of pages.slice(1)) drafts.push(this.smoke(p, false));
     for (const p of this.linkPages(pages)) drafts.push(this.links(p));

@@ -27,7 +27,8 @@ export function isVolatile(text: string): boolean {
 }
 
 /** Roles an exact count is asserted for. */
-const COUNT_ROLES = ['listitem', 'row'];
+const COUNT_ROLES: ('listitem' | 'row')[] = ['listitem', 'row'];
+const counted = (role: string): role is 'listitem' | 'row' => role === 'listitem' || role === 'row';
 /** Roles `verifyElement` names. */
 const ELEMENT_ROLES = new Set([
   'button',
@@ -101,12 +102,7 @@ export function proposeAssertions(
   if (added.length || removed.length || action.kind === 'reload') {
     const changed = new Set([...added, ...removed].map((e) => e.label));
     const stayed = after.items.filter(
-      (i) =>
-        COUNT_ROLES.includes(i.role) &&
-        i.text !== '' &&
-        i.label &&
-        !changed.has(i.label) &&
-        !isVolatile(i.label),
+      (i) => counted(i.role) && i.text !== '' && i.label && !changed.has(i.label) && !isVolatile(i.label),
     );
     const listItems = stayed.filter((i) => before.items.some((b) => b.key === i.key));
     for (const i of listItems.slice(0, action.kind === 'reload' ? 5 : 3))
@@ -200,7 +196,7 @@ export function proposeAssertions(
 
 /** A reload that kept the items: they, their checked and marked states, and the count are checked. */
 export function persistenceAssertions(before: PageSnapshot, after: PageSnapshot): ProposedAssertion[] | null {
-  const listed = (s: PageSnapshot) => s.items.filter((i) => COUNT_ROLES.includes(i.role));
+  const listed = (s: PageSnapshot) => s.items.filter((i) => counted(i.role));
   const a = listed(before);
   const b = listed(after);
   if (a.length === 0 || a.length !== b.length || a.some((i, n) => i.key !== b[n].key)) return null;

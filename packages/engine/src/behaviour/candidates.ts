@@ -7,7 +7,8 @@ import type { BehaviourStep } from './steps';
  * - `submit`: fill a form whose data stays on the site and press its submit button;
  * - `click`, `check`, `select`, `link` (an in-page or hash link), `quantity` (a number field changed);
  * - `hoverClick`: hover an item, then click a control it reveals; `edit`: double-click an item's title,
- *   type a new one into the field that opens, press Enter; `reload`: reload the page.
+ *   type a new one into the field that opens, press Enter; `reload`: reload the page; `load`: open the
+ *   page (its counts and totals as it opens).
  */
 export type ActionKind =
   | 'add'
@@ -19,7 +20,8 @@ export type ActionKind =
   | 'quantity'
   | 'hoverClick'
   | 'edit'
-  | 'reload';
+  | 'reload'
+  | 'load';
 
 export interface CandidateAction {
   kind: ActionKind;

@@ -2,7 +2,7 @@ import type { BrowserPool } from '../browser-pool';
 import type { BrowserSession } from '../browser-session';
 import { AbortedError } from '../errors';
 import { resolveWebUrl } from '../web-url';
-import { type ProposedAssertion, persistenceAssertions, proposeAssertions } from './assertions';
+import { isVolatile, type ProposedAssertion, persistenceAssertions, proposeAssertions } from './assertions';
 import { type ActionKind, type CandidateAction, candidateActions } from './candidates';
 import { diffSnapshots, type Effect, meaningful } from './diff';
 import type { PageSnapshot } from './snapshot';
@@ -67,6 +67,8 @@ interface State {
 }
 
 const SETTLE_MS = 50;
+/** Kept back while exploring a page for checking how it opens. */
+const LOAD_RESERVE_MS = 3_000;
 /** How long a proposed check may take on the page it was proposed from. */
 const PRECHECK_MS = 400;
 const key = (setup: CandidateAction[]) => JSON.stringify(setup.map((a) => a.steps));
@@ -124,8 +126,17 @@ class BehaviourExplorer {
     this.signal = options.signal;
   }
 
+  /** Time kept back while exploring a page, for checking how it opens once its dynamic texts are known. */
+  private reserve = 0;
+  /** Every value each page-level text showed in any state explored (by the text's place). */
+  private values = new Map<string, Set<string>>();
+
   private get out(): boolean {
-    return this.signal?.aborted === true || Date.now() >= this.deadline || this.actions >= this.maxActions;
+    return (
+      this.signal?.aborted === true ||
+      Date.now() >= this.deadline - this.reserve ||
+      this.actions >= this.maxActions
+    );
   }
 
   async run(): Promise<Behaviour[]> {
@@ -160,6 +171,79 @@ class BehaviourExplorer {
       return null;
     });
     if (!snapshot) return;
+    this.values = new Map();
+    this.remember(snapshot);
+    this.reserve = LOAD_RESERVE_MS;
+    try {
+      await this.exploreFrom(root, snapshot, deep);
+    } finally {
+      this.reserve = 0;
+    }
+    if (!this.out) await this.opening(root, snapshot);
+  }
+
+  /** Notes the values of the page's own texts (not items'), to know which of them change. */
+  private remember(snapshot: PageSnapshot): void {
+    for (const t of snapshot.texts) {
+      if (t.item !== null) continue;
+      const seen = this.values.get(t.key) ?? new Set<string>();
+      seen.add(t.text);
+      this.values.set(t.key, seen);
+    }
+  }
+
+  /**
+   * How the page opens: the texts that other actions changed (counts, totals, a status) show their
+   * first values, and none of the values they took elsewhere; the list's items and their count.
+   */
+  private async opening(root: State, snapshot: PageSnapshot): Promise<void> {
+    const shown = snapshot.texts.map((t) => t.text.toLowerCase()).join('\n');
+    const proposed: ProposedAssertion[] = [];
+    const effects: Effect[] = [];
+    for (const [key, values] of this.values) {
+      if (values.size < 2 || proposed.length >= 12) continue;
+      const now = snapshot.texts.find((t) => t.key === key && t.item === null);
+      if (!now || isVolatile(now.text)) continue;
+      const dup = (text: string, visible: boolean) =>
+        proposed.some(
+          (p) => p.step.verb === 'verifyText' && p.step.text === text && p.step.visible === visible,
+        );
+      if (/\d/.test(now.text) && !dup(now.text, true)) {
+        proposed.push({ step: { verb: 'verifyText', text: now.text, visible: true } });
+        effects.push({ kind: 'textAdded', text: now.text, item: null, context: now.context });
+      }
+      for (const other of values) {
+        if (other === now.text || isVolatile(other) || other.length < 2) continue;
+        if (shown.includes(other.toLowerCase()) || !/\d/.test(other) || dup(other, false)) continue;
+        proposed.push({ step: { verb: 'verifyText', text: other, visible: false } });
+      }
+    }
+    if (!proposed.some((p) => p.step.verb === 'verifyText' && p.step.visible)) return;
+    for (const role of ['listitem', 'row'] as const) {
+      const count = snapshot.counts[role] ?? 0;
+      if (count > 0) proposed.push({ step: { verb: 'verifyExactCount', role, count } });
+    }
+    const action = openingAction();
+    this.actions++;
+    this.options.onProgress?.(`Trying: ${action.description}`);
+    const assertions = await this.verify(root, action, proposed);
+    if (!assertions) return;
+    this.found.push({
+      url: this.url,
+      setup: [],
+      action: [],
+      kind: 'load',
+      description: action.description,
+      control: action.control,
+      setupActions: [],
+      effects,
+      assertions,
+      itemsBefore: [],
+      signature: 'load',
+    });
+  }
+
+  private async exploreFrom(root: State, snapshot: PageSnapshot, deep: boolean): Promise<void> {
     const candidates = this.order(candidateActions(snapshot, 0));
     // Adding comes first: it opens the states the rest is explored in.
     const adders: { action: CandidateAction; result: Tried }[] = [];
@@ -253,6 +337,7 @@ class BehaviourExplorer {
       select: 7,
       edit: 8,
       reload: 9,
+      load: 10,
     };
     const perTemplate = new Map<string, number>();
     return [...actions]
@@ -285,6 +370,7 @@ class BehaviourExplorer {
     const acted = await this.act(action);
     if (!acted) return null;
     const { after, steps } = acted;
+    if (state.setup.length === 0 || after.url === before.url) this.remember(after);
     const raw = diffSnapshots(before, after);
     // Nothing changed at all: the session still shows the state, and the next action can use it.
     if (raw.length === 0 && action.kind !== 'reload') this.at = key(state.setup);
@@ -500,6 +586,17 @@ const linkFirst = (a: CandidateAction) => (a.kind === 'link' ? 0 : 1);
 
 function isAdder(action: CandidateAction): boolean {
   return action.kind === 'add';
+}
+
+function openingAction(): CandidateAction {
+  return {
+    kind: 'load',
+    description: 'open the page',
+    steps: [],
+    control: { role: 'page', name: 'page', item: null, type: 'page' },
+    scope: 'page',
+    signature: 'load',
+  };
 }
 
 function reloadAction(): CandidateAction {
