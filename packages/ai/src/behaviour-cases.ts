@@ -179,7 +179,9 @@ export function nameBehaviour(b: Behaviour): { name: string; core: boolean } {
         return { name: `A valid ${label} updates ${join(updates(b, false))}`, core: true };
       if (added.length)
         return { name: `Submitting ${quoteName(name)} adds an ${noun}${andUpdates(b, false)}`, core: true };
-      return { name: `Submitting the ${label} form ${summary(b)}`, core: true };
+      if (/search|query|find/i.test(`${label} ${name}`) && b.value)
+        return { name: `Searching for ${quoteName(b.value)} ${summary(b)}`, core: true };
+      return { name: `Submitting the form with ${quoteName(name)} ${summary(b)}`, core: true };
     }
     case 'reload':
       return { name: `${upperFirst(noun)}s and their state are kept after reloading the page`, core: true };

@@ -40,7 +40,11 @@ export interface GeneratedSuite {
 export function interactivePages(pages: PageObservation[], limit = 3): string[] {
   return pages
     .slice(1)
-    .filter((p) => p.forms.some((f) => !f.hasPassword) || p.buttons.length > 0)
+    .filter(
+      (p) =>
+        p.forms.some((f) => !f.hasPassword) ||
+        p.buttons.length > p.forms.filter((f) => f.hasPassword && f.submit).length,
+    )
     .slice(0, limit)
     .map((p) => p.url);
 }

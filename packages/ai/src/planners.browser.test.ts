@@ -5,8 +5,10 @@
  */
 import {
   AbortedError,
+  type Behaviour,
   BrowserPool,
   explore,
+  exploreBehaviours,
   type PageObservation,
   parseStep,
   runTestCase,
@@ -16,6 +18,7 @@ import type { TestCase } from '@argus/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plantedDefectIn } from '../../../fixtures/site/defects';
 import { type FixtureSite, serveFixtureSite } from '../../../fixtures/site/serve';
+import { interactivePages } from './generate-suite';
 import { createPlanner, PLANNER_PROVIDERS } from './registry';
 
 /** Full mode, and commands that touch every kind of rule (forms, search, content, layout). */
@@ -31,6 +34,8 @@ const MODES: { mode: string; command?: string }[] = [
 let site: FixtureSite;
 let pool: BrowserPool;
 let pages: PageObservation[];
+/** What the site did when acted on (its search and contact forms). */
+let behaviours: Behaviour[];
 /** Every request the fixture site has been asked for, in order. */
 const requests: string[] = [];
 
@@ -38,6 +43,7 @@ beforeAll(async () => {
   site = await serveFixtureSite({ onRequest: ({ method, url }) => requests.push(`${method} ${url}`) });
   pool = new BrowserPool({ policy: new TargetPolicy({ allowedTargets: ['127.0.0.1'] }), maxContexts: 2 });
   pages = await explore(pool, `${site.url}/`, { maxPages: 10 });
+  behaviours = await exploreBehaviours(pool, `${site.url}/`, { pages: interactivePages(pages) });
 }, 120_000);
 
 afterAll(async () => {
@@ -54,7 +60,7 @@ describe.each(PLANNER_PROVIDERS)('planner %s against the fixture site', (provide
     expect(pages.length).toBeGreaterThan(1);
     const messages: string[] = [];
     const cases = await planner.generate(
-      { url: `${site.url}/`, command, pages },
+      { url: `${site.url}/`, command, pages, behaviours },
       { signal: new AbortController().signal, onProgress: (m) => messages.push(m) },
     );
     expect(messages.length, 'progress reported').toBeGreaterThan(0);
@@ -99,7 +105,7 @@ describe.each(PLANNER_PROVIDERS)('planner %s against the fixture site', (provide
       let stoppedAt = 0;
       let requestsAtStop = 0;
       const generation = planner.generate(
-        { url: `${site.url}/`, command, pages },
+        { url: `${site.url}/`, command, pages, behaviours },
         {
           signal: controller.signal,
           onProgress: () => {

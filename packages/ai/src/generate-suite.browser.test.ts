@@ -1,0 +1,99 @@
+/**
+ * generateSuite against the fixture apps in real Chromium: full mode writes tests of behaviour first
+ * (named from what was done and seen), a command gets the behaviours it names, a command nothing
+ * matches gets an honest notice, and every case written passes on the untouched app.
+ */
+import { BrowserPool, runTestCase, TargetPolicy } from '@argus/engine';
+import type { TestCase } from '@argus/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FixtureApp, serveFixtureApp } from '../../../fixtures/apps/serve';
+import { generateSuite } from './generate-suite';
+import { createPlanner } from './registry';
+
+let pool: BrowserPool;
+const planner = createPlanner({ provider: 'builtin' });
+
+beforeAll(() => {
+  pool = new BrowserPool({ policy: new TargetPolicy({ allowedTargets: ['127.0.0.1'] }), maxContexts: 2 });
+});
+afterAll(async () => {
+  await pool?.close();
+});
+
+async function failures(app: FixtureApp, cases: TestCase[]): Promise<string[]> {
+  const failed: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < cases.length) {
+      const c = cases[next++];
+      const outcome = await runTestCase(pool, c, { baseUrl: `${app.url}/`, screenshots: false });
+      if (outcome.status !== 'passed') failed.push(`${c.test_name}: ${outcome.error}`);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return failed;
+}
+
+describe('generateSuite on the to-do app', () => {
+  let app: FixtureApp;
+  beforeAll(async () => {
+    app = await serveFixtureApp('todo');
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('full mode: behaviour tests first, each named for what it checks, all passing on the clean app', async () => {
+    const progress: string[] = [];
+    const suite = await generateSuite(pool, `${app.url}/`, { planner, onProgress: (m) => progress.push(m) });
+    const names = suite.cases.map((c) => c.test_name);
+    expect(suite.behaviours).toBeGreaterThanOrEqual(8);
+    for (const wanted of [
+      /^Adding an item shows it in the list and updates the counter$/,
+      /^Completing an item marks it completed/,
+      /^Deleting an item removes it from the list/,
+      /^Editing an item by double-click saves the new title$/,
+      /^The Active filter hides completed items$/,
+      /^The Completed filter hides active items$/,
+      /^Clear completed removes only completed items$/,
+    ])
+      expect(
+        names.some((n) => wanted.test(n)),
+        String(wanted),
+      ).toBe(true);
+    expect(suite.cases[0].category).toBe('Functional');
+    expect(names).toContain('Page loads cleanly: todos');
+    expect(progress.some((m) => m.startsWith('Trying: '))).toBe(true);
+    expect(await failures(app, suite.cases), 'false alarms').toEqual([]);
+  }, 180_000);
+
+  it('command mode: the behaviours the command names, and a notice when nothing matches', async () => {
+    const suite = await generateSuite(pool, `${app.url}/`, {
+      planner,
+      command: 'verify the Active filter hides completed items',
+    });
+    expect(suite.cases.map((c) => c.test_name)).toEqual(['The Active filter hides completed items']);
+    expect(suite.notice).toBeUndefined();
+    const none = await generateSuite(pool, `${app.url}/`, { planner, command: 'check the weather forecast' });
+    expect(none.cases).toEqual([]);
+    expect(none.notice).toMatch(/nothing matching "check the weather forecast".*Configure an LLM/);
+  }, 180_000);
+});
+
+describe('generateSuite on the cart', () => {
+  it('a command about quantities and totals gets the quantity behaviours, passing on the clean app', async () => {
+    const app = await serveFixtureApp('cart');
+    try {
+      const suite = await generateSuite(pool, `${app.url}/`, {
+        planner,
+        command: 'check that the cart total updates when I change the quantity',
+      });
+      const names = suite.cases.map((c) => c.test_name);
+      expect(names.length).toBeGreaterThan(0);
+      for (const n of names) expect(n).toMatch(/quantity/i);
+      expect(await failures(app, suite.cases), 'false alarms').toEqual([]);
+    } finally {
+      await app.close();
+    }
+  }, 180_000);
+});
