@@ -1,12 +1,18 @@
-import type { Planner } from '@argus/ai';
-import type { CapturedScreenshot, PageObservation, TestOutcome } from '@argus/engine';
+import type { Planner, PlanRequest } from '@argus/ai';
+import type {
+  Behaviour,
+  BehaviourExploreOptions,
+  CapturedScreenshot,
+  PageObservation,
+  TestOutcome,
+} from '@argus/engine';
 import type { ServerMessageInput, StepUpdate, TestCase } from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { ActivityRegistry } from '../activity/activity-registry';
 import type { RunRecorder } from '../runs/run-recorder';
 import { BrowserBudget } from '../services/quotas';
-import { AutomationService, type TestExecutor } from './automation-service';
+import { AutomationService, type BehaviourExplorer, type TestExecutor } from './automation-service';
 
 const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() } as unknown as FastifyBaseLogger;
 const config = {
@@ -88,7 +94,9 @@ const executor: TestExecutor = async (c, options) => {
   };
 };
 
-function service(overrides: { runTest?: TestExecutor; planner?: Planner } = {}) {
+function service(
+  overrides: { runTest?: TestExecutor; planner?: Planner; exploreBehaviours?: BehaviourExplorer } = {},
+) {
   const { writes, recorder } = fakeRecorder();
   const explore = vi.fn(async (_url: string, options: { onProgress?: (m: string) => void }) => {
     options.onProgress?.('Reading the home page');
@@ -103,6 +111,7 @@ function service(overrides: { runTest?: TestExecutor; planner?: Planner } = {}) 
     activities: new ActivityRegistry({ browsers: new BrowserBudget(2), log }),
     recorder,
     explore,
+    exploreBehaviours: overrides.exploreBehaviours,
     runTest: overrides.runTest ?? executor,
     planner,
     log,
@@ -135,6 +144,91 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
     expect(automation.isBusy('u1')).toBe(false);
     // Every message is about the generation's session.
     expect(new Set(sent.map((m) => m.session_id))).toEqual(new Set(['s1']));
+  });
+
+  it('explores behaviour after the pages and hands the behaviours to the planner', async () => {
+    const behaviour = { kind: 'add', description: 'type into "New todo" and press Enter' } as Behaviour;
+    const exploreBehaviours = vi.fn(async (_url: string, options: BehaviourExploreOptions) => {
+      options.onProgress?.('Trying: type into "New todo" and press Enter');
+      return [behaviour];
+    });
+    const generate = vi.fn(async (request: PlanRequest) => [
+      testCase(`${request.behaviours?.length} behaviour`),
+    ]);
+    const { automation, sent, send } = service({
+      exploreBehaviours,
+      planner: { engine: 'fake planner', generate },
+    });
+    const { done } = await automation.generate(
+      'u1',
+      { url: 'https://shop.example/', session_id: 's1' },
+      send,
+    );
+    await done;
+    expect(exploreBehaviours).toHaveBeenCalledWith(
+      'https://shop.example/',
+      expect.objectContaining({ signal: expect.any(AbortSignal), pages: [] }),
+    );
+    expect(generate.mock.calls[0][0].behaviours).toEqual([behaviour]);
+    const messages = sent.filter((m) => m.type === 'progress_update').map((m) => m.data.message);
+    expect(messages).toContain('Trying: type into "New todo" and press Enter');
+    expect(messages).toContain('Explored 1 page and found 1 behaviour; writing test cases');
+    expect(sent.at(-1)).toMatchObject({
+      type: 'test_cases_generated',
+      data: { test_cases: [{ test_name: '1 behaviour' }] },
+    });
+  });
+
+  it('stops during behaviour exploration: nothing is planned or recorded', async () => {
+    let started = () => {};
+    const exploring = new Promise<void>((resolve) => (started = resolve));
+    const exploreBehaviours: BehaviourExplorer = (_url, options) =>
+      new Promise((resolve) => {
+        started();
+        options.signal?.addEventListener('abort', () => resolve([]));
+      });
+    const generate = vi.fn(async () => [testCase('never')]);
+    const { automation, writes, sent, send, types } = service({
+      exploreBehaviours,
+      planner: { engine: 'fake planner', generate },
+    });
+    const { done } = await automation.generate(
+      'u1',
+      { url: 'https://shop.example/', session_id: 's1' },
+      send,
+    );
+    await exploring;
+    await automation.stop('u1', send);
+    await done;
+    expect(generate).not.toHaveBeenCalled();
+    expect(writes).toEqual([]);
+    expect(types()).toContain('execution_stopped');
+    expect(sent.some((m) => m.type === 'test_cases_generated')).toBe(false);
+  });
+
+  it('says why when the planner writes nothing for a command, and records nothing', async () => {
+    const notice = 'The built-in rule-based engine found nothing matching "the weather". Configure an LLM.';
+    const planner: Planner = {
+      engine: 'fake planner',
+      generate: async (_request, options) => {
+        options?.onNotice?.(notice);
+        return [];
+      },
+    };
+    const { automation, writes, sent, send } = service({ planner });
+    const { done } = await automation.generate(
+      'u1',
+      { url: 'https://shop.example/', session_id: 's1', command: 'the weather' },
+      send,
+    );
+    await done;
+    expect(writes).toEqual([]);
+    expect(sent.filter((m) => m.type === 'progress_update').map((m) => m.data.message)).toContain(notice);
+    expect(sent.at(-1)).toEqual({
+      type: 'error',
+      session_id: 's1',
+      data: { message: notice, code: 'GENERATION_FAILED', feature: 'automation' },
+    });
   });
 
   it('acknowledges a stop when nothing runs, about the session the stop named', async () => {

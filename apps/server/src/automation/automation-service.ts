@@ -165,7 +165,7 @@ export class AutomationService {
         // Then by acting on it, in the same browser (Stop ends it with what was checked so far).
         const behaviours =
           this.deps.exploreBehaviours && pages.length > 0
-            ? await this.deps.exploreBehaviours(pages[0].url, {
+            ? await this.deps.exploreBehaviours(pages[0].url ?? url, {
                 pages: interactivePages(pages),
                 signal,
                 onProgress: progress,
