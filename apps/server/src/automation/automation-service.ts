@@ -145,82 +145,91 @@ export class AutomationService {
     };
     // Everything the generation says is about its session.
     const emit = addressed(send, work.session_id);
-    // Exploring takes one browser.
-    const activity = this.begin(userId, 'generating', work, 1, async ({ signal, progress: view }) => {
-      const progress = (message: string) => {
-        view.message(message);
-        emit({ type: 'progress_update', data: { message } });
-      };
-      const started = `Exploring ${url} with the ${planner.engine} engine`;
-      view.message(started);
-      emit({ type: 'generation_started', data: { url, message: started } });
-      try {
-        const pages = await this.deps.explore(url, {
-          maxPages: config.exploreMaxPages,
-          timeBudgetMs: config.exploreTimeBudgetMs,
-          signal,
-          onProgress: progress,
-        });
-        if (signal.aborted) return;
-        // Then by acting on it, in the same browser (Stop ends it with what was checked so far).
-        const behaviours =
-          this.deps.exploreBehaviours && pages.length > 0
-            ? await this.deps.exploreBehaviours(pages[0].url ?? url, {
-                pages: interactivePages(pages),
-                signal,
-                onProgress: progress,
-              })
-            : [];
-        if (signal.aborted) return;
-        const found = behaviours.length
-          ? ` and found ${behaviours.length} behaviour${behaviours.length === 1 ? '' : 's'}`
-          : '';
-        progress(`Explored ${pages.length} page${pages.length === 1 ? '' : 's'}${found}; writing test cases`);
-        // Stop aborts the planner too: it rejects with AbortedError, and nothing is recorded.
-        let notice: string | undefined;
-        const planned = await planner.generate(
-          { url, command, pages, behaviours },
-          { signal, onProgress: progress, onNotice: (message) => (notice = message) },
-        );
-        if (notice) progress(notice);
-        if (planned.length === 0) {
-          // Nothing unrelated is handed out: the user reads why, and how to get more.
-          emit({
-            type: 'error',
-            data: {
-              message: notice ?? 'No test cases could be written for this page.',
-              code: 'GENERATION_FAILED',
-              feature: 'automation',
-            },
+    // Exploring takes one browser; behaviour replays use two at once when the user has two free.
+    const activity = this.begin(
+      userId,
+      'generating',
+      work,
+      2,
+      async ({ signal, progress: view, browsers }) => {
+        const progress = (message: string) => {
+          view.message(message);
+          emit({ type: 'progress_update', data: { message } });
+        };
+        const started = `Exploring ${url} with the ${planner.engine} engine`;
+        view.message(started);
+        emit({ type: 'generation_started', data: { url, message: started } });
+        try {
+          const pages = await this.deps.explore(url, {
+            maxPages: config.exploreMaxPages,
+            timeBudgetMs: config.exploreTimeBudgetMs,
+            signal,
+            onProgress: progress,
           });
-          return;
+          if (signal.aborted) return;
+          // Then by acting on it, in the same browser (Stop ends it with what was checked so far).
+          const behaviours =
+            this.deps.exploreBehaviours && pages.length > 0
+              ? await this.deps.exploreBehaviours(pages[0].url ?? url, {
+                  pages: interactivePages(pages),
+                  concurrency: browsers,
+                  signal,
+                  onProgress: progress,
+                })
+              : [];
+          if (signal.aborted) return;
+          const found = behaviours.length
+            ? ` and found ${behaviours.length} behaviour${behaviours.length === 1 ? '' : 's'}`
+            : '';
+          progress(
+            `Explored ${pages.length} page${pages.length === 1 ? '' : 's'}${found}; writing test cases`,
+          );
+          // Stop aborts the planner too: it rejects with AbortedError, and nothing is recorded.
+          let notice: string | undefined;
+          const planned = await planner.generate(
+            { url, command, pages, behaviours },
+            { signal, onProgress: progress, onNotice: (message) => (notice = message) },
+          );
+          if (notice) progress(notice);
+          if (planned.length === 0) {
+            // Nothing unrelated is handed out: the user reads why, and how to get more.
+            emit({
+              type: 'error',
+              data: {
+                message: notice ?? 'No test cases could be written for this page.',
+                code: 'GENERATION_FAILED',
+                feature: 'automation',
+              },
+            });
+            return;
+          }
+          const cases = this.withinRunLimits(planned, progress);
+          const run = await recorder.create(userId, {
+            session_id: work.session_id,
+            url,
+            target_url: url,
+            test_suite_name: command
+              ? `Command: ${command.slice(0, 200)}`
+              : `Full suite for ${new URL(url).host}`,
+            test_mode: work.test_mode,
+            command: work.command,
+            engine: planner.engine,
+            test_cases: cases,
+            total_tests: cases.length,
+            status: 'pending',
+          });
+          emit({
+            type: 'test_cases_generated',
+            data: { test_cases: cases, engine: planner.engine, test_run_id: run.id },
+          });
+        } catch (error) {
+          if (signal.aborted) return;
+          const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+          this.deps.log.warn({ err: error, url }, 'generation failed');
+          emit({ type: 'error', data: { message, code: 'GENERATION_FAILED', feature: 'automation' } });
         }
-        const cases = this.withinRunLimits(planned, progress);
-        const run = await recorder.create(userId, {
-          session_id: work.session_id,
-          url,
-          target_url: url,
-          test_suite_name: command
-            ? `Command: ${command.slice(0, 200)}`
-            : `Full suite for ${new URL(url).host}`,
-          test_mode: work.test_mode,
-          command: work.command,
-          engine: planner.engine,
-          test_cases: cases,
-          total_tests: cases.length,
-          status: 'pending',
-        });
-        emit({
-          type: 'test_cases_generated',
-          data: { test_cases: cases, engine: planner.engine, test_run_id: run.id },
-        });
-      } catch (error) {
-        if (signal.aborted) return;
-        const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-        this.deps.log.warn({ err: error, url }, 'generation failed');
-        emit({ type: 'error', data: { message, code: 'GENERATION_FAILED', feature: 'automation' } });
-      }
-    });
+      },
+    );
     return { done: activity.done };
   }
 
