@@ -266,7 +266,8 @@ export function candidateActions(snapshot: PageSnapshot, index = 0): CandidateAc
 
   // Titles of items that have controls: double-click to edit.
   for (const item of snapshot.items) {
-    if (!item.label || !itemControls.has(item.label)) continue;
+    // List entries with controls (a to-do's title); table rows hold data, not titles to rename.
+    if (!item.label || item.role !== 'listitem' || !itemControls.has(item.label)) continue;
     if (snapshot.controls.some((c) => c.role === 'link' && c.item === item.label && c.name === item.label))
       continue;
     out.push({

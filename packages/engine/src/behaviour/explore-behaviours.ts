@@ -68,7 +68,7 @@ interface State {
 
 const SETTLE_MS = 50;
 /** Kept back while exploring a page for checking how it opens. */
-const LOAD_RESERVE_MS = 3_000;
+const LOAD_RESERVE_MS = 4_000;
 /** How long a proposed check may take on the page it was proposed from. */
 const PRECHECK_MS = 400;
 const key = (setup: CandidateAction[]) => JSON.stringify(setup.map((a) => a.steps));
