@@ -87,13 +87,13 @@ export function nameBehaviour(b: Behaviour): { name: string; core: boolean } {
   const name = b.control.name;
   const noun = itemNoun(b);
   const secondAdd = b.setupActions.some((a) => a.kind === b.kind && a.control.name === b.control.name);
+  const adding = () =>
+    secondAdd
+      ? { name: `Adding a second ${noun} keeps the first${andUpdates(b, false)}`, core: true }
+      : { name: `Adding an ${noun} shows it in the list${andUpdates(b, false)}`, core: true };
   switch (b.kind) {
     case 'add':
-      if (added.length) {
-        if (secondAdd)
-          return { name: `Adding a second ${noun} keeps the first${andUpdates(b, false)}`, core: true };
-        return { name: `Adding an ${noun} shows it in the list${andUpdates(b, false)}`, core: true };
-      }
+      if (added.length) return adding();
       break;
     case 'check': {
       const item = b.control.item;
@@ -172,6 +172,8 @@ export function nameBehaviour(b: Behaviour): { name: string; core: boolean } {
         core: true,
       };
     case 'submit': {
+      // A form whose one field's value shows up as a new entry is adding too.
+      if (added.some((e) => b.value && e.text.includes(b.value))) return adding();
       const message = textEffects(b).find((t) => ERROR_WORDS.test(t.text));
       const label = lowerFirst(fieldLabel(b));
       if (message) return { name: `An invalid ${label} shows an error`, core: true };

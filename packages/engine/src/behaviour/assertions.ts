@@ -29,6 +29,8 @@ export function isVolatile(text: string): boolean {
 /** Roles an exact count is asserted for. */
 const COUNT_ROLES: ('listitem' | 'row')[] = ['listitem', 'row'];
 const counted = (role: string): role is 'listitem' | 'row' => role === 'listitem' || role === 'row';
+/** Entries of a list: list items, table rows, articles and repeated cards. */
+const listed = (role: string) => counted(role) || role === 'article' || role === 'item';
 /** Roles `verifyElement` names. */
 const ELEMENT_ROLES = new Set([
   'button',
@@ -102,7 +104,7 @@ export function proposeAssertions(
   if (added.length || removed.length || action.kind === 'reload') {
     const changed = new Set([...added, ...removed].map((e) => e.label));
     const stayed = after.items.filter(
-      (i) => counted(i.role) && i.text !== '' && i.label && !changed.has(i.label) && !isVolatile(i.label),
+      (i) => listed(i.role) && i.text !== '' && i.label && !changed.has(i.label) && !isVolatile(i.label),
     );
     const listItems = stayed.filter((i) => before.items.some((b) => b.key === i.key));
     for (const i of listItems.slice(0, action.kind === 'reload' ? 5 : 3))
@@ -196,9 +198,9 @@ export function proposeAssertions(
 
 /** A reload that kept the items: they, their checked and marked states, and the count are checked. */
 export function persistenceAssertions(before: PageSnapshot, after: PageSnapshot): ProposedAssertion[] | null {
-  const listed = (s: PageSnapshot) => s.items.filter((i) => counted(i.role));
-  const a = listed(before);
-  const b = listed(after);
+  const entries = (s: PageSnapshot) => s.items.filter((i) => listed(i.role));
+  const a = entries(before);
+  const b = entries(after);
   if (a.length === 0 || a.length !== b.length || a.some((i, n) => i.key !== b[n].key)) return null;
   const out: ProposedAssertion[] = [];
   for (const i of a.filter((i) => i.label && i.text !== '' && !isVolatile(i.label)).slice(0, 5)) {

@@ -137,7 +137,8 @@ export function candidateActions(snapshot: PageSnapshot, index = 0): CandidateAc
       const filled: Record<string, string> = {};
       for (const c of fields) {
         if (isTextField(c) || c.role === 'spinbutton') {
-          const value = code && COUPON.test(c.name) ? code : valueFor(c.name, c.type, index);
+          const single = fields.filter((x) => isTextField(x)).length === 1;
+          const value = code && COUPON.test(c.name) ? code : valueFor(c.name, c.type, index, single);
           steps.push({ verb: 'fill', field: c.name, value });
           filled[c.name] = value;
         } else if (c.role === 'combobox' && c.value === '' && c.options.length > 1) {

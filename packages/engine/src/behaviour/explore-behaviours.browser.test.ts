@@ -129,3 +129,66 @@ describe('exploreBehaviours never leaves the site', () => {
     expect(visits).toEqual([]);
   }, 60_000);
 });
+
+describe('exploreBehaviours on a list of cards added through a form', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    const page = `<!doctype html><html lang="en"><head><title>Notes</title></head><body><main>
+      <h1>Notes</h1>
+      <form id="f"><label for="t">Note</label><input id="t" required><button>Add note</button></form>
+      <p id="count">0 notes</p><div id="notes"></div>
+      <script>
+        const notes = [];
+        const render = () => {
+          const box = document.getElementById('notes');
+          box.innerHTML = '';
+          notes.forEach((n, i) => {
+            const card = document.createElement('div');
+            card.className = 'note-card';
+            const t = document.createElement('span');
+            t.textContent = n;
+            const b = document.createElement('button');
+            b.textContent = 'Remove';
+            b.setAttribute('aria-label', 'Remove ' + n);
+            b.onclick = () => { notes.splice(i, 1); render(); };
+            card.append(t, b);
+            box.append(card);
+          });
+          document.getElementById('count').textContent = notes.length + (notes.length === 1 ? ' note' : ' notes');
+        };
+        document.getElementById('f').onsubmit = (e) => {
+          e.preventDefault();
+          const v = document.getElementById('t').value.trim();
+          if (v) notes.push(v);
+          document.getElementById('t').value = '';
+          render();
+        };
+        render();
+      </script></main></body></html>`;
+    server = createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end(page);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  afterAll(() => {
+    server?.close();
+  });
+
+  it('adds through the form, twice, and removes the first card leaving the second', async () => {
+    const behaviours = await exploreBehaviours(pool, url);
+    const adds = behaviours.filter((b) => b.kind === 'submit');
+    expect(adds.map((b) => b.setupActions.length)).toEqual([0, 1]);
+    expect(adds[1].assertions).toContainEqual({ verb: 'verifyText', text: '2 notes', visible: true });
+    const removing = behaviours.find((b) => b.control.name === 'Remove Buy milk');
+    expect(removing?.assertions).toEqual(
+      expect.arrayContaining([
+        { verb: 'verifyText', text: 'Buy milk', visible: false },
+        { verb: 'verifyText', text: 'Walk the dog', visible: true },
+        { verb: 'verifyText', text: '1 note', visible: true },
+      ]),
+    );
+  }, 60_000);
+});

@@ -381,9 +381,7 @@ class BehaviourExplorer {
         ? persistenceAssertions(before, after)
         : proposeAssertions(before, after, effects, action);
     const tried: Tried = {
-      addedItem:
-        effects.some((e) => e.kind === 'itemAdded') &&
-        (before.counts.listitem ?? 0) + (before.counts.row ?? 0) < count(after),
+      addedItem: effects.some((e) => e.kind === 'itemAdded') && count(before) < count(after),
       marked: effects.some(
         (e) => (e.kind === 'stateChanged' || e.kind === 'checkedChanged') && e.item !== null,
       ),
@@ -412,7 +410,7 @@ class BehaviourExplorer {
       effects,
       assertions,
       itemsBefore: before.items
-        .filter((i) => i.role === 'listitem' || i.role === 'row' || i.role === 'article')
+        .filter((i) => ['listitem', 'row', 'article', 'item'].includes(i.role))
         .map((i) => ({ label: i.label, checked: i.checked, states: i.states })),
       signature: `${action.signature}|${state.setup.map((a) => a.signature).join('>')}`,
     });
@@ -584,8 +582,17 @@ const EDIT_VALUES = ['Water the plants', 'Book the dentist', 'Renew the passport
 
 const linkFirst = (a: CandidateAction) => (a.kind === 'link' ? 0 : 1);
 
+/** Typing and pressing Enter, or a one-field form (an "Add" button): what may add an item to a list. */
 function isAdder(action: CandidateAction): boolean {
-  return action.kind === 'add';
+  if (action.kind === 'add') return true;
+  const fields = Object.keys(action.filled ?? {});
+  return (
+    action.kind === 'submit' &&
+    fields.length === 1 &&
+    !/search|query|find|coupon|promo|voucher|code|e-?mail|newsletter|subscribe/i.test(
+      `${fields[0]} ${action.control.name}`,
+    )
+  );
 }
 
 function openingAction(): CandidateAction {
@@ -611,7 +618,7 @@ function reloadAction(): CandidateAction {
 }
 
 function count(s: PageSnapshot): number {
-  return (s.counts.listitem ?? 0) + (s.counts.row ?? 0);
+  return (s.counts.listitem ?? 0) + (s.counts.row ?? 0) + (s.counts.article ?? 0) + (s.counts.item ?? 0);
 }
 
 /** The label of the item an adder added (its value), else the last item's. */

@@ -117,8 +117,22 @@ export function readSnapshot(page: Page): Promise<Omit<PageSnapshot, 'consoleErr
       if (ds && /^[\w-]{1,30}$/.test(ds)) out.push(`data-state=${ds}`);
       return out;
     };
-    const ITEM_SELECTOR =
-      'li, tr:has(td), article, [role=listitem], [role=row]:not(:has([role=columnheader]))';
+    const LIST_ITEM = 'li, tr:has(td), article, [role=listitem], [role=row]:not(:has([role=columnheader]))';
+    /**
+     * Cards: an element whose class names an item, card or entry, with a sibling of the same class (or
+     * small and with a control of its own).
+     */
+    const CARD_CLASS = /(^|[-_ ])(item|card|entry|todo|task|product)([-_ ]|$)/i;
+    const isCard = (el: Element): boolean => {
+      const cls = Array.from(el.classList).find((c) => CARD_CLASS.test(c));
+      if (!cls || !el.parentElement || el.matches('ul, ol, table, tbody, body, main, nav')) return false;
+      if (Array.from(el.parentElement.children).some((s) => s !== el && s.classList.contains(cls)))
+        return true;
+      // A lone card: small, and holding a control of its own (an entry with its Remove button).
+      return (el.textContent ?? '').length <= 200 && el.querySelector(CONTROL_SELECTOR) !== null;
+    };
+    const ITEM_SELECTOR = LIST_ITEM;
+    const isItem = (el: Element) => el.matches(LIST_ITEM) || isCard(el);
     const CONTROL_SELECTOR =
       'button, a[href], input:not([type=hidden]), select, textarea, [role=button], [role=checkbox], [role=switch], [role=tab], [role=menuitem], [role=radio], [role=option], [role=link], [contenteditable=true]';
     const isControl = (el: Element) => el.matches(CONTROL_SELECTOR);
@@ -133,6 +147,7 @@ export function readSnapshot(page: Page): Promise<Omit<PageSnapshot, 'consoleErr
       if (tag === 'li') return 'listitem';
       if (tag === 'tr') return 'row';
       if (tag === 'article') return 'article';
+      if (isCard(el)) return 'item';
       if (tag === 'input') {
         const type = (el as HTMLInputElement).type;
         if (type === 'checkbox') return 'checkbox';
@@ -175,7 +190,7 @@ export function readSnapshot(page: Page): Promise<Omit<PageSnapshot, 'consoleErr
     const itemOf = (el: Element): Element | null => {
       let cur: Element | null = el.parentElement;
       while (cur && cur !== document.body) {
-        if (cur.matches(ITEM_SELECTOR) && visible(cur)) return cur;
+        if (isItem(cur) && visible(cur)) return cur;
         cur = cur.parentElement;
       }
       return null;
@@ -314,7 +329,7 @@ export function readSnapshot(page: Page): Promise<Omit<PageSnapshot, 'consoleErr
         required: (el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true',
       };
     };
-    const itemEls = shown.filter((el) => el.matches(ITEM_SELECTOR));
+    const itemEls = shown.filter((el) => isItem(el));
     const items = keyed(
       itemEls.map((el) => {
         const label = itemLabel(el) ?? '';
@@ -346,7 +361,7 @@ export function readSnapshot(page: Page): Promise<Omit<PageSnapshot, 'consoleErr
       while (cur.parentElement && cur.parentElement !== document.body) {
         const parent = cur.parentElement;
         if (!INLINE.test(parent.tagName) && parent.tagName !== 'P' && parent.tagName !== 'LABEL') break;
-        if (parent.matches(ITEM_SELECTOR) || isControl(parent)) break;
+        if (isItem(parent) || isControl(parent)) break;
         if (clean(parent.textContent).length > 80) break;
         cur = parent;
       }
@@ -373,7 +388,7 @@ export function readSnapshot(page: Page): Promise<Omit<PageSnapshot, 'consoleErr
             parentText &&
             parentText !== text &&
             parentText.length <= 60 &&
-            !parent?.matches(ITEM_SELECTOR) &&
+            !(parent && isItem(parent)) &&
             !parent?.querySelector(`${ITEM_SELECTOR}, ${CONTROL_SELECTOR}`)
               ? parentText
               : null;
