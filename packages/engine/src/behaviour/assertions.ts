@@ -31,17 +31,10 @@ const COUNT_ROLES: ('listitem' | 'row')[] = ['listitem', 'row'];
 const counted = (role: string): role is 'listitem' | 'row' => role === 'listitem' || role === 'row';
 /** Entries of a list: list items, table rows, articles and repeated cards. */
 const listed = (role: string) => counted(role) || role === 'article' || role === 'item';
-/** Roles `verifyElement` names. */
-const ELEMENT_ROLES = new Set([
-  'button',
-  'link',
-  'heading',
-  'textbox',
-  'checkbox',
-  'dialog',
-  'tab',
-  'menuitem',
-]);
+/** Roles a control appearing or going is checked by (with `verifyElement`). */
+const ELEMENT_ROLES = ['button', 'link', 'heading', 'dialog', 'tab', 'menuitem'] as const;
+const elementRole = (role: string): role is (typeof ELEMENT_ROLES)[number] =>
+  (ELEMENT_ROLES as readonly string[]).includes(role);
 
 const lower = (s: string) => s.toLowerCase();
 
@@ -168,19 +161,13 @@ export function proposeAssertions(
   let controls = 0;
   for (const e of effects) {
     if ((e.kind !== 'controlAdded' && e.kind !== 'controlRemoved') || controls >= 2) continue;
-    if (!ELEMENT_ROLES.has(e.role) || !e.name || isVolatile(e.name) || e.item) continue;
-    if (e.role === 'textbox' || e.role === 'checkbox') continue;
+    if (!elementRole(e.role) || !e.name || isVolatile(e.name) || e.item) continue;
     controls++;
-    add({
-      verb: 'verifyElement',
-      role: e.role,
-      name: e.name,
-      visible: e.kind === 'controlAdded',
-    } as BehaviourStep);
+    add({ verb: 'verifyElement', role: e.role, name: e.name, visible: e.kind === 'controlAdded' });
   }
   for (const e of effects) {
     if (e.kind === 'dialogOpened' && e.name && !isVolatile(e.name))
-      add({ verb: 'verifyElement', role: 'dialog', name: e.name, visible: true } as unknown as BehaviourStep);
+      add({ verb: 'verifyElement', role: 'dialog', name: e.name, visible: true });
   }
   // The field typed into: emptied after adding, holding the new number after a quantity change.
   if (action.kind === 'add') {

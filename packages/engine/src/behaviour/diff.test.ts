@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { proposeAssertions } from './assertions';
+import { persistenceAssertions, proposeAssertions } from './assertions';
 import { type CandidateAction, candidateActions } from './candidates';
 import { diffSnapshots } from './diff';
 import type { PageSnapshot, SnapshotControl, SnapshotItem } from './snapshot';
@@ -228,5 +228,25 @@ describe('candidateActions', () => {
       ],
     });
     expect(candidateActions(s).map((a) => a.description)).toEqual(['fill the form and press "Apply"']);
+  });
+});
+
+describe('persistenceAssertions', () => {
+  it('checks the items, their checked and marked states and the count when a reload kept them', () => {
+    const items = [item('Buy milk', { checked: true, states: ['completed'] }), item('Walk the dog')];
+    const s = snapshot({ items, counts: { listitem: 2 } });
+    expect(persistenceAssertions(s, structuredClone(s))?.map((a) => a.step)).toEqual([
+      { verb: 'verifyText', text: 'Buy milk', visible: true },
+      { verb: 'verifyChecked', region: 'Buy milk', checked: true },
+      { verb: 'verifyState', target: 'Buy milk', state: 'completed', marked: true },
+      { verb: 'verifyText', text: 'Walk the dog', visible: true },
+      { verb: 'verifyChecked', region: 'Walk the dog', checked: false },
+      { verb: 'verifyExactCount', role: 'listitem', count: 2 },
+    ]);
+  });
+
+  it('asserts nothing when the reload lost them (the app keeps no state)', () => {
+    const before = snapshot({ items: [item('Buy milk')], counts: { listitem: 1 } });
+    expect(persistenceAssertions(before, snapshot())).toBeNull();
   });
 });
