@@ -288,6 +288,12 @@ export function describeBehaviours(behaviours: Behaviour[]): NamedBehaviour[] {
       ...words(behaviour.control.name),
       ...words(behaviour.description),
       ...(behaviour.value ? words(behaviour.value) : []),
+      // What changed, with its label: "Shipping $7.50", "Invalid coupon code".
+      ...behaviour.effects.flatMap((e) =>
+        e.kind === 'textChanged' || e.kind === 'textAdded'
+          ? words(`${e.kind === 'textAdded' ? e.text : e.to} ${e.context ?? ''}`)
+          : [],
+      ),
     ]);
     const add = (key: keyof typeof SYNONYMS) => {
       for (const s of syn(key)) w.add(s);

@@ -208,10 +208,10 @@ class BehaviourExplorer {
         proposed.some(
           (p) => p.step.verb === 'verifyText' && p.step.text === text && p.step.visible === visible,
         );
-      if (/\d/.test(now.text) && !dup(now.text, true)) {
+      // Every such text is an effect of opening (its words name the test); those with a number are checked.
+      effects.push({ kind: 'textAdded', text: now.text, item: null, context: now.context });
+      if (/\d/.test(now.text) && !dup(now.text, true))
         proposed.push({ step: { verb: 'verifyText', text: now.text, visible: true } });
-        effects.push({ kind: 'textAdded', text: now.text, item: null, context: now.context });
-      }
       for (const other of values) {
         if (other === now.text || isVolatile(other) || other.length < 2) continue;
         if (shown.includes(other.toLowerCase()) || !/\d/.test(other) || dup(other, false)) continue;
