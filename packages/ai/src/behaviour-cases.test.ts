@@ -214,6 +214,20 @@ describe('command mode over behaviours', () => {
     );
   });
 
+  it('names the part of a command nothing matched, and writes tests for the rest', async () => {
+    const notices: string[] = [];
+    const cases = await new BuiltinPlanner().generate(
+      { url: URL, command: 'test adding a todo and the weather widget', pages: [page()], behaviours: TODO },
+      { onNotice: (m) => notices.push(m) },
+    );
+    expect(cases.map((c) => c.test_name)).toEqual([
+      'Adding an item shows it in the list and updates the counter',
+    ]);
+    expect(notices).toEqual([
+      expect.stringMatching(/nothing matching "the weather widget"; the tests cover the rest/),
+    ]);
+  });
+
   it('writes behaviour tests first in full mode, page checks after', async () => {
     const cases = await new BuiltinPlanner().generate({ url: URL, pages: [page()], behaviours: TODO });
     expect(cases[0].test_name).toBe('Adding an item shows it in the list and updates the counter');

@@ -385,7 +385,7 @@ export class BuiltinPlanner implements Planner {
 
     // The behaviours the command asks for, by the words of each of its clauses.
     const named = describeBehaviours(request.behaviours ?? []);
-    const { chosen } = matchCommand(command, named);
+    const { chosen, unmatched } = matchCommand(command, named);
     if (chosen.length) {
       await checkpoint(
         options,
@@ -393,6 +393,7 @@ export class BuiltinPlanner implements Planner {
       );
       drafts.push(...behaviourCases(chosen));
     }
+    const fromBehaviours = drafts.length;
 
     // Pages the command names: "the pricing page", "about page", "products".
     const namedPages = pages.filter((p) => {
@@ -480,6 +481,14 @@ export class BuiltinPlanner implements Planner {
         ),
       );
       return [];
+    }
+    // Part of the command found nothing, and no other rule took it up: say which part.
+    const fromRules = drafts.length - fromBehaviours;
+    if (fromBehaviours > 0 && fromRules === 0 && unmatched.length > 0) {
+      options.onNotice?.(
+        `The built-in rule-based engine found nothing matching ${unmatched.map((c) => `"${c}"`).join(', ')}; ` +
+          'the tests cover the rest of the command. Configure an LLM (AI_PROVIDER) for free-form commands.',
+      );
     }
     // One case per name: the rules above can overlap.
     const unique = new Map<string, Draft>();
