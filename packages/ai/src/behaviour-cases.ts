@@ -172,17 +172,22 @@ export function nameBehaviour(b: Behaviour): { name: string; core: boolean } {
         core: true,
       };
     case 'submit': {
+      const label = lowerFirst(fieldLabel(b));
+      if (/search|query|find/i.test(`${label} ${name}`) && b.value) {
+        const hit = added.find((e) => e.text.toLowerCase().includes(b.value?.toLowerCase() ?? ''));
+        return {
+          name: `Searching for ${quoteName(b.value)} ${hit ? `finds ${quoteName(hit.label)}` : summary(b)}`,
+          core: true,
+        };
+      }
       // A form whose one field's value shows up as a new entry is adding too.
       if (added.some((e) => b.value && e.text.includes(b.value))) return adding();
       const message = textEffects(b).find((t) => ERROR_WORDS.test(t.text));
-      const label = lowerFirst(fieldLabel(b));
       if (message) return { name: `An invalid ${label} shows an error`, core: true };
       if (/coupon|promo|voucher|discount|code/i.test(label) && updates(b, false).includes('the totals'))
         return { name: `A valid ${label} updates ${join(updates(b, false))}`, core: true };
       if (added.length)
         return { name: `Submitting ${quoteName(name)} adds an ${noun}${andUpdates(b, false)}`, core: true };
-      if (/search|query|find/i.test(`${label} ${name}`) && b.value)
-        return { name: `Searching for ${quoteName(b.value)} ${summary(b)}`, core: true };
       return { name: `Submitting the form with ${quoteName(name)} ${summary(b)}`, core: true };
     }
     case 'reload':

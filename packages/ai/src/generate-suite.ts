@@ -42,11 +42,30 @@ export function interactivePages(pages: PageObservation[], limit = 3): string[] 
     .slice(1)
     .filter(
       (p) =>
-        p.forms.some((f) => !f.hasPassword) ||
-        p.buttons.length > p.forms.filter((f) => f.hasPassword && f.submit).length,
+        (p.forms ?? []).some((f) => !f.hasPassword) ||
+        (p.buttons ?? []).length > (p.forms ?? []).filter((f) => f.hasPassword && f.submit).length,
     )
     .slice(0, limit)
     .map((p) => p.url);
+}
+
+/**
+ * A word worth searching for: the longest word of the first thing the site lists (a table's first
+ * column, else a list item that is not a link), so a search behaviour finds something.
+ */
+export function searchTermOf(pages: PageObservation[]): string | undefined {
+  const items: string[] = [];
+  for (const p of pages)
+    for (const t of p.tables ?? []) for (const row of t.rows) if (row[0]) items.push(row[0]);
+  for (const p of pages) {
+    const links = new Set((p.links ?? []).map((l) => l.text));
+    items.push(...(p.listItems ?? []).filter((li) => !links.has(li)));
+  }
+  const item = items.find((t) => /^[\p{L}\p{N} '&-]{5,60}$/u.test(t) && t.split(' ').length >= 2);
+  return item
+    ?.split(' ')
+    .sort((a, b) => b.length - a.length)[0]
+    .toLowerCase();
 }
 
 /**
@@ -73,6 +92,7 @@ export async function generateSuite(
   stopped();
   const behaviours = await exploreBehaviours(pool, pages[0]?.url ?? url, {
     pages: interactivePages(pages),
+    searchTerm: searchTermOf(pages),
     ...options.behaviour,
     signal,
     onProgress,

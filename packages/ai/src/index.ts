@@ -12,6 +12,7 @@ export {
   type GenerateSuiteOptions,
   generateSuite,
   interactivePages,
+  searchTermOf,
 } from './generate-suite';
 export {
   checkpoint,

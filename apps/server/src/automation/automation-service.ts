@@ -1,4 +1,4 @@
-import { interactivePages, type Planner } from '@argus/ai';
+import { interactivePages, type Planner, searchTermOf } from '@argus/ai';
 import type {
   Behaviour,
   BehaviourExploreOptions,
@@ -172,6 +172,7 @@ export class AutomationService {
             this.deps.exploreBehaviours && pages.length > 0
               ? await this.deps.exploreBehaviours(pages[0].url ?? url, {
                   pages: interactivePages(pages),
+                  searchTerm: searchTermOf(pages),
                   concurrency: browsers,
                   signal,
                   onProgress: progress,

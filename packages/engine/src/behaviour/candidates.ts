@@ -96,10 +96,18 @@ export function codeHints(snapshot: PageSnapshot): string[] {
  * checkboxes, selects, in-page links, number fields, controls revealed by hovering an item, item
  * titles to double-click. Nothing that leaves the site or the session: no links to other origins,
  * new windows, downloads or other schemes; no forms that post elsewhere or hold passwords or cards;
- * no log out, delete account and the like. `index` varies the values typed (a second item).
+ * no log out, delete account and the like. `index` varies the values typed (a second item);
+ * `hints.searchTerm` is typed into search fields (a word of something the site lists).
  */
-export function candidateActions(snapshot: PageSnapshot, index = 0): CandidateAction[] {
+export function candidateActions(
+  snapshot: PageSnapshot,
+  index = 0,
+  hints: { searchTerm?: string } = {},
+): CandidateAction[] {
   const out: CandidateAction[] = [];
+  const searching = (c: SnapshotControl) => c.type === 'search' || /search|query|find/i.test(c.name);
+  const typed = (c: SnapshotControl, value: string) =>
+    hints.searchTerm && searching(c) ? hints.searchTerm : value;
   const page = snapshot.url;
   const forms = snapshot.forms;
   const usable = (c: SnapshotControl) => !c.disabled && c.name !== '' && !LEAVING.test(c.name);
@@ -110,7 +118,7 @@ export function candidateActions(snapshot: PageSnapshot, index = 0): CandidateAc
   for (const c of snapshot.controls) {
     if (!usable(c) || !isTextField(c) || c.item !== null || inFormWithSubmit(c)) continue;
     if (c.form !== null && forms[c.form] && (!forms[c.form].sameOrigin || forms[c.form].sensitive)) continue;
-    const value = valueFor(c.name, c.type, index, true);
+    const value = typed(c, valueFor(c.name, c.type, index, true));
     out.push({
       kind: 'add',
       description: `type into ${quote(c.name)} and press Enter`,
@@ -138,7 +146,8 @@ export function candidateActions(snapshot: PageSnapshot, index = 0): CandidateAc
       for (const c of fields) {
         if (isTextField(c) || c.role === 'spinbutton') {
           const single = fields.filter((x) => isTextField(x)).length === 1;
-          const value = code && COUPON.test(c.name) ? code : valueFor(c.name, c.type, index, single);
+          const value =
+            code && COUPON.test(c.name) ? code : typed(c, valueFor(c.name, c.type, index, single));
           steps.push({ verb: 'fill', field: c.name, value });
           filled[c.name] = value;
         } else if (c.role === 'combobox' && c.value === '' && c.options.length > 1) {

@@ -25,6 +25,8 @@ export interface BehaviourExploreOptions {
   actionTimeoutMs?: number;
   /** The same control on how many different items (Increase quantity of A, of B…). @default 2 */
   maxPerTemplate?: number;
+  /** A word to type into search fields (something the site lists). @default "test" */
+  searchTerm?: string;
   /** Other same-origin pages to explore from, after the start page, while time remains. @default [] */
   pages?: string[];
   /** Stop: the exploration ends promptly with the behaviours checked so far. */
@@ -100,6 +102,7 @@ class BehaviourExplorer {
   private readonly actionTimeoutMs: number;
   private readonly maxPerTemplate: number;
   private readonly concurrency: number;
+  private readonly hints: { searchTerm?: string };
   private readonly signal?: AbortSignal;
   private session: BrowserSession | null = null;
   /** The setup the open session shows, or null when it has been acted on since. */
@@ -123,6 +126,7 @@ class BehaviourExplorer {
     this.actionTimeoutMs = options.actionTimeoutMs ?? 2_500;
     this.maxPerTemplate = options.maxPerTemplate ?? 2;
     this.concurrency = Math.max(1, options.concurrency ?? 2);
+    this.hints = { searchTerm: options.searchTerm };
     this.signal = options.signal;
   }
 
@@ -244,7 +248,7 @@ class BehaviourExplorer {
   }
 
   private async exploreFrom(root: State, snapshot: PageSnapshot, deep: boolean): Promise<void> {
-    const candidates = this.order(candidateActions(snapshot, 0));
+    const candidates = this.order(candidateActions(snapshot, 0, this.hints));
     // Adding comes first: it opens the states the rest is explored in.
     const adders: { action: CandidateAction; result: Tried }[] = [];
     for (const action of candidates.filter((a) => isAdder(a))) {
@@ -268,7 +272,7 @@ class BehaviourExplorer {
     if (!first) return;
     const firstItem = newItemLabel(first, adder);
     // A second item beside the first.
-    const again = candidateActions(first, 1).find(
+    const again = candidateActions(first, 1, this.hints).find(
       (a) => a.kind === adder.kind && a.signature === adder.signature,
     );
     let two: State | null = null;
@@ -284,7 +288,9 @@ class BehaviourExplorer {
     const listSnapshot = second ?? first;
     // The first item's own controls, with the second beside it.
     const itemActions = this.order(
-      candidateActions(listSnapshot, 2).filter((a) => a.scope === 'item' && a.control.item === firstItem),
+      candidateActions(listSnapshot, 2, this.hints).filter(
+        (a) => a.scope === 'item' && a.control.item === firstItem,
+      ),
     );
     let completed: CandidateAction | null = null;
     for (const action of itemActions) {
@@ -301,7 +307,7 @@ class BehaviourExplorer {
       if (doneSnapshot) {
         // Filters first: they are what a completed item changes most.
         const pageActions = this.order(
-          candidateActions(doneSnapshot, 3).filter((a) => a.scope === 'page' && !isAdder(a)),
+          candidateActions(doneSnapshot, 3, this.hints).filter((a) => a.scope === 'page' && !isAdder(a)),
           true,
         );
         for (const action of pageActions) {
@@ -314,7 +320,7 @@ class BehaviourExplorer {
     // A reload of the richest state, then the page's controls with one item (those not tried above).
     if (!this.out) await this.tryAction(done ?? listState, reloadAction());
     const pageActions = this.order(
-      candidateActions(first, 1).filter(
+      candidateActions(first, 1, this.hints).filter(
         (a) => a.scope === 'page' && !isAdder(a) && !explored.has(a.signature),
       ),
     );
