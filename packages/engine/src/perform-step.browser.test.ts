@@ -469,3 +469,36 @@ describe('the documented examples on the fixture apps', () => {
     });
   }
 });
+
+describe('native states as marks', () => {
+  it('a disabled button is marked "disabled" (and an enabled one is not)', async () => {
+    const served = await serveFixtureApp('cart');
+    const session = await pool.openSession({ viewport: { width: 1000, height: 800 } });
+    const url = `${served.url}/`;
+    try {
+      await session.navigate(url);
+      // The shoes start at quantity 1: the cart does not let it go lower.
+      await run(session, [
+        'Verify button "Decrease quantity" is marked "disabled" in "Trail Running Shoes"',
+        'Verify button "Increase quantity" is not marked "disabled" in "Trail Running Shoes"',
+      ]);
+      expect(
+        await failure(
+          session,
+          'Verify button "Increase quantity" is marked "disabled" in "Trail Running Shoes"',
+        ),
+      ).toMatch(/^Expected "Increase quantity" in "Trail Running Shoes" to be marked "disabled", but it is not/);
+      served.setBug('minus-goes-below-one');
+      await session.navigate(url);
+      expect(
+        await failure(
+          session,
+          'Verify button "Decrease quantity" is marked "disabled" in "Trail Running Shoes"',
+        ),
+      ).toMatch(/^Expected "Decrease quantity" in "Trail Running Shoes" to be marked "disabled", but it is not/);
+    } finally {
+      await session.close();
+      await served.close();
+    }
+  });
+});

@@ -440,6 +440,16 @@ interface Marks {
  * the state; case-insensitive.
  */
 function marks(target: Element, state: string): Marks {
+  // Defined here, not at module level: this function runs inside the page.
+  const NATIVE_STATES: Record<string, string> = {
+    disabled: ':disabled',
+    enabled: ':enabled',
+    checked: ':checked',
+    selected: 'option:checked',
+    open: '[open]',
+    required: ':required',
+    readonly: ':read-only:is(input, textarea)',
+  };
   const s = state.trim().toLowerCase();
   const item = target.closest('li, tr, article, [role="listitem"], [role="row"]');
   const chain: Element[] = [];
@@ -454,12 +464,19 @@ function marks(target: Element, state: string): Marks {
     if (aria !== null && (s === 'current' ? aria.toLowerCase() !== 'false' : aria.toLowerCase() === 'true')) {
       return true;
     }
+    // Native states a person sees (a greyed-out button, an open disclosure) count as marks too.
+    const native = NATIVE_STATES[s];
+    if (native && e.matches(native)) return true;
     return ['data-state', 'data-status'].some((a) => e.getAttribute(a)?.trim().toLowerCase() === s);
   };
   const describe = (e: Element) => {
     const classes = [...e.classList].map((c) => `.${c}`).join('');
     const states = [...e.attributes]
-      .filter((a) => a.name.startsWith('aria-') || a.name === 'data-state' || a.name === 'data-status')
+      .filter(
+        (a) =>
+          a.name.startsWith('aria-') ||
+          ['data-state', 'data-status', 'disabled', 'open', 'readonly', 'required'].includes(a.name),
+      )
       .filter((a) => a.name !== 'aria-label' && a.name !== 'aria-labelledby' && a.name !== 'aria-describedby')
       .map((a) => `[${a.name}="${a.value}"]`)
       .join('');
