@@ -189,7 +189,7 @@ if (SUITE) {
     TestCaseSchema.parse(c),
   );
   rows.push([
-    `Generation for the fixture site (${pages.length} pages explored, ${cases.length} cases)`,
+    `Page exploration and planning for the fixture site, no behaviour exploration (${pages.length} pages, ${cases.length} cases)`,
     ms(performance.now() - t),
     '',
   ]);
