@@ -487,7 +487,9 @@ describe('native states as marks', () => {
           session,
           'Verify button "Increase quantity" is marked "disabled" in "Trail Running Shoes"',
         ),
-      ).toMatch(/^Expected "Increase quantity" in "Trail Running Shoes" to be marked "disabled", but it is not/);
+      ).toMatch(
+        /^Expected "Increase quantity" in "Trail Running Shoes" to be marked "disabled", but it is not/,
+      );
       served.setBug('minus-goes-below-one');
       await session.navigate(url);
       expect(
@@ -495,7 +497,9 @@ describe('native states as marks', () => {
           session,
           'Verify button "Decrease quantity" is marked "disabled" in "Trail Running Shoes"',
         ),
-      ).toMatch(/^Expected "Decrease quantity" in "Trail Running Shoes" to be marked "disabled", but it is not/);
+      ).toMatch(
+        /^Expected "Decrease quantity" in "Trail Running Shoes" to be marked "disabled", but it is not/,
+      );
     } finally {
       await session.close();
       await served.close();
