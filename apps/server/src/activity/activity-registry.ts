@@ -82,22 +82,23 @@ export class ActivityRegistry {
   }
 
   /**
-   * Starts work synchronously, so two starts cannot both pass the checks: every piece of the user's
-   * work under way is offered to `conflict` first, then its browsers are taken (BROWSER_LIMIT_REACHED
-   * when none is free). Returns at once; `work` runs in the background until `done` settles.
+   * Starts work synchronously, so two starts cannot both pass the checks: its browsers are taken
+   * first (BROWSER_LIMIT_REACHED when none is free), then every piece of the user's work under way is
+   * offered to `conflict`. Returns at once; `work` runs in the background until `done` settles.
    */
   begin<P, K extends string>(
     options: BeginOptions<P, K>,
     work: (activity: Activity<P, K>) => Promise<void>,
   ): Activity<P, K> {
     const { userId } = options;
-    // Conflicts first: "a generation is under way" says more than "your browsers are busy" (which
-    // the work under way may be the reason for).
+    const lease = this.deps.browsers.take(userId, options.browsers);
     for (const existing of this.byUser.get(userId) ?? []) {
       const refusal = options.conflict?.(existing);
-      if (refusal) throw refusal;
+      if (refusal) {
+        lease.release();
+        throw refusal;
+      }
     }
-    const lease = this.deps.browsers.take(userId, options.browsers);
     const controller = new AbortController();
     const entry: Entry = {
       userId,
