@@ -354,8 +354,12 @@ export function matchCommand(
       best = Math.max(best, score);
       return { b, score, hits };
     });
-    // "todo", "item", "cart" alone say what the app is, not what to test: a hit on an action word is needed.
-    const generic = new Set(['todo', 'item', 'cart', 'list', 'product', 'entry', 'task']);
+    // "todo", "item", "cart" alone say what the app is, and "form", "page", "button" where it is, not
+    // what to test ("test the login form" is not about the search form): a hit on another word is needed.
+    const generic = new Set([
+      ...['todo', 'item', 'cart', 'list', 'product', 'entry', 'task'],
+      ...['form', 'page', 'field', 'button', 'link', 'site', 'test', 'check', 'verify', 'work'],
+    ]);
     const strong = (b: NamedBehaviour) => want.some((w) => b.words.has(w) && !generic.has(w));
     const kept = scored.filter((s) => s.score > 0 && s.score >= best * 0.6 && strong(s.b));
     if (kept.length === 0) unmatched.push(clause);
