@@ -13,6 +13,7 @@ const ALLOWED = {
   'packages/db': ['packages/protocol'],
   'packages/engine': ['packages/protocol'],
   'packages/ai': ['packages/protocol', 'packages/engine'],
+  'packages/design-diff': ['packages/protocol', 'packages/engine'],
   'apps/web': ['packages/protocol'],
   'apps/server': ['packages/protocol', 'packages/db', 'packages/engine', 'packages/ai'],
 };
@@ -120,16 +121,16 @@ module.exports = {
       name: 'not-to-server-app',
       severity: 'error',
       comment:
-        'Nothing imports the server app (@argus/server): it is the top of the graph. e2e tests start it through apps/server/src/testing/.',
-      from: { pathNot: '^(apps/server|e2e)/' },
+        'Nothing imports the server app (@argus/server): it is the top of the graph. e2e tests and benchmarks start it through apps/server/src/testing/.',
+      from: { pathNot: '^(apps/server|e2e|bench)/' },
       to: { path: '^(apps/server/|@argus/server(/|$))' },
     },
     {
       name: 'e2e-no-server-internals',
       severity: 'error',
       comment:
-        "e2e tests drive the server from outside: they may import its public test helpers (apps/server/src/testing/) and the fixture site, not the server's internals.",
-      from: { path: '^e2e/' },
+        "e2e tests and benchmarks drive the server from outside: they may import its public test helpers (apps/server/src/testing/) and the fixture site, not the server's internals.",
+      from: { path: '^(e2e|bench)/' },
       to: { path: '^(apps/server/|@argus/server(/|$))', pathNot: '^apps/server/src/testing/' },
     },
     {
@@ -146,7 +147,27 @@ module.exports = {
       comment:
         "Import a workspace package by its name only (e.g. '@argus/protocol'), never a file inside it ('@argus/protocol/src/...' or a relative path): its src/index.ts is its public surface.",
       from: { path: '^((apps|packages)/[^/]+/|[^/]+/)' },
-      to: { path: '^packages/[^/]+/', pathNot: ['^$1', '^packages/[^/]+/src/index\\.ts$'] },
+      to: {
+        path: '^packages/[^/]+/',
+        pathNot: ['^$1', '^packages/[^/]+/src/index\\.ts$', '^packages/[^/]+/src/testing/index\\.ts$'],
+      },
+    },
+    {
+      name: 'testing-only-in-tests',
+      severity: 'error',
+      comment:
+        "A package's test utilities ('@argus/ai/testing': scripted servers, fakes) are for tests, benchmarks and fixtures only, never for the product's code.",
+      from: {
+        pathNot: [
+          '\\.test\\.ts$',
+          '^e2e/',
+          '^bench/',
+          '^mutation/',
+          '^fixtures/',
+          '^packages/[^/]+/src/testing/',
+        ],
+      },
+      to: { path: '^packages/[^/]+/src/testing/' },
     },
     {
       name: 'workspace-entry-only',

@@ -103,7 +103,7 @@ const SIGNED_IN_ROUTES: Array<[path: string, heading: string | RegExp]> = [
   ['/history', 'Coming Soon'],
   ['/test-history', 'Coming Soon'],
   ['/analytics', 'Coming Soon'],
-  ['/settings', 'Coming Soon'],
+  ['/settings', 'Settings'],
   ['/projects/web', 'Coming Soon'],
   ['/projects/mobile', 'Coming Soon'],
   ['/projects/api', 'Coming Soon'],

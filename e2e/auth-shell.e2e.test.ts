@@ -192,7 +192,7 @@ describe('auth and the authenticated shell', () => {
       ['Analytics', '/analytics', 'Coming Soon', 'This feature is under development.'],
       ['Figma Comparison', '/figma-comparison', 'Design Comparison'],
       ['Test History', '/history', 'Coming Soon', 'This feature is under development.'],
-      ['Settings', '/settings', 'Coming Soon', 'This feature is under development.'],
+      ['Settings', '/settings', 'Settings'],
       ['Web Application', '/projects/web', 'Coming Soon', 'Web Application'],
       ['Mobile App', '/projects/mobile', 'Coming Soon', 'Mobile App'],
       ['API Service', '/projects/api', 'Coming Soon', 'API Service'],

@@ -164,13 +164,21 @@ describe('automation screen', () => {
       expect(await longCase.first().locator('ol li').count()).toBe(3);
     }
 
-    // Run all: live progress, live steps (each step one line), screenshots.
+    // Run all: live progress, live steps (each step one line), screenshots, and the live video of the
+    // test in focus (turned on first: it is off by default).
+    await page.getByTestId('run-video-toggle').check();
     await page.getByRole('button', { name: 'Run All Tests' }).click();
     await toast(page, 'Test execution started!').waitFor();
     await waitForState(page, 'running', 10_000);
     expect(await statusText(page).textContent()).toMatch(/^(Running: .+|Executing tests\.\.\.)$/);
+    await page.getByTestId('run-video-frame').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('run-video-frame').getAttribute('src')).toMatch(
+      /^data:image\/jpeg;base64,\/9j/,
+    );
     await page.getByTestId('log-entry').nth(3).waitFor({ timeout: 60_000 });
     await page.getByTestId('screenshot').first().waitFor({ timeout: 60_000 });
+    await screenshot(page, 'automation-run-video-1440');
+    await page.getByTestId('run-video-toggle').uncheck();
     expect(await page.getByTestId('progress-label').textContent()).toMatch(
       new RegExp(`^Test \\d+ of ${caseCount}$`),
     );

@@ -9,15 +9,18 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerO
 import { automationHandlers } from './automation/automation-handlers';
 import { parseFormText, registerJsonBodyParser } from './body-limits';
 import type { Config } from './config';
+import { conversationHandlers } from './conversation/conversation-handlers';
 import { registerAuthentication } from './plugins/authenticate';
 import { registerErrorHandler } from './plugins/error-handler';
 import { authRoutes } from './routes/auth';
 import { automationRoutes } from './routes/automation';
 import { cleanupRoutes } from './routes/cleanup';
+import { conversationRoutes } from './routes/conversations';
 import { demoRequestRoutes } from './routes/demo-requests';
 import { healthRoutes } from './routes/health';
 import { screenshotRoutes } from './routes/screenshots';
 import { sessionRoutes } from './routes/sessions';
+import { settingsRoutes } from './routes/settings';
 import { createServices, type Services } from './services';
 import { gatewayRoutes } from './ws/gateway';
 import { foundationHandlers, type MessageHandlers } from './ws/message-handlers';
@@ -55,12 +58,20 @@ export interface BuildOptions {
   db: Database;
   /** Use `false` to silence logs in tests that build the app in-process. */
   logger?: boolean;
+  /** Where log lines go (`server.ts`: a non-blocking standard output, logging/log-destination.ts). @default pino's stdout */
+  logStream?: { write(line: string): unknown };
 }
 
 /** Builds the whole app: plugins, then services, then routes. `server.ts` only listens. */
-export async function buildApp({ config, db, logger = true }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  logger = true,
+  logStream,
+}: BuildOptions): Promise<FastifyInstance> {
   const loggerOptions: FastifyServerOptions['logger'] = logger && {
     level: config.logLevel,
+    ...(logStream && { stream: logStream }),
     redact: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.token'],
     serializers: {
       req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
@@ -109,7 +120,8 @@ export async function buildApp({ config, db, logger = true }: BuildOptions): Pro
   // Socket handlers, one set per capability, built on its services (conversational and design next).
   const handlers: MessageHandlers = {
     ...foundationHandlers(),
-    ...automationHandlers(services.automation),
+    ...automationHandlers(services.automation, hub),
+    ...conversationHandlers(services.conversations, hub),
   };
 
   // Routes
@@ -117,9 +129,11 @@ export async function buildApp({ config, db, logger = true }: BuildOptions): Pro
   await app.register(authRoutes, { prefix: '/api/auth', services });
   await app.register(authRoutes, { prefix: '/auth', services });
   await app.register(sessionRoutes, { prefix: '/api/sessions', services });
+  await app.register(settingsRoutes, { prefix: '/api/settings', services });
   await app.register(demoRequestRoutes, { services });
   await app.register(automationRoutes, { prefix: '/api/automation', services });
   await app.register(screenshotRoutes, { services });
+  await app.register(conversationRoutes, { prefix: '/api/conversations', services });
   await app.register(gatewayRoutes, { services, hub, handlers });
   await app.register(cleanupRoutes, { services, hub, handlers });
   await registerWebApp(app, config.webDist);

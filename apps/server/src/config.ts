@@ -79,6 +79,30 @@ export interface Config {
   maxStoredBytesPerUser: number;
   /** Which planner writes test cases (AI_PROVIDER; `PLANNER_PROVIDERS` in @argus/ai). @default 'builtin' */
   aiProvider: PlannerProvider;
+  /**
+   * The server's default model (AI_MODEL), used with AI_PROVIDER when a user's Settings name none:
+   * 'gpt-4o-mini', 'claude-sonnet-4-5', 'llama3.1'… Required when AI_PROVIDER names a model provider.
+   * @default undefined
+   */
+  aiModel?: string;
+  /**
+   * Where the default provider listens (AI_BASE_URL, http or https); required for openai-compatible.
+   * Trusted as the administrator wrote it (a user's base URL is held to ALLOWED_TARGETS instead).
+   * @default the provider's public API
+   */
+  aiBaseUrl?: string;
+  /** The default provider's API key (AI_API_KEY). Never logged, never sent to a client. @default undefined */
+  aiApiKey?: string;
+  /**
+   * Key that encrypts users' API keys and Figma tokens at rest (SECRETS_KEY: 64 hex digits, the base64
+   * of 32 bytes, or any passphrase, hashed). Servers sharing one database must share it.
+   * @default generated once into DATA_DIR/secrets.key (mode 0600)
+   */
+  secretsKey?: string;
+  /** The Figma token design comparison uses when a user has none of their own (FIGMA_TOKEN). @default undefined */
+  figmaToken?: string;
+  /** Figma's REST API (FIGMA_API_BASE); tests point it at a stand-in. @default 'https://api.figma.com' */
+  figmaApiBase: string;
   /** Pages the built-in generator explores. @default 10 */
   exploreMaxPages: number;
   /** Time the built-in generator explores for, in ms. @default 20000 */
@@ -87,6 +111,33 @@ export interface Config {
   stepTimeoutMs: number;
   /** @default 90000 */
   testTimeoutMs: number;
+  /**
+   * SHUTDOWN_TIMEOUT_MS: how long a stop (SIGTERM/SIGINT) may take before a watchdog thread kills the
+   * process (SIGKILL), saying on standard error what was still open. @default 15000
+   */
+  shutdownTimeoutMs: number;
+  /**
+   * Live browsers (conversational mode) one user may hold at once (MAX_LIVE_BROWSERS_PER_USER, at least
+   * 1); another start is refused with BROWSER_LIMIT_REACHED naming the setting. @default 1
+   */
+  maxLiveBrowsersPerUser: number;
+  /** Live browsers the whole server holds at once (MAX_LIVE_BROWSERS, at least 1). @default maxBrowsers */
+  maxLiveBrowsers: number;
+  /**
+   * How long a live browser outlives its user's last socket (CONVERSATION_GRACE_MS): a reconnect within
+   * it resumes the stream; after it the browser is closed. @default 15000
+   */
+  conversationGraceMs: number;
+  /**
+   * A live browser without a chat message or takeover input for this long is closed
+   * (CONVERSATION_IDLE_MS; 0 never). @default 600000 (10 min)
+   */
+  conversationIdleMs: number;
+  /**
+   * Where a conversation starts when the user gives no URL (CONVERSATION_START_URL; spec §2: a search
+   * engine's home page). @default 'https://duckduckgo.com/'
+   */
+  conversationStartUrl: string;
   version: string;
 }
 
@@ -126,10 +177,37 @@ export function parseRegistration(value: string | undefined): 'open' | 'closed' 
   throw new Error(`REGISTRATION must be 'open' or 'closed', got '${value}'`);
 }
 
+/** An http(s) URL from the environment, or undefined when unset; anything else stops the server. */
+function httpUrl(value: string | undefined, name: string): string | undefined {
+  const text = (value ?? '').trim();
+  if (text === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`${name} must be an http:// or https:// URL, got '${text}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`${name} must be an http:// or https:// URL, got '${text}'`);
+  return text.replace(/\/+$/, '');
+}
+
+/** AI_PROVIDER with AI_MODEL and AI_BASE_URL: a model provider needs a model, openai-compatible a base URL. */
+function checkServerModel(provider: string, model: string | undefined, baseUrl: string | undefined): void {
+  if (provider === 'builtin') return;
+  if (!model) throw new Error(`AI_MODEL must name a model when AI_PROVIDER is '${provider}'`);
+  if (provider === 'openai-compatible' && !baseUrl)
+    throw new Error("AI_BASE_URL must be set when AI_PROVIDER is 'openai-compatible'");
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const version = JSON.parse(readFileSync(resolve(REPO_ROOT, 'package.json'), 'utf8')).version as string;
   const port = int(env.PORT, 8080, 'PORT');
   if (port > 65535) throw new Error(`PORT must be at most 65535, got ${port}`);
+  const aiProvider = plannerProvider(env.AI_PROVIDER);
+  const aiModel = env.AI_MODEL?.trim() || undefined;
+  const aiBaseUrl = httpUrl(env.AI_BASE_URL, 'AI_BASE_URL');
+  checkServerModel(aiProvider, aiModel, aiBaseUrl);
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -162,11 +240,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxCasesPerRun: Math.max(1, int(env.MAX_CASES_PER_RUN, 100, 'MAX_CASES_PER_RUN')),
     maxStepsPerCase: Math.max(1, int(env.MAX_STEPS_PER_CASE, 100, 'MAX_STEPS_PER_CASE')),
     maxStoredBytesPerUser: int(env.MAX_STORED_BYTES_PER_USER, 1024 ** 3, 'MAX_STORED_BYTES_PER_USER'),
-    aiProvider: plannerProvider(env.AI_PROVIDER),
+    aiProvider,
+    aiModel,
+    aiBaseUrl,
+    aiApiKey: env.AI_API_KEY?.trim() || undefined,
+    secretsKey: env.SECRETS_KEY || undefined,
+    figmaToken: env.FIGMA_TOKEN?.trim() || undefined,
+    figmaApiBase: httpUrl(env.FIGMA_API_BASE, 'FIGMA_API_BASE') ?? 'https://api.figma.com',
     exploreMaxPages: Math.max(1, int(env.EXPLORE_MAX_PAGES, 10, 'EXPLORE_MAX_PAGES')),
     exploreTimeBudgetMs: int(env.EXPLORE_TIME_BUDGET_MS, 20_000, 'EXPLORE_TIME_BUDGET_MS'),
     stepTimeoutMs: int(env.STEP_TIMEOUT_MS, 10_000, 'STEP_TIMEOUT_MS'),
     testTimeoutMs: int(env.TEST_TIMEOUT_MS, 90_000, 'TEST_TIMEOUT_MS'),
+    shutdownTimeoutMs: Math.max(1, int(env.SHUTDOWN_TIMEOUT_MS, 15_000, 'SHUTDOWN_TIMEOUT_MS')),
+    maxLiveBrowsersPerUser: Math.max(1, int(env.MAX_LIVE_BROWSERS_PER_USER, 1, 'MAX_LIVE_BROWSERS_PER_USER')),
+    maxLiveBrowsers: Math.max(
+      1,
+      int(env.MAX_LIVE_BROWSERS, Math.max(1, int(env.MAX_BROWSERS, 4, 'MAX_BROWSERS')), 'MAX_LIVE_BROWSERS'),
+    ),
+    conversationGraceMs: int(env.CONVERSATION_GRACE_MS, 15_000, 'CONVERSATION_GRACE_MS'),
+    conversationIdleMs: int(env.CONVERSATION_IDLE_MS, 600_000, 'CONVERSATION_IDLE_MS'),
+    conversationStartUrl:
+      httpUrl(env.CONVERSATION_START_URL, 'CONVERSATION_START_URL') ?? 'https://duckduckgo.com/',
     version,
   };
 }

@@ -4,6 +4,8 @@ import { RUNNING_AS_ROOT } from '@argus/engine';
 import { buildApp } from './app';
 import { loadConfig, loadDotEnv } from './config';
 import { securePrivateDir } from './data-dir';
+import { createLogDestination } from './logging/log-destination';
+import { startShutdownWatchdog } from './shutdown/watchdog';
 
 // The process entry point: read configuration, open the database, listen, and shut down cleanly.
 // Everything this process creates (database files, blobs, secrets) is readable by its user only.
@@ -12,26 +14,36 @@ loadDotEnv();
 const config = loadConfig();
 await securePrivateDir(config.dataDir);
 const db = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: join(config.dataDir, 'db') });
-const app = await buildApp({ config, db });
+// Logs never block the process, not even at exit with nobody reading standard output (issue 12).
+const logs = createLogDestination(process.stdout);
+const app = await buildApp({ config, db, logStream: logs });
+
+/** How long the log flush at the end of a stop may wait for a slow reader; later lines are dropped. */
+const LOG_FLUSH_MS = 2_000;
 
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
+  // The deadline lives in a worker thread: a main thread stuck in a synchronous call cannot hold it back.
+  const watchdog = startShutdownWatchdog(config.shutdownTimeoutMs);
   app.log.info({ signal }, 'shutting down');
-  const force = setTimeout(() => {
-    app.log.error('shutdown took over 15 s; exiting');
-    process.exit(1);
-  }, 15_000);
-  force.unref();
+  let code = 0;
   try {
+    watchdog.stage('closing the server (sockets, then browsers and queues)');
     await app.close(); // sockets, then every onClose hook (browsers, queues)
+    watchdog.stage('closing the database');
     await db.close(); // PGlite flushes on close
-    process.exit(0);
   } catch (error) {
     app.log.error({ err: error }, 'shutdown failed');
-    process.exit(1);
+    code = 1;
   }
+  watchdog.stage('flushing the logs');
+  if (logs.dropped > 0)
+    app.log.warn({ dropped: logs.dropped }, 'log lines dropped: standard output was not being read');
+  await logs.flush(Math.min(LOG_FLUSH_MS, config.shutdownTimeoutMs));
+  watchdog.stage('exiting');
+  process.exit(code);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));

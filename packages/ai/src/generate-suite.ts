@@ -102,10 +102,29 @@ export async function generateSuite(
     `Explored ${pages.length} page${pages.length === 1 ? '' : 's'} and found ${behaviours.length} behaviour${behaviours.length === 1 ? '' : 's'}; writing test cases`,
   );
   let notice: string | undefined;
+  const screenshot = planner.vision ? await screenshotPage(pool, pages[0]?.url ?? url, signal) : undefined;
   const cases = await planner.generate(
-    { url, command, pages, behaviours },
+    { url, command, pages, behaviours, screenshot },
     { signal, onProgress, onNotice: (message) => (notice = message) },
   );
   stopped();
   return { cases, engine: planner.engine, pages: pages.length, behaviours: behaviours.length, notice };
+}
+
+/** A page as a model that reads images sees it (JPEG, 1280×800); undefined when it cannot be shown. */
+export async function screenshotPage(
+  pool: BrowserPool,
+  url: string,
+  signal?: AbortSignal,
+): Promise<Buffer | undefined> {
+  const session = await pool.openSession({ viewport: { width: 1280, height: 800 }, signal, baseUrl: url });
+  try {
+    await session.navigate(url, { signal });
+    return (await session.screenshot({ quality: 60, signal })).data;
+  } catch (error) {
+    if (error instanceof AbortedError) throw error;
+    return undefined;
+  } finally {
+    await session.close();
+  }
 }

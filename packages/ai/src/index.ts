@@ -7,13 +7,47 @@ export {
   nameBehaviour,
 } from './behaviour-cases';
 export { BuiltinPlanner } from './builtin-planner';
+export { answerFrom, answerQuestion } from './chat/answers';
+export { BUILTIN_CHAT_HELP, BuiltinChatPlanner } from './chat/builtin-chat';
+export type { ChatAction, ChatContext, ChatPlanner, ChatTurn } from './chat/chat-planner';
+export { CHAT_SYSTEM, createChatPlanner, LlmChatPlanner, type LlmChatPlannerOptions } from './chat/llm-chat';
+export { type Intent, isQuestion, parseIntent, splitClauses } from './chat/phrases';
 export {
   type GeneratedSuite,
   type GenerateSuiteOptions,
   generateSuite,
   interactivePages,
+  screenshotPage,
   searchTermOf,
 } from './generate-suite';
+export { createLlmEngine, type LlmEngine } from './llm/llm-engine';
+export {
+  AgentTurnSchema,
+  actionLine,
+  JudgementSchema,
+  LlmInterpreter,
+  type LlmInterpreterOptions,
+} from './llm/llm-interpreter';
+export { describePages, GeneratedCasesSchema, LlmPlanner, STEP_LANGUAGE_REFERENCE } from './llm/llm-planner';
+export {
+  ModelClient,
+  type ModelClientOptions,
+  type ModelRequest,
+  type UsageKind,
+  type UsageRecord,
+} from './llm/model-client';
+export { engineName, estimateCost, type ModelConfig } from './llm/model-config';
+export { ModelError, type ModelErrorCode } from './llm/model-errors';
+export { type PageView, pageView } from './llm/page-view';
+export {
+  type CachedResolution,
+  type CacheEntry,
+  cacheKey,
+  MemoryStepCache,
+  pageKey,
+  type StepCacheStore,
+} from './llm/step-cache';
+export { type ConnectionTestResult, testConnection } from './llm/test-connection';
 export {
   checkpoint,
   checkSteps,

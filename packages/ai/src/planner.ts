@@ -13,6 +13,8 @@ export interface PlanRequest {
    * the checks that held in every replay, all as steps. Planners write tests of these first.
    */
   behaviours?: Behaviour[];
+  /** The start page as a JPEG, for planners whose model reads images. */
+  screenshot?: Buffer;
 }
 
 export interface GenerateOptions {
@@ -37,6 +39,10 @@ export interface GenerateOptions {
 export interface Planner {
   /** Shown with every result, so nobody mistakes rules for a model. */
   readonly engine: string;
+  /** Whether its cases may hold free-form lines (carried out by an interpreter at run time). */
+  readonly freeForm?: boolean;
+  /** Whether it reads a screenshot of the start page. */
+  readonly vision?: boolean;
   generate(request: PlanRequest, options?: GenerateOptions): Promise<TestCase[]>;
 }
 

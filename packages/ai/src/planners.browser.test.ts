@@ -14,7 +14,7 @@ import {
   runTestCase,
   TargetPolicy,
 } from '@argus/engine';
-import type { TestCase } from '@argus/protocol';
+import { MODEL_PROVIDERS, type TestCase } from '@argus/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plantedDefectIn } from '../../../fixtures/site/defects';
 import { type FixtureSite, serveFixtureSite } from '../../../fixtures/site/serve';
@@ -51,7 +51,14 @@ afterAll(async () => {
   await site?.close();
 });
 
-describe.each(PLANNER_PROVIDERS)('planner %s against the fixture site', (provider) => {
+/**
+ * The planners that run without a model. A model's planner (openai, anthropic, openai-compatible) is
+ * checked through the whole loop with a scripted model in llm/llm-engine.browser.test.ts, and against a
+ * real one, when a key is set, in llm/real-model.browser.test.ts.
+ */
+const RULE_PLANNERS = PLANNER_PROVIDERS.filter((p) => !(MODEL_PROVIDERS as readonly string[]).includes(p));
+
+describe.each(RULE_PLANNERS)('planner %s against the fixture site', (provider) => {
   const planner = createPlanner({ provider });
   /** What each mode generated, for the run below. */
   const generated: TestCase[][] = [];

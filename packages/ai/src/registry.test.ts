@@ -2,12 +2,15 @@ import { AbortedError } from '@argus/engine';
 import type { TestCase } from '@argus/protocol';
 import { describe, expect, it } from 'vitest';
 import { BuiltinPlanner } from './builtin-planner';
+import { ModelClient } from './llm/model-client';
 import { checkSteps, PlannerOutputError } from './planner';
 import { createPlanner, PLANNER_PROVIDERS, plannerProvider, UnknownPlannerError } from './registry';
 
 describe('planner registry', () => {
-  it('knows the built-in planner, and picks it when AI_PROVIDER is unset or empty', () => {
-    expect(PLANNER_PROVIDERS).toEqual(['builtin']);
+  it('knows the built-in planner and the model providers, and picks built-in when AI_PROVIDER is unset or empty', () => {
+    expect(PLANNER_PROVIDERS).toEqual(['builtin', 'openai', 'anthropic', 'openai-compatible']);
+    for (const value of ['openai', ' Anthropic ', 'openai-compatible'])
+      expect(plannerProvider(value)).toBe(value.trim().toLowerCase());
     for (const value of [undefined, '', '  ', 'builtin', ' BuiltIn '])
       expect(plannerProvider(value)).toBe('builtin');
     expect(createPlanner().engine).toBe(new BuiltinPlanner().engine);
@@ -15,12 +18,23 @@ describe('planner registry', () => {
   });
 
   it('refuses an unknown provider, naming the valid values', () => {
-    for (const provider of ['openai', 'toString', '__proto__', 'builtin2']) {
+    for (const provider of ['gemini', 'toString', '__proto__', 'builtin2']) {
       expect(() => createPlanner({ provider }), provider).toThrow(UnknownPlannerError);
     }
-    expect(() => plannerProvider('openai')).toThrow(
-      "AI_PROVIDER 'openai' is not a planner this server has. Valid values: builtin (unset means builtin).",
+    expect(() => plannerProvider('gemini')).toThrow(
+      "AI_PROVIDER 'gemini' is not a planner this server has. Valid values: builtin, openai, anthropic, openai-compatible (unset means builtin).",
     );
+  });
+
+  it('a model provider’s planner needs a model, and may write free-form lines', () => {
+    expect(() => createPlanner({ provider: 'openai' })).toThrow(
+      'The openai planner needs a model (AI_MODEL and its key).',
+    );
+    const client = new ModelClient({ config: { provider: 'openai', model: 'gpt-4o-mini', apiKey: 'k' } });
+    const planner = createPlanner({ provider: 'openai', client });
+    expect(planner.engine).toBe('LLM (openai · gpt-4o-mini)');
+    expect(planner.freeForm).toBe(true);
+    expect(planner.vision).toBe(true);
   });
 
   it('checks every line a planner writes, naming the planner, the case and the line', () => {

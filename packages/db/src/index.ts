@@ -1,4 +1,10 @@
 export {
+  type ConversationsRepository,
+  conversationsRepository,
+  type NewConversation,
+  type NewConversationMessage,
+} from './conversations';
+export {
   type Database,
   type DatabaseKind,
   type DatabaseOptions,
@@ -8,8 +14,27 @@ export {
 } from './database';
 export { type DemoRequestsRepository, demoRequestsRepository } from './demo-requests';
 export { DatabaseInUseError } from './dir-lock';
-export type { DemoRequestRow, ScreenshotRow, SessionRow, TestResultRow, TestRunRow, UserRow } from './schema';
+export {
+  type ModelUsageRepository,
+  type ModelUsageTotals,
+  modelUsageRepository,
+  type NewModelUsage,
+} from './model-usage';
+export type {
+  ConversationActionRow,
+  ConversationMessageRow,
+  ConversationRow,
+  DemoRequestRow,
+  ModelUsageRow,
+  ScreenshotRow,
+  SessionRow,
+  TestResultRow,
+  TestRunRow,
+  UserRow,
+  UserSettingsRow,
+} from './schema';
 export { type NewSession, type SessionFilter, type SessionsRepository, sessionsRepository } from './sessions';
+export { type StepCacheEntry, type StepCacheRepository, stepCacheRepository } from './step-cache';
 export {
   type NewScreenshot,
   type NewTestResult,
@@ -19,12 +44,17 @@ export {
   testRunsRepository,
 } from './test-runs';
 export { createScratchDatabase } from './testing';
+export { type UserSettingsPatch, type UserSettingsRepository, userSettingsRepository } from './user-settings';
 export { isUuid, type NewUser, UniqueViolation, type UsersRepository, usersRepository } from './users';
 
+import { conversationsRepository } from './conversations';
 import type { Database } from './database';
 import { demoRequestsRepository } from './demo-requests';
+import { modelUsageRepository } from './model-usage';
 import { sessionsRepository } from './sessions';
+import { stepCacheRepository } from './step-cache';
 import { testRunsRepository } from './test-runs';
+import { userSettingsRepository } from './user-settings';
 import { usersRepository } from './users';
 
 /** Every repository over one open database. */
@@ -34,6 +64,10 @@ export function repositories(db: Database) {
     sessions: sessionsRepository(db.orm),
     demoRequests: demoRequestsRepository(db.orm),
     testRuns: testRunsRepository(db.orm),
+    userSettings: userSettingsRepository(db.orm),
+    modelUsage: modelUsageRepository(db.orm),
+    stepCache: stepCacheRepository(db.orm),
+    conversations: conversationsRepository(db.orm),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

@@ -1,4 +1,13 @@
-import { doublePrecision, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  doublePrecision,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 // Mirrors src/migrations/*.sql, which are the source of truth for the database itself
 // (indexes, defaults); this file gives the repositories typed queries.
@@ -66,6 +75,10 @@ export const testRuns = pgTable('test_runs', {
   total_tests: integer('total_tests').notNull().default(0),
   passed_tests: integer('passed_tests').notNull().default(0),
   failed_tests: integer('failed_tests').notNull().default(0),
+  model_calls: integer('model_calls').notNull().default(0),
+  input_tokens: integer('input_tokens').notNull().default(0),
+  output_tokens: integer('output_tokens').notNull().default(0),
+  cost_usd: doublePrecision('cost_usd').notNull().default(0),
   execution_log: jsonb('execution_log')
     .$type<{ timestamp: string; level: string; message: string }[]>()
     .notNull()
@@ -110,9 +123,98 @@ export const screenshots = pgTable('screenshots', {
   created_at: at('created_at').notNull().defaultNow(),
 });
 
+export const userSettings = pgTable('user_settings', {
+  user_id: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  ai_provider: text('ai_provider'),
+  ai_model: text('ai_model'),
+  ai_base_url: text('ai_base_url'),
+  ai_api_key_enc: text('ai_api_key_enc'),
+  ai_api_key_last4: text('ai_api_key_last4'),
+  figma_token_enc: text('figma_token_enc'),
+  figma_token_last4: text('figma_token_last4'),
+  monthly_budget_usd: doublePrecision('monthly_budget_usd'),
+  updated_at: at('updated_at').notNull().defaultNow(),
+});
+
+export const modelUsage = pgTable('model_usage', {
+  id: uuid('id').primaryKey(),
+  user_id: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  kind: text('kind').notNull(),
+  test_run_id: uuid('test_run_id').references(() => testRuns.id, { onDelete: 'set null' }),
+  session_id: text('session_id'),
+  provider: text('provider').notNull(),
+  model: text('model').notNull(),
+  input_tokens: integer('input_tokens').notNull().default(0),
+  output_tokens: integer('output_tokens').notNull().default(0),
+  cost_usd: doublePrecision('cost_usd').notNull().default(0),
+  created_at: at('created_at').notNull().defaultNow(),
+});
+
+export const stepCache = pgTable(
+  'step_cache',
+  {
+    user_id: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cache_key: text('cache_key').notNull(),
+    step_text: text('step_text').notNull(),
+    page_key: text('page_key').notNull(),
+    actions: jsonb('actions').$type<string[]>().notNull(),
+    engine: text('engine').notNull(),
+    hits: integer('hits').notNull().default(0),
+    healed: integer('healed').notNull().default(0),
+    created_at: at('created_at').notNull().defaultNow(),
+    updated_at: at('updated_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.user_id, table.cache_key] })],
+);
+
+export type UserSettingsRow = typeof userSettings.$inferSelect;
+export type ModelUsageRow = typeof modelUsage.$inferSelect;
+export type StepCacheRow = typeof stepCache.$inferSelect;
 export type TestRunRow = typeof testRuns.$inferSelect;
 export type TestResultRow = typeof testResults.$inferSelect;
 export type ScreenshotRow = typeof screenshots.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type DemoRequestRow = typeof demoRequests.$inferSelect;
+
+export const conversations = pgTable('conversations', {
+  id: uuid('id').primaryKey(),
+  user_id: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  session_id: text('session_id'),
+  title: text('title').notNull(),
+  url: text('url'),
+  ...timestamps,
+});
+
+/** One action a chat turn performed, kept with the assistant's message (ConversationActionSchema). */
+export interface ConversationActionRow {
+  action: string;
+  message?: string;
+  url?: string;
+}
+
+export const conversationMessages = pgTable('conversation_messages', {
+  id: uuid('id').primaryKey(),
+  seq: integer('seq').generatedAlwaysAsIdentity(),
+  conversation_id: uuid('conversation_id')
+    .notNull()
+    .references(() => conversations.id, { onDelete: 'cascade' }),
+  user_id: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  role: text('role').notNull(),
+  content: text('content').notNull(),
+  actions: jsonb('actions').$type<ConversationActionRow[]>().notNull().default([]),
+  created_at: at('created_at').notNull().defaultNow(),
+});
+
+export type ConversationRow = typeof conversations.$inferSelect;
+export type ConversationMessageRow = typeof conversationMessages.$inferSelect;

@@ -31,6 +31,9 @@ const PAGES: Record<string, string> = {
       addEventListener('mousedown', (e) => log('down ' + e.clientX + ',' + e.clientY + ' button ' + e.button));
       addEventListener('mouseup', (e) => log('up ' + e.clientX + ',' + e.clientY + ' button ' + e.button));
       addEventListener('scroll', () => log('scrolled ' + Math.round(scrollY)));</script>`,
+  '/tall': `<title>Tall</title><style>body{margin:0} #top{height:1500px;background:rgb(0,0,200)}
+      #bottom{height:1000px;background:rgb(200,0,0)} input{position:absolute;top:10px;left:10px}</style>
+    <div id="top"></div><div id="bottom"></div><input id="field" autofocus>`,
   '/late-button': `<title>Late</title><p id="out">not clicked</p>
     <script>setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Appears late';
       b.onclick = () => (document.getElementById('out').textContent = 'clicked'); document.body.append(b); }, 800);</script>`,
@@ -410,5 +413,32 @@ describe('runTestCase on a session', () => {
     expect(isRed(await centreColour(shots[1]))).toBe(true);
     expect(outcome.screenshots.map((s) => s.step_index)).toEqual([0, 1, 2]);
     expect(pool.stats().active).toBe(0);
+  });
+});
+
+describe('capturing the whole page for a design comparison', () => {
+  it('answers a PNG of the full page, cut at maxHeight, and evaluates a function in the page', async () => {
+    const session = await pool.openSession({ viewport: { width: 400, height: 300 } });
+    try {
+      await session.navigate(`${site}/tall`);
+      const full = await session.capturePage({ settleMs: 1_000 });
+      expect(full.data.subarray(1, 4).toString()).toBe('PNG');
+      expect({ width: full.width, height: full.height, pageHeight: full.pageHeight }).toEqual({
+        width: 400,
+        height: 2500,
+        pageHeight: 2500,
+      });
+      const cut = await session.capturePage({ maxHeight: 1200, settleMs: 0 });
+      expect({ width: cut.width, height: cut.height }).toEqual({ width: 400, height: 1200 });
+      const viewportOnly = await session.capturePage({ fullPage: false, settleMs: 0 });
+      expect({ width: viewportOnly.width, height: viewportOnly.height }).toEqual({ width: 400, height: 300 });
+      const read = await session.evaluate((id: string) => {
+        const el = document.getElementById(id)!;
+        return { tag: el.tagName, background: getComputedStyle(el).backgroundColor };
+      }, 'bottom');
+      expect(read).toEqual({ tag: 'DIV', background: 'rgb(200, 0, 0)' });
+    } finally {
+      await session.close();
+    }
   });
 });

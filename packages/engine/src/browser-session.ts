@@ -52,6 +52,28 @@ export interface Screenshot {
   height: number;
 }
 
+/** A PNG of the page (see {@link BrowserSession.capturePage}). */
+export interface PageCapture {
+  data: Buffer;
+  /** The PNG's size in pixels: CSS pixels, at device scale 1. */
+  width: number;
+  height: number;
+  /** The page's full scroll height in CSS pixels (more than `height` when the capture was cut at `maxHeight`). */
+  pageHeight: number;
+}
+
+export interface CapturePageOptions {
+  /** The whole scrollable page rather than the viewport. @default true */
+  fullPage?: boolean;
+  /** A full-page capture is cut at this height (CSS pixels). @default 16384 */
+  maxHeight?: number;
+  /** Waits (at most this long) for the network to go idle and the fonts to load first; 0 waits not. @default 5000 */
+  settleMs?: number;
+  signal?: AbortSignal;
+  /** @default 30000 */
+  timeoutMs?: number;
+}
+
 export interface ScreencastFrame {
   /** JPEG bytes, scaled down to fit `maxWidth` × `maxHeight`. */
   data: Buffer;
@@ -301,6 +323,80 @@ export class BrowserSession {
       // was being photographed: then the picture may show it, and is thrown away.
       if (!isWebPage(this.page.url())) throw new PageLeftError(await this.leave());
       return taken;
+    });
+  }
+
+  /**
+   * A lossless PNG of the page as it is now, for comparing it with a design: CSS animations and
+   * transitions finished, the caret hidden, after the network goes idle and the fonts load (at most
+   * `settleMs`). Full page by default, cut at `maxHeight`.
+   */
+  capturePage(options: CapturePageOptions = {}): Promise<PageCapture> {
+    const timeout = options.timeoutMs ?? 30_000;
+    return this.operation(options, async (signal) => {
+      await this.refuseNonWebPage();
+      const settleMs = options.settleMs ?? 5_000;
+      const work = async (): Promise<PageCapture> => {
+        if (settleMs > 0) {
+          const deadline = Date.now() + settleMs;
+          await this.page.waitForLoadState('networkidle', { timeout: settleMs }).catch(() => {});
+          const left = Math.max(1, deadline - Date.now());
+          await this.page
+            .evaluate(
+              (ms) => Promise.race([document.fonts.ready, new Promise((r) => setTimeout(r, ms))]),
+              left,
+            )
+            .then(() => undefined)
+            .catch(() => {});
+        }
+        const viewport = this.viewport;
+        const fullPage = options.fullPage ?? true;
+        const pageHeight = await this.page
+          .evaluate(() =>
+            Math.ceil(Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0)),
+          )
+          .catch(() => viewport.height);
+        const height = fullPage
+          ? Math.max(1, Math.min(Math.max(pageHeight, viewport.height), options.maxHeight ?? 16_384))
+          : viewport.height;
+        const shot = this.page.screenshot({
+          type: 'png',
+          fullPage,
+          animations: 'disabled',
+          caret: 'hide',
+          scale: 'css',
+          timeout,
+          ...(fullPage ? { clip: { x: 0, y: 0, width: viewport.width, height } } : {}),
+        });
+        this.captures.add(shot);
+        let data: Buffer;
+        try {
+          data = await shot;
+        } finally {
+          this.captures.delete(shot);
+        }
+        return { data, width: data.readUInt32BE(16), height: data.readUInt32BE(20), pageHeight };
+      };
+      const taken = await race(work(), timeout, `Capturing the page timed out after ${timeout} ms`, signal);
+      if (!isWebPage(this.page.url())) throw new PageLeftError(await this.leave());
+      return taken;
+    });
+  }
+
+  /**
+   * Runs a function in the page and answers its (serialisable) result: for reading the page, e.g. the
+   * elements and computed styles under a point. The function is serialised: it sees only its argument.
+   */
+  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A, options: OperationOptions = {}): Promise<R> {
+    const timeout = options.timeoutMs ?? 15_000;
+    return this.operation(options, async (signal) => {
+      await this.refuseNonWebPage();
+      return race(
+        this.page.evaluate(fn as (arg: unknown) => R | Promise<R>, arg as unknown),
+        timeout,
+        `Reading the page timed out after ${timeout} ms`,
+        signal,
+      );
     });
   }
 

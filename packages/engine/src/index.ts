@@ -35,7 +35,7 @@ export type {
   WheelInput,
 } from './browser-session';
 export { CHROMIUM_ARGS, findChromium, RUNNING_AS_ROOT } from './chromium';
-export { AbortedError } from './errors';
+export { AbortedError, abortableDelay } from './errors';
 export {
   type ExploreOptions,
   explore,
@@ -51,6 +51,13 @@ export {
   type ProxyCredentials,
   startPolicyProxy,
 } from './policy-proxy';
+export type {
+  InterpretContext,
+  InterpretedStep,
+  InterpreterUsage,
+  Judgement,
+  StepInterpreter,
+} from './step-interpreter';
 export {
   type AddressClass,
   classifyAddress,
@@ -59,6 +66,7 @@ export {
   type TargetPolicyOptions,
 } from './target-policy';
 export {
+  BUILTIN_ENGINE,
   type CapturedScreenshot,
   type LogEntry,
   type RunTestOptions,

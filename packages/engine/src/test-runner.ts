@@ -3,6 +3,7 @@ import { parseStep, type Step, StepSyntaxError } from '@argus/protocol';
 import type { BrowserPool } from './browser-pool';
 import { type BrowserSession, PageLeftError } from './browser-session';
 import { AbortedError, cleanError } from './errors';
+import type { InterpreterUsage, StepInterpreter } from './step-interpreter';
 
 export interface CapturedScreenshot {
   step_index: number;
@@ -27,6 +28,8 @@ export interface TestOutcome {
   steps: StepUpdate[];
   screenshots: CapturedScreenshot[];
   logs: LogEntry[];
+  /** Model calls the case's interpreted steps and judgement made (zero without an interpreter). */
+  usage: InterpreterUsage;
 }
 
 export interface RunTestOptions {
@@ -43,7 +46,23 @@ export interface RunTestOptions {
   screenshots?: boolean;
   /** @default 1280x800 */
   viewport?: { width: number; height: number };
+  /**
+   * The LLM engine: carries out lines the step language does not parse (instead of failing them) and
+   * judges the case's expected result once its steps have passed. Without it, such a line fails the
+   * case with the grammar's message before a browser opens.
+   */
+  interpreter?: StepInterpreter;
+  /** Time a free-form step may take, model calls included. @default 120000 */
+  freeFormTimeoutMs?: number;
+  /**
+   * The test's browser session once it has one (to watch it: a screencast of the test in focus). The
+   * runner still owns it: it closes when the test ends, whatever the caller started on it.
+   */
+  onSession?: (session: BrowserSession) => void;
 }
+
+/** The engine named on step-language steps. */
+export const BUILTIN_ENGINE = 'built-in (rule-based)';
 
 const JPEG_QUALITY = 60;
 
@@ -73,6 +92,7 @@ export async function runTestCase(
   const steps: StepUpdate[] = [];
   const screenshots: CapturedScreenshot[] = [];
   const logs: LogEntry[] = [];
+  const usage: InterpreterUsage = { model_calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 };
   const log = (level: LogEntry['level'], message: string) =>
     logs.push({ timestamp: new Date().toISOString(), level, message });
   const stepTimeout = options.stepTimeoutMs ?? 10_000;
@@ -91,22 +111,33 @@ export async function runTestCase(
       steps,
       screenshots,
       logs,
+      usage,
     };
   };
 
   // Parse everything first: a typo fails the case before a browser is opened.
   const lines = [...testCase.steps];
-  let parsed: Step[];
+  const { interpreter } = options;
+  // A line the step language does not parse is the interpreter's (null here), or fails the case.
+  let parsed: (Step | null)[];
   try {
-    parsed = lines.map(parseStep);
+    parsed = lines.map((line) => {
+      try {
+        return parseStep(line);
+      } catch (error) {
+        if (interpreter && error instanceof StepSyntaxError) return null;
+        throw error;
+      }
+    });
   } catch (error) {
     const message = error instanceof StepSyntaxError ? error.message : String(error);
     log('error', message);
     return finish(message);
   }
   checksPageHealth = parsed.some(
-    (step) => step.verb === 'verifyNoConsoleErrors' || step.verb === 'verifyNoFailedRequests',
+    (step) => step?.verb === 'verifyNoConsoleErrors' || step?.verb === 'verifyNoFailedRequests',
   );
+  const expected = interpreter ? testCase.expected_result.trim() : '';
   const start = testCase.url || options.baseUrl;
   if (parsed[0]?.verb !== 'navigate') {
     parsed.unshift({ verb: 'navigate', url: start });
@@ -123,24 +154,32 @@ export async function runTestCase(
   let lateFailure: string | null = null;
   try {
     session = await pool.openSession({ viewport, signal: options.signal, baseUrl: options.baseUrl });
+    options.onSession?.(session);
     // The clock starts when the test gets its browser, not while it waits in line.
     started = Date.now();
     const testDeadline = started + testTimeout;
-    for (let i = 0; i < parsed.length; i++) {
+    // The expected result, judged once every step has passed, is the last step the log shows.
+    const total = parsed.length + (expected ? 1 : 0);
+    for (let i = 0; i < total; i++) {
       if (options.signal?.aborted) throw new AbortedError();
-      const step = parsed[i];
+      const judging = i === parsed.length;
+      const step = judging ? null : parsed[i];
+      const line = judging ? `Judge the expected result: ${expected}` : lines[i];
       const update: StepUpdate = {
         step_number: i + 1,
         step_index: i,
-        action: describeStep(step),
-        description: lines[i],
+        action: step ? describeStep(step) : judging ? 'judge_expected_result' : 'free_form',
+        description: line,
         url: session.url,
         selector: null,
-        value: 'value' in step ? step.value : null,
+        value: step && 'value' in step ? step.value : null,
         error: null,
         status: 'pending',
         timestamp: new Date().toISOString(),
-        thoughts: { next_goal: lines[i + 1] ?? 'Finish the test' },
+        thoughts: {
+          next_goal: lines[i + 1] ?? (expected && !judging ? 'Judge the expected result' : 'Finish the test'),
+        },
+        engine: step ? BUILTIN_ENGINE : interpreter?.engine,
       };
       const pending = { ...update };
       report(() => options.onStep?.(pending));
@@ -149,9 +188,42 @@ export async function runTestCase(
       try {
         const remaining = testDeadline - Date.now();
         if (remaining <= 0) throw new Error(`The test ran out of time (${testTimeout} ms)`);
-        selector = await session.perform(step, { timeoutMs: Math.min(stepTimeout, remaining) });
+        if (step) {
+          selector = await session.perform(step, { timeoutMs: Math.min(stepTimeout, remaining) });
+        } else if (interpreter) {
+          const context = {
+            signal: options.signal,
+            timeoutMs: Math.min(options.freeFormTimeoutMs ?? 120_000, remaining),
+            onThought: (thought: { next_goal: string; description: string }) => {
+              const thinking = {
+                ...pending,
+                thoughts: { next_goal: thought.next_goal },
+                description: thought.description,
+              };
+              report(() => options.onStep?.(thinking));
+            },
+          };
+          const outcome = judging
+            ? await interpreter.judge(session, expected, context)
+            : await interpreter.perform(session, line, context);
+          update.resolved_by = outcome.via;
+          update.usage = outcome.usage;
+          addUsage(usage, outcome.usage);
+          if ('actions' in outcome) {
+            selector = outcome.selector;
+            update.description = `${line} — ${outcome.description}`;
+            log(
+              'info',
+              `Step ${i + 1} (${via(outcome.via)}): ${line} → ${outcome.actions.join('; ') || 'no action'}`,
+            );
+          } else {
+            update.description = `${line} — ${outcome.reason}`;
+            if (!outcome.passed) throw new Error(`Expected result not met: ${outcome.reason}`);
+            log('info', `Step ${i + 1} (${via(outcome.via)}): expected result met: ${outcome.reason}`);
+          }
+        }
         update.status = 'success';
-        log('info', `Step ${i + 1}: ${lines[i]}`);
+        if (step) log('info', `Step ${i + 1}: ${lines[i]}`);
       } catch (error) {
         if (error instanceof AbortedError) throw error;
         failure = cleanError(error);
@@ -162,14 +234,13 @@ export async function runTestCase(
           selector = error.selector;
           log('error', `Step ${i + 1} failed: ${lines[i]} — ${failure} (${error.url.slice(0, 200)})`);
         } else {
-          log('error', `Step ${i + 1} failed: ${lines[i]} — ${failure}`);
+          log('error', `Step ${i + 1} failed: ${line} — ${failure}`);
         }
       }
       update.selector = selector;
       update.url = session.closed ? update.url : session.url;
       update.timestamp = new Date().toISOString();
-      const shot =
-        options.screenshots !== false && !session.closed ? capture(session, i, lines[i]) : undefined;
+      const shot = options.screenshots !== false && !session.closed ? capture(session, i, line) : undefined;
       report(async () => {
         const { taken, error } = (await shot) ?? {};
         if (error instanceof PageLeftError) {
@@ -179,7 +250,7 @@ export async function runTestCase(
           update.status = 'error';
           update.error = message;
           update.url = 'about:blank';
-          log('error', `Step ${i + 1} failed: ${lines[i]} — ${message} (${error.url.slice(0, 200)})`);
+          log('error', `Step ${i + 1} failed: ${line} — ${message} (${error.url.slice(0, 200)})`);
           lateFailure ??= message;
         } else if (error) {
           log('warn', `Step ${i + 1}: no screenshot (${cleanError(error)})`);
@@ -221,6 +292,21 @@ export async function runTestCase(
   } finally {
     await session?.close();
   }
+}
+
+function addUsage(total: InterpreterUsage, more: InterpreterUsage): void {
+  total.model_calls += more.model_calls;
+  total.input_tokens += more.input_tokens;
+  total.output_tokens += more.output_tokens;
+  total.cost_usd += more.cost_usd;
+}
+
+function via(how: 'model' | 'cache' | 'healed'): string {
+  return how === 'cache'
+    ? 'replayed from cache, no model call'
+    : how === 'healed'
+      ? 'self-healed: the cached actions broke'
+      : 'resolved by the model';
 }
 
 /**

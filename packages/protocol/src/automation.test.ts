@@ -98,8 +98,11 @@ describe('test run list', () => {
       test_mode: 'full',
       command: null,
       created_at: '2026-01-01T00:00:00.000Z',
+      usage: { model_calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 },
     };
     expect(TestRunListSchema.parse([run])[0].test_results[0].test_case_name).toBe('Home loads');
+    const { usage: _, ...withoutUsage } = run;
+    expect(TestRunDetailSchema.safeParse(withoutUsage).success).toBe(false);
     expect(TestRunDetailSchema.safeParse({ ...run, test_results: [{ id: 'x' }] }).success).toBe(false);
   });
 });

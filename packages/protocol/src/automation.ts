@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HttpUrlOrEmptySchema, HttpUrlSchema, JsonObjectSchema, TimestampSchema } from './common';
+import { ModelUsageSchema } from './models';
 
 export const TestModeSchema = z.enum(['full', 'command']);
 export type TestMode = z.infer<typeof TestModeSchema>;
@@ -65,6 +66,12 @@ export const StepUpdateSchema = z.object({
   description: z.string().optional(),
   step_index: z.number().int().nonnegative().optional(),
   screenshot: StepScreenshotSchema.nullable().optional(),
+  /** Which engine carried the step out: 'built-in' for step-language lines, the LLM engine's name otherwise. */
+  engine: z.string().optional(),
+  /** How an LLM-interpreted step was resolved: by the model now, from the cache, or healed (cache broke). */
+  resolved_by: z.enum(['model', 'cache', 'healed']).optional(),
+  /** Model calls the step made. */
+  usage: ModelUsageSchema.optional(),
 });
 export type StepUpdate = z.infer<typeof StepUpdateSchema>;
 
@@ -192,6 +199,8 @@ export const TestRunDetailSchema = TestRunSchema.extend({
   test_mode: z.string().nullable(),
   command: z.string().nullable(),
   created_at: z.string(),
+  /** Model calls of the last run (free-form steps and judged results); zero for the built-in engine. */
+  usage: ModelUsageSchema,
 });
 export type TestRunDetail = z.infer<typeof TestRunDetailSchema>;
 export const TestRunListSchema = z.array(TestRunDetailSchema);

@@ -21,7 +21,7 @@ import {
 } from './ws';
 
 describe('realtime protocol', () => {
-  it('declares every client message type of spec §7, plus auth and get_automation_status', () => {
+  it('declares every client message type of spec §7, plus auth, get_automation_status, browser_input and automation_video', () => {
     expect([...CLIENT_MESSAGE_TYPES].sort()).toEqual(
       [
         'auth',
@@ -36,6 +36,8 @@ describe('realtime protocol', () => {
         'conversation_message',
         'stop_conversation',
         'cleanup_orphaned_sessions',
+        'browser_input',
+        'automation_video',
         'figma_website_comparison',
         'upload_and_compare_image',
         'stop_comparison',

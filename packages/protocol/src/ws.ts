@@ -9,6 +9,7 @@ import {
 import { HttpUrlOrEmptySchema, HttpUrlSchema, JsonObjectSchema, TimestampSchema } from './common';
 import { ComparisonOptionsSchema, ComparisonResultsSchema, ViewportSchema } from './comparison';
 import { ErrorCodeSchema } from './errors';
+import { ModelUsageSchema } from './models';
 
 /**
  * The realtime protocol (spec §7): one socket per user at `/ws/{userId}`, every message `{type, data}`.
@@ -169,6 +170,48 @@ export const StopConversationSchema = msg(
     timestamp: TimestampSchema.optional(),
   }),
 );
+/**
+ * Takeover (not in the spec): an input event on the live video's canvas, in canvas pixels; the server
+ * maps it to the page's viewport (`canvas` is the size the client drew the frame at) and sends it
+ * through CDP, so a user can act by hand (sign in, solve a consent banner) and hand back to the chat.
+ */
+export const BrowserInputSchema = msg(
+  'browser_input',
+  z.object({
+    session_id: SessionIdSchema,
+    canvas: z.object({ width: z.number().positive().max(10_000), height: z.number().positive().max(10_000) }),
+    input: z.discriminatedUnion('type', [
+      z.object({
+        type: z.literal('pointer'),
+        action: z.enum(['move', 'down', 'up', 'click']),
+        x: z.number().finite(),
+        y: z.number().finite(),
+        button: z.enum(['left', 'middle', 'right']).default('left'),
+      }),
+      z.object({
+        type: z.literal('wheel'),
+        x: z.number().finite(),
+        y: z.number().finite(),
+        deltaX: z.number().finite().min(-10_000).max(10_000),
+        deltaY: z.number().finite().min(-10_000).max(10_000),
+      }),
+      z.object({
+        type: z.literal('key'),
+        action: z.enum(['down', 'up', 'press']),
+        /** `KeyboardEvent.key` (`a`, `Enter`, `ArrowDown`) or a chord (`Control+A`). */
+        key: z.string().min(1).max(40),
+      }),
+    ]),
+  }),
+);
+/**
+ * Not in the spec: while a run executes, stream the test in focus as `video_frame`s addressed to the
+ * automation session (spec §7 lists `video_frame` among the automation messages); off by default.
+ */
+export const AutomationVideoSchema = msg(
+  'automation_video',
+  z.object({ session_id: SessionIdSchema.nullable().optional(), enabled: z.boolean() }),
+);
 export const CleanupOrphanedSessionsSchema = msg(
   'cleanup_orphaned_sessions',
   z.object({ user_id: z.string().max(100).optional(), timestamp: TimestampSchema.optional() }),
@@ -246,6 +289,8 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   ConversationMessageSchema,
   StopConversationSchema,
   CleanupOrphanedSessionsSchema,
+  BrowserInputSchema,
+  AutomationVideoSchema,
   FigmaWebsiteComparisonSchema,
   UploadAndCompareImageSchema,
   StopComparisonSchema,
@@ -271,6 +316,8 @@ export const CLIENT_MESSAGE_FEATURE: Record<ClientMessageType, Feature> = {
   conversation_message: 'conversational',
   stop_conversation: 'conversational',
   cleanup_orphaned_sessions: 'conversational',
+  browser_input: 'conversational',
+  automation_video: 'automation',
   figma_website_comparison: 'design',
   upload_and_compare_image: 'design',
   stop_comparison: 'design',
@@ -415,11 +462,18 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
       engine: z.string().optional(),
       /** The test run the server recorded for this suite; send it back with run_all_tests. */
       test_run_id: z.string().optional(),
+      /** What writing them cost in model calls (absent for the built-in engine). */
+      usage: ModelUsageSchema.optional(),
     }),
   ),
   serverMsg(
     'execution_started',
-    z.object({ total_tests: z.number().int(), test_run_id: z.string().optional() }),
+    z.object({
+      total_tests: z.number().int(),
+      test_run_id: z.string().optional(),
+      /** Which engine carries out the steps (the built-in one, and a model for free-form steps). */
+      engine: z.string().optional(),
+    }),
   ),
   serverMsg('execution_stopping', empty),
   /** Not in the spec: the answer to get_automation_status when something is under way. */
@@ -442,9 +496,24 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   ),
   serverMsg(
     'all_tests_completed',
-    z.object({ total_tests: z.number().int(), passed: z.number().int(), execution_time: z.number() }),
+    z.object({
+      total_tests: z.number().int(),
+      passed: z.number().int(),
+      execution_time: z.number(),
+      /** Which engine carried out the steps. */
+      engine: z.string().optional(),
+      /** Model calls the run made (free-form steps, judged results); all zero on a cached rerun. */
+      usage: ModelUsageSchema.optional(),
+    }),
   ),
-  serverMsg('execution_stopped', z.object({ execution_time: z.number() })),
+  serverMsg(
+    'execution_stopped',
+    z.object({
+      execution_time: z.number(),
+      /** Model calls the stopped run made before it stopped. */
+      usage: ModelUsageSchema.optional(),
+    }),
+  ),
   serverMsg('error', SocketErrorSchema),
   /** A live browser's frame: always about one session (the conversational screen's). */
   serverMsg(

@@ -1,11 +1,12 @@
 import type { MessageHandlers } from '../ws/message-handlers';
+import type { RealtimeHub } from '../ws/realtime-hub';
 import type { AutomationService } from './automation-service';
 
 /**
  * Socket handlers of the automation screen. Long work is not awaited (only its start is): the socket
  * keeps reading (a stop must get through while a run goes on), and progress reaches every tab of the user.
  */
-export function automationHandlers(automation: AutomationService): MessageHandlers {
+export function automationHandlers(automation: AutomationService, hub: RealtimeHub): MessageHandlers {
   // A refusal (another user's session or run, a quota, work under way) is thrown before anything
   // starts and reaches the sender as an `error`; once begun, the work goes on in the background.
   const background = async (starting: Promise<{ done: Promise<void> }>) => {
@@ -25,6 +26,15 @@ export function automationHandlers(automation: AutomationService): MessageHandle
       ),
     stop_execution: async (_message, { user, broadcast, sessionId }) => {
       await automation.stop(user.id, broadcast, sessionId);
+    },
+    // Frames go to every socket of the user, addressed to the automation session the screen follows.
+    automation_video: (message, { user }) => {
+      const sessionId = message.data.session_id;
+      // Video needs a session to address its frames to; without one there is nothing to watch.
+      automation.watchVideo(
+        user.id,
+        message.data.enabled && sessionId ? (frame) => hub.sendFrame(user.id, sessionId, frame) : null,
+      );
     },
     get_automation_status: (_message, { user, reply }) => {
       const current = automation.inProgress(user.id);

@@ -57,6 +57,7 @@ function fakeRecorder() {
       writes.push(`result ${c.test_name} ${outcome.status}`);
     },
     complete: async () => void writes.push('complete'),
+    note: async () => undefined,
     stopped: async () => void writes.push('stopped'),
     failed: async () => void writes.push('failed'),
     interrupted: async () => void writes.push('interrupted'),
@@ -91,6 +92,7 @@ const executor: TestExecutor = async (c, options) => {
     steps: [],
     screenshots: [],
     logs: [],
+    usage: { model_calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 },
   };
 };
 
@@ -113,7 +115,7 @@ function service(
     explore,
     exploreBehaviours: overrides.exploreBehaviours,
     runTest: overrides.runTest ?? executor,
-    planner,
+    engineFor: async () => ({ planner, runEngine: 'fake engine' }),
     log,
   });
   const sent: ServerMessageInput[] = [];
@@ -305,6 +307,7 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
             steps: [],
             screenshots: [],
             logs: [],
+            usage: { model_calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 },
           }),
         ),
       );
@@ -339,6 +342,7 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
             steps: [],
             screenshots: [],
             logs: [],
+            usage: { model_calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 },
           }),
         ),
       );

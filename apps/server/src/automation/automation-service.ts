@@ -1,11 +1,14 @@
-import { interactivePages, type Planner, searchTermOf } from '@argus/ai';
-import type {
-  Behaviour,
-  BehaviourExploreOptions,
-  ExploreOptions,
-  PageObservation,
-  RunTestOptions,
-  TestOutcome,
+import { interactivePages, searchTermOf } from '@argus/ai';
+import {
+  type Behaviour,
+  type BehaviourExploreOptions,
+  type BrowserSession,
+  BUILTIN_ENGINE,
+  type ExploreOptions,
+  type InterpreterUsage,
+  type PageObservation,
+  type RunTestOptions,
+  type TestOutcome,
 } from '@argus/engine';
 import type { ClientMessageOf, ScreenshotRef, ServerMessageInput, TestCase } from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
@@ -16,6 +19,8 @@ import type { RunRecorder } from '../runs/run-recorder';
 import { checkRunSize } from '../services/quotas';
 import { addressed } from '../ws/message-handlers';
 import { AutomationProgress, type AutomationWork, seconds } from './automation-progress';
+import { AutomationVideo, type FrameSink } from './automation-video';
+import { type AutomationEngine, BUILTIN_AUTOMATION_ENGINE, type EngineResolver } from './engines';
 
 type Send = (message: ServerMessageInput) => void;
 
@@ -48,8 +53,10 @@ export interface AutomationDeps {
   /** Acts on the explored app to find behaviours to test; none are looked for without it. */
   exploreBehaviours?: BehaviourExplorer;
   runTest: TestExecutor;
-  /** Writes test cases from explored pages. */
-  planner: Planner;
+  /** A JPEG of a page, for models that read images. */
+  screenshotPage?: (url: string) => Promise<Buffer | undefined>;
+  /** The planner and step interpreter a user's work runs on (their Settings, the server's AI_*, or built-in). */
+  engineFor: EngineResolver;
   log: FastifyBaseLogger;
 }
 
@@ -60,7 +67,14 @@ export interface AutomationDeps {
  * every open socket of the user.
  */
 export class AutomationService {
+  private readonly video = new AutomationVideo();
+
   constructor(private readonly deps: AutomationDeps) {}
+
+  /** `automation_video`: stream the test in focus of the user's runs to `sink`, or stop (null). */
+  watchVideo(userId: string, sink: FrameSink | null): void {
+    this.video.watch(userId, sink);
+  }
 
   private current(userId: string): AutomationActivity | undefined {
     return this.deps.activities.find<AutomationProgress, Kind>(userId, 'automation');
@@ -132,7 +146,7 @@ export class AutomationService {
     data: ClientMessageOf<'generate_test_cases'>['data'] & { command?: string },
     send: Send,
   ): Promise<{ done: Promise<void> }> {
-    const { config, recorder, planner } = this.deps;
+    const { config, recorder, engineFor } = this.deps;
     // Checked before anything starts, so nothing is ever recorded against another user's session.
     await recorder.checkSession(userId, data.session_id);
     const { url, command } = data;
@@ -156,10 +170,11 @@ export class AutomationService {
           view.message(message);
           emit({ type: 'progress_update', data: { message } });
         };
-        const started = `Exploring ${url} with the ${planner.engine} engine`;
-        view.message(started);
-        emit({ type: 'generation_started', data: { url, message: started } });
         try {
+          const { planner, usage } = await engineFor(userId, { session_id: work.session_id });
+          const started = `Exploring ${url} with the ${planner.engine} engine`;
+          view.message(started);
+          emit({ type: 'generation_started', data: { url, message: started } });
           const pages = await this.deps.explore(url, {
             maxPages: config.exploreMaxPages,
             timeBudgetMs: config.exploreTimeBudgetMs,
@@ -188,7 +203,7 @@ export class AutomationService {
           // Stop aborts the planner too: it rejects with AbortedError, and nothing is recorded.
           let notice: string | undefined;
           const planned = await planner.generate(
-            { url, command, pages, behaviours },
+            { url, command, pages, behaviours, screenshot: await this.startPageShot(planner.vision, pages) },
             { signal, onProgress: progress, onNotice: (message) => (notice = message) },
           );
           if (notice) progress(notice);
@@ -221,7 +236,7 @@ export class AutomationService {
           });
           emit({
             type: 'test_cases_generated',
-            data: { test_cases: cases, engine: planner.engine, test_run_id: run.id },
+            data: { test_cases: cases, engine: planner.engine, test_run_id: run.id, usage: usage?.() },
           });
         } catch (error) {
           if (signal.aborted) return;
@@ -282,11 +297,19 @@ export class AutomationService {
           url: data.url,
           target_url: data.url,
           test_suite_name: total === 1 ? cases[0].test_name : `Suite for ${new URL(data.url).host}`,
-          engine: 'builtin step executor',
+          engine: BUILTIN_ENGINE,
         },
       );
       view.runId = runId;
-      emit({ type: 'execution_started', data: { total_tests: total, test_run_id: runId } });
+      const engine = await this.runEngine(userId, work.session_id, runId, (message) =>
+        emit({ type: 'progress_update', data: { message } }),
+      );
+      await recorder.note(userId, runId, `Steps run by: ${engine.runEngine}`);
+      emit({
+        type: 'execution_started',
+        data: { total_tests: total, test_run_id: runId, engine: engine.runEngine },
+      });
+      const usage: InterpreterUsage = { model_calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 };
 
       let next = 0;
       let passed = 0;
@@ -299,11 +322,17 @@ export class AutomationService {
           data: { current_test: index + 1, total_tests: total, test_name: name },
         });
         const saving: Promise<ScreenshotRef | null>[] = [];
+        let browser: BrowserSession | undefined;
         const outcome = await this.deps.runTest(testCase, {
+          onSession: (session) => {
+            browser = session;
+            this.video.testStarted(userId, session);
+          },
           baseUrl: data.url,
           signal,
           stepTimeoutMs: config.stepTimeoutMs,
           testTimeoutMs: config.testTimeoutMs,
+          interpreter: engine.interpreter,
           onStep: (update, shot) => {
             emit({ type: 'step_update', data: { step_data: update, test_name: name } });
             const stored = view.step(name, update);
@@ -317,9 +346,11 @@ export class AutomationService {
             }
           },
         });
+        this.video.testEnded(userId, browser);
         const screenshots = (await Promise.all(saving)).filter((s): s is ScreenshotRef => s !== null);
         const ok = outcome.status === 'passed';
         if (ok) passed++;
+        for (const key of Object.keys(usage) as (keyof InterpreterUsage)[]) usage[key] += outcome.usage[key];
         view.testFinished(name, {
           passed: ok,
           executionTime: outcome.executionTime,
@@ -362,13 +393,22 @@ export class AutomationService {
         await Promise.all(workers);
         const executionTime = seconds(Date.now() - activity.startedAt);
         if (signal.aborted) {
-          await recorder.stopped(userId, runId, executionTime);
-          emit({ type: 'execution_stopped', data: { execution_time: executionTime } });
+          await recorder.stopped(userId, runId, executionTime, usage);
+          emit({
+            type: 'execution_stopped',
+            data: { execution_time: executionTime, ...(engine.interpreter ? { usage } : {}) },
+          });
         } else {
-          await recorder.complete(userId, runId, executionTime);
+          await recorder.complete(userId, runId, executionTime, usage);
           emit({
             type: 'all_tests_completed',
-            data: { total_tests: total, passed, execution_time: executionTime },
+            data: {
+              total_tests: total,
+              passed,
+              execution_time: executionTime,
+              engine: engine.runEngine,
+              usage,
+            },
           });
         }
       } catch (error) {
@@ -385,6 +425,36 @@ export class AutomationService {
       }
     });
     return { done: activity.done };
+  }
+
+  /**
+   * The engine a run's steps use. A model the user's Settings name that cannot be used as it stands
+   * (no model named, a base URL now refused) does not stop a run of step-language lines: it runs on
+   * the built-in engine, and the user reads why free-form steps will fail.
+   */
+  private async runEngine(
+    userId: string,
+    sessionId: string | null,
+    runId: string,
+    progress: (message: string) => void,
+  ): Promise<AutomationEngine> {
+    try {
+      return await this.deps.engineFor(userId, { session_id: sessionId, test_run_id: runId });
+    } catch (error) {
+      const message = `The model in your Settings cannot be used (${error instanceof Error ? error.message : String(error)}); this run uses the built-in engine, so free-form steps fail and expected results are not judged.`;
+      progress(message);
+      await this.deps.recorder.note(userId, runId, message, 'warn');
+      return BUILTIN_AUTOMATION_ENGINE;
+    }
+  }
+
+  /** The start page's screenshot for a planner whose model reads images; none otherwise. */
+  private async startPageShot(
+    vision: boolean | undefined,
+    pages: PageObservation[],
+  ): Promise<Buffer | undefined> {
+    if (!vision || !pages[0] || !this.deps.screenshotPage) return undefined;
+    return this.deps.screenshotPage(pages[0].url).catch(() => undefined);
   }
 
   /**

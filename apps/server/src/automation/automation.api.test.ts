@@ -104,7 +104,11 @@ describe('automation over the socket, against the fixture site', () => {
       test_run_id: runId,
     });
     const started = await socket.next('execution_started');
-    expect(started.data).toEqual({ total_tests: cases.length, test_run_id: runId });
+    expect(started.data).toEqual({
+      total_tests: cases.length,
+      test_run_id: runId,
+      engine: 'built-in (rule-based)',
+    });
     const done = await socket.next('all_tests_completed', 300_000);
 
     const failed = socket.all.filter((m) => m.type === 'test_failed').map((m) => m.data);

@@ -54,6 +54,12 @@ export function toApiTestRun(
     test_mode: row.test_mode,
     command: row.command,
     created_at: row.created_at.toISOString(),
+    usage: {
+      model_calls: row.model_calls,
+      input_tokens: row.input_tokens,
+      output_tokens: row.output_tokens,
+      cost_usd: row.cost_usd,
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import type { NewTestRun, Repositories, TestRunRow } from '@argus/db';
-import type { CapturedScreenshot, TestOutcome } from '@argus/engine';
+import type { CapturedScreenshot, InterpreterUsage, TestOutcome } from '@argus/engine';
 import type { ScreenshotRef, TestCase } from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BlobStore } from '../services/blob-store';
@@ -118,21 +118,38 @@ export class RunRecorder {
   }
 
   /** Every test ran. */
-  async complete(userId: string, runId: string, executionTime: number): Promise<void> {
+  async complete(
+    userId: string,
+    runId: string,
+    executionTime: number,
+    usage?: InterpreterUsage,
+  ): Promise<void> {
     await this.deps.repos.testRuns.update(userId, runId, {
       status: 'completed',
       completed_at: new Date(),
       execution_time_seconds: executionTime,
+      ...usageFields(usage),
     });
   }
 
+  /** A line of the run's log that is not a test's (which engine ran it, why a model is not used). */
+  async note(userId: string, runId: string, message: string, level: 'info' | 'warn' = 'info'): Promise<void> {
+    await this.deps.repos.testRuns.appendLog(userId, runId, [{ timestamp: now(), level, message }]);
+  }
+
   /** Spec §4: a run the user stopped is recorded as failed, and its log says so. */
-  async stopped(userId: string, runId: string, executionTime: number): Promise<void> {
+  async stopped(
+    userId: string,
+    runId: string,
+    executionTime: number,
+    usage?: InterpreterUsage,
+  ): Promise<void> {
     const { testRuns } = this.deps.repos;
     await testRuns.update(userId, runId, {
       status: 'failed',
       completed_at: new Date(),
       execution_time_seconds: executionTime,
+      ...usageFields(usage),
     });
     await testRuns.appendLog(userId, runId, [
       { timestamp: now(), level: 'warn', message: 'Execution stopped by the user' },
@@ -234,4 +251,9 @@ export function toScreenshotRef(
     height: row.height,
     created_at: row.created_at.toISOString(),
   };
+}
+
+/** A run's model totals as its row stores them (nothing when no interpreter ran). */
+function usageFields(usage: InterpreterUsage | undefined) {
+  return usage ? { ...usage } : {};
 }

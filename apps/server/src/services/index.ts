@@ -1,16 +1,22 @@
 import { join } from 'node:path';
-import { createPlanner } from '@argus/ai';
+import { screenshotPage } from '@argus/ai';
 import { type Database, type Repositories, repositories } from '@argus/db';
 import { BrowserPool, explore, exploreBehaviours, runTestCase, TargetPolicy } from '@argus/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { ActivityRegistry } from '../activity/activity-registry';
 import { AutomationService } from '../automation/automation-service';
+import { engineResolver } from '../automation/engines';
 import type { Config } from '../config';
+import { chatResolver } from '../conversation/chat-engines';
+import { ConversationService } from '../conversation/conversation-service';
 import { RunRecorder } from '../runs/run-recorder';
 import { type AuthService, createAuthService, loadJwtSecret } from './auth-service';
 import { BlobStore } from './blob-store';
+import { ModelSettingsService } from './model-settings';
+import { policyFetch } from './policy-fetch';
 import { BrowserBudget } from './quotas';
 import { RateLimiter } from './rate-limiter';
+import { loadSecretsKey, Secrets } from './secrets';
 import { createSignedUrls, type SignedUrls } from './signed-urls';
 
 /** Everything routes and the socket gateway use, built once per app. */
@@ -30,12 +36,20 @@ export interface Services {
   /** Writes runs, results, logs and screenshots as they happen. */
   recorder: RunRecorder;
   automation: AutomationService;
+  /** Conversational mode's live browsers (the hub is attached by its socket handlers). */
+  conversations: ConversationService;
+  /** Encrypts users' API keys and tokens at rest (SECRETS_KEY, else DATA_DIR/secrets.key). */
+  secrets: Secrets;
+  /** Each user's model, Figma token and monthly budget (Settings), over the server's AI_* defaults. */
+  modelSettings: ModelSettingsService;
   limits: {
     loginPerIp: RateLimiter;
     loginFailuresPerUser: RateLimiter;
     registrationsPerIp: RateLimiter;
     demoRequestsPerIp: RateLimiter;
     cleanupPerIp: RateLimiter;
+    /** 'Test connection' presses per user per minute. */
+    testConnectionPerUser: RateLimiter;
   };
 }
 
@@ -67,6 +81,15 @@ export async function createServices(
     log,
     maxStoredBytesPerUser: config.maxStoredBytesPerUser,
   });
+  const secrets = new Secrets(await loadSecretsKey(config.dataDir, config.secretsKey));
+  // A base URL a user types is held to the same policy as the browser (ALLOWED_TARGETS, never metadata).
+  const modelSettings = new ModelSettingsService({
+    config,
+    repos,
+    secrets,
+    policy: pool.policy,
+    fetch: policyFetch(pool.policy),
+  });
   // The engine, over this server's browser pool, is handed to the capabilities that drive it.
   const automation = new AutomationService({
     config,
@@ -75,7 +98,32 @@ export async function createServices(
     explore: (url, options) => explore(pool, url, options),
     exploreBehaviours: (url, options) => exploreBehaviours(pool, url, options),
     runTest: (testCase, options) => runTestCase(pool, testCase, options),
-    planner: createPlanner({ provider: config.aiProvider }),
+    engineFor: engineResolver({
+      effectiveModel: (userId) => modelSettings.effectiveModel(userId),
+      checkBudget: (userId) => modelSettings.checkBudget(userId),
+      recordUsage: (userId, record, refs) => modelSettings.recordUsage(userId, record, refs),
+      stepCache: repos.stepCache,
+      log,
+    }),
+    screenshotPage: (url) => screenshotPage(pool, url),
+    log,
+  });
+  const conversations = new ConversationService({
+    config,
+    activities,
+    openSession: (options) => pool.openSession(options),
+    chatFor: chatResolver({
+      effectiveModel: (userId) => modelSettings.effectiveModel(userId),
+      checkBudget: (userId) => modelSettings.checkBudget(userId),
+      recordUsage: (userId, record, refs) => modelSettings.recordUsage(userId, record, refs),
+      log,
+    }),
+    store: {
+      forSession: (userId, sessionId) => repos.conversations.forSession(userId, sessionId),
+      create: (userId, input) => repos.conversations.create(userId, input),
+      addMessage: (userId, id, input) => repos.conversations.addMessage(userId, id, input),
+    },
+    checkSession: (userId, sessionId) => recorder.checkSession(userId, sessionId),
     log,
   });
   const windowMs = config.rateLimitWindowSeconds * 1000;
@@ -91,12 +139,16 @@ export async function createServices(
     activities,
     recorder,
     automation,
+    conversations,
+    secrets,
+    modelSettings,
     limits: {
       loginPerIp: new RateLimiter(config.loginAttemptsPerIp, windowMs),
       loginFailuresPerUser: new RateLimiter(config.loginFailuresPerUser, windowMs),
       registrationsPerIp: new RateLimiter(config.registrationsPerIp, windowMs),
       demoRequestsPerIp: new RateLimiter(config.registrationsPerIp, windowMs),
       cleanupPerIp: new RateLimiter(config.cleanupRequestsPerIp, windowMs),
+      testConnectionPerUser: new RateLimiter(10, 60_000),
     },
   };
 }

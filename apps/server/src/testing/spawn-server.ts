@@ -12,6 +12,8 @@ export interface RunningServer {
   url: string;
   port: number;
   dataDir: string;
+  /** The server process (for CPU readings in benchmarks). */
+  pid: number;
   /** Everything the process printed, for failure messages. */
   output: () => string;
   /** SIGTERM, wait for a clean exit (kills after 10 s), remove the data dir. Resolves to the exit code. */
@@ -89,6 +91,7 @@ export async function spawnServer(env: Record<string, string | undefined> = {}):
     url,
     port,
     dataDir,
+    pid: child.pid ?? 0,
     output: () => output,
     crash: async () => {
       if (child.exitCode === null && child.signalCode === null) {

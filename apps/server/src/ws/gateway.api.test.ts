@@ -84,16 +84,18 @@ describe('realtime gateway (PGlite)', () => {
     c.ws.close(1000);
   });
 
-  it('tells the client plainly when a capability has no handler yet', async () => {
+  it('answers conversational messages about sessions that are not the user’s, and accepts orphan clean-up', async () => {
     const c = open(`${wsBase}/ws/${alice.user.id}?token=${alice.token}`);
     await c.next('connection_established');
     c.ws.send(
       JSON.stringify({ type: 'start_conversation', data: { url: 'https://example.com', session_id: 's1' } }),
     );
     const error = await c.next('error');
-    expect(error.data).toMatchObject({ code: 'NOT_IMPLEMENTED' });
-    expect(error.data.message).toMatch(/Conversational mode is not available/);
-    // Orphan clean-up on connect is accepted silently: nothing holds a browser yet.
+    expect(error).toMatchObject({
+      session_id: 's1',
+      data: { code: 'SESSION_NOT_FOUND', feature: 'conversational', message: 'Session not found' },
+    });
+    // Orphan clean-up on connect is accepted silently: none of her browsers is live.
     c.ws.send(JSON.stringify({ type: 'cleanup_orphaned_sessions', data: { user_id: alice.user.id } }));
     c.ws.send('{not json');
     expect((await c.next('error')).data.code).toBe('VALIDATION');

@@ -78,16 +78,13 @@ describe('one socket, several screens and sessions', () => {
     // An unreadable conversational frame: still addressed to its screen and session.
     tab.send('conversation_message', { message: '   ', session_id: session.conversational }, 'conv-2');
 
-    const errors = [
-      await tab.next('error'),
-      await tab.next('error'),
-      await tab.next('error'),
-      await tab.next('error'),
-    ];
+    const errors = [await tab.next('error'), await tab.next('error'), await tab.next('error')];
     const byRequest = Object.fromEntries(errors.map((e) => [e.request_id, e]));
-    expect(byRequest['conv-1']).toMatchObject({
+    // The conversational screen's start is answered about its session and request: its live browser loads.
+    expect(await tab.next('browser_status')).toMatchObject({
       session_id: session.conversational,
-      data: { code: 'NOT_IMPLEMENTED', feature: 'conversational' },
+      request_id: 'conv-1',
+      data: { status: 'loading' },
     });
     expect(byRequest['design-1']).toMatchObject({
       session_id: session.design,
@@ -119,9 +116,17 @@ describe('one socket, several screens and sessions', () => {
     // Her other tab followed the same work, and none of this tab's refusals reached it.
     await otherTab.next('test_cases_generated', 5_000);
     expect(otherTab.all.filter((m) => m.type === 'error')).toEqual([]);
+    // Everything it got is about the automation work or the live browser (its status, frames).
     for (const m of otherTab.all.filter((m) => m.type !== 'connection_established')) {
-      expect(m.session_id).toBe(session.automation);
+      if (m.session_id === session.conversational) {
+        expect(['browser_status', 'video_frame', 'conversation_response']).toContain(m.type);
+      } else expect(m.session_id).toBe(session.automation);
     }
+    tab.send('stop_conversation', { session_id: session.conversational }, 'conv-3');
+    expect(await tab.next('conversation_stopped')).toMatchObject({
+      session_id: session.conversational,
+      request_id: 'conv-3',
+    });
   }, 120_000);
 
   it('answers a stop about the session of the work, and a status question about nothing under way with silence', async () => {

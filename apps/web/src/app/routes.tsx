@@ -1,7 +1,8 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useCallback } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { FullPageSpinner } from '../components/spinner';
 import {
+  ChangePasswordForm,
   ForgotPasswordPage,
   LoginPage,
   RedirectIfAuthenticated,
@@ -13,23 +14,32 @@ import { HomeDashboard } from '../features/dashboard';
 import {
   AnalyticsScreen,
   ApiProjectScreen,
-  ConversationalPlaceholder,
   DesignComparisonPlaceholder,
   HistoryScreen,
   MobileProjectScreen,
   NewProjectScreen,
-  SettingsScreen,
   WebProjectScreen,
 } from '../features/placeholders';
-import { ConnectionBadge, ProtocolMismatchBanner, useRealtime } from '../features/realtime';
+import {
+  ConnectionBadge,
+  ProtocolMismatchBanner,
+  sendCleanupBeacon,
+  useRealtime,
+} from '../features/realtime';
 import { useSessions } from '../features/sessions';
 import { AppLayout } from '../features/shell';
 
-// The two largest screens load on demand, so a visitor of the landing page does not download the
-// automation screen, and a signed-in user does not download the marketing page.
+// The largest screens load on demand, so a visitor of the landing page does not download the
+// automation or settings screens, and a signed-in user does not download the marketing page.
 const LandingPage = lazy(() => import('../features/landing').then((m) => ({ default: m.LandingPage })));
 const AutomationScreen = lazy(() =>
   import('../features/automation').then((m) => ({ default: m.AutomationScreen })),
+);
+const ConversationalScreen = lazy(() =>
+  import('../features/conversational').then((m) => ({ default: m.ConversationalScreen })),
+);
+const SettingsScreen = lazy(() =>
+  import('../features/settings').then((m) => ({ default: m.SettingsScreen })),
 );
 
 /** The shell for signed-in screens, fed by the auth state. Only rendered behind RequireAuth. */
@@ -59,6 +69,36 @@ function Automation() {
   return (
     <Suspense fallback={<FullPageSpinner />}>
       <AutomationScreen user={isAuthenticated ? user : null} realtime={realtime} sessions={sessions} />
+    </Suspense>
+  );
+}
+
+/** The conversational screen, fed by the auth state (the beacon's token), the socket and the sessions. */
+function Conversational() {
+  const { user, token, isAuthenticated } = useAuth();
+  const realtime = useRealtime();
+  const sessions = useSessions();
+  const sendUnloadBeacon = useCallback(
+    (sessionId: string | null) => (token ? sendCleanupBeacon({ token, sessionId }) : false),
+    [token],
+  );
+  return (
+    <Suspense fallback={<FullPageSpinner />}>
+      <ConversationalScreen
+        user={isAuthenticated ? user : null}
+        realtime={realtime}
+        sessions={sessions}
+        sendUnloadBeacon={sendUnloadBeacon}
+      />
+    </Suspense>
+  );
+}
+
+/** Settings: the user's engine, usage and Figma token, with the password change of the auth feature. */
+function Settings() {
+  return (
+    <Suspense fallback={<FullPageSpinner />}>
+      <SettingsScreen account={<ChangePasswordForm />} />
     </Suspense>
   );
 }
@@ -104,11 +144,11 @@ export function AppRoutes() {
           <Route path="/dashboard" element={<Dashboard />} />
           <Route path="/automation" element={<Automation />} />
           <Route path="/figma-comparison" element={<DesignComparisonPlaceholder />} />
-          <Route path="/conversational" element={<ConversationalPlaceholder />} />
+          <Route path="/conversational" element={<Conversational />} />
           <Route path="/history" element={<HistoryScreen />} />
           <Route path="/test-history" element={<HistoryScreen />} />
           <Route path="/analytics" element={<AnalyticsScreen />} />
-          <Route path="/settings" element={<SettingsScreen />} />
+          <Route path="/settings" element={<Settings />} />
           <Route path="/projects/web" element={<WebProjectScreen />} />
           <Route path="/projects/mobile" element={<MobileProjectScreen />} />
           <Route path="/projects/api" element={<ApiProjectScreen />} />

@@ -1,6 +1,6 @@
 import type { BrowserPool } from '../browser-pool';
 import type { BrowserSession } from '../browser-session';
-import { AbortedError } from '../errors';
+import { AbortedError, abortableDelay } from '../errors';
 import { resolveWebUrl } from '../web-url';
 import { isVolatile, type ProposedAssertion, persistenceAssertions, proposeAssertions } from './assertions';
 import { type ActionKind, type CandidateAction, candidateActions } from './candidates';
@@ -570,7 +570,7 @@ class BehaviourExplorer {
   private async settle(session: BrowserSession): Promise<PageSnapshot> {
     let last = await session.snapshot({ signal: this.signal });
     for (let i = 0; i < 4; i++) {
-      await delay(SETTLE_MS, this.signal);
+      await abortableDelay(SETTLE_MS, this.signal);
       const next = await session.snapshot({ signal: this.signal });
       if (same(last, next)) return next;
       last = next;
@@ -643,19 +643,4 @@ function same(a: PageSnapshot, b: PageSnapshot): boolean {
 function rethrowAbort(error: unknown): null {
   if (error instanceof AbortedError) throw error;
   return null;
-}
-
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortedError());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new AbortedError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -6,6 +6,7 @@ import { ConfigPanel } from './components/config-panel';
 import { ExecutionLog } from './components/execution-log';
 import { ProgressPanel } from './components/progress-panel';
 import { ResultsSummary } from './components/results-summary';
+import { RunVideoPanel } from './components/run-video-panel';
 import { ScreenshotGallery } from './components/screenshot-gallery';
 import { ScreenshotViewer } from './components/screenshot-viewer';
 import { TestCasesPanel } from './components/test-cases-panel';
@@ -32,6 +33,10 @@ export function AutomationScreen(props: AutomationScreenProps) {
   const [viewerIndex, setViewerIndex] = useState<number | null>(null);
 
   const summary = useMemo(() => summarize(state.results, state.runTime), [state.results, state.runTime]);
+  const cachedSteps = useMemo(
+    () => state.log.filter((entry) => entry.resolvedBy === 'cache').length,
+    [state.log],
+  );
   const connection = props.realtime.status;
   // Lost once connected, the banner stays through the reconnect attempts ('connecting').
   const [wasConnected, setWasConnected] = useState(connection === 'connected');
@@ -104,6 +109,7 @@ export function AutomationScreen(props: AutomationScreenProps) {
           <TestCasesPanel
             testCases={state.testCases}
             engine={state.engine}
+            generationUsage={state.generationUsage}
             results={state.results}
             runningTests={state.status === 'running' ? state.activeTests : []}
             busy={busy}
@@ -125,6 +131,11 @@ export function AutomationScreen(props: AutomationScreenProps) {
             finished={state.results.length}
             activeTests={state.activeTests}
           />
+          <RunVideoPanel
+            realtime={props.realtime}
+            sessionId={state.sessionId}
+            running={state.status === 'running'}
+          />
           <ExecutionLog entries={state.log} />
         </div>
 
@@ -136,7 +147,12 @@ export function AutomationScreen(props: AutomationScreenProps) {
             onDownloadAll={downloadAll}
             onImageError={automation.onImageError}
           />
-          <ResultsSummary summary={summary} />
+          <ResultsSummary
+            summary={summary}
+            runEngine={state.runEngine}
+            runUsage={state.runUsage}
+            cachedSteps={cachedSteps}
+          />
           <TestResultsList results={state.results} />
         </div>
       </div>

@@ -3,11 +3,9 @@ export { ScreenPlaceholder } from './screen-placeholder';
 export {
   AnalyticsScreen,
   ApiProjectScreen,
-  ConversationalPlaceholder,
   DesignComparisonPlaceholder,
   HistoryScreen,
   MobileProjectScreen,
   NewProjectScreen,
-  SettingsScreen,
   WebProjectScreen,
 } from './screens';

@@ -1,26 +1,6 @@
-import {
-  BarChart3,
-  CirclePlus,
-  Globe,
-  History,
-  MessagesSquare,
-  PenTool,
-  Server,
-  Settings,
-  Smartphone,
-} from 'lucide-react';
+import { BarChart3, CirclePlus, Globe, History, PenTool, Server, Smartphone } from 'lucide-react';
 import { ComingSoon } from './coming-soon';
 import { ScreenPlaceholder } from './screen-placeholder';
-
-export function ConversationalPlaceholder() {
-  return (
-    <ScreenPlaceholder
-      title="Conversational Mode"
-      description="This screen arrives with the live browser engine."
-      icon={MessagesSquare}
-    />
-  );
-}
 
 export function DesignComparisonPlaceholder() {
   return (
@@ -34,7 +14,6 @@ export function DesignComparisonPlaceholder() {
 
 export const HistoryScreen = () => <ComingSoon screen="Test History" icon={History} />;
 export const AnalyticsScreen = () => <ComingSoon screen="Analytics" icon={BarChart3} />;
-export const SettingsScreen = () => <ComingSoon screen="Settings" icon={Settings} />;
 
 export const WebProjectScreen = () => <ComingSoon screen="Web Application" icon={Globe} />;
 export const MobileProjectScreen = () => <ComingSoon screen="Mobile App" icon={Smartphone} />;

@@ -8,9 +8,11 @@ import {
   ListTree,
   ScrollText,
   Search,
+  Sparkles,
   XCircle,
 } from 'lucide-react';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { Badge } from '../../../components/badge';
 import { EmptyState } from '../../../components/empty-state';
 import { IconButton } from '../../../components/icon-button';
 import { Panel } from '../../../components/panel';
@@ -23,7 +25,9 @@ import {
   type LogEntry,
   type LogFilter,
   scrollTarget,
+  stepText,
 } from '../model/step-log';
+import { formatTokenSplit, formatUsage, isZeroUsage, type StepHow, stepHow } from '../model/usage';
 
 const FILTER_LABELS: Record<LogFilter, string> = {
   all: 'All',
@@ -68,6 +72,18 @@ function Detail({ label, value, mono = false }: { label: string; value: string |
   );
 }
 
+/** 'AI', 'AI · from cache', 'AI · self-healed': said in words, the tooltip names the engine and the cost. */
+function HowBadge({ how }: { how: StepHow }) {
+  return (
+    <span title={how.title} className="shrink-0" data-testid="step-engine-badge">
+      <Badge tone={how.tone} className="gap-1 px-1.5 py-0 text-[10px] leading-4">
+        <Sparkles className="size-3" aria-hidden />
+        {how.label}
+      </Badge>
+    </span>
+  );
+}
+
 /** One step; memoised, so a new step does not redraw every other line. */
 const LogRow = memo(function LogRow({
   entry,
@@ -78,11 +94,18 @@ const LogRow = memo(function LogRow({
   showDetails: boolean;
   highlighted: boolean;
 }) {
+  const how = stepHow(entry);
+  const text = stepText(entry);
+  const judged = entry.action === 'judge_expected_result';
+  // A failed judgement's error already gives its reason.
+  const outcome = text.outcome && !entry.error?.includes(text.outcome) ? text.outcome : null;
+  const modelAtWork = how !== null && entry.status === 'pending';
   return (
     <li
       data-log-key={entry.key}
       data-testid="log-entry"
       data-status={entry.status}
+      data-resolved-by={entry.resolvedBy ?? undefined}
       className={cn(
         // Off-screen lines are neither laid out nor painted: a run has hundreds of them.
         'rounded-lg px-2 py-2 transition-colors [contain-intrinsic-size:auto_3.5rem] [content-visibility:auto]',
@@ -97,10 +120,32 @@ const LogRow = memo(function LogRow({
         <div className="min-w-0 flex-1">
           <div className="flex items-center gap-2 text-[11px] text-slate-500">
             <span className="font-mono font-semibold text-slate-500">#{entry.stepNumber}</span>
-            <span className="min-w-0 truncate font-medium text-indigo-700">{entry.testName}</span>
+            <span className="min-w-0 truncate font-medium text-indigo-700" title={entry.testName}>
+              {entry.testName}
+            </span>
+            {how && <HowBadge how={how} />}
             <span className="ml-auto shrink-0 tabular-nums">{timeOf(entry.timestamp)}</span>
           </div>
-          <p className="mt-0.5 text-sm break-words text-slate-800">{entry.description}</p>
+          <p className="mt-0.5 text-sm break-words text-slate-800">{text.main}</p>
+          {outcome && (
+            <p className="mt-0.5 text-xs break-words text-slate-600" data-testid="log-entry-outcome">
+              <span className="font-medium text-slate-700">{judged ? 'Verdict:' : 'Done:'}</span> {outcome}
+            </p>
+          )}
+          {/* The model's live thought and goal; before its first thought the next goal is only the next line. */}
+          {modelAtWork && text.thought && (
+            <div
+              className="mt-1 space-y-0.5 text-xs break-words text-amber-900"
+              data-testid="log-entry-thinking"
+            >
+              <p className="italic">{text.thought}</p>
+              {entry.nextGoal && (
+                <p>
+                  <span className="font-medium">Next goal:</span> {entry.nextGoal}
+                </p>
+              )}
+            </div>
+          )}
           {entry.error && (
             <p className="mt-1 text-xs break-words text-red-700" data-testid="log-entry-error">
               {entry.error}
@@ -114,6 +159,17 @@ const LogRow = memo(function LogRow({
               <Detail label="Value" value={entry.value} mono />
               <Detail label="Error" value={entry.error} />
               <Detail label="Next goal" value={entry.nextGoal} />
+              <Detail label="Engine" value={entry.engine} />
+              <Detail
+                label="Model"
+                value={
+                  entry.usage && !isZeroUsage(entry.usage)
+                    ? `${formatUsage(entry.usage)} (${formatTokenSplit(entry.usage)})`
+                    : entry.resolvedBy === 'cache'
+                      ? 'No call: replayed from the cache'
+                      : null
+                }
+              />
             </dl>
           )}
         </div>

@@ -1,7 +1,10 @@
-import { BarChart3 } from 'lucide-react';
+import type { ModelUsage } from '@argus/protocol';
+import { BarChart3, Cpu, Sparkles } from 'lucide-react';
+import { Fragment } from 'react';
 import { Panel } from '../../../components/panel';
 import { cn } from '../../../lib/cn';
 import { formatDuration, type ResultsSummary as Summary } from '../model/results';
+import { formatTokenSplit, isZeroUsage, runModelLine } from '../model/usage';
 
 function Stat({
   label,
@@ -24,8 +27,73 @@ function Stat({
   );
 }
 
-/** Spec §2 right column: passed, failed, total and time of the last run. */
-export function ResultsSummary({ summary }: { summary: Summary }) {
+/**
+ * Which engine ran the steps ('built-in (…) for step-language lines; LLM (…) for free-form steps…' is
+ * shown one part a line) and what the run's model calls cost.
+ */
+function RunEngine({
+  engine,
+  usage,
+  cachedSteps,
+}: {
+  engine: string;
+  usage: ModelUsage | null;
+  cachedSteps: number;
+}) {
+  const modelLine = runModelLine(engine, usage, cachedSteps);
+  const parts = engine.split('; ');
+  return (
+    <div
+      className="mt-4 space-y-2 rounded-lg bg-slate-50 px-3 py-2.5 text-xs text-slate-600 ring-1 ring-slate-200 ring-inset"
+      data-testid="run-engine-info"
+    >
+      <div className="flex items-start gap-2" data-testid="run-engine">
+        <Cpu className="mt-0.5 size-3.5 shrink-0 text-slate-500" aria-hidden />
+        <p className="min-w-0 break-words">
+          Run by:{' '}
+          {parts.map((part, index) => (
+            <Fragment key={part}>
+              {index > 0 && ' '}
+              <span className={cn('font-semibold text-slate-800', index > 0 && 'block')}>
+                {part}
+                {index < parts.length - 1 ? ';' : ''}
+              </span>
+            </Fragment>
+          ))}
+        </p>
+      </div>
+      {modelLine && (
+        <div className="flex items-start gap-2" data-testid="run-usage">
+          <Sparkles className="mt-0.5 size-3.5 shrink-0 text-indigo-500" aria-hidden />
+          <p
+            className="min-w-0 break-words text-slate-700 tabular-nums"
+            title={usage && !isZeroUsage(usage) ? formatTokenSplit(usage) : undefined}
+          >
+            {modelLine}
+          </p>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export interface ResultsSummaryProps {
+  summary: Summary;
+  /** Which engine ran the last run's steps, when the server named it. */
+  runEngine?: string | null;
+  /** The last run's model calls, once it completed. */
+  runUsage?: ModelUsage | null;
+  /** Steps of the log replayed from the cache (for '0 model calls (all replayed from cache)'). */
+  cachedSteps?: number;
+}
+
+/** Spec §2 right column: passed, failed, total and time of the last run, and which engine ran it. */
+export function ResultsSummary({
+  summary,
+  runEngine = null,
+  runUsage = null,
+  cachedSteps = 0,
+}: ResultsSummaryProps) {
   const rate = summary.total > 0 ? Math.round((summary.passed / summary.total) * 100) : null;
   return (
     <Panel title="Results Summary" icon={BarChart3} testId="results-summary">
@@ -57,6 +125,7 @@ export function ResultsSummary({ summary }: { summary: Summary }) {
           )}
         </div>
       </div>
+      {runEngine && <RunEngine engine={runEngine} usage={runUsage} cachedSteps={cachedSteps} />}
     </Panel>
   );
 }

@@ -76,6 +76,9 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
         targetUrl: saved.url,
         testCases: saved.testCases,
         engine: saved.engine,
+        generationUsage: saved.generationUsage,
+        runEngine: saved.runEngine,
+        runUsage: saved.runUsage,
         testRunId: saved.testRunId,
         results: saved.results,
       });
@@ -111,9 +114,12 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
         {
           testCases: snapshot.testCases,
           engine: snapshot.engine,
+          generationUsage: snapshot.generationUsage,
           testRunId: snapshot.testRunId,
           ...(withResults
             ? {
+                runEngine: snapshot.runEngine,
+                runUsage: snapshot.runUsage,
                 executionResults: snapshot.results,
                 logs: logsForStorage(snapshot.log),
                 summary: { runTime: snapshot.runTime, status: snapshot.status },

@@ -216,6 +216,168 @@ describe('automation state: a run', () => {
   });
 });
 
+describe('automation state: the LLM engine (which engine, and what the model cost)', () => {
+  const LLM = 'LLM (openai-compatible · qwen2.5-coder)';
+  const RUN_ENGINE = `built-in (rule-based) for step-language lines; ${LLM} for free-form steps and expected results`;
+  const usage = { model_calls: 5, input_tokens: 4200, output_tokens: 900, cost_usd: 0.0123 };
+  const zero = { model_calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 };
+
+  const byModel = run([
+    { type: 'generate_requested', url: 'http://127.0.0.1:4400/', mode: 'full' },
+    server('test_cases_generated', {
+      test_cases: cases,
+      engine: LLM,
+      test_run_id: 'run1',
+      usage: { model_calls: 1, input_tokens: 3000, output_tokens: 800, cost_usd: 0 },
+    }),
+  ]);
+  const freeFormStep = (status: string, extra: object = {}) =>
+    server('step_update', {
+      test_name: 'Home page loads',
+      step_data: {
+        step_number: 2,
+        step_index: 1,
+        action: 'free_form',
+        description: 'Add a to-do called "Buy milk"',
+        status,
+        timestamp: '2026-01-01T00:00:00.000Z',
+        engine: LLM,
+        ...extra,
+      },
+    });
+  const ran = run(
+    [
+      { type: 'run_requested', run: { kind: 'all' } },
+      server('execution_started', { total_tests: 2, test_run_id: 'run1', engine: RUN_ENGINE }),
+      freeFormStep('pending'),
+      freeFormStep('pending', {
+        description: 'The page is open',
+        thoughts: { next_goal: 'Fill "New todo"' },
+      }),
+      freeFormStep('success', {
+        description: 'Add a to-do called "Buy milk" — typed "Buy milk" and pressed Enter',
+        resolved_by: 'model',
+        usage: { model_calls: 3, input_tokens: 2000, output_tokens: 300, cost_usd: 0.01 },
+      }),
+    ],
+    byModel,
+  );
+
+  it('keeps what writing the cases cost, and forgets it when the built-in engine writes the next ones', () => {
+    expect(byModel.engine).toBe(LLM);
+    expect(byModel.generationUsage).toEqual({
+      model_calls: 1,
+      input_tokens: 3000,
+      output_tokens: 800,
+      cost_usd: 0,
+    });
+    expect(generated.generationUsage).toBeNull();
+    const again = run(
+      [
+        { type: 'generate_requested', url: 'http://127.0.0.1:4400/', mode: 'full' },
+        server('test_cases_generated', { test_cases: cases, engine: 'builtin (rule-based, no LLM)' }),
+      ],
+      byModel,
+    );
+    expect(again.generationUsage).toBeNull();
+  });
+
+  it("names the run's engine from execution_started, and its step's engine, resolution and usage", () => {
+    expect(ran.runEngine).toBe(RUN_ENGINE);
+    expect(ran.runUsage).toBeNull();
+    expect(ran.log).toHaveLength(1);
+    expect(ran.log[0]).toMatchObject({
+      engine: LLM,
+      resolvedBy: 'model',
+      usage: { model_calls: 3 },
+      line: 'Add a to-do called "Buy milk"',
+      nextGoal: 'Fill "New todo"',
+    });
+  });
+
+  it("keeps the run's usage from all_tests_completed; a rerun from the cache is all zero", () => {
+    const done = run(
+      [
+        server('all_tests_completed', {
+          total_tests: 2,
+          passed: 2,
+          execution_time: 3,
+          engine: RUN_ENGINE,
+          usage,
+        }),
+      ],
+      ran,
+    );
+    expect(done).toMatchObject({ status: 'completed', runEngine: RUN_ENGINE, runUsage: usage });
+    const rerun = run(
+      [
+        { type: 'run_requested', run: { kind: 'all' } },
+        server('execution_started', { total_tests: 2, test_run_id: 'run1', engine: RUN_ENGINE }),
+      ],
+      done,
+    );
+    // A new run does not show the last one's cost.
+    expect(rerun.runUsage).toBeNull();
+    const cached = run(
+      [
+        freeFormStep('success', { resolved_by: 'cache', usage: zero }),
+        server('all_tests_completed', {
+          total_tests: 2,
+          passed: 2,
+          execution_time: 1,
+          engine: RUN_ENGINE,
+          usage: zero,
+        }),
+      ],
+      rerun,
+    );
+    expect(cached.runUsage).toEqual(zero);
+    expect(cached.log[0].resolvedBy).toBe('cache');
+    expect(run([{ type: 'clear_results' }], cached)).toMatchObject({ runEngine: null, runUsage: null });
+  });
+
+  it('a stopped LLM run keeps what it spent before it stopped', () => {
+    const spent = { model_calls: 2, input_tokens: 900, output_tokens: 40, cost_usd: 0.0021 };
+    const started = run([
+      { type: 'run_requested', run: { kind: 'all' } },
+      server('execution_started', { total_tests: 1, test_run_id: 'run1', engine: RUN_ENGINE }),
+    ]);
+    const stopped = run(
+      [server('execution_stopping'), server('execution_stopped', { execution_time: 3, usage: spent })],
+      started,
+    );
+    expect(stopped).toMatchObject({ status: 'idle', runUsage: spent });
+  });
+
+  it('a built-in run names its engine and has no usage', () => {
+    const builtIn = run(
+      [
+        { type: 'run_requested', run: { kind: 'all' } },
+        server('execution_started', { total_tests: 2, engine: 'built-in (rule-based)' }),
+        server('all_tests_completed', { total_tests: 2, passed: 2, execution_time: 1 }),
+      ],
+      generated,
+    );
+    expect(builtIn).toMatchObject({ runEngine: 'built-in (rule-based)', runUsage: null });
+  });
+
+  it('restores the generation usage, run engine and run usage kept with the session', () => {
+    const restored = automationReducer(initialAutomationState, {
+      type: 'restore',
+      mode: 'full',
+      targetUrl: 'http://127.0.0.1:4400/',
+      testCases: generated.testCases,
+      engine: LLM,
+      generationUsage: usage,
+      runEngine: RUN_ENGINE,
+      runUsage: zero,
+      testRunId: 'run1',
+      results: [],
+    });
+    expect(restored).toMatchObject({ generationUsage: usage, runEngine: RUN_ENGINE, runUsage: zero });
+  });
+});
+
 describe('createAutomationStore', () => {
   it('notifies on change only and always answers the latest state', () => {
     const store = createAutomationStore();
@@ -262,6 +424,9 @@ describe('restore', () => {
     targetUrl: 'http://shop.test/',
     testCases: generated.testCases,
     engine: 'builtin',
+    generationUsage: null,
+    runEngine: null,
+    runUsage: null,
     testRunId: 'run9',
     results: [{ testName: 'Home page loads', status: 'passed', executionTime: 1, error: null }],
   };
@@ -401,6 +566,9 @@ describe('automation state: following work already under way on the server', () 
       targetUrl: 'http://127.0.0.1:4400/',
       testCases: generated.testCases,
       engine: null,
+      generationUsage: null,
+      runEngine: null,
+      runUsage: null,
       testRunId: 'run9',
       results: [
         { testName: 'Home page loads', status: 'passed', executionTime: 1, error: null },

@@ -1,4 +1,10 @@
-import { featureOf, type ServerMessage, type TestCase, type TestMode } from '@argus/protocol';
+import {
+  featureOf,
+  type ModelUsage,
+  type ServerMessage,
+  type TestCase,
+  type TestMode,
+} from '@argus/protocol';
 import { type ExecutionStatus, isAtRest, isBusy, nextStatus, type RunOutcome } from './execution';
 import { type TestResultItem, upsertResult } from './results';
 import { addScreenshot, type ScreenshotItem, screenshotFromStep, withFreshLinks } from './screenshots';
@@ -19,6 +25,12 @@ export interface AutomationState {
   testCases: TestCase[];
   /** Which planner wrote the cases, as the server names it (e.g. 'builtin (rule-based, no LLM)'). */
   engine: string | null;
+  /** What writing the cases cost in model calls; null for the built-in engine. */
+  generationUsage: ModelUsage | null;
+  /** Which engine carries out the last run's steps, as execution_started / all_tests_completed name it. */
+  runEngine: string | null;
+  /** The last run's model calls, from all_tests_completed (all zero on a rerun replayed from the cache). */
+  runUsage: ModelUsage | null;
   /** The test run the server created with the cases; sent back with every run. */
   testRunId: string | null;
   /** The page the cases were generated for. */
@@ -46,6 +58,9 @@ export const initialAutomationState: AutomationState = {
   generationMode: null,
   testCases: [],
   engine: null,
+  generationUsage: null,
+  runEngine: null,
+  runUsage: null,
   testRunId: null,
   targetUrl: null,
   generationMessages: [],
@@ -84,6 +99,9 @@ export type AutomationAction =
       targetUrl: string;
       testCases: TestCase[];
       engine: string | null;
+      generationUsage: ModelUsage | null;
+      runEngine: string | null;
+      runUsage: ModelUsage | null;
       testRunId: string | null;
       results: TestResultItem[];
     };
@@ -134,6 +152,7 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         status: nextStatus(state.status, 'test_cases_generated'),
         testCases: message.data.test_cases,
         engine: message.data.engine ?? null,
+        generationUsage: message.data.usage ?? null,
         testRunId: message.data.test_run_id ?? state.testRunId,
         generationMessages: [],
         lastError: null,
@@ -145,6 +164,8 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         ...state,
         status: nextStatus(state.status, 'execution_started'),
         testRunId: message.data.test_run_id ?? state.testRunId,
+        runEngine: message.data.engine ?? null,
+        runUsage: null,
         progress: { current: 0, total: message.data.total_tests },
         currentTest: null,
         activeTests: [],
@@ -190,6 +211,9 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         targetUrl: work.url,
         testCases: work.test_cases,
         testRunId: work.test_run_id,
+        // The answer does not name the run's engine: kept when it is the run this screen already showed.
+        runEngine: sameRun ? state.runEngine : null,
+        runUsage: null,
         generationMessages: [],
         progress: {
           current: Math.min(work.total_tests, work.results.length + work.active_tests.length),
@@ -270,6 +294,8 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         activeTests: [],
         runTime: message.data.execution_time,
         outcome: { passed: message.data.passed, total: message.data.total_tests },
+        runEngine: message.data.engine ?? state.runEngine,
+        runUsage: message.data.usage ?? null,
       };
     case 'execution_stopped':
       return {
@@ -278,6 +304,8 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         currentTest: null,
         activeTests: [],
         runTime: message.data.execution_time,
+        // What a stopped run of the LLM engine spent before it stopped.
+        runUsage: message.data.usage ?? state.runUsage,
       };
     case 'error':
       return {
@@ -333,6 +361,9 @@ export function automationReducer(state: AutomationState, action: AutomationActi
         targetUrl: action.targetUrl,
         testCases: action.testCases,
         engine: action.engine,
+        generationUsage: action.generationUsage,
+        runEngine: action.runEngine,
+        runUsage: action.runUsage,
         testRunId: action.testRunId,
         results: action.results,
       };
@@ -363,6 +394,8 @@ export function automationReducer(state: AutomationState, action: AutomationActi
         progress: { current: 0, total: 0 },
         runTime: null,
         outcome: null,
+        runEngine: null,
+        runUsage: null,
         lastError: null,
         status: state.status === 'completed' || state.status === 'failed' ? 'idle' : state.status,
       };

@@ -81,4 +81,36 @@ describe('readAutomationSession with latestSession (the screen as it was left)',
     ]);
     expect(plan?.testCases.map((c) => c.test_name)).toEqual(['From metadata']);
   });
+
+  it("reads the generation's usage, the run's engine and its usage, skipping malformed ones", () => {
+    const usage = { model_calls: 5, input_tokens: 4200, output_tokens: 900, cost_usd: 0.0123 };
+    const llm = session({
+      metadata: {
+        ...session({}).metadata,
+        engine: 'LLM (openai-compatible · qwen2.5-coder)',
+        generationUsage: { model_calls: 1, input_tokens: 3000, output_tokens: 800, cost_usd: 0 },
+        runEngine: 'built-in (rule-based) for step-language lines; LLM (…) for free-form steps',
+        runUsage: usage,
+      },
+    });
+    expect(planRestore([llm])).toMatchObject({
+      generationUsage: { model_calls: 1, input_tokens: 3000 },
+      runEngine: 'built-in (rule-based) for step-language lines; LLM (…) for free-form steps',
+      runUsage: usage,
+    });
+    expect(planRestore([session({})])).toMatchObject({
+      generationUsage: null,
+      runEngine: null,
+      runUsage: null,
+    });
+    const broken = session({
+      metadata: {
+        ...session({}).metadata,
+        generationUsage: { model_calls: 'many' },
+        runUsage: 7,
+        runEngine: 3,
+      },
+    });
+    expect(planRestore([broken])).toMatchObject({ generationUsage: null, runEngine: null, runUsage: null });
+  });
 });

@@ -1,6 +1,7 @@
-import { type TestCase, TestCaseListSchema, type TestMode } from '@argus/protocol';
+import { type ModelUsage, type TestCase, TestCaseListSchema, type TestMode } from '@argus/protocol';
 import type { StoredSession } from '../../../lib/sessions/screen-session';
 import type { TestResultItem } from './results';
+import { readUsage } from './usage';
 
 /** What the screen stored in an automation session: its cases, and the results of its last run. */
 export interface SavedAutomation {
@@ -9,6 +10,11 @@ export interface SavedAutomation {
   command: string;
   testCases: TestCase[];
   engine: string | null;
+  /** What writing the cases cost in model calls. */
+  generationUsage: ModelUsage | null;
+  /** Which engine ran the last run's steps, and its model calls. */
+  runEngine: string | null;
+  runUsage: ModelUsage | null;
   testRunId: string | null;
   results: TestResultItem[];
 }
@@ -36,7 +42,8 @@ function readResults(value: unknown): TestResultItem[] {
 
 /**
  * Reads what the screen stored in a session (settings.testCases, else metadata.testCases; settings:
- * url, testMode, command; metadata: engine, testRunId, executionResults). Null when it holds no
+ * url, testMode, command; metadata: engine, generationUsage, runEngine, runUsage, testRunId,
+ * executionResults). Null when it holds no
  * generated cases or no URL; anything malformed is skipped rather than trusted.
  */
 export function readAutomationSession({
@@ -57,6 +64,9 @@ export function readAutomationSession({
     command: mode === 'command' ? (text(settings.command) ?? '') : '',
     testCases: parsed.data,
     engine: text(metadata.engine),
+    generationUsage: readUsage(metadata.generationUsage),
+    runEngine: text(metadata.runEngine),
+    runUsage: readUsage(metadata.runUsage),
     testRunId: text(metadata.testRunId),
     results: readResults(metadata.executionResults),
   };

@@ -10,6 +10,7 @@ import {
   logKey,
   logsForStorage,
   scrollTarget,
+  stepText,
   withoutTest,
 } from './step-log';
 
@@ -124,5 +125,91 @@ describe('log filters, counts and navigation', () => {
     expect(stored[0].message).toContain('#5');
     expect(logsForStorage(log)[1]).toMatchObject({ level: 'error' });
     expect(JSON.stringify(stored)).not.toContain('base64');
+  });
+});
+
+describe('steps the model carries out (free-form lines, judged expected results)', () => {
+  const LLM = 'LLM (openai-compatible · qwen2.5-coder)';
+  const line = 'Add a to-do called "Buy milk" using the new to-do field';
+  const usage = { model_calls: 3, input_tokens: 2400, output_tokens: 310, cost_usd: 0.0042 };
+  const freeForm = (status: StepUpdate['status'], extra: Partial<StepUpdate> = {}) =>
+    step(1, status, { action: 'free_form', description: line, engine: LLM, ...extra });
+
+  it('keeps the engine, how it was resolved and its usage, even when a later update leaves them out', () => {
+    const log = feed([
+      ['A', freeForm('pending')],
+      ['A', freeForm('success', { resolved_by: 'model', usage })],
+      ['A', freeForm('success', { engine: undefined, resolved_by: undefined, usage: undefined })],
+    ]);
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ engine: LLM, resolvedBy: 'model', usage, updates: 3 });
+  });
+
+  it('a built-in step has its engine and nothing else', () => {
+    const log = feed([['A', step(0, 'success', { engine: 'built-in (rule-based)' })]]);
+    expect(log[0]).toMatchObject({ engine: 'built-in (rule-based)', resolvedBy: null, usage: null });
+  });
+
+  it("shows the line, the model's thought while it works, then what was done", () => {
+    const working = feed([
+      ['A', freeForm('pending', { thoughts: { next_goal: 'Verify text "1 item left" is visible' } })],
+      [
+        'A',
+        freeForm('pending', { description: 'The page is open; next: fill', thoughts: { next_goal: 'fill' } }),
+      ],
+    ]);
+    expect(working[0]).toMatchObject({ line, nextGoal: 'fill' });
+    expect(stepText(working[0])).toEqual({
+      main: line,
+      outcome: null,
+      thought: 'The page is open; next: fill',
+    });
+    const done = feed([
+      ['A', freeForm('success', { description: `${line} — typed "Buy milk" — and pressed Enter` })],
+    ]);
+    // A step first seen finished (a late tab) is cut at the first separator.
+    expect(stepText(done[0])).toEqual({
+      main: line,
+      outcome: 'typed "Buy milk" — and pressed Enter',
+      thought: null,
+    });
+    const live = applyStepUpdate(
+      working,
+      'A',
+      freeForm('success', { description: `${line} — typed — pressed` }),
+    );
+    expect(stepText(live[0])).toEqual({ main: line, outcome: 'typed — pressed', thought: null });
+  });
+
+  it('a judged expected result reads as the judgement and its reason', () => {
+    const judged = feed([
+      [
+        'A',
+        step(2, 'success', {
+          action: 'judge_expected_result',
+          description:
+            'Judge the expected result: The list shows "Buy milk" — the list item "Buy milk" is visible',
+          resolved_by: 'cache',
+        }),
+      ],
+    ]);
+    expect(stepText(judged[0])).toEqual({
+      main: 'Judge the expected result: The list shows "Buy milk"',
+      outcome: 'the list item "Buy milk" is visible',
+      thought: null,
+    });
+  });
+
+  it('other steps are their description, whatever it holds', () => {
+    const log = feed([['A', step(0, 'success', { description: 'Click "A — B"' })]]);
+    expect(stepText(log[0])).toEqual({ main: 'Click "A — B"', outcome: null, thought: null });
+  });
+
+  it('the engine is searchable', () => {
+    const log = feed([
+      ['A', freeForm('success')],
+      ['A', step(0, 'success')],
+    ]);
+    expect(filterEntries(log, 'all', 'qwen')).toHaveLength(1);
   });
 });

@@ -1,4 +1,5 @@
-import type { StepStatus, StepUpdate } from '@argus/protocol';
+import type { ModelUsage, StepStatus, StepUpdate } from '@argus/protocol';
+import type { ResolvedBy } from './usage';
 
 /** One step of one test in the execution log. A step's later updates replace it in place. */
 export interface LogEntry {
@@ -8,8 +9,10 @@ export interface LogEntry {
   stepIndex: number;
   stepNumber: number;
   action: string;
-  /** The step line as written in the test case. */
+  /** What the step says now: its line, the model's current thought, or '<line> — <what was done>'. */
   description: string;
+  /** The step line as written in the test case (the description its first update carried). */
+  line: string;
   status: StepStatus;
   url: string | null;
   selector: string | null;
@@ -17,6 +20,12 @@ export interface LogEntry {
   error: string | null;
   nextGoal: string | null;
   timestamp: string;
+  /** Which engine carried the step out ('built-in (rule-based)', or the LLM engine's name). */
+  engine: string | null;
+  /** How the model's part was resolved: by the model now, from the cache, or healed. */
+  resolvedBy: ResolvedBy | null;
+  /** The model calls the step made. */
+  usage: ModelUsage | null;
   /** How many updates this step has had (1 for a pending step, 2 once it finished). */
   updates: number;
 }
@@ -50,13 +59,15 @@ export function applyStepUpdate(
   const key = logKey(testName, stepIndex);
   const at = entries.findIndex((entry) => entry.key === key);
   const previous = at >= 0 ? entries[at] : null;
+  const description = step.description || previous?.description || step.action;
   const entry: LogEntry = {
     key,
     testName,
     stepIndex,
     stepNumber: step.step_number,
     action: step.action,
-    description: step.description || previous?.description || step.action,
+    description,
+    line: previous?.line ?? description,
     status: step.status,
     url: blankToNull(step.url) ?? previous?.url ?? null,
     selector: blankToNull(step.selector) ?? previous?.selector ?? null,
@@ -64,12 +75,55 @@ export function applyStepUpdate(
     error: blankToNull(step.error),
     nextGoal: blankToNull(step.thoughts?.next_goal) ?? previous?.nextGoal ?? null,
     timestamp: step.timestamp,
+    engine: blankToNull(step.engine) ?? previous?.engine ?? null,
+    resolvedBy: step.resolved_by ?? previous?.resolvedBy ?? null,
+    usage: step.usage ?? previous?.usage ?? null,
     updates: (previous?.updates ?? 0) + 1,
   };
   if (!previous) return [...entries, entry];
   const next = entries.slice();
   next[at] = entry;
   return next;
+}
+
+/** A step the model carries out (a free-form line) or the expected result it judges. */
+export function isModelStep(entry: Pick<LogEntry, 'action'>): boolean {
+  return entry.action === 'free_form' || entry.action === 'judge_expected_result';
+}
+
+export interface StepText {
+  /** The step as written ('Add a to-do called "Buy milk"…', 'Judge the expected result: …'). */
+  main: string;
+  /** What the model did, or its verdict and the evidence, once the step finished. */
+  outcome: string | null;
+  /** While the model works on the step: its current thought. */
+  thought: string | null;
+}
+
+const OUTCOME_SEPARATOR = ' — ';
+
+/**
+ * A model step's text in parts: the server sends '<line> — <what was done>' when it finishes, and the
+ * model's thought in place of the line while it works. Other steps are their description.
+ */
+export function stepText(entry: Pick<LogEntry, 'action' | 'description' | 'line' | 'status'>): StepText {
+  const { description, line } = entry;
+  if (!isModelStep(entry)) return { main: description, outcome: null, thought: null };
+  if (line !== description && description.startsWith(line + OUTCOME_SEPARATOR)) {
+    return { main: line, outcome: description.slice(line.length + OUTCOME_SEPARATOR.length), thought: null };
+  }
+  if (entry.status === 'pending') {
+    return { main: line, outcome: null, thought: description === line ? null : description };
+  }
+  const cut = description.indexOf(OUTCOME_SEPARATOR);
+  if (cut > 0) {
+    return {
+      main: description.slice(0, cut),
+      outcome: description.slice(cut + OUTCOME_SEPARATOR.length),
+      thought: null,
+    };
+  }
+  return { main: description, outcome: null, thought: null };
 }
 
 /** Drops one test's steps (before it is run again). */
@@ -105,6 +159,7 @@ export function filterEntries(
       entry.value,
       entry.error,
       entry.nextGoal,
+      entry.engine,
     ].some((field) => field?.toLowerCase().includes(needle));
   });
 }

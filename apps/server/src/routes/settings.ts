@@ -1,0 +1,40 @@
+import {
+  type SettingsResponse,
+  SettingsUpdateSchema,
+  TestConnectionRequestSchema,
+  type TestConnectionResponse,
+} from '@argus/protocol';
+import type { FastifyInstance } from 'fastify';
+import { AppError, parseWith } from '../errors';
+import { currentUser } from '../plugins/authenticate';
+import type { Services } from '../services';
+
+/**
+ * The signed-in user's Settings (issue 9): the AI engine (provider, model, base URL, API key), the
+ * Figma token and the monthly model budget. Every route is the caller's own; secrets go in and never
+ * come back but masked ('sk-…a1b2'). Bodies are not logged (Fastify logs method and URL only).
+ */
+export async function settingsRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  const { modelSettings, limits } = services;
+  app.addHook('preHandler', app.requireUser);
+
+  app.get('/', async (request): Promise<SettingsResponse> => modelSettings.view(currentUser(request).id));
+
+  app.put('/', async (request): Promise<SettingsResponse> => {
+    const body = parseWith(SettingsUpdateSchema, request.body, 'body');
+    return modelSettings.update(currentUser(request).id, body);
+  });
+
+  app.post('/test-connection', async (request): Promise<TestConnectionResponse> => {
+    const userId = currentUser(request).id;
+    const { allowed, retryAfterSeconds } = limits.testConnectionPerUser.hit(userId);
+    if (!allowed)
+      throw new AppError(
+        'RATE_LIMITED',
+        `Too many connection tests. Please try again in ${retryAfterSeconds} s.`,
+        { 'retry-after': String(retryAfterSeconds) },
+      );
+    const body = parseWith(TestConnectionRequestSchema, request.body, 'body');
+    return modelSettings.testConnection(userId, body);
+  });
+}

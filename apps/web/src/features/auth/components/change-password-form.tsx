@@ -1,0 +1,112 @@
+import { passwordChecks } from '@argus/protocol';
+import { KeyRound, Loader2 } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import toast from 'react-hot-toast';
+import { Button } from '../../../components/button';
+import { Panel } from '../../../components/panel';
+import { ApiError } from '../../../lib/api-error';
+import { useChangePassword } from '../api/change-password';
+import { PasswordField } from './password-field';
+import { PasswordMatch, PasswordStrength } from './password-strength';
+
+type Field = 'current_password' | 'new_password' | 'confirm_password';
+const EMPTY: Record<Field, string> = { current_password: '', new_password: '', confirm_password: '' };
+
+/**
+ * Spec §7/§8 password change: current, new and confirmation, with the registration's strength meter
+ * and match indicator. The hook toasts 'Password changed successfully!' or the server's detail
+ * ('Password change failed' otherwise) and keeps the fresh token the server answers with.
+ */
+export function ChangePasswordForm() {
+  const change = useChangePassword();
+  const [values, setValues] = useState(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const rulesHold = Object.values(passwordChecks(values.new_password)).every(Boolean);
+  const matches = values.new_password === values.confirm_password;
+  const busy = change.isPending;
+  const canSubmit = Boolean(values.current_password) && rulesHold && matches && !busy;
+
+  const set = (field: Field) => (event: { target: { value: string } }) => {
+    const value = event.target.value;
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!values.current_password) {
+      setErrors({ current_password: 'Current password is required' });
+      return;
+    }
+    if (!matches) {
+      setErrors({ confirm_password: 'Passwords do not match' });
+      toast.error('Passwords do not match');
+      return;
+    }
+    change.mutate(values, {
+      onSuccess: () => {
+        setValues(EMPTY);
+        setErrors({});
+      },
+      onError: (error) => {
+        if (!(error instanceof ApiError)) return;
+        const next: Partial<Record<Field, string>> = {};
+        for (const issue of error.issues) {
+          const field = issue.loc[issue.loc.length - 1];
+          if (typeof field === 'string' && field in EMPTY) next[field as Field] ??= issue.msg;
+        }
+        if (error.status === 400 && error.detail) next.current_password = error.detail;
+        setErrors(next);
+      },
+    });
+  };
+
+  return (
+    <Panel
+      title="Password"
+      icon={KeyRound}
+      subtitle="Changing it signs out your other devices"
+      testId="password-panel"
+    >
+      <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Change password">
+        <PasswordField
+          label="Current password"
+          name="current_password"
+          autoComplete="current-password"
+          value={values.current_password}
+          onChange={set('current_password')}
+          error={errors.current_password}
+          required
+        />
+        <PasswordField
+          label="New password"
+          name="new_password"
+          autoComplete="new-password"
+          value={values.new_password}
+          onChange={set('new_password')}
+          error={errors.new_password}
+          required
+        >
+          <PasswordStrength password={values.new_password} />
+        </PasswordField>
+        <PasswordField
+          label="Confirm new password"
+          name="confirm_password"
+          autoComplete="new-password"
+          value={values.confirm_password}
+          onChange={set('confirm_password')}
+          error={errors.confirm_password}
+          required
+        >
+          <PasswordMatch password={values.new_password} confirm={values.confirm_password} />
+        </PasswordField>
+        <div className="flex justify-end">
+          <Button type="submit" disabled={!canSubmit}>
+            {busy && <Loader2 className="size-4 animate-spin" aria-hidden />}
+            {busy ? 'Changing password...' : 'Change password'}
+          </Button>
+        </div>
+      </form>
+    </Panel>
+  );
+}

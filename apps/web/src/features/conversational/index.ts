@@ -1,0 +1,2 @@
+export { ConversationalScreen } from './conversational-screen';
+export type { ConversationalScreenProps } from './types';

@@ -1,0 +1,59 @@
+import type { ClientMessageInput, JsonObject, ServerMessage, User } from '@argus/protocol';
+
+/**
+ * What the screen needs from the realtime socket. The app passes its realtime context value
+ * (features do not import each other); only these members are used.
+ */
+export interface ConversationalRealtime {
+  status: 'disconnected' | 'connecting' | 'connected' | 'error';
+  isConnected: boolean;
+  lastError: string | null;
+  /** Throws while disconnected or when the message does not match the protocol. */
+  send: (message: ClientMessageInput) => void;
+  client: { onMessage(listener: (message: ServerMessage) => void): () => void };
+}
+
+/** A session as the screen reads it (the sessions store's client sessions fit). */
+export interface ConversationalStoredSession {
+  id: string;
+  type: string;
+  title: string;
+  status: string;
+  url: string | null;
+  updatedAt: string;
+}
+
+/**
+ * What the screen needs from the sessions store (the app passes its sessions context value): a
+ * conversational session per start (spec §4), marked cancelled with its stop time and reason when it
+ * stops; the automation sessions a conversation can be saved into.
+ */
+export interface ConversationalSessions {
+  sessions: readonly ConversationalStoredSession[];
+  /** Reports its own failures (a toast) and rejects; a server failure gives a local-only session. */
+  createSession(input: {
+    type: 'conversational';
+    title: string;
+    name?: string;
+    url?: string | null;
+    description?: string | null;
+    settings?: JsonObject;
+    metadata?: { [key: string]: unknown };
+  }): Promise<{ id: string }>;
+  /** Reports its own failures; the change is kept in this browser. */
+  updateSession(
+    id: string,
+    patch: { status?: 'cancelled'; url?: string | null; metadata?: { [key: string]: unknown } },
+  ): Promise<unknown>;
+  /** Reloads the list (a saved test may have made a new automation session). */
+  refresh(): Promise<unknown>;
+}
+
+export interface ConversationalScreenProps {
+  /** The signed-in user (its id names the orphan clean-up). */
+  user: User | null;
+  realtime: ConversationalRealtime;
+  sessions: ConversationalSessions;
+  /** Spec §7: the page-unload beacon to /cleanup for this session; true when the browser queued it. */
+  sendUnloadBeacon: (sessionId: string | null) => boolean;
+}

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase, repositories } from './index';
+
+describe('conversations repository (PGlite)', () => {
+  let db: Database;
+  let repos: ReturnType<typeof repositories>;
+  let alice: string;
+  let bob: string;
+
+  beforeAll(async () => {
+    db = await openDatabase({});
+    repos = repositories(db);
+    alice = (await repos.users.create({ username: 'alice', email: 'a@example.com', password_hash: 'h' })).id;
+    bob = (await repos.users.create({ username: 'bob', email: 'b@example.com', password_hash: 'h' })).id;
+  }, 60_000);
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it('keeps messages in the order they were added, owner-scoped', async () => {
+    const c = await repos.conversations.create(alice, {
+      session_id: 'local_1',
+      title: 'Chat',
+      url: 'https://a.test/',
+    });
+    await repos.conversations.addMessage(alice, c.id, { role: 'user', content: 'click About' });
+    await repos.conversations.addMessage(alice, c.id, {
+      role: 'assistant',
+      content: 'Clicked',
+      actions: [{ action: 'Click link "About"', url: 'https://a.test/about' }],
+    });
+    const messages = await repos.conversations.messages(alice, c.id);
+    expect(messages?.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(messages?.[1].actions).toEqual([{ action: 'Click link "About"', url: 'https://a.test/about' }]);
+    expect((await repos.conversations.forSession(alice, 'local_1'))?.id).toBe(c.id);
+
+    // Bob can neither read nor add to Alice's conversation, nor find it by her session.
+    expect(await repos.conversations.get(bob, c.id)).toBeUndefined();
+    expect(await repos.conversations.messages(bob, c.id)).toBeUndefined();
+    expect(await repos.conversations.addMessage(bob, c.id, { role: 'user', content: 'x' })).toBeUndefined();
+    expect(await repos.conversations.forSession(bob, 'local_1')).toBeUndefined();
+    expect(await repos.conversations.list(bob, { limit: 10, offset: 0 })).toEqual([]);
+    expect((await repos.conversations.messages(alice, c.id))?.length).toBe(2);
+    expect(await repos.conversations.get(alice, 'not-a-uuid')).toBeUndefined();
+  });
+
+  it('lists newest first, paged', async () => {
+    const first = await repos.conversations.create(bob, { title: 'one' });
+    const second = await repos.conversations.create(bob, { title: 'two' });
+    const all = await repos.conversations.list(bob, { limit: 10, offset: 0 });
+    expect(all.map((c) => c.id)).toEqual([second.id, first.id]);
+    expect((await repos.conversations.list(bob, { limit: 1, offset: 1 })).map((c) => c.id)).toEqual([
+      first.id,
+    ]);
+  });
+});

@@ -1,0 +1,195 @@
+import type { Box } from './regions';
+
+/**
+ * What the comparison needs of a browser session; `BrowserSession` of @argus/engine has it (tests may
+ * pass a fake).
+ */
+export interface CaptureSession {
+  navigate(
+    url: string,
+    options?: { signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<{ status: number; url: string }>;
+  capturePage(options?: {
+    fullPage?: boolean;
+    maxHeight?: number;
+    settleMs?: number;
+    signal?: AbortSignal;
+  }): Promise<{ data: Buffer; width: number; height: number; pageHeight: number }>;
+  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A, options?: { signal?: AbortSignal }): Promise<R>;
+  close(): Promise<void>;
+}
+
+/** Stops what would make two captures of the same page differ: animations, transitions, the caret. */
+export const FREEZE_CSS =
+  '*,*::before,*::after{animation:none!important;transition:none!important;caret-color:transparent!important}';
+
+export interface PageCaptureResult {
+  /** PNG bytes, `width` × `height` CSS pixels. */
+  png: Buffer;
+  width: number;
+  height: number;
+  /** The page's own full height (more than `height` when the capture was cut). */
+  pageHeight: number;
+  /** Where the page ended up, redirects followed. */
+  url: string;
+  status: number;
+}
+
+/** Opens `url`, freezes animations and the caret, and captures the full page once fonts and network settle. */
+export async function capturePage(
+  session: CaptureSession,
+  url: string,
+  options: { signal?: AbortSignal; maxHeight?: number; settleMs?: number } = {},
+): Promise<PageCaptureResult> {
+  const opened = await session.navigate(url, { signal: options.signal, timeoutMs: 30_000 });
+  await session.evaluate(
+    (css: string) => {
+      const style = document.createElement('style');
+      style.dataset.argusFreeze = '';
+      style.textContent = css;
+      (document.head ?? document.documentElement).append(style);
+      const active = document.activeElement as HTMLElement | null;
+      active?.blur?.();
+      for (const media of document.querySelectorAll('video, audio')) (media as HTMLMediaElement).pause();
+    },
+    FREEZE_CSS,
+    { signal: options.signal },
+  );
+  const shot = await session.capturePage({
+    fullPage: true,
+    maxHeight: options.maxHeight ?? 16_384,
+    settleMs: options.settleMs ?? 5_000,
+    signal: options.signal,
+  });
+  return {
+    png: shot.data,
+    width: shot.width,
+    height: shot.height,
+    pageHeight: shot.pageHeight,
+    url: opened.url,
+    status: opened.status,
+  };
+}
+
+/** The computed style properties the fixes read. */
+export const STYLE_PROPERTIES = [
+  'color',
+  'background-color',
+  'font-size',
+  'font-weight',
+  'line-height',
+  'margin-top',
+  'margin-left',
+  'padding-top',
+  'padding-left',
+  'position',
+  'top',
+  'left',
+  'width',
+  'height',
+] as const;
+export type StyleProperty = (typeof STYLE_PROPERTIES)[number];
+
+/** The page element under a region. */
+export interface ElementInfo {
+  /** A stable CSS selector: its id, else its data-testid, else a tag:nth-of-type path from one. */
+  selector: string;
+  tag: string;
+  /** Its box in page coordinates (CSS pixels from the document's top left). */
+  box: Box;
+  /** Its own text (not its descendants'), trimmed, at most 200 characters. */
+  text: string;
+  /** Whether it has children elements. */
+  hasChildren: boolean;
+  style: Record<StyleProperty, string>;
+}
+
+/**
+ * For each box (page coordinates), the visible element whose box best matches it (largest
+ * intersection over union; the deeper element wins a tie), or null when no element overlaps it.
+ */
+export function readElements(
+  session: CaptureSession,
+  boxes: Box[],
+  signal?: AbortSignal,
+): Promise<(ElementInfo | null)[]> {
+  return session.evaluate(
+    ({ boxes, properties }: { boxes: Box[]; properties: readonly string[] }) => {
+      const sx = window.scrollX;
+      const sy = window.scrollY;
+      const unique = (selector: string) => {
+        try {
+          return document.querySelectorAll(selector).length === 1;
+        } catch {
+          return false;
+        }
+      };
+      const selectorOf = (el: Element): string => {
+        const parts: string[] = [];
+        let current: Element | null = el;
+        while (current && current !== document.documentElement) {
+          if (current.id && unique(`#${CSS.escape(current.id)}`)) {
+            parts.unshift(`#${CSS.escape(current.id)}`);
+            break;
+          }
+          const testId = current.getAttribute('data-testid');
+          if (testId && unique(`[data-testid="${CSS.escape(testId)}"]`)) {
+            parts.unshift(`[data-testid="${CSS.escape(testId)}"]`);
+            break;
+          }
+          const tag = current.tagName.toLowerCase();
+          if (current === document.body) {
+            parts.unshift('body');
+            break;
+          }
+          const parent: Element | null = current.parentElement;
+          const same = parent ? [...parent.children].filter((c) => c.tagName === current!.tagName) : [];
+          parts.unshift(same.length > 1 ? `${tag}:nth-of-type(${same.indexOf(current) + 1})` : tag);
+          current = parent;
+        }
+        return parts.join(' > ');
+      };
+      const candidates: { el: Element; x: number; y: number; w: number; h: number }[] = [];
+      for (const el of document.body.querySelectorAll('*')) {
+        if (['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(el.tagName)) continue;
+        const r = el.getBoundingClientRect();
+        if (r.width < 1 || r.height < 1) continue;
+        const cs = getComputedStyle(el);
+        if (cs.visibility === 'hidden' || cs.opacity === '0') continue;
+        candidates.push({ el, x: r.left + sx, y: r.top + sy, w: r.width, h: r.height });
+      }
+      return boxes.map((box) => {
+        let best: (typeof candidates)[number] | null = null;
+        let bestScore = 0;
+        for (const c of candidates) {
+          const iw = Math.min(box.x + box.width, c.x + c.w) - Math.max(box.x, c.x);
+          const ih = Math.min(box.y + box.height, c.y + c.h) - Math.max(box.y, c.y);
+          if (iw <= 0 || ih <= 0) continue;
+          const inter = iw * ih;
+          const score = inter / (box.width * box.height + c.w * c.h - inter);
+          if (score >= bestScore) {
+            bestScore = score;
+            best = c;
+          }
+        }
+        if (!best) return null;
+        const cs = getComputedStyle(best.el);
+        const style: Record<string, string> = {};
+        for (const p of properties) style[p] = cs.getPropertyValue(p);
+        let text = '';
+        for (const node of best.el.childNodes)
+          if (node.nodeType === Node.TEXT_NODE) text += node.textContent ?? '';
+        return {
+          selector: selectorOf(best.el),
+          tag: best.el.tagName.toLowerCase(),
+          box: { x: best.x, y: best.y, width: best.w, height: best.h },
+          text: text.replace(/\s+/g, ' ').trim().slice(0, 200),
+          hasChildren: best.el.children.length > 0,
+          style,
+        };
+      });
+    },
+    { boxes, properties: STYLE_PROPERTIES },
+    { signal },
+  ) as Promise<(ElementInfo | null)[]>;
+}

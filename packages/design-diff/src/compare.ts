@@ -1,0 +1,428 @@
+import type { BrowserPool } from '@argus/engine';
+import {
+  type ComparisonIssue,
+  type ComparisonOptions,
+  ComparisonOptionsSchema,
+  type ComparisonPriority,
+  type ComparisonResults,
+  ComparisonResultsSchema,
+  type CssFix,
+  DEFAULT_VIEWPORTS,
+  type IssueKind,
+  type Recommendation,
+} from '@argus/protocol';
+import { type CaptureSession, capturePage, type ElementInfo, readElements } from './capture';
+import { analyseRegion, estimateShift, MOVED_RESIDUAL, type RegionAnalysis, type Shift } from './classify';
+import { blockColourDistance, toHex } from './color';
+import { diffImages } from './diff-kernel';
+import { cssFixes } from './fixes';
+import { cropTop, decodeImage, type RgbaImage } from './image';
+import { type Box, findRegions, priorityOf, type Region } from './regions';
+import { CATEGORIES, type Category, combineScores, qualityRating, scoreViewport } from './scores';
+import { ssim } from './ssim';
+
+export type Viewports = Record<string, { width: number; height: number }>;
+
+export interface CompareDesignOptions {
+  /** The design: one image (PNG, JPEG, WebP, GIF) scaled to each viewport's width, or one per viewport name. */
+  design: Buffer | Record<string, Buffer>;
+  url: string;
+  /** @default DESIGN.md §5's desktop 1920×1080, tablet 768×1024, mobile 390×844 (desktop only without include_responsive) */
+  viewports?: Viewports;
+  options?: Partial<ComparisonOptions>;
+  /** Where sessions come from: a pool (`openSession({ viewport })`) or a factory. */
+  pool?: Pick<BrowserPool, 'openSession'>;
+  openSession?: (
+    viewport: { width: number; height: number },
+    signal?: AbortSignal,
+  ) => Promise<CaptureSession>;
+  signal?: AbortSignal;
+  onProgress?: (progress: { percent: number; message: string }) => void;
+  /** Issues kept per viewport, largest first. @default 40 */
+  maxIssuesPerViewport?: number;
+}
+
+/** One issue with what was measured for it (for tests and the benchmark). */
+export interface DetailedIssue {
+  viewport: string;
+  region: Region;
+  analysis: RegionAnalysis;
+  element: ElementInfo | null;
+  issue: ComparisonIssue & object;
+  fixes: CssFix[];
+  category: Category;
+}
+
+export interface ViewportDetail {
+  name: string;
+  width: number;
+  designHeight: number;
+  siteHeight: number;
+  comparedHeight: number;
+  diffPixels: number;
+  ssim: number;
+  colourDistance: number;
+  overall: number;
+  categories: Record<Category, number>;
+  issues: DetailedIssue[];
+  /** Milliseconds spent: capture (browser), decode, metrics, DOM reading. */
+  timings: Record<'capture' | 'decode' | 'metrics' | 'dom', number>;
+}
+
+export interface DetailedComparison {
+  results: ComparisonResults;
+  viewports: ViewportDetail[];
+}
+
+/** Compares a design with a live page at each viewport; the answer parses with ComparisonResultsSchema. */
+export async function compareDesign(input: CompareDesignOptions): Promise<ComparisonResults> {
+  return (await compareDesignDetailed(input)).results;
+}
+
+export async function compareDesignDetailed(input: CompareDesignOptions): Promise<DetailedComparison> {
+  const options = ComparisonOptionsSchema.parse(input.options ?? {});
+  const viewports: Viewports =
+    input.viewports ??
+    (options.include_responsive ? { ...DEFAULT_VIEWPORTS } : { desktop: DEFAULT_VIEWPORTS.desktop });
+  const names = Object.keys(viewports);
+  if (names.length === 0) throw new RangeError('At least one viewport is needed');
+  const open =
+    input.openSession ??
+    (input.pool
+      ? (viewport: { width: number; height: number }, signal?: AbortSignal) =>
+          input.pool!.openSession({ viewport, signal }) as Promise<CaptureSession>
+      : null);
+  if (!open) throw new TypeError('compareDesign needs a pool or an openSession factory');
+  const progress = input.onProgress ?? (() => {});
+  progress({ percent: 5, message: `Capturing ${input.url} at ${names.length} viewport(s)` });
+  let done = 0;
+  const details = await Promise.all(
+    names.map(async (name) => {
+      const design = Buffer.isBuffer(input.design) ? input.design : input.design[name];
+      if (!design) throw new RangeError(`No design for the ${name} viewport`);
+      const detail = await compareViewport({
+        name,
+        viewport: viewports[name],
+        design,
+        url: input.url,
+        open,
+        signal: input.signal,
+        maxIssues: input.maxIssuesPerViewport ?? 40,
+      });
+      done++;
+      progress({
+        percent: 5 + Math.round((85 * done) / names.length),
+        message: `Compared the ${name} viewport`,
+      });
+      return detail;
+    }),
+  );
+  progress({ percent: 95, message: 'Summarising' });
+  const results = summarise(details, options);
+  progress({ percent: 100, message: 'Comparison complete' });
+  return { results, viewports: details };
+}
+
+async function compareViewport(args: {
+  name: string;
+  viewport: { width: number; height: number };
+  design: Buffer;
+  url: string;
+  open: (viewport: { width: number; height: number }, signal?: AbortSignal) => Promise<CaptureSession>;
+  signal?: AbortSignal;
+  maxIssues: number;
+}): Promise<ViewportDetail> {
+  const { name, viewport } = args;
+  const timings = { capture: 0, decode: 0, metrics: 0, dom: 0 };
+  let t = performance.now();
+  const lap = (key: keyof typeof timings) => {
+    const now = performance.now();
+    timings[key] += now - t;
+    t = now;
+  };
+  const designPromise = decodeImage(args.design, viewport.width);
+  designPromise.catch(() => {});
+  const session = await args.open(viewport, args.signal);
+  try {
+    const shot = await capturePage(session, args.url, { signal: args.signal });
+    lap('capture');
+    const [designFull, siteFull] = await Promise.all([designPromise, decodeImage(shot.png)]);
+    lap('decode');
+    // Align: the design is scaled to the viewport's width; the overlapping height is compared.
+    const width = Math.min(designFull.width, siteFull.width);
+    const comparedHeight = Math.min(designFull.height, siteFull.height);
+    const design = sameWidth(cropTop(designFull, comparedHeight), width);
+    const site = sameWidth(cropTop(siteFull, comparedHeight), width);
+    const diff = diffImages(design.data, site.data, width, comparedHeight);
+    const structure = ssim(design, site);
+    const colour = blockColourDistance(design, site);
+    const found = findRegions(diff.mask, width, comparedHeight)
+      .sort((a, b) => b.pixels - a.pixels)
+      .slice(0, args.maxIssues * 2);
+    const moved = mergeMoved(design, site, found).slice(0, args.maxIssues);
+    const regions = moved.map((m) => m.region);
+    const analyses = moved.map((m) => analyseRegion(design, site, m.region, m.shift));
+    lap('metrics');
+    // A moved element is looked for where the site shows it; anything else where the difference is.
+    const lookups = regions.map((r, i) => {
+      const a = analyses[i];
+      return a.kind === 'shift' && a.inkSite ? a.inkSite : r;
+    });
+    const elements = regions.length ? await readElements(session, lookups, args.signal) : [];
+    lap('dom');
+    const issues = regions.map((region, i) =>
+      describeIssue(name, viewport, region, analyses[i], elements[i] ?? null),
+    );
+    const area = width * comparedHeight;
+    const categoryArea: Partial<Record<Category, number>> = {};
+    for (const issue of issues)
+      categoryArea[issue.category] =
+        (categoryArea[issue.category] ?? 0) + (issue.region.width * issue.region.height) / area;
+    const tallest = Math.max(designFull.height, siteFull.height);
+    const scores = scoreViewport({
+      diffRatio: diff.count / area,
+      ssim: structure.mean,
+      colourDistance: colour.mean,
+      heightMismatch: (tallest - comparedHeight) / tallest,
+      categoryArea,
+    });
+    return {
+      name,
+      width,
+      designHeight: designFull.height,
+      siteHeight: siteFull.height,
+      comparedHeight,
+      diffPixels: diff.count,
+      ssim: structure.mean,
+      colourDistance: colour.mean,
+      overall: scores.overall,
+      categories: scores.categories,
+      issues: issues.sort((a, b) => a.region.y - b.region.y || a.region.x - b.region.x),
+      timings,
+    };
+  } finally {
+    await session.close().catch(() => {});
+  }
+}
+
+/**
+ * A moved element leaves several regions (its old and new edges, its text lines): regions that moved
+ * the same way and lie within three moves of each other are merged into one when the whole moved so too.
+ */
+function mergeMoved(
+  design: RgbaImage,
+  site: RgbaImage,
+  regions: Region[],
+): { region: Region; shift: Shift | null }[] {
+  const list = regions.map((region) => ({ region, shift: estimateShift(design, site, region) }));
+  const movedBy = (s: Shift | null) => (s && s.residual <= MOVED_RESIDUAL ? s : null);
+  for (let merged = true; merged; ) {
+    merged = false;
+    outer: for (let i = 0; i < list.length; i++) {
+      const a = movedBy(list[i].shift);
+      if (!a) continue;
+      for (let j = 0; j < list.length; j++) {
+        const b = movedBy(list[j].shift);
+        if (i === j || !b || Math.abs(a.sx - b.sx) > 1 || Math.abs(a.sy - b.sy) > 1) continue;
+        const reach = 16 + 3 * Math.max(Math.abs(a.sx), Math.abs(a.sy));
+        const [p, q] = [list[i].region, list[j].region];
+        if (
+          !(
+            p.x - reach < q.x + q.width &&
+            q.x - reach < p.x + p.width &&
+            p.y - reach < q.y + q.height &&
+            q.y - reach < p.y + p.height
+          )
+        )
+          continue;
+        const x = Math.min(p.x, q.x);
+        const y = Math.min(p.y, q.y);
+        const region: Region = {
+          x,
+          y,
+          width: Math.max(p.x + p.width, q.x + q.width) - x,
+          height: Math.max(p.y + p.height, q.y + q.height) - y,
+          pixels: p.pixels + q.pixels,
+        };
+        const shift = estimateShift(design, site, region);
+        // Merged only if the whole moved the same way.
+        if (!movedBy(shift) || Math.abs(shift!.sx - a.sx) > 1 || Math.abs(shift!.sy - a.sy) > 1) continue;
+        list[i] = { region, shift };
+        list.splice(j, 1);
+        merged = true;
+        break outer;
+      }
+    }
+  }
+  return list.sort((a, b) => b.region.pixels - a.region.pixels);
+}
+
+/** Cuts an image to `width` columns (a capture may be a pixel wider or narrower than the design). */
+function sameWidth(image: RgbaImage, width: number): RgbaImage {
+  if (image.width === width) return image;
+  const data = new Uint8ClampedArray(width * image.height * 4);
+  for (let y = 0; y < image.height; y++)
+    data.set(image.data.subarray(y * image.width * 4, (y * image.width + width) * 4), y * width * 4);
+  return { data, width, height: image.height };
+}
+
+const KIND: Record<RegionAnalysis['kind'], { kind: IssueKind; category: Category }> = {
+  colour: { kind: 'color', category: 'color' },
+  shift: { kind: 'spacing', category: 'spacing' },
+  size: { kind: 'size', category: 'layout' },
+  missing: { kind: 'missing_element', category: 'content' },
+  extra: { kind: 'extra_element', category: 'content' },
+  text: { kind: 'content', category: 'content' },
+};
+
+function describeIssue(
+  viewport: string,
+  size: { width: number; height: number },
+  region: Region,
+  analysis: RegionAnalysis,
+  element: ElementInfo | null,
+): DetailedIssue {
+  let { kind, category } = KIND[analysis.kind];
+  const textual = !!element && element.text.length > 0;
+  if (analysis.kind === 'size' && textual)
+    ({ kind, category } = { kind: 'typography', category: 'typography' });
+  if (analysis.kind === 'shift' && Math.hypot(analysis.dx, analysis.dy) > 48)
+    ({ kind, category } = { kind: 'layout', category: 'layout' });
+  const fixes = cssFixes(analysis, element);
+  const where = `${Math.round(region.width)}×${Math.round(region.height)} at (${Math.round(region.x)}, ${Math.round(region.y)}) on ${viewport}`;
+  const name = element ? `\`${element.selector}\`` : 'the page';
+  const fixText = fixes.length ? ` Fix: ${fixes.map((f) => f.css_code).join(' ')}` : '';
+  let title: string;
+  let description: string;
+  switch (analysis.kind) {
+    case 'colour': {
+      const site = analysis.colourSite ?? analysis.backgroundSite;
+      const design = analysis.colourDesign ?? analysis.backgroundDesign;
+      title = `Colour of ${name} differs from the design`;
+      description = `${name} shows ${toHex(site)} where the design has ${toHex(design)} (ΔE00 ${analysis.colourDistance.toFixed(1)}), ${where}.`;
+      break;
+    }
+    case 'shift': {
+      const parts = [
+        analysis.dy ? `${Math.abs(analysis.dy)} px ${analysis.dy < 0 ? 'lower' : 'higher'}` : '',
+        analysis.dx ? `${Math.abs(analysis.dx)} px further ${analysis.dx < 0 ? 'right' : 'left'}` : '',
+      ].filter(Boolean);
+      title = `${name} is out of place`;
+      description = `${name} sits ${parts.join(' and ')} than in the design, ${where}.`;
+      break;
+    }
+    case 'size': {
+      const a = analysis.inkDesign!;
+      const b = analysis.inkSite!;
+      title = textual
+        ? `Text size of ${name} differs from the design`
+        : `Size of ${name} differs from the design`;
+      description = `${textual ? 'Its text is' : 'It is'} ${b.width}×${b.height} px on the site and ${a.width}×${a.height} px in the design, ${where}.`;
+      break;
+    }
+    case 'missing':
+      title = `Something in the design is missing on the site${element ? ` (inside ${name})` : ''}`;
+      description = `The design shows content ${where} that the page does not have: add it${element ? ` in ${name}` : ''}.`;
+      break;
+    case 'extra':
+      title = `${name} is not in the design`;
+      description = `The page shows content ${where} where the design has none: remove or hide it.`;
+      break;
+    default:
+      title = `Text of ${name} differs from the design`;
+      description = `The content of ${name}${element?.text ? ` ("${element.text.slice(0, 80)}")` : ''} does not match the design's, ${where}: check the copy.`;
+  }
+  const priority: ComparisonPriority = priorityOf(region, size, analysis.severity);
+  const location = {
+    x: region.x,
+    y: region.y,
+    width: region.width,
+    height: region.height,
+    viewport,
+  };
+  return {
+    viewport,
+    region,
+    analysis,
+    element,
+    fixes,
+    category,
+    issue: {
+      issue: title.slice(0, 500),
+      description: (description + fixText).slice(0, 5000),
+      kind,
+      priority,
+      element: element?.selector ?? null,
+      location,
+    },
+  };
+}
+
+const RANK: Record<ComparisonPriority, number> = { critical: 3, high: 2, medium: 1, low: 0 };
+
+function summarise(details: ViewportDetail[], options: ComparisonOptions): ComparisonResults {
+  const combined = combineScores(details);
+  const issues = details.flatMap((d) => d.issues);
+  const cssFixesAll: CssFix[] = [];
+  const seen = new Set<string>();
+  for (const i of issues)
+    for (const f of i.fixes) {
+      const key = `${f.selector}\u0000${f.property}\u0000${f.recommended_value}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        cssFixesAll.push(f);
+      }
+    }
+  const recommendations: Recommendation[] = [];
+  for (const category of CATEGORIES) {
+    const own = issues.filter((i) => i.category === category);
+    if (own.length === 0) continue;
+    const top = own.reduce((a, b) => (RANK[b.issue.priority] > RANK[a.issue.priority] ? b : a));
+    const fixes = own.flatMap((i) => i.fixes.map((f) => f.css_code));
+    const gap = Math.max(0, 100 - combined.categories[category]);
+    recommendations.push({
+      suggestion: `Resolve ${own.length} ${category} difference${own.length === 1 ? '' : 's'}, starting with: ${top.issue.issue}`,
+      priority: top.issue.priority,
+      category,
+      impact: `The ${category} score is ${combined.categories[category]}%; these differences are what keeps it from 100.`,
+      solution: fixes.length
+        ? [...new Set(fixes)].slice(0, 20).join('\n')
+        : own
+            .slice(0, 5)
+            .map((i) => i.issue.description)
+            .join('\n'),
+      expected_improvement: `${category[0].toUpperCase()}${category.slice(1)} up to +${gap.toFixed(1)} points`,
+    });
+  }
+  recommendations.sort((a, b) => RANK[b.priority] - RANK[a.priority]);
+  const viewport_analysis = Object.fromEntries(
+    details.map((d) => {
+      const notes: string[] = [];
+      if (d.designHeight !== d.siteHeight)
+        notes.push(
+          `The design is ${d.designHeight} px tall at ${d.width} px wide and the page ${d.siteHeight} px: the top ${d.comparedHeight} px were compared.`,
+        );
+      notes.push(
+        `${d.issues.length} difference region${d.issues.length === 1 ? '' : 's'}; ${((100 * d.diffPixels) / (d.width * d.comparedHeight)).toFixed(2)}% of pixels differ; SSIM ${d.ssim.toFixed(4)}; mean colour distance ΔE00 ${d.colourDistance.toFixed(2)}.`,
+      );
+      if (d.overall < options.similarity_threshold)
+        notes.push(`Below the similarity threshold of ${options.similarity_threshold}%.`);
+      return [d.name, { similarity: d.overall, notes, width: d.width, height: d.siteHeight }];
+    }),
+  );
+  return ComparisonResultsSchema.parse({
+    overall_similarity: combined.overall,
+    quality_rating: qualityRating(combined.overall),
+    category_scores: combined.categories,
+    viewport_analysis,
+    specific_issues: issues.slice(0, 1000).map((i) => i.issue),
+    minor_differences: issues
+      .filter((i) => i.issue.priority === 'low')
+      .slice(0, 1000)
+      .map((i) => `${i.issue.issue} (${i.viewport})`.slice(0, 2000)),
+    recommendations,
+    css_fixes: cssFixesAll.slice(0, 1000),
+  });
+}
+
+export type { Box };

@@ -1,0 +1,19 @@
+export { type CaptureSession, capturePage, type ElementInfo, FREEZE_CSS, readElements } from './capture';
+export { analyseRegion, type DifferenceKind, type RegionAnalysis } from './classify';
+export { ciede2000, deltaE, dominantColours, rgbToLab } from './color';
+export {
+  type CompareDesignOptions,
+  compareDesign,
+  compareDesignDetailed,
+  type DetailedComparison,
+  type DetailedIssue,
+  type ViewportDetail,
+  type Viewports,
+} from './compare';
+export { type DiffOptions, type DiffResult, diffImages } from './diff-kernel';
+export * from './figma/index';
+export { cssFixes } from './fixes';
+export { cropTop, decodeImage, encodePng, type RgbaImage } from './image';
+export { type Box, findRegions, type Region } from './regions';
+export { CATEGORIES, type Category, qualityRating, RATING_COLOURS, scoreViewport } from './scores';
+export { ssim } from './ssim';

@@ -1,0 +1,7 @@
+export {
+  type FakeFigmaApi,
+  type FakeFigmaFile,
+  type FakeFileBehaviour,
+  landingFixture,
+  startFakeFigmaApi,
+} from '../figma/fake-figma-api';
