@@ -1,5 +1,5 @@
 import type { Step } from '@argus/protocol';
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Frame, Page } from 'playwright-core';
 import { type PageSnapshot, readSnapshot } from './behaviour/snapshot';
 import { AbortedError, cleanError } from './errors';
 import { observePage, type PageObservation } from './observe';
@@ -414,15 +414,15 @@ export class BrowserSession {
       const cdp = await this.cdpSession();
       await this.endScreencast();
       const viewport = this.viewport;
-      const cast = new Screencast(cdp, onFrame);
-      this.cast = cast;
-      await cdp.send('Page.startScreencast', {
+      const cast = new Screencast(cdp, this.page, onFrame, {
         format: 'jpeg',
         quality: clampInt(options.quality ?? JPEG_QUALITY, 0, 100),
         maxWidth: clampInt(options.maxWidth ?? viewport.width, 1, 8192),
         maxHeight: clampInt(options.maxHeight ?? viewport.height, 1, 8192),
         everyNthFrame: 1,
       });
+      this.cast = cast;
+      await cast.start();
     });
   }
 
@@ -713,17 +713,36 @@ class Screencast {
   private waiting: ScreencastFrameEvent | null = null;
   private stopped = false;
   private readonly listener = (event: ScreencastFrameEvent) => this.arrive(event);
+  // A navigation that swaps the renderer can leave a screencast started before it silent (seen on a
+  // loaded CI machine: a whole run without a frame), so each new main document starts it again.
+  private readonly onNavigated = (frame: Frame) => {
+    if (frame === this.page.mainFrame() && !this.stopped) void this.start().catch(() => {});
+  };
 
   constructor(
     readonly cdp: CDPSession,
+    private readonly page: Page,
     private readonly onFrame: (frame: ScreencastFrame) => void | Promise<void>,
+    private readonly params: {
+      format: 'jpeg';
+      quality: number;
+      maxWidth: number;
+      maxHeight: number;
+      everyNthFrame: number;
+    },
   ) {
     cdp.on('Page.screencastFrame', this.listener);
+    page.on('framenavigated', this.onNavigated);
+  }
+
+  start(): Promise<unknown> {
+    return this.cdp.send('Page.startScreencast', this.params);
   }
 
   stop(): void {
     this.stopped = true;
     this.cdp.off('Page.screencastFrame', this.listener);
+    this.page.off('framenavigated', this.onNavigated);
     if (this.waiting) this.ack(this.waiting);
     this.waiting = null;
   }
