@@ -134,6 +134,31 @@ export const ViewportAnalysisSchema = z.union([
 ]);
 export type ViewportAnalysis = z.output<typeof ViewportAnalysisSchema>;
 
+/** Where the images of one viewport's comparison can be fetched (signed links, minutes long). */
+export const ViewportImagesSchema = z.object({
+  site_url: z.string().max(4000),
+  design_url: z.string().max(4000),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+});
+export type ViewportImages = z.infer<typeof ViewportImagesSchema>;
+
+/**
+ * `POST /api/uploads` (multipart, field `file`): a design image the user uploaded, owner-only. Spec §3
+ * "Uploaded design" plus its size; `url` and `thumbnail_url` are signed, short-lived links.
+ */
+export const UploadedDesignSchema = z.object({
+  file_id: z.string(),
+  filename: z.string().default('uploaded-design.png'),
+  url: z.string(),
+  thumbnail_url: z.string().optional(),
+  content_type: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']).optional(),
+  width: z.number().int().positive().optional(),
+  height: z.number().int().positive().optional(),
+  size: z.number().int().nonnegative().optional(),
+});
+export type UploadedDesign = z.infer<typeof UploadedDesignSchema>;
+
 /** Spec §2 quality badge: Excellent green, Good blue, Fair yellow, anything else red. */
 export const QualityRatingSchema = z.enum(['Excellent', 'Good', 'Fair', 'Poor']);
 export type QualityRating = z.infer<typeof QualityRatingSchema>;
@@ -159,6 +184,14 @@ export const ComparisonResultsSchema = z
     minor_differences: z.array(z.string().max(2000)).max(1000).default([]),
     recommendations: z.array(RecommendationSchema).max(500).default([]),
     css_fixes: z.array(CssFixSchema).max(1000).default([]),
+    /**
+     * Beyond the spec: per viewport, short-lived signed links to the site's capture and to the design as
+     * it was compared (scaled to the viewport width, cropped to the compared height), both `width` ×
+     * `height` CSS pixels, so a screen can draw the issues' boxes over them (side by side, overlay).
+     */
+    viewport_images: z.record(z.string().max(50), ViewportImagesSchema).default({}),
+    /** Beyond the spec: which engine measured it ('Argus design-diff (pixel, SSIM, CIEDE2000)'). */
+    engine: z.string().max(200).optional(),
   })
   .refine((r) => r.overall_similarity !== undefined || r.success_rate !== undefined, {
     message: 'Results need an overall similarity',
@@ -171,3 +204,19 @@ export const ComparisonResultsSchema = z
   }));
 export type ComparisonResults = z.output<typeof ComparisonResultsSchema>;
 export type ComparisonResultsInput = z.input<typeof ComparisonResultsSchema>;
+
+/**
+ * `GET /api/comparisons/{session_id}`: the last comparison of a design session (session_type
+ * 'figma-comparison'), owner-only, so a user can reopen it; 404 when the session has none yet.
+ */
+export const StoredComparisonSchema = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  comparison_type: z.enum(['figma', 'image']),
+  website_url: z.string(),
+  figma_url: z.string().nullable(),
+  file_id: z.string().nullable(),
+  results: ComparisonResultsSchema,
+  created_at: z.string(),
+});
+export type StoredComparison = z.output<typeof StoredComparisonSchema>;
