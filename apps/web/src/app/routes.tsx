@@ -14,7 +14,6 @@ import { HomeDashboard } from '../features/dashboard';
 import {
   AnalyticsScreen,
   ApiProjectScreen,
-  DesignComparisonPlaceholder,
   HistoryScreen,
   MobileProjectScreen,
   NewProjectScreen,
@@ -37,6 +36,9 @@ const AutomationScreen = lazy(() =>
 );
 const ConversationalScreen = lazy(() =>
   import('../features/conversational').then((m) => ({ default: m.ConversationalScreen })),
+);
+const DesignComparisonScreen = lazy(() =>
+  import('../features/design-comparison').then((m) => ({ default: m.DesignComparisonScreen })),
 );
 const SettingsScreen = lazy(() =>
   import('../features/settings').then((m) => ({ default: m.SettingsScreen })),
@@ -94,6 +96,18 @@ function Conversational() {
   );
 }
 
+/** The design comparison screen, fed by the auth state, the user's socket and their sessions. */
+function DesignComparison() {
+  const { user, isAuthenticated } = useAuth();
+  const realtime = useRealtime();
+  const sessions = useSessions();
+  return (
+    <Suspense fallback={<FullPageSpinner />}>
+      <DesignComparisonScreen user={isAuthenticated ? user : null} realtime={realtime} sessions={sessions} />
+    </Suspense>
+  );
+}
+
 /** Settings: the user's engine, usage and Figma token, with the password change of the auth feature. */
 function Settings() {
   return (
@@ -143,7 +157,7 @@ export function AppRoutes() {
         <Route element={<AuthenticatedShell />}>
           <Route path="/dashboard" element={<Dashboard />} />
           <Route path="/automation" element={<Automation />} />
-          <Route path="/figma-comparison" element={<DesignComparisonPlaceholder />} />
+          <Route path="/figma-comparison" element={<DesignComparison />} />
           <Route path="/conversational" element={<Conversational />} />
           <Route path="/history" element={<HistoryScreen />} />
           <Route path="/test-history" element={<HistoryScreen />} />

@@ -1,9 +1,7 @@
 export { ComingSoon } from './coming-soon';
-export { ScreenPlaceholder } from './screen-placeholder';
 export {
   AnalyticsScreen,
   ApiProjectScreen,
-  DesignComparisonPlaceholder,
   HistoryScreen,
   MobileProjectScreen,
   NewProjectScreen,

@@ -1,16 +1,5 @@
-import { BarChart3, CirclePlus, Globe, History, PenTool, Server, Smartphone } from 'lucide-react';
+import { BarChart3, CirclePlus, Globe, History, Server, Smartphone } from 'lucide-react';
 import { ComingSoon } from './coming-soon';
-import { ScreenPlaceholder } from './screen-placeholder';
-
-export function DesignComparisonPlaceholder() {
-  return (
-    <ScreenPlaceholder
-      title="Design Comparison"
-      description="This screen arrives with the design comparison engine."
-      icon={PenTool}
-    />
-  );
-}
 
 export const HistoryScreen = () => <ComingSoon screen="Test History" icon={History} />;
 export const AnalyticsScreen = () => <ComingSoon screen="Analytics" icon={BarChart3} />;

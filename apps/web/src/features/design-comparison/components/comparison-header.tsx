@@ -1,0 +1,40 @@
+import { PenTool } from 'lucide-react';
+import { Badge } from '../../../components/badge';
+import { cn } from '../../../lib/cn';
+import type { ComparisonRealtime } from '../types';
+
+const CONNECTION: Record<ComparisonRealtime['status'], { label: string; dot: string }> = {
+  connected: { label: 'Connected', dot: 'bg-emerald-500' },
+  connecting: { label: 'Connecting...', dot: 'bg-amber-400 animate-pulse' },
+  disconnected: { label: 'Disconnected', dot: 'bg-slate-400' },
+  error: { label: 'Disconnected', dot: 'bg-red-500' },
+};
+
+/** Spec §2: the title and the connection indicator (Connected / Connecting... / Disconnected). */
+export function ComparisonHeader({ connection }: { connection: ComparisonRealtime['status'] }) {
+  const conn = CONNECTION[connection];
+  return (
+    <section className="rounded-2xl border border-slate-200 bg-white px-5 py-5 shadow-xs sm:px-6">
+      <div className="flex flex-wrap items-start gap-4">
+        <span className="flex size-11 shrink-0 items-center justify-center rounded-xl bg-indigo-600 text-white shadow-sm shadow-indigo-600/20">
+          <PenTool className="size-5" aria-hidden />
+        </span>
+        <div className="min-w-0 flex-1 basis-52">
+          <h1 className="text-xl font-semibold tracking-tight text-slate-900">Design Comparison</h1>
+          <p className="mt-1 text-sm text-slate-600">
+            Compare a Figma design or an uploaded image with a live website: scores, differences and CSS
+            fixes.
+          </p>
+        </div>
+        <Badge
+          tone={connection === 'connected' ? 'green' : connection === 'connecting' ? 'amber' : 'red'}
+          data-testid="comparison-connection"
+          data-status={connection}
+        >
+          <span className={cn('size-2 rounded-full', conn.dot)} aria-hidden />
+          {conn.label}
+        </Badge>
+      </div>
+    </section>
+  );
+}

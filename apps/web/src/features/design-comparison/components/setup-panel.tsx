@@ -1,0 +1,175 @@
+import type { UploadedDesign } from '@argus/protocol';
+import { Globe, ImageUp, Loader2, PenTool, Play, RotateCcw, Settings2, Square } from 'lucide-react';
+import type { FormEvent } from 'react';
+import { Button } from '../../../components/button';
+import { Panel } from '../../../components/panel';
+import { TextField } from '../../../components/text-field';
+import { cn } from '../../../lib/cn';
+import { type ComparisonMethod, figmaUrlError, websiteUrlError } from '../model/validation';
+import { DesignDropzone } from './design-dropzone';
+
+const METHODS: { value: ComparisonMethod; label: string; hint: string; icon: typeof PenTool }[] = [
+  { value: 'figma', label: 'Figma File', hint: 'A frame of a Figma file', icon: PenTool },
+  { value: 'image', label: 'Upload Image', hint: 'A PNG, JPG, GIF or WebP export', icon: ImageUp },
+];
+
+export interface SetupPanelProps {
+  method: ComparisonMethod;
+  onMethodChange: (method: ComparisonMethod) => void;
+  figmaUrl: string;
+  onFigmaUrlChange: (value: string) => void;
+  onNeedHelp: () => void;
+  websiteUrl: string;
+  onWebsiteUrlChange: (value: string) => void;
+  upload: UploadedDesign | null;
+  uploading: boolean;
+  onFile: (file: File | null) => void;
+  onRemoveUpload: () => void;
+  running: boolean;
+  canStart: boolean;
+  /** Results or an ended comparison are shown: New Comparison clears them. */
+  hasOutcome: boolean;
+  onStart: () => void;
+  onStop: () => void;
+  onNew: () => void;
+}
+
+/** Spec §2: the method (Figma File or Upload Image), the website, and Start / Stop / New Comparison. */
+export function SetupPanel(props: SetupPanelProps) {
+  const figmaError = props.method === 'figma' ? figmaUrlError(props.figmaUrl) : null;
+  const siteError = websiteUrlError(props.websiteUrl);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (props.canStart) props.onStart();
+  };
+  return (
+    <Panel title="Compare" icon={Settings2} testId="comparison-setup">
+      <form onSubmit={submit} noValidate className="space-y-5">
+        <fieldset disabled={props.running}>
+          <legend className="text-sm font-medium text-slate-700">Design source</legend>
+          <div className="mt-1.5 grid grid-cols-2 gap-1 rounded-xl bg-slate-100 p-1">
+            {METHODS.map((option) => {
+              const selected = props.method === option.value;
+              const Icon = option.icon;
+              return (
+                <label
+                  key={option.value}
+                  title={option.hint}
+                  className={cn(
+                    'relative flex items-center justify-center gap-2 rounded-lg px-3 py-2 text-sm font-medium transition',
+                    'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-indigo-600 has-[:disabled]:opacity-60',
+                    selected ? 'bg-white text-indigo-700 shadow-sm' : 'text-slate-600 hover:text-slate-900',
+                  )}
+                >
+                  <input
+                    type="radio"
+                    name="comparison-method"
+                    value={option.value}
+                    checked={selected}
+                    onChange={() => props.onMethodChange(option.value)}
+                    className="absolute inset-0 size-full cursor-pointer appearance-none rounded-lg opacity-0 disabled:cursor-not-allowed"
+                  />
+                  <Icon className="size-4" aria-hidden />
+                  {option.label}
+                </label>
+              );
+            })}
+          </div>
+        </fieldset>
+
+        {props.method === 'figma' ? (
+          <div>
+            <TextField
+              label="Figma File URL"
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="https://www.figma.com/design/…"
+              value={props.figmaUrl}
+              onChange={(event) => props.onFigmaUrlChange(event.target.value)}
+              error={figmaError ?? undefined}
+              icon={<PenTool className="size-4" aria-hidden />}
+              disabled={props.running}
+              data-testid="figma-url"
+            />
+            <div className="mt-2 flex flex-wrap items-start justify-between gap-x-4 gap-y-1 text-xs">
+              <p className="min-w-0 flex-1 basis-56 text-slate-500" data-testid="figma-access-note">
+                The file must be public (anyone with the link can view) or shared with the service account as
+                a viewer.
+              </p>
+              <button
+                type="button"
+                onClick={props.onNeedHelp}
+                className="shrink-0 font-semibold text-indigo-600 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+              >
+                Need help?
+              </button>
+            </div>
+          </div>
+        ) : (
+          <div>
+            <p className="mb-1.5 text-sm font-medium text-slate-700">Design image</p>
+            <DesignDropzone
+              upload={props.upload}
+              uploading={props.uploading}
+              disabled={props.running}
+              onFile={props.onFile}
+              onRemove={props.onRemoveUpload}
+            />
+          </div>
+        )}
+
+        <TextField
+          label="Website to Compare"
+          type="url"
+          inputMode="url"
+          autoComplete="url"
+          spellCheck={false}
+          placeholder="https://example.com"
+          value={props.websiteUrl}
+          onChange={(event) => props.onWebsiteUrlChange(event.target.value)}
+          error={siteError ?? undefined}
+          icon={<Globe className="size-4" aria-hidden />}
+          disabled={props.running}
+          data-testid="website-url"
+        />
+
+        <div className="flex flex-wrap gap-2">
+          {props.running ? (
+            <Button
+              type="button"
+              variant="secondary"
+              onClick={props.onStop}
+              className="flex-1"
+              data-testid="stop-comparison"
+            >
+              <Square className="size-4 fill-current text-red-600" aria-hidden />
+              Stop Comparison
+            </Button>
+          ) : (
+            <Button
+              type="submit"
+              disabled={!props.canStart}
+              className="flex-1"
+              data-testid="start-comparison"
+            >
+              {props.uploading ? (
+                <Loader2 className="size-4 animate-spin" aria-hidden />
+              ) : (
+                <Play className="size-4" aria-hidden />
+              )}
+              Start Comparison
+            </Button>
+          )}
+          {props.hasOutcome && !props.running && (
+            <Button type="button" variant="secondary" onClick={props.onNew} data-testid="new-comparison">
+              <RotateCcw className="size-4" aria-hidden />
+              New Comparison
+            </Button>
+          )}
+        </div>
+      </form>
+    </Panel>
+  );
+}

@@ -1,0 +1,2 @@
+export { DesignComparisonScreen } from './design-comparison-screen';
+export type { DesignComparisonScreenProps } from './types';
