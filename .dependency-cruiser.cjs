@@ -15,7 +15,13 @@ const ALLOWED = {
   'packages/ai': ['packages/protocol', 'packages/engine'],
   'packages/design-diff': ['packages/protocol', 'packages/engine'],
   'apps/web': ['packages/protocol'],
-  'apps/server': ['packages/protocol', 'packages/db', 'packages/engine', 'packages/ai'],
+  'apps/server': [
+    'packages/protocol',
+    'packages/db',
+    'packages/engine',
+    'packages/ai',
+    'packages/design-diff',
+  ],
 };
 
 /** npm packages that only run in Node: the browser bundle must never pull one in (nor a Node built-in). */

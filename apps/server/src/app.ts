@@ -8,6 +8,7 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { automationHandlers } from './automation/automation-handlers';
 import { parseFormText, registerJsonBodyParser } from './body-limits';
+import { comparisonHandlers } from './comparison/comparison-handlers';
 import type { Config } from './config';
 import { conversationHandlers } from './conversation/conversation-handlers';
 import { registerAuthentication } from './plugins/authenticate';
@@ -15,12 +16,14 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { authRoutes } from './routes/auth';
 import { automationRoutes } from './routes/automation';
 import { cleanupRoutes } from './routes/cleanup';
+import { comparisonRoutes } from './routes/comparisons';
 import { conversationRoutes } from './routes/conversations';
 import { demoRequestRoutes } from './routes/demo-requests';
 import { healthRoutes } from './routes/health';
 import { screenshotRoutes } from './routes/screenshots';
 import { sessionRoutes } from './routes/sessions';
 import { settingsRoutes } from './routes/settings';
+import { uploadRoutes } from './routes/uploads';
 import { createServices, type Services } from './services';
 import { gatewayRoutes } from './ws/gateway';
 import { foundationHandlers, type MessageHandlers } from './ws/message-handlers';
@@ -111,17 +114,20 @@ export async function buildApp({
   if (interrupted) app.log.warn({ interrupted }, 'marked test runs of a previous process as interrupted');
   app.addHook('onClose', async () => {
     await services.automation.shutdown();
+    // A comparison under way is stopped (nothing half-done is stored) before the browsers close.
+    await services.activities.shutdown('design');
     await services.pool.close();
   });
   const hub = new RealtimeHub(app.log);
   app.decorate('services', services);
   app.decorate('hub', hub);
   registerAuthentication(app, services.auth);
-  // Socket handlers, one set per capability, built on its services (conversational and design next).
+  // Socket handlers, one set per capability, built on its services.
   const handlers: MessageHandlers = {
     ...foundationHandlers(),
     ...automationHandlers(services.automation, hub),
     ...conversationHandlers(services.conversations, hub),
+    ...comparisonHandlers(services.comparisons),
   };
 
   // Routes
@@ -134,6 +140,8 @@ export async function buildApp({
   await app.register(automationRoutes, { prefix: '/api/automation', services });
   await app.register(screenshotRoutes, { services });
   await app.register(conversationRoutes, { prefix: '/api/conversations', services });
+  await app.register(uploadRoutes, { services });
+  await app.register(comparisonRoutes, { services });
   await app.register(gatewayRoutes, { services, hub, handlers });
   await app.register(cleanupRoutes, { services, hub, handlers });
   await registerWebApp(app, config.webDist);

@@ -13,6 +13,13 @@ export {
   redactUrl,
 } from './database';
 export { type DemoRequestsRepository, demoRequestsRepository } from './demo-requests';
+export {
+  type DesignComparisonsRepository,
+  designComparisonsRepository,
+  type NewComparison,
+  type NewComparisonImage,
+  type NewDesignUpload,
+} from './design-comparisons';
 export { DatabaseInUseError } from './dir-lock';
 export {
   type ModelUsageRepository,
@@ -21,10 +28,14 @@ export {
   type NewModelUsage,
 } from './model-usage';
 export type {
+  ComparisonImageRow,
+  ComparisonImagesRow,
+  ComparisonRow,
   ConversationActionRow,
   ConversationMessageRow,
   ConversationRow,
   DemoRequestRow,
+  DesignUploadRow,
   ModelUsageRow,
   ScreenshotRow,
   SessionRow,
@@ -50,6 +61,7 @@ export { isUuid, type NewUser, UniqueViolation, type UsersRepository, usersRepos
 import { conversationsRepository } from './conversations';
 import type { Database } from './database';
 import { demoRequestsRepository } from './demo-requests';
+import { designComparisonsRepository } from './design-comparisons';
 import { modelUsageRepository } from './model-usage';
 import { sessionsRepository } from './sessions';
 import { stepCacheRepository } from './step-cache';
@@ -68,6 +80,7 @@ export function repositories(db: Database) {
     modelUsage: modelUsageRepository(db.orm),
     stepCache: stepCacheRepository(db.orm),
     conversations: conversationsRepository(db.orm),
+    designComparisons: designComparisonsRepository(db.orm),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

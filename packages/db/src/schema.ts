@@ -218,3 +218,56 @@ export const conversationMessages = pgTable('conversation_messages', {
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type ConversationMessageRow = typeof conversationMessages.$inferSelect;
+
+export const designUploads = pgTable('design_uploads', {
+  id: uuid('id').primaryKey(),
+  user_id: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  sha256: text('sha256').notNull(),
+  thumbnail_sha256: text('thumbnail_sha256').notNull(),
+  filename: text('filename').notNull(),
+  content_type: text('content_type').notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  size: integer('size').notNull(),
+  thumbnail_bytes: integer('thumbnail_bytes').notNull().default(0),
+  created_at: at('created_at').notNull().defaultNow(),
+});
+
+/** Per viewport, the stored images a comparison shows (comparison_images ids). */
+export type ComparisonImagesRow = Record<
+  string,
+  { site: string; design: string; width: number; height: number }
+>;
+
+export const comparisons = pgTable('comparisons', {
+  id: uuid('id').primaryKey(),
+  user_id: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  session_id: text('session_id'),
+  comparison_type: text('comparison_type').notNull(),
+  website_url: text('website_url').notNull(),
+  figma_url: text('figma_url'),
+  file_id: uuid('file_id').references(() => designUploads.id, { onDelete: 'set null' }),
+  results: jsonb('results').$type<Record<string, unknown>>().notNull(),
+  images: jsonb('images').$type<ComparisonImagesRow>().notNull().default({}),
+  created_at: at('created_at').notNull().defaultNow(),
+});
+
+export const comparisonImages = pgTable('comparison_images', {
+  id: uuid('id').primaryKey(),
+  user_id: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  sha256: text('sha256').notNull(),
+  bytes: integer('bytes').notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  created_at: at('created_at').notNull().defaultNow(),
+});
+
+export type DesignUploadRow = typeof designUploads.$inferSelect;
+export type ComparisonRow = typeof comparisons.$inferSelect;
+export type ComparisonImageRow = typeof comparisonImages.$inferSelect;

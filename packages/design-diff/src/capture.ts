@@ -1,3 +1,4 @@
+import { DOM_FACT_PROPERTIES, type DomElementFacts, domElementFacts } from './figma/style-compare';
 import type { Box } from './regions';
 
 /**
@@ -192,4 +193,92 @@ export function readElements(
     { boxes, properties: STYLE_PROPERTIES },
     { signal },
   ) as Promise<(ElementInfo | null)[]>;
+}
+
+/** Elements read by `readDomFacts` at most (a huge page keeps its first ones, in document order). */
+export const MAX_DOM_FACTS = 2000;
+
+/**
+ * The page's elements that hold text directly or paint a box (a background, padding, a flex or grid
+ * gap), and `body`, with a stable selector, their box in page coordinates, their visible text and the
+ * computed styles `compareStyles` checks against a Figma frame (`DOM_FACT_PROPERTIES`).
+ */
+export function readDomFacts(session: CaptureSession, signal?: AbortSignal): Promise<DomElementFacts[]> {
+  return (
+    session.evaluate(
+      ({ properties, max }: { properties: readonly string[]; max: number }) => {
+        const sx = window.scrollX;
+        const sy = window.scrollY;
+        const unique = (selector: string) => {
+          try {
+            return document.querySelectorAll(selector).length === 1;
+          } catch {
+            return false;
+          }
+        };
+        const selectorOf = (el: Element): string => {
+          const parts: string[] = [];
+          let current: Element | null = el;
+          while (current && current !== document.documentElement) {
+            if (current.id && unique(`#${CSS.escape(current.id)}`)) {
+              parts.unshift(`#${CSS.escape(current.id)}`);
+              break;
+            }
+            const testId = current.getAttribute('data-testid');
+            if (testId && unique(`[data-testid="${CSS.escape(testId)}"]`)) {
+              parts.unshift(`[data-testid="${CSS.escape(testId)}"]`);
+              break;
+            }
+            const tag = current.tagName.toLowerCase();
+            if (current === document.body) {
+              parts.unshift('body');
+              break;
+            }
+            const parent: Element | null = current.parentElement;
+            const same = parent ? [...parent.children].filter((c) => c.tagName === current!.tagName) : [];
+            parts.unshift(same.length > 1 ? `${tag}:nth-of-type(${same.indexOf(current) + 1})` : tag);
+            current = parent;
+          }
+          return parts.join(' > ');
+        };
+        const out: {
+          selector: string;
+          text: string;
+          box: { x: number; y: number; width: number; height: number };
+          style: Record<string, string>;
+        }[] = [];
+        const elements = [document.body, ...document.body.querySelectorAll('*')];
+        for (const el of elements) {
+          if (out.length >= max) break;
+          if (['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(el.tagName)) continue;
+          const r = el.getBoundingClientRect();
+          if (r.width < 1 || r.height < 1) continue;
+          const cs = getComputedStyle(el);
+          if (cs.visibility === 'hidden' || cs.opacity === '0') continue;
+          let ownText = '';
+          for (const node of el.childNodes)
+            if (node.nodeType === Node.TEXT_NODE) ownText += node.textContent ?? '';
+          const paints =
+            !/^(transparent|rgba\(0, 0, 0, 0\))$/.test(cs.backgroundColor) ||
+            cs.paddingTop !== '0px' ||
+            cs.paddingLeft !== '0px' ||
+            /(flex|grid)$/.test(cs.display);
+          if (el !== document.body && !ownText.trim() && !paints) continue;
+          const style: Record<string, string> = {};
+          for (const p of properties) style[p] = cs.getPropertyValue(p);
+          // biome-ignore lint/performance/useDomNodeTextContent: the text as shown (DomElementFacts), not hidden nodes' text
+          const text = ((el as HTMLElement).innerText ?? '').replace(/\s+/g, ' ').trim().slice(0, 500);
+          out.push({
+            selector: selectorOf(el),
+            text: el === document.body ? '' : text,
+            box: { x: r.left + sx, y: r.top + sy, width: r.width, height: r.height },
+            style,
+          });
+        }
+        return out;
+      },
+      { properties: DOM_FACT_PROPERTIES, max: MAX_DOM_FACTS },
+      { signal },
+    ) as Promise<{ selector: string; text: string; box: Box; style: Record<string, string> }[]>
+  ).then((list) => list.map(domElementFacts));
 }

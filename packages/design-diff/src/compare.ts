@@ -11,12 +11,13 @@ import {
   type IssueKind,
   type Recommendation,
 } from '@argus/protocol';
-import { type CaptureSession, capturePage, type ElementInfo, readElements } from './capture';
+import { type CaptureSession, capturePage, type ElementInfo, readDomFacts, readElements } from './capture';
 import { analyseRegion, estimateShift, MOVED_RESIDUAL, type RegionAnalysis, type Shift } from './classify';
 import { blockColourDistance, toHex } from './color';
 import { diffImages } from './diff-kernel';
+import type { DomElementFacts } from './figma/style-compare';
 import { cssFixes } from './fixes';
-import { cropTop, decodeImage, type RgbaImage } from './image';
+import { cropTop, decodeImage, encodePng, type RgbaImage } from './image';
 import { type Box, findRegions, priorityOf, type Region } from './regions';
 import { CATEGORIES, type Category, combineScores, qualityRating, scoreViewport } from './scores';
 import { ssim } from './ssim';
@@ -40,6 +41,16 @@ export interface CompareDesignOptions {
   onProgress?: (progress: { percent: number; message: string }) => void;
   /** Issues kept per viewport, largest first. @default 40 */
   maxIssuesPerViewport?: number;
+  /**
+   * Keep, per viewport, the two images as they were compared (PNG, `width` × `comparedHeight`), so a
+   * screen can show them side by side with the issues' boxes. @default false
+   */
+  keepImages?: boolean;
+  /**
+   * Read, per viewport, the page's elements that hold text or paint a box with their computed styles
+   * (`DomElementFacts`), for `compareStyles` against a Figma frame's node properties. @default false
+   */
+  readDomFacts?: boolean;
 }
 
 /** One issue with what was measured for it (for tests and the benchmark). */
@@ -67,6 +78,10 @@ export interface ViewportDetail {
   issues: DetailedIssue[];
   /** Milliseconds spent: capture (browser), decode, metrics, DOM reading. */
   timings: Record<'capture' | 'decode' | 'metrics' | 'dom', number>;
+  /** With `keepImages`: the site's capture and the aligned design, PNG, `width` × `comparedHeight`. */
+  images?: { site: Buffer; design: Buffer };
+  /** With `readDomFacts`: the page's text and box elements with their computed styles. */
+  domFacts?: DomElementFacts[];
 }
 
 export interface DetailedComparison {
@@ -96,6 +111,13 @@ export async function compareDesignDetailed(input: CompareDesignOptions): Promis
   const progress = input.onProgress ?? (() => {});
   progress({ percent: 5, message: `Capturing ${input.url} at ${names.length} viewport(s)` });
   let done = 0;
+  // Each viewport has a share of 5..90 %: captured, measured, mapped to the page, then done.
+  const share = 85 / names.length;
+  const step = (name: string, fraction: number, message: string) =>
+    progress({
+      percent: Math.min(90, Math.round(5 + share * (done + fraction))),
+      message: `${message} (${name})`,
+    });
   const details = await Promise.all(
     names.map(async (name) => {
       const design = Buffer.isBuffer(input.design) ? input.design : input.design[name];
@@ -108,6 +130,9 @@ export async function compareDesignDetailed(input: CompareDesignOptions): Promis
         open,
         signal: input.signal,
         maxIssues: input.maxIssuesPerViewport ?? 40,
+        keepImages: input.keepImages ?? false,
+        readDomFacts: input.readDomFacts ?? false,
+        step: (fraction, message) => step(name, fraction, message),
       });
       done++;
       progress({
@@ -131,6 +156,9 @@ async function compareViewport(args: {
   open: (viewport: { width: number; height: number }, signal?: AbortSignal) => Promise<CaptureSession>;
   signal?: AbortSignal;
   maxIssues: number;
+  keepImages: boolean;
+  readDomFacts: boolean;
+  step: (fraction: number, message: string) => void;
 }): Promise<ViewportDetail> {
   const { name, viewport } = args;
   const timings = { capture: 0, decode: 0, metrics: 0, dom: 0 };
@@ -146,6 +174,7 @@ async function compareViewport(args: {
   try {
     const shot = await capturePage(session, args.url, { signal: args.signal });
     lap('capture');
+    args.step(0.4, `Captured the page at ${viewport.width}×${viewport.height}; measuring`);
     const [designFull, siteFull] = await Promise.all([designPromise, decodeImage(shot.png)]);
     lap('decode');
     // Align: the design is scaled to the viewport's width; the overlapping height is compared.
@@ -163,13 +192,18 @@ async function compareViewport(args: {
     const regions = moved.map((m) => m.region);
     const analyses = moved.map((m) => analyseRegion(design, site, m.region, m.shift));
     lap('metrics');
+    args.step(0.7, `Measured ${found.length} difference region(s); mapping them to the page`);
     // A moved element is looked for where the site shows it; anything else where the difference is.
     const lookups = regions.map((r, i) => {
       const a = analyses[i];
       return a.kind === 'shift' && a.inkSite ? a.inkSite : r;
     });
     const elements = regions.length ? await readElements(session, lookups, args.signal) : [];
+    const domFacts = args.readDomFacts ? await readDomFacts(session, args.signal) : undefined;
     lap('dom');
+    const images = args.keepImages
+      ? { site: await encodePng(site), design: await encodePng(design) }
+      : undefined;
     const issues = regions.map((region, i) =>
       describeIssue(name, viewport, region, analyses[i], elements[i] ?? null),
     );
@@ -199,6 +233,8 @@ async function compareViewport(args: {
       categories: scores.categories,
       issues: issues.sort((a, b) => a.region.y - b.region.y || a.region.x - b.region.x),
       timings,
+      ...(images && { images }),
+      ...(domFacts && { domFacts }),
     };
   } finally {
     await session.close().catch(() => {});

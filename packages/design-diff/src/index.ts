@@ -1,4 +1,12 @@
-export { type CaptureSession, capturePage, type ElementInfo, FREEZE_CSS, readElements } from './capture';
+export {
+  type CaptureSession,
+  capturePage,
+  type ElementInfo,
+  FREEZE_CSS,
+  MAX_DOM_FACTS,
+  readDomFacts,
+  readElements,
+} from './capture';
 export { analyseRegion, type DifferenceKind, type RegionAnalysis } from './classify';
 export { ciede2000, deltaE, dominantColours, rgbToLab } from './color';
 export {

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ActivityRegistry } from '../activity/activity-registry';
 import { AutomationService } from '../automation/automation-service';
 import { engineResolver } from '../automation/engines';
+import { ComparisonService } from '../comparison/comparison-service';
 import type { Config } from '../config';
 import { chatResolver } from '../conversation/chat-engines';
 import { ConversationService } from '../conversation/conversation-service';
@@ -38,6 +39,8 @@ export interface Services {
   automation: AutomationService;
   /** Conversational mode's live browsers (the hub is attached by its socket handlers). */
   conversations: ConversationService;
+  /** Design comparison: uploads' checks live in comparison/design-uploads.ts, the work here. */
+  comparisons: ComparisonService;
   /** Encrypts users' API keys and tokens at rest (SECRETS_KEY, else DATA_DIR/secrets.key). */
   secrets: Secrets;
   /** Each user's model, Figma token and monthly budget (Settings), over the server's AI_* defaults. */
@@ -126,6 +129,18 @@ export async function createServices(
     checkSession: (userId, sessionId) => recorder.checkSession(userId, sessionId),
     log,
   });
+  const comparisons = new ComparisonService({
+    config,
+    repos,
+    blobs,
+    urls,
+    activities,
+    openSession: (options) => pool.openSession(options),
+    policy: pool.policy,
+    figmaToken: (userId) => modelSettings.figmaToken(userId),
+    checkSession: (userId, sessionId) => recorder.checkSession(userId, sessionId),
+    log,
+  });
   const windowMs = config.rateLimitWindowSeconds * 1000;
   return {
     config,
@@ -140,6 +155,7 @@ export async function createServices(
     recorder,
     automation,
     conversations,
+    comparisons,
     secrets,
     modelSettings,
     limits: {

@@ -113,3 +113,34 @@ describe('signed screenshot links', () => {
     expect(urls.ttlSeconds).toBe(1);
   });
 });
+
+describe('signed design links', () => {
+  it('open one upload, thumbnail or comparison image for its owner, and no other kind of link', () => {
+    const { urls, clock } = signer();
+    const upload = urls.design('upload', 'up-1', 'user-a');
+    expect(upload).toMatch(/^\/api\/uploads\/up-1\/image\?owner=user-a&expires=\d+&sig=[A-Za-z0-9_-]{43}$/);
+    const { id, query } = parts(upload);
+    expect(urls.verifyDesign('upload', id, query)).toEqual({
+      ownerId: 'user-a',
+      expires: START / 1000 + 600,
+    });
+    // Another kind, another id, another owner: refused.
+    expect(refusal(() => urls.verifyDesign('upload-thumbnail', id, query))?.code).toBe('LINK_INVALID');
+    expect(refusal(() => urls.verifyDesign('comparison-image', id, query))?.code).toBe('LINK_INVALID');
+    expect(refusal(() => urls.verifyDesign('upload', 'up-2', query))?.code).toBe('LINK_INVALID');
+    expect(refusal(() => urls.verifyDesign('upload', id, { ...query, owner: 'user-b' }))?.code).toBe(
+      'LINK_INVALID',
+    );
+    // A screenshot link for the same id opens no upload, and an upload link no screenshot.
+    const shot = parts(urls.screenshot('up-1', 'user-a'));
+    expect(refusal(() => urls.verifyDesign('upload', id, shot.query))?.code).toBe('LINK_INVALID');
+    expect(refusal(() => urls.verifyScreenshot(id, query))?.code).toBe('LINK_INVALID');
+    expect(refusal(() => urls.verifyDesign('upload', id, {}))?.status).toBe(401);
+    expect(parts(urls.design('upload-thumbnail', 'up-1', 'user-a')).id).toBe('up-1');
+    expect(urls.design('comparison-image', 'img-1', 'user-a')).toMatch(
+      /^\/api\/comparisons\/images\/img-1\?/,
+    );
+    clock.now += 601_000;
+    expect(refusal(() => urls.verifyDesign('upload', id, query))?.detail).toBe('This link has expired');
+  });
+});

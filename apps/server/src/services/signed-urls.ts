@@ -11,8 +11,24 @@ export interface SignedQuery {
   sig?: unknown;
 }
 
+/**
+ * What else a link may open, each signed with its own key and label, so that no kind of link can be
+ * turned into another: an upload's image, its thumbnail, and an image a comparison shows.
+ */
+export type DesignLinkKind = 'upload' | 'upload-thumbnail' | 'comparison-image';
+
+const DESIGN_PATHS: Record<DesignLinkKind, (id: string) => string> = {
+  upload: (id) => `/api/uploads/${id}/image`,
+  'upload-thumbnail': (id) => `/api/uploads/${id}/thumbnail`,
+  'comparison-image': (id) => `/api/comparisons/images/${id}`,
+};
+
 export interface SignedUrls {
   readonly ttlSeconds: number;
+  /** A path opening this one upload (or thumbnail, or comparison image) for `ttlSeconds`. */
+  design(kind: DesignLinkKind, id: string, ownerId: string): string;
+  /** Like `verifyScreenshot`, for a link `design(kind, id, …)` made. */
+  verifyDesign(kind: DesignLinkKind, id: string, query: SignedQuery): { ownerId: string; expires: number };
   /** A path opening this one screenshot for `ttlSeconds`: `/api/screenshots/<id>/image?owner=…&expires=…&sig=…`. */
   screenshot(id: string, ownerId: string): string;
   /** The owner the link was signed for, or an AppError (401 without a signature, 403 wrong or expired). */
@@ -40,6 +56,31 @@ export function createSignedUrls(deps: {
   const now = deps.now ?? Date.now;
   const sign = (id: string, expires: string, ownerId: string) =>
     createHmac('sha256', key).update(`screenshot:${id}:${expires}:${ownerId}`).digest('base64url');
+  // Design links have a key of their own (another HKDF label) besides their kind in the signed text.
+  const designKey = Buffer.from(hkdfSync('sha256', deps.secret, 'argus', 'argus design-link key v1', 32));
+  const signDesign = (kind: DesignLinkKind, id: string, expires: string, ownerId: string) =>
+    createHmac('sha256', designKey).update(`${kind}:${id}:${expires}:${ownerId}`).digest('base64url');
+  const verify = (query: SignedQuery, expectedSig: (owner: string, expires: string) => string) => {
+    const { owner, expires, sig } = query;
+    if (owner === undefined && expires === undefined && sig === undefined) {
+      throw new AppError('UNAUTHENTICATED', 'A signed link is required');
+    }
+    if (
+      typeof owner !== 'string' ||
+      typeof expires !== 'string' ||
+      typeof sig !== 'string' ||
+      !OWNER.test(owner) ||
+      !EXPIRES.test(expires) ||
+      !SIG.test(sig)
+    ) {
+      throw new AppError('LINK_INVALID');
+    }
+    const expected = Buffer.from(expectedSig(owner, expires));
+    if (!timingSafeEqual(expected, Buffer.from(sig))) throw new AppError('LINK_INVALID');
+    const at = Number(expires);
+    if (now() >= at * 1000) throw new AppError('LINK_INVALID', 'This link has expired');
+    return { ownerId: owner, expires: at };
+  };
 
   return {
     ttlSeconds,
@@ -48,25 +89,20 @@ export function createSignedUrls(deps: {
       const query = new URLSearchParams({ owner: ownerId, expires, sig: sign(id, expires, ownerId) });
       return `/api/screenshots/${encodeURIComponent(id)}/image?${query}`;
     },
-    verifyScreenshot(id, { owner, expires, sig }) {
-      if (owner === undefined && expires === undefined && sig === undefined) {
-        throw new AppError('UNAUTHENTICATED', 'A signed link is required');
-      }
-      if (
-        typeof owner !== 'string' ||
-        typeof expires !== 'string' ||
-        typeof sig !== 'string' ||
-        !OWNER.test(owner) ||
-        !EXPIRES.test(expires) ||
-        !SIG.test(sig)
-      ) {
-        throw new AppError('LINK_INVALID');
-      }
-      const expected = Buffer.from(sign(id, expires, owner));
-      if (!timingSafeEqual(expected, Buffer.from(sig))) throw new AppError('LINK_INVALID');
-      const at = Number(expires);
-      if (now() >= at * 1000) throw new AppError('LINK_INVALID', 'This link has expired');
-      return { ownerId: owner, expires: at };
+    verifyScreenshot(id, query) {
+      return verify(query, (owner, expires) => sign(id, expires, owner));
+    },
+    design(kind, id, ownerId) {
+      const expires = String(Math.floor(now() / 1000) + ttlSeconds);
+      const query = new URLSearchParams({
+        owner: ownerId,
+        expires,
+        sig: signDesign(kind, id, expires, ownerId),
+      });
+      return `${DESIGN_PATHS[kind](encodeURIComponent(id))}?${query}`;
+    },
+    verifyDesign(kind, id, query) {
+      return verify(query, (owner, expires) => signDesign(kind, id, expires, owner));
     },
   };
 }

@@ -78,7 +78,7 @@ describe('one socket, several screens and sessions', () => {
     // An unreadable conversational frame: still addressed to its screen and session.
     tab.send('conversation_message', { message: '   ', session_id: session.conversational }, 'conv-2');
 
-    const errors = [await tab.next('error'), await tab.next('error'), await tab.next('error')];
+    const errors = [await tab.next('error'), await tab.next('error')];
     const byRequest = Object.fromEntries(errors.map((e) => [e.request_id, e]));
     // The conversational screen's start is answered about its session and request: its live browser loads.
     expect(await tab.next('browser_status')).toMatchObject({
@@ -86,9 +86,11 @@ describe('one socket, several screens and sessions', () => {
       request_id: 'conv-1',
       data: { status: 'loading' },
     });
-    expect(byRequest['design-1']).toMatchObject({
+    // The design screen's comparison names an upload that does not exist: refused on its own screen.
+    expect(await tab.next('vision_comparison_error')).toMatchObject({
       session_id: session.design,
-      data: { code: 'NOT_IMPLEMENTED', feature: 'design' },
+      request_id: 'design-1',
+      data: { error: 'The uploaded design was not found; upload it again' },
     });
     expect(byRequest['gen-2']).toMatchObject({
       session_id: session.automation2,

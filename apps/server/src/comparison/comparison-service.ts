@@ -1,0 +1,570 @@
+import type { Repositories } from '@argus/db';
+import {
+  type CaptureSession,
+  type CompareDesignOptions,
+  compareDesignDetailed,
+  compareStyles,
+  type DesignFacts,
+  type DetailedComparison,
+  FIGMA_TOKEN_NEEDED,
+  FigmaClient,
+  FigmaError,
+  FigmaUrlError,
+  FrameSelectError,
+  figmaSharingInstructions,
+  loadFigmaDesign,
+  parseFigmaUrl,
+  type StyleDifference,
+  type Viewports,
+} from '@argus/design-diff';
+import { AbortedError, type BrowserSession, type SessionOptions, type TargetPolicy } from '@argus/engine';
+import {
+  type ClientMessageOf,
+  type ComparisonIssue,
+  type ComparisonResults,
+  ComparisonResultsSchema,
+  type CssFix,
+  DEFAULT_VIEWPORTS,
+  type ServerMessageInput,
+  type ViewportImages,
+} from '@argus/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Activity, ActivityRegistry } from '../activity/activity-registry';
+import type { Config } from '../config';
+import { AppError } from '../errors';
+import type { BlobStore } from '../services/blob-store';
+import type { SignedUrls } from '../services/signed-urls';
+import { addressed, type Unaddressed } from '../ws/message-handlers';
+import {
+  decodeDataUrl,
+  problemText,
+  storeDesignUpload,
+  storedBytes,
+  toUploadedDesign,
+} from './design-uploads';
+
+type Send = (message: ServerMessageInput) => void;
+type Emit = (message: Unaddressed) => void;
+/**
+ * Where answers go: a refusal to the socket that asked only (another tab did not ask), the work's
+ * progress and outcome to every socket of the user (each tab follows the comparison).
+ */
+export interface Senders {
+  reply: Send;
+  broadcast: Send;
+}
+
+export const ENGINE_PIXEL = 'Argus design-diff (pixel, SSIM, CIEDE2000)';
+export const ENGINE_FIGMA = 'Argus design-diff (pixel, SSIM, CIEDE2000) + Figma node styles';
+export const COMPARISON_STOPPED = 'Comparison stopped';
+export const UPLOAD_NOT_FOUND = 'The uploaded design was not found; upload it again';
+export const NOT_A_FIGMA_URL = 'Please enter a valid Figma file URL';
+export const FIGMA_ACCESS_REQUIRED = 'Figma file access required. Please share your file.';
+export const ALREADY_COMPARING =
+  'A comparison is already running. Wait for it to finish or stop it before starting another.';
+/** Viewports one comparison may ask for (each is a browser capture). */
+export const MAX_VIEWPORTS = 6;
+
+/** What a comparison's work needs of the server. */
+export interface ComparisonDeps {
+  config: Pick<Config, 'figmaApiBase' | 'maxStoredBytesPerUser'>;
+  repos: Repositories;
+  blobs: BlobStore;
+  urls: SignedUrls;
+  /** Comparisons begin there, one per user, taking browsers of the user's MAX_BROWSERS_PER_USER. */
+  activities: ActivityRegistry;
+  /** The browser pool's `openSession`. */
+  openSession: (options: SessionOptions) => Promise<BrowserSession>;
+  /** The browser's target policy: a website the browser may not reach is refused before anything starts. */
+  policy: Pick<TargetPolicy, 'check'>;
+  /** The user's Figma token (Settings), else FIGMA_TOKEN. */
+  figmaToken: (userId: string) => Promise<string | undefined>;
+  /** Refuses a `session_id` that is not the user's (SESSION_NOT_FOUND). */
+  checkSession: (userId: string, sessionId: string | null) => Promise<void>;
+  /** Figma's API is called with it (tests inject one). @default globalThis.fetch */
+  fetch?: typeof fetch;
+  log: FastifyBaseLogger;
+}
+
+/** A comparison's own progress record, for the activity registry. */
+interface ComparisonProgress {
+  percent: number;
+  message: string;
+}
+
+/** What to compare, once every check passed. */
+type Source =
+  | { type: 'image'; fileId: string; sha256: string }
+  | { type: 'figma'; figmaUrl: string; fileKey: string; nodeId?: string; token: string };
+
+interface Request {
+  sessionId: string | null;
+  websiteUrl: string;
+  viewports: Viewports;
+  options: NonNullable<ClientMessageOf<'figma_website_comparison'>['data']['options']> | undefined;
+  source: Source;
+}
+
+/** A refusal shown on the design screen as its error (not a socket `error`). */
+class Refusal extends Error {}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
+/** At most `n` at once: a comparison holds no more browsers than the user's budget gave it. */
+function limiter(n: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(run: () => Promise<T>): Promise<T> => {
+    if (active >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await run();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+/**
+ * Design comparison on the server (issue 11): checks a request (the session, the website against the
+ * browser's target policy, the uploaded design or the Figma link and token), then compares in the
+ * background as an activity of the user's (one at a time), telling the user's sockets its progress
+ * (`vision_comparison_progress`), and ends with `vision_comparison_completed` or
+ * `vision_comparison_error`. The results, with each viewport's images, are stored with the session
+ * whether or not a socket still listens; a stop ends the work within a second (the signal reaches the
+ * Figma requests, the pool's queue and the browser sessions, which close).
+ */
+export class ComparisonService {
+  constructor(private readonly deps: ComparisonDeps) {}
+
+  /** `figma_website_comparison`: checks, then compares in the background. */
+  async compare(
+    userId: string,
+    data: ClientMessageOf<'figma_website_comparison'>['data'],
+    send: Senders,
+  ): Promise<void> {
+    const sessionId = data.session_id || null;
+    const emit = addressed(send.broadcast, sessionId);
+    const refuse = addressed(send.reply, sessionId);
+    try {
+      const request = await this.check(userId, data);
+      this.start(userId, request, emit);
+    } catch (error) {
+      this.refuse(error, refuse, data.comparison_type === 'figma' ? data.figma_url : null);
+    }
+  }
+
+  /** `upload_and_compare_image`: stores the image as an upload (`upload_completed`), then compares it if a website is given. */
+  async uploadAndCompare(
+    userId: string,
+    data: ClientMessageOf<'upload_and_compare_image'>['data'],
+    send: Senders,
+  ): Promise<void> {
+    const sessionId = data.session_id || null;
+    const emit = addressed(send.broadcast, sessionId);
+    const refuse = addressed(send.reply, sessionId);
+    try {
+      await this.deps.checkSession(userId, sessionId);
+      // Checked before the upload is stored: a website the comparison could not reach stores nothing.
+      if (data.website_url) await this.checkWebsite(data.website_url);
+      const bytes = decodeDataUrl(data.image_data);
+      const row = await storeDesignUpload(
+        {
+          repos: this.deps.repos,
+          blobs: this.deps.blobs,
+          urls: this.deps.urls,
+          maxStoredBytesPerUser: this.deps.config.maxStoredBytesPerUser,
+        },
+        userId,
+        bytes,
+        data.filename,
+      );
+      const uploaded = toUploadedDesign(row, this.deps.urls);
+      emit({
+        type: 'upload_completed',
+        data: {
+          file_id: uploaded.file_id,
+          filename: uploaded.filename,
+          url: uploaded.url,
+          ...(uploaded.thumbnail_url && { thumbnail_url: uploaded.thumbnail_url }),
+        },
+      });
+      if (!data.website_url) return;
+      const request = await this.check(userId, {
+        comparison_type: 'image',
+        file_id: row.id,
+        website_url: data.website_url,
+        session_id: sessionId,
+      });
+      this.start(userId, request, emit);
+    } catch (error) {
+      this.refuse(error, refuse, null);
+    }
+  }
+
+  /**
+   * `stop_comparison`: stops the user's comparison (of the session named, or any) and says so once it
+   * is over; with nothing under way it says so at once (the screen may have missed the end).
+   */
+  async stop(userId: string, sessionId: string | null, send: Send): Promise<void> {
+    const running = this.deps.activities
+      .list(userId, { feature: 'design' })
+      .find((a) => !sessionId || a.sessionId === sessionId);
+    const emit = addressed(send, running?.sessionId ?? sessionId);
+    if (running) await this.deps.activities.stop(running);
+    emit({ type: 'vision_comparison_error', data: { error: COMPARISON_STOPPED } });
+  }
+
+  /** `get_figma_help`: how to share a file with the server's Figma account. */
+  help(data: ClientMessageOf<'get_figma_help'>['data'], send: Send): void {
+    const emit = addressed(send, data.session_id || null);
+    // The token's account is not looked up (that would be a call to Figma per question): the text
+    // names 'the Figma account of the server's token' instead of an address.
+    const instructions = figmaSharingInstructions({
+      figma_url: data.figma_url || null,
+      error_context: data.error_context,
+      service_account_email: null,
+    });
+    emit({ type: 'figma_sharing_instructions', data: { ...instructions } });
+  }
+
+  /** Every check that needs no browser, so a bad request is refused before any work starts. */
+  private async check(
+    userId: string,
+    data: ClientMessageOf<'figma_website_comparison'>['data'],
+  ): Promise<Request> {
+    const sessionId = data.session_id || null;
+    await this.deps.checkSession(userId, sessionId);
+    let source: Source;
+    if (data.comparison_type === 'image') {
+      const row = await this.deps.repos.designComparisons.upload(userId, data.file_id);
+      if (!row) throw new Refusal(UPLOAD_NOT_FOUND);
+      source = { type: 'image', fileId: row.id, sha256: row.sha256 };
+    } else {
+      let ref: ReturnType<typeof parseFigmaUrl>;
+      try {
+        ref = parseFigmaUrl(data.figma_url);
+      } catch (error) {
+        if (error instanceof FigmaUrlError) throw new Refusal(NOT_A_FIGMA_URL);
+        throw error;
+      }
+      const token = await this.deps.figmaToken(userId);
+      if (!token) throw new Refusal(FIGMA_TOKEN_NEEDED);
+      source = { type: 'figma', figmaUrl: data.figma_url, fileKey: ref.fileKey, nodeId: ref.nodeId, token };
+    }
+    await this.checkWebsite(data.website_url);
+    const viewports: Viewports =
+      data.viewports && Object.keys(data.viewports).length
+        ? data.viewports
+        : data.options?.include_responsive === false
+          ? { desktop: DEFAULT_VIEWPORTS.desktop }
+          : { ...DEFAULT_VIEWPORTS };
+    if (Object.keys(viewports).length > MAX_VIEWPORTS)
+      throw new Refusal(`Compare at most ${MAX_VIEWPORTS} viewports at once`);
+    for (const name of Object.keys(viewports))
+      if (name.length > 50) throw new Refusal('A viewport name may be at most 50 characters');
+    return { sessionId, websiteUrl: data.website_url, viewports, options: data.options, source };
+  }
+
+  /** An http(s) address the server's browser may open (DESIGN.md §6's target policy). */
+  private async checkWebsite(url: string): Promise<void> {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new Refusal('Please enter a valid website URL (http:// or https://)');
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      throw new Refusal('Please enter a valid website URL (http:// or https://)');
+    const decision = await this.deps.policy.check(parsed);
+    if (!decision.allowed) throw new Refusal(`The website cannot be compared: ${decision.reason}`);
+  }
+
+  /** Begins the work (refused when the user's comparison or browsers are busy); returns at once. */
+  private start(userId: string, request: Request, emit: Emit): void {
+    this.deps.activities.begin<ComparisonProgress, 'comparing'>(
+      {
+        userId,
+        feature: 'design',
+        kind: 'comparing',
+        sessionId: request.sessionId,
+        browsers: Object.keys(request.viewports).length,
+        progress: { percent: 0, message: 'Starting' },
+        // One comparison per user at a time: a second is refused (not queued, not replacing the first).
+        conflict: (existing) => (existing.feature === 'design' ? new Refusal(ALREADY_COMPARING) : null),
+      },
+      (activity) => this.run(userId, request, activity, emit),
+    );
+  }
+
+  private async run(
+    userId: string,
+    request: Request,
+    activity: Activity<ComparisonProgress, 'comparing'>,
+    emit: Emit,
+  ): Promise<void> {
+    const { signal } = activity;
+    let last = 0;
+    const progress = (percent: number, message: string) => {
+      if (signal.aborted) return;
+      // Never backwards: viewports finish in any order.
+      last = Math.max(last, Math.min(100, Math.round(percent)));
+      activity.progress.percent = last;
+      activity.progress.message = message;
+      emit({ type: 'vision_comparison_progress', data: { message, progress_percentage: last } });
+    };
+    try {
+      progress(1, `Starting the comparison with ${request.websiteUrl}`);
+      const { source } = request;
+      let design: CompareDesignOptions['design'];
+      const figmaFacts = new Map<string, { facts: DesignFacts; frameWidth: number }>();
+      if (source.type === 'image') {
+        progress(3, 'Reading the uploaded design');
+        design = await readAll(this.deps.blobs.read(source.sha256));
+      } else {
+        progress(3, 'Fetching the design from Figma');
+        const client = new FigmaClient({
+          token: source.token,
+          apiBase: this.deps.config.figmaApiBase,
+          signal,
+          fetch: this.deps.fetch,
+          onRateLimited: ({ retryAfterSeconds }) =>
+            progress(
+              last,
+              `Figma asked to wait ${Math.ceil(retryAfterSeconds)} s before the next request; waiting`,
+            ),
+        });
+        const perViewport: Record<string, Buffer> = {};
+        const names = Object.keys(request.viewports);
+        for (const [i, name] of names.entries()) {
+          const loaded = await loadFigmaDesign(
+            client,
+            { fileKey: source.fileKey, ...(source.nodeId && { nodeId: source.nodeId }) },
+            request.viewports[name].width,
+          );
+          perViewport[name] = loaded.png;
+          figmaFacts.set(name, { facts: loaded.facts, frameWidth: loaded.frame.width });
+          progress(
+            3 + (7 * (i + 1)) / names.length,
+            `Fetched the Figma frame "${loaded.frame.name}" of "${loaded.fileName}" for ${name} (${loaded.reason})`,
+          );
+        }
+        design = perViewport;
+      }
+      if (signal.aborted) throw new AbortedError();
+      const run = limiter(activity.browsers);
+      const open = (viewport: { width: number; height: number }, openSignal?: AbortSignal) =>
+        run(() =>
+          this.deps.openSession({ viewport, signal: openSignal ?? signal }),
+        ) as Promise<CaptureSession>;
+      progress(10, `Capturing ${request.websiteUrl}`);
+      const detailed = await compareDesignDetailed({
+        design,
+        url: request.websiteUrl,
+        viewports: request.viewports,
+        options: request.options,
+        openSession: open,
+        signal,
+        keepImages: true,
+        readDomFacts: source.type === 'figma',
+        onProgress: ({ percent, message }) => {
+          // design-diff's 0..100 is this comparison's 10..90.
+          if (percent < 100) progress(10 + percent * 0.8, message);
+        },
+      });
+      if (signal.aborted) throw new AbortedError();
+      progress(92, 'Saving the results');
+      const results = await this.finish(userId, request, detailed, figmaFacts, signal);
+      progress(100, 'Comparison complete');
+      emit({ type: 'vision_comparison_completed', data: { results } });
+    } catch (error) {
+      if (signal.aborted || error instanceof AbortedError) return; // the stop says so
+      this.fail(error, emit, figmaUrlOf(request));
+    }
+  }
+
+  /**
+   * Adds the Figma style differences, stores each viewport's images and the results with the session,
+   * and returns the results with fresh links.
+   */
+  private async finish(
+    userId: string,
+    request: Request,
+    detailed: DetailedComparison,
+    figmaFacts: Map<string, { facts: DesignFacts; frameWidth: number }>,
+    signal: AbortSignal,
+  ): Promise<ComparisonResults> {
+    const { results } = detailed;
+    const issues: ComparisonIssue[] = [...results.specific_issues];
+    const fixes: CssFix[] = [...results.css_fixes];
+    const seenFix = new Set(fixes.map((f) => `${f.selector}\u0000${f.property}`));
+    for (const viewport of detailed.viewports) {
+      const figma = figmaFacts.get(viewport.name);
+      if (!figma || !viewport.domFacts) continue;
+      const styles = compareStyles(figma.facts, viewport.domFacts, { viewportWidth: viewport.width });
+      for (const [i, difference] of styles.differences.entries()) {
+        issues.push(styleIssue(difference, viewport.name));
+        const fix = styles.fixes[i];
+        const key = `${fix.selector}\u0000${fix.property}`;
+        if (!seenFix.has(key)) {
+          seenFix.add(key);
+          fixes.push(fix);
+        }
+      }
+      for (const text of styles.unmatchedTexts.slice(0, 20)) {
+        issues.push({
+          issue: `Text of the design not found on the page: "${text.characters.slice(0, 80)}"`,
+          description: `The Figma layer "${text.name}" reads "${text.characters.slice(0, 300)}", and no element of the page (${viewport.name}) reads close to it: it is missing or worded differently.`,
+          kind: 'content',
+          priority: 'medium',
+          element: null,
+          location: null,
+        });
+      }
+    }
+    // Each viewport's two images, stored as the user's (within their quota) and linked.
+    const images: Record<string, { site: string; design: string; width: number; height: number }> = {};
+    const viewportImages: Record<string, ViewportImages> = {};
+    let used = await storedBytes(this.deps.repos, userId);
+    for (const viewport of detailed.viewports) {
+      if (!viewport.images || signal.aborted) continue;
+      const size = viewport.images.site.length + viewport.images.design.length;
+      if (used + size > this.deps.config.maxStoredBytesPerUser) {
+        this.deps.log.warn({ userId }, 'comparison images not stored: the storage quota is used up');
+        break;
+      }
+      used += size;
+      const store = async (png: Buffer) =>
+        (
+          await this.deps.repos.designComparisons.addImage(userId, {
+            sha256: await this.deps.blobs.put(png),
+            bytes: png.length,
+            width: viewport.width,
+            height: viewport.comparedHeight,
+          })
+        ).id;
+      const site = await store(viewport.images.site);
+      const design = await store(viewport.images.design);
+      images[viewport.name] = { site, design, width: viewport.width, height: viewport.comparedHeight };
+      viewportImages[viewport.name] = signedImages(this.deps.urls, userId, images[viewport.name]);
+    }
+    const final = ComparisonResultsSchema.parse({
+      ...results,
+      specific_issues: issues.slice(0, 1000),
+      css_fixes: fixes.slice(0, 1000),
+      viewport_images: viewportImages,
+      engine: request.source.type === 'figma' ? ENGINE_FIGMA : ENGINE_PIXEL,
+    });
+    if (signal.aborted) throw new AbortedError();
+    await this.deps.repos.designComparisons.addComparison(userId, {
+      session_id: request.sessionId,
+      comparison_type: request.source.type,
+      website_url: request.websiteUrl,
+      figma_url: request.source.type === 'figma' ? request.source.figmaUrl : null,
+      file_id: request.source.type === 'image' ? request.source.fileId : null,
+      results: final as unknown as Record<string, unknown>,
+      images,
+    });
+    return final;
+  }
+
+  /** A refusal before the work started: `vision_comparison_error`, and for Figma access the modal's message. */
+  private refuse(error: unknown, emit: Emit, figmaUrl: string | null): void {
+    if (error instanceof Refusal || error instanceof AppError) {
+      emit({ type: 'vision_comparison_error', data: { error: problemText(error) } });
+      return;
+    }
+    this.fail(error, emit, figmaUrl);
+  }
+
+  /** A failure of the work: in words the user can act on; Figma's permission refusal opens the sharing modal. */
+  private fail(error: unknown, emit: Emit, figmaUrl: string | null): void {
+    if (error instanceof FigmaError) {
+      if (error.code === 'permission') {
+        emit({
+          type: 'figma_permission_error',
+          data: {
+            ...figmaSharingInstructions({ figma_url: figmaUrl, error_context: 'permission' }),
+            message: FIGMA_ACCESS_REQUIRED,
+            detail: error.message,
+            status: error.status ?? null,
+          },
+        });
+        emit({ type: 'vision_comparison_error', data: { error: FIGMA_ACCESS_REQUIRED } });
+        return;
+      }
+      emit({ type: 'vision_comparison_error', data: { error: error.message } });
+      return;
+    }
+    if (error instanceof FrameSelectError || error instanceof Refusal || error instanceof AppError) {
+      emit({ type: 'vision_comparison_error', data: { error: problemText(error) } });
+      return;
+    }
+    const text = error instanceof Error ? error.message : String(error);
+    this.deps.log.warn({ err: error }, 'design comparison failed');
+    emit({ type: 'vision_comparison_error', data: { error: `The comparison failed: ${text}` } });
+  }
+
+  /** The stored comparison of a session, links signed afresh; undefined when it has none of the user's. */
+  async stored(userId: string, sessionId: string) {
+    const row = await this.deps.repos.designComparisons.latestForSession(userId, sessionId);
+    if (!row) return undefined;
+    const viewport_images = Object.fromEntries(
+      Object.entries(row.images).map(([name, ids]) => [name, signedImages(this.deps.urls, userId, ids)]),
+    );
+    return {
+      id: row.id,
+      session_id: sessionId,
+      comparison_type: row.comparison_type as 'figma' | 'image',
+      website_url: row.website_url,
+      figma_url: row.figma_url,
+      file_id: row.file_id,
+      results: { ...row.results, viewport_images },
+      created_at: row.created_at.toISOString(),
+    };
+  }
+}
+
+function figmaUrlOf(request: Request): string | null {
+  return request.source.type === 'figma' ? request.source.figmaUrl : null;
+}
+
+function signedImages(
+  urls: SignedUrls,
+  userId: string,
+  ids: { site: string; design: string; width: number; height: number },
+): ViewportImages {
+  return {
+    site_url: urls.design('comparison-image', ids.site, userId),
+    design_url: urls.design('comparison-image', ids.design, userId),
+    width: ids.width,
+    height: ids.height,
+  };
+}
+
+/** A Figma style difference as an issue of the list, beside the pixel comparison's. */
+function styleIssue(difference: StyleDifference, viewport: string): ComparisonIssue {
+  const what =
+    difference.kind === 'typography' ? 'Typography' : difference.kind === 'color' ? 'Colour' : 'Spacing';
+  return {
+    issue: `${what} of \`${difference.selector}\` differs from Figma: ${difference.property}`.slice(0, 500),
+    description:
+      `The Figma layer "${difference.nodeName}" has ${difference.property}: ${difference.design}; the page (${viewport}) has ` +
+      `${difference.site ?? 'none'}. Fix: ${difference.selector} { ${difference.property}: ${difference.design}; }`,
+    kind: difference.kind,
+    priority: difference.kind === 'spacing' ? 'low' : 'medium',
+    element: difference.selector,
+    location: {
+      x: Math.max(0, difference.location.x),
+      y: Math.max(0, difference.location.y),
+      width: Math.max(0, difference.location.width),
+      height: Math.max(0, difference.location.height),
+      viewport,
+    },
+  };
+}

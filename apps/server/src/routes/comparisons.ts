@@ -1,0 +1,40 @@
+import { IdParamsSchema, StoredComparisonSchema } from '@argus/protocol';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { AppError, parseWith } from '../errors';
+import { currentUser } from '../plugins/authenticate';
+import type { Services } from '../services';
+import type { SignedQuery } from '../services/signed-urls';
+
+const SessionParamsSchema = z.object({ session_id: z.string().min(1).max(100) });
+
+/**
+ * `GET /api/comparisons/:session_id`: the latest comparison of one of the user's design sessions, its
+ * image links signed afresh; 404 when there is none of theirs. `GET /api/comparisons/images/:id`: one
+ * image a comparison shows, through its signed link (owner bound by the signature, row read owner-scoped).
+ */
+export async function comparisonRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  app.get('/api/comparisons/images/:id', async (request, reply) => {
+    const { id } = parseWith(IdParamsSchema, request.params, 'path');
+    const { ownerId, expires } = services.urls.verifyDesign(
+      'comparison-image',
+      id,
+      request.query as SignedQuery,
+    );
+    const row = await services.repos.designComparisons.image(ownerId, id);
+    if (!row) throw new AppError('NOT_FOUND', 'Image not found');
+    const maxAge = Math.max(0, expires - Math.floor(Date.now() / 1000));
+    return reply
+      .type('image/png')
+      .header('cache-control', `private, max-age=${maxAge}, immutable`)
+      .header('content-length', row.bytes)
+      .send(services.blobs.read(row.sha256));
+  });
+
+  app.get('/api/comparisons/:session_id', { preHandler: app.requireUser }, async (request) => {
+    const { session_id } = parseWith(SessionParamsSchema, request.params, 'path');
+    const stored = await services.comparisons.stored(currentUser(request).id, session_id);
+    if (!stored) throw new AppError('NOT_FOUND', 'This session has no comparison yet');
+    return StoredComparisonSchema.parse(stored);
+  });
+}
