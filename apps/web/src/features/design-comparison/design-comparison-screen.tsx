@@ -117,7 +117,7 @@ export function DesignComparisonScreen(props: DesignComparisonScreenProps) {
       </div>
 
       {view && (
-        <div className="grid items-start gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,1.35fr)]">
+        <div className="grid items-start gap-6 2xl:grid-cols-[minmax(0,1fr)_minmax(0,1.35fr)]">
           <DetailsTabs
             ref={details}
             view={view}
@@ -128,7 +128,7 @@ export function DesignComparisonScreen(props: DesignComparisonScreenProps) {
             onCopyCss={(css) => void cmp.copyCss(css)}
           />
           {view.images.length > 0 && (
-            <div ref={visual} className="min-w-0 scroll-mt-6 xl:sticky xl:top-6">
+            <div ref={visual} className="min-w-0 scroll-mt-24 2xl:sticky 2xl:top-24">
               <VisualPanel
                 view={view}
                 viewport={viewport}

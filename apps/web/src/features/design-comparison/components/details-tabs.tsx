@@ -5,7 +5,14 @@ import { Badge } from '../../../components/badge';
 import { EmptyState } from '../../../components/empty-state';
 import { SmallButton } from '../../../components/small-button';
 import { cn } from '../../../lib/cn';
-import { formatPercent, humanize, type IssueView, type ResultsView, scoreTone } from '../model/results';
+import {
+  codeSpans,
+  formatPercent,
+  humanize,
+  type IssueView,
+  type ResultsView,
+  scoreTone,
+} from '../model/results';
 import { SCORE_TEXT } from './tones';
 
 export type DetailTab = 'overview' | 'issues' | 'recommendations' | 'css';
@@ -16,6 +23,23 @@ const TABS: { value: DetailTab; label: string }[] = [
   { value: 'recommendations', label: 'Recommendations' },
   { value: 'css', label: 'CSS Fixes' },
 ];
+
+/** A text with its backticked names shown as code. */
+function Rich({ text }: { text: string }) {
+  return (
+    <>
+      {codeSpans(text).map((part, index) =>
+        part.code ? (
+          <code key={index} className="rounded bg-slate-100 px-1 font-mono text-[0.92em] text-slate-800">
+            {part.text}
+          </code>
+        ) : (
+          <span key={index}>{part.text}</span>
+        ),
+      )}
+    </>
+  );
+}
 
 /** Spec §9 priority colours: high and critical red, medium orange, low green. */
 function PriorityBadge({ priority }: { priority: string }) {
@@ -131,10 +155,14 @@ function Issues({
                 <PriorityBadge priority={issue.priority} />
                 <Badge tone="slate">{humanize(issue.kind)}</Badge>
                 <span className="min-w-0 flex-1 basis-40 text-sm font-medium text-slate-900">
-                  {issue.title}
+                  <Rich text={issue.title} />
                 </span>
               </div>
-              {issue.description && <p className="mt-1.5 text-xs text-slate-600">{issue.description}</p>}
+              {issue.description && (
+                <p className="mt-1.5 text-xs text-slate-600">
+                  <Rich text={issue.description} />
+                </p>
+              )}
               <div className="mt-1.5 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-500">
                 {issue.element && <code className="break-all text-slate-700">{issue.element}</code>}
                 {issue.location && (
@@ -168,10 +196,14 @@ function Recommendations({ items }: { items: readonly Recommendation[] }) {
             <PriorityBadge priority={item.priority} />
             <Badge tone="indigo">{humanize(item.category)}</Badge>
             <span className="min-w-0 flex-1 basis-40 text-sm font-medium text-slate-900">
-              {item.suggestion}
+              <Rich text={item.suggestion} />
             </span>
           </div>
-          {item.solution && <p className="mt-1.5 text-sm text-slate-700">{item.solution}</p>}
+          {item.solution && (
+            <p className="mt-1.5 text-sm text-slate-700">
+              <Rich text={item.solution} />
+            </p>
+          )}
           {(item.impact || item.expected_improvement) && (
             <p className="mt-1 text-xs text-slate-500">
               {item.impact}
@@ -213,7 +245,7 @@ function CssFixes({ fixes, onCopy }: { fixes: readonly CssFix[]; onCopy: (css: s
               Copy
             </SmallButton>
           </div>
-          <pre className="overflow-x-auto rounded-b-xl bg-slate-900 px-3 py-2.5 text-xs leading-relaxed text-slate-100">
+          <pre className="rounded-b-xl bg-slate-900 whitespace-pre-wrap break-all px-3 py-2.5 text-xs leading-relaxed text-slate-100">
             <code>{fix.css_code}</code>
           </pre>
         </li>
@@ -262,7 +294,7 @@ export const DetailsTabs = forwardRef<HTMLElement, DetailsTabsProps>(function De
     <section
       ref={ref}
       id="comparison-details"
-      className="min-w-0 scroll-mt-6 rounded-2xl border border-slate-200 bg-white shadow-xs"
+      className="min-w-0 scroll-mt-24 rounded-2xl border border-slate-200 bg-white shadow-xs"
       aria-label="Comparison details"
       data-testid="comparison-details"
     >

@@ -136,8 +136,11 @@ export function SetupPanel(props: SetupPanelProps) {
         />
 
         <div className="flex flex-wrap gap-2">
+          {/* Keyed apart: were the Stop button's element reused as the submit button, the browser would
+              submit the form (start again) as the default action of the very click that stopped it. */}
           {props.running ? (
             <Button
+              key="stop"
               type="button"
               variant="secondary"
               onClick={props.onStop}
@@ -149,6 +152,7 @@ export function SetupPanel(props: SetupPanelProps) {
             </Button>
           ) : (
             <Button
+              key="start"
               type="submit"
               disabled={!props.canStart}
               className="flex-1"

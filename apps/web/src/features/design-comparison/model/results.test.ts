@@ -2,6 +2,7 @@ import { ComparisonResultsSchema } from '@argus/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   boxInImage,
+  codeSpans,
   exportContent,
   exportText,
   issuesOn,
@@ -126,5 +127,20 @@ describe('the export (comparison-results.json)', () => {
     expect(exportText(results)).not.toContain('sig=');
     // The file reads back as results.
     expect(ComparisonResultsSchema.parse(parsed).overall_similarity).toBe(71.6);
+  });
+});
+
+describe('code in texts', () => {
+  it('cuts backticked names out as code', () => {
+    expect(codeSpans('`#cta` shows `red`.')).toEqual([
+      { code: true, text: '#cta' },
+      { code: false, text: ' shows ' },
+      { code: true, text: 'red' },
+      { code: false, text: '.' },
+    ]);
+  });
+  it('leaves texts without, or with an unpaired backtick, alone', () => {
+    expect(codeSpans('plain')).toEqual([{ code: false, text: 'plain' }]);
+    expect(codeSpans('a ` b')).toEqual([{ code: false, text: 'a ` b' }]);
   });
 });

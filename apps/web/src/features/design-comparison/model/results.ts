@@ -180,3 +180,15 @@ export function boxInImage(
 export function issuesOn(issues: readonly IssueView[], viewport: string): IssueView[] {
   return issues.filter((issue) => issue.location?.viewport === viewport);
 }
+
+/**
+ * The engine writes names of code in backticks ('`#cta` shows #2563eb'): the text cut into plain and
+ * code parts, so the screen can show the code as code. An unpaired backtick stays as it is.
+ */
+export function codeSpans(text: string): { code: boolean; text: string }[] {
+  const parts = text.split('`');
+  if (parts.length % 2 === 0) return [{ code: false, text }];
+  return parts
+    .map((part, index) => ({ code: index % 2 === 1, text: part }))
+    .filter((part) => part.text !== '');
+}

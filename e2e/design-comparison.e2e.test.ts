@@ -1,0 +1,307 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
+import { landingPage } from '../fixtures/design/landing';
+import { describeViolations, isBlocking, runAxe } from './support/axe';
+import { launchBrowser, screenshot } from './support/browser';
+
+/**
+ * The Design Comparison screen against the real server and its design-diff engine: the fixture landing
+ * page (fixtures/design/landing.ts) is the website, and a capture of its 'colour' variant (the button's
+ * colour changed) is the uploaded design. Upload, compare, read the score and its badge, every tab,
+ * the issue boxes, copy a CSS fix, export, reopen with ?session=, the access modal, and the client-side
+ * checks of spec §5.
+ */
+
+const PASSWORD = 'Correct1horse';
+const DESKTOP = { width: 1920, height: 1080 };
+
+let server: RunningServer;
+let site: { url: string; close: () => Promise<void> };
+let browser: Browser;
+let design: Buffer;
+const contexts: BrowserContext[] = [];
+
+/** The clean landing page on 127.0.0.1 (ALLOWED_TARGETS names it, so the server's browser may open it). */
+async function serveLanding(): Promise<{ url: string; close: () => Promise<void> }> {
+  const http: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(landingPage('clean'));
+  });
+  await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((done) => http.close(() => done())),
+  };
+}
+
+beforeAll(async () => {
+  [server, site, browser] = await Promise.all([
+    spawnServer({ ALLOWED_TARGETS: '127.0.0.1' }),
+    serveLanding(),
+    launchBrowser(),
+  ]);
+  // The design: the page with its planted change, as a designer's export at the desktop width.
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.setContent(landingPage('colour'));
+  design = await page.screenshot({ type: 'png' });
+  await context.close();
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await browser?.close();
+  await site?.close();
+  await server?.stop();
+});
+
+async function newPage(width = 1440, height = 1000): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads: true });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  return page;
+}
+
+function toast(page: Page, text: string) {
+  return page.getByRole('status').filter({ hasText: text }).first();
+}
+
+async function signIn(page: Page): Promise<void> {
+  const username = `cmp_${Date.now().toString(36)}`;
+  const res = await fetch(`${server.url}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      username,
+      email: `${username}@example.com`,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+    }),
+  });
+  expect(res.status).toBe(201);
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel('Email or username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === '/dashboard');
+}
+
+async function axeFailures(page: Page, state: string): Promise<string[]> {
+  const violations = await runAxe(page);
+  return describeViolations(violations.filter(isBlocking)).map((line) => `${state}: ${line}`);
+}
+
+describe('the Design Comparison screen', () => {
+  it('compares an uploaded design with a website: score, badge, tabs, boxes, copy, export, reopen', async () => {
+    const page = await newPage();
+    await signIn(page);
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Figma Comparison' }).click();
+    await page.waitForURL((url) => url.pathname === '/figma-comparison');
+    const main = page.getByRole('main');
+    await main.getByRole('heading', { level: 1, name: 'Design Comparison' }).waitFor();
+    await page.locator('[data-testid="comparison-connection"][data-status="connected"]').waitFor();
+    expect(await page.getByTestId('comparison-connection').textContent()).toBe('Connected');
+    const a11y: string[] = await axeFailures(page, 'idle');
+    await screenshot(page, 'design-comparison-idle');
+
+    // ---- spec §5, client side --------------------------------------------------------------------
+    const start = main.getByRole('button', { name: 'Start Comparison' });
+    expect(await start.isDisabled()).toBe(true);
+    await main.getByLabel('Figma File URL').fill('https://example.com/design/x');
+    await main.getByText('Please enter a valid Figma file URL').waitFor();
+    await main.getByLabel('Website to Compare').fill('example.com');
+    await main.getByText('Please enter a valid website URL').waitFor();
+    // Inline and red (spec §5).
+    expect(await main.getByText('Please enter a valid website URL').getAttribute('class')).toContain(
+      'text-red-600',
+    );
+    await main.getByLabel('Figma File URL').fill('https://www.figma.com/design/AbCdEf123456/Landing');
+    expect(await main.getByText('Please enter a valid Figma file URL').count()).toBe(0);
+    expect(await start.isDisabled()).toBe(true);
+    await screenshot(page, 'design-comparison-validation');
+
+    // The access modal: 'Need help?' asks the server and opens it at once.
+    await main.getByRole('button', { name: 'Need help?' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Figma File Access Required' });
+    await dialog.waitFor();
+    await dialog.getByText("'Anyone with the link can view'").waitFor();
+    await dialog.getByText("'Can view'").waitFor();
+    await screenshot(page, 'design-comparison-modal');
+    a11y.push(...(await axeFailures(page, 'modal')));
+    await dialog.getByRole('button', { name: 'Got it!' }).click();
+    await toast(page, 'Instructions sent! Please check your Figma file sharing settings.').waitFor();
+    expect(await dialog.count()).toBe(0);
+
+    // Upload Image: not an image, too large, then the design.
+    await main.getByText('Upload Image', { exact: true }).click();
+    await main.getByText('Supports PNG, JPG, GIF, WebP (max 10MB)').waitFor();
+    const fileInput = main.getByLabel('Design image');
+    await fileInput.setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('hello'),
+    });
+    await toast(page, 'Please select an image file').waitFor();
+    await fileInput.setInputFiles({
+      name: 'huge.png',
+      mimeType: 'image/png',
+      buffer: Buffer.alloc(10 * 1024 * 1024 + 1),
+    });
+    await toast(page, 'File size must be less than 10MB').waitFor();
+    expect(await main.getByTestId('uploaded-design').count()).toBe(0);
+
+    await fileInput.setInputFiles({ name: 'landing-design.png', mimeType: 'image/png', buffer: design });
+    await toast(page, 'Image uploaded successfully!').waitFor();
+    expect(await main.getByTestId('uploaded-filename').textContent()).toBe('landing-design.png');
+    await main.getByRole('img', { name: 'Uploaded design landing-design.png' }).waitFor();
+    expect(await start.isDisabled()).toBe(true); // the website is still invalid
+    await main.getByLabel('Website to Compare').fill(site.url);
+    expect(await main.getByText('Please enter a valid website URL').count()).toBe(0);
+    expect(await start.isDisabled()).toBe(false);
+    await screenshot(page, 'design-comparison-ready');
+
+    // ---- the comparison --------------------------------------------------------------------------
+    await start.click();
+    const similarity = main.getByTestId('overall-similarity');
+    await similarity.waitFor({ timeout: 90_000 });
+    const percent = Number((await similarity.textContent())?.replace('%', ''));
+    expect(percent).toBeGreaterThan(0);
+    expect(percent).toBeLessThanOrEqual(100);
+    await toast(page, `Comparison completed! Similarity: ${percent}%`).waitFor();
+    expect(await main.getByTestId('progress-message').textContent()).toBe('Comparison completed!');
+    expect(await main.getByTestId('progress-percent').textContent()).toBe('100%');
+    expect(
+      await main.getByRole('progressbar', { name: 'Comparison progress' }).getAttribute('aria-valuenow'),
+    ).toBe('100');
+    expect(page.url()).toMatch(/[?&]session=/);
+
+    // The quality badge's colour follows its rating (spec §2).
+    const badge = main.getByTestId('quality-badge');
+    const rating = (await badge.textContent()) ?? '';
+    const tones: Record<string, string> = { Excellent: 'green', Good: 'blue', Fair: 'yellow', Poor: 'red' };
+    expect(Object.keys(tones)).toContain(rating);
+    expect(await badge.getAttribute('data-tone')).toBe(tones[rating]);
+    await main.getByRole('button', { name: 'New Comparison' }).waitFor();
+    await screenshot(page, 'design-comparison-results');
+
+    // ---- the tabs --------------------------------------------------------------------------------
+    const tabs = main.getByRole('tablist', { name: 'Comparison details' });
+    await main.getByRole('button', { name: 'View Details' }).click();
+    expect(await tabs.getByRole('tab', { name: 'Overview' }).getAttribute('aria-selected')).toBe('true');
+    await main.getByTestId('viewport-analysis').first().waitFor();
+
+    await tabs.getByRole('tab', { name: /^Issues/ }).click();
+    const issues = main.getByTestId('issue-item');
+    await issues.first().waitFor();
+    const issueTexts = await issues.allTextContents();
+    // Where the planted change is: the button of the clean page, laid out at the desktop width.
+    const button = await page.evaluate((html) => {
+      const frame = document.createElement('iframe');
+      frame.style.cssText = 'position:absolute;left:-99999px;width:1920px;height:1080px;border:0';
+      document.body.appendChild(frame);
+      frame.contentDocument?.open();
+      frame.contentDocument?.write(html);
+      frame.contentDocument?.close();
+      const r = frame.contentDocument?.querySelector('#cta')?.getBoundingClientRect();
+      frame.remove();
+      return r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
+    }, landingPage('clean'));
+    if (!button) throw new Error('no #cta in the fixture');
+    // Some issue's box over the site's capture lies on the button.
+    const pic = await main.getByRole('img', { name: 'Website capture, desktop' }).boundingBox();
+    if (!pic) throw new Error('no site capture shown');
+    const scale = pic.width / DESKTOP.width;
+    const siteBoxes = main
+      .getByTestId('visual-side-by-side')
+      .locator('figure')
+      .first()
+      .getByTestId('issue-box');
+    let onButton: string | null = null;
+    for (const handle of await siteBoxes.all()) {
+      const b = await handle.boundingBox();
+      if (!b) continue;
+      const cx = (b.x - pic.x + b.width / 2) / scale;
+      const cy = (b.y - pic.y + b.height / 2) / scale;
+      const inside =
+        cx > button.x - 8 &&
+        cx < button.x + button.width + 8 &&
+        cy > button.y - 8 &&
+        cy < button.y + button.height + 8;
+      if (inside) onButton = await handle.getAttribute('data-issue-id');
+    }
+    expect(onButton).not.toBeNull();
+    // Clicking that issue in the list selects its box, over the site and over the design.
+    const item = main.locator(`[data-testid="issue-item"][data-issue-id="${onButton}"]`);
+    await item.click();
+    expect(await item.getAttribute('aria-pressed')).toBe('true');
+    const boxes = main.locator(`[data-testid="issue-box"][data-issue-id="${onButton}"]`);
+    expect(await boxes.count()).toBe(2);
+    expect(await boxes.first().getAttribute('data-selected')).toBe('true');
+    expect(await boxes.last().getAttribute('data-selected')).toBe('true');
+    await screenshot(page, 'design-comparison-issues');
+
+    // Overlay with its opacity slider.
+    await main.getByText('Overlay', { exact: true }).click();
+    await main.getByTestId('visual-overlay').waitFor();
+    await main.getByLabel('Design opacity').fill('80');
+    expect(await main.getByTestId('overlay-design').evaluate((el) => (el as HTMLElement).style.opacity)).toBe(
+      '0.8',
+    );
+    await screenshot(page, 'design-comparison-overlay');
+
+    await tabs.getByRole('tab', { name: /^Recommendations/ }).click();
+    await main.getByTestId('recommendation').first().waitFor();
+
+    await tabs.getByRole('tab', { name: /^CSS Fixes/ }).click();
+    const fix = main.getByTestId('css-fix').first();
+    await fix.waitFor();
+    const code = (await fix.locator('pre').textContent()) ?? '';
+    expect(code).toContain('{');
+    await fix.getByRole('button', { name: /^Copy/ }).click();
+    await toast(page, 'CSS copied to clipboard!').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+    await screenshot(page, 'design-comparison-css');
+    a11y.push(...(await axeFailures(page, 'results')));
+
+    // ---- export ----------------------------------------------------------------------------------
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      main.getByRole('button', { name: 'Export' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('comparison-results.json');
+    const path = await download.path();
+    const exported = JSON.parse(await readFile(path, 'utf8'));
+    expect(Math.round(exported.overall_similarity)).toBe(percent);
+    expect(exported.quality_rating).toBe(rating);
+    expect(exported.specific_issues.length).toBe(issueTexts.length);
+    expect(exported.css_fixes.some((f: { css_code: string }) => f.css_code === code)).toBe(true);
+    expect(exported).not.toHaveProperty('viewport_images');
+    await toast(page, 'Results exported successfully').waitFor();
+
+    // ---- reopened with ?session= after a reload ----------------------------------------------------
+    await page.reload();
+    await main.getByTestId('overall-similarity').waitFor();
+    expect(await main.getByTestId('overall-similarity').textContent()).toBe(`${percent}%`);
+    expect(await main.getByTestId('quality-badge').textContent()).toBe(rating);
+    expect(await main.getByLabel('Website to Compare').inputValue()).toBe(site.url);
+    await main.getByRole('img', { name: 'Website capture, desktop' }).waitFor();
+
+    // New Comparison clears the results; Start runs again with the same design and can be stopped.
+    await main.getByRole('button', { name: 'New Comparison' }).click();
+    expect(await main.getByTestId('overall-similarity').count()).toBe(0);
+    await main.getByRole('button', { name: 'Start Comparison' }).click();
+    await main.getByRole('button', { name: 'Stop Comparison' }).click();
+    await toast(page, 'Comparison stopped').waitFor();
+    expect(await main.getByTestId('progress-message').textContent()).toBe('Comparison stopped');
+    await screenshot(page, 'design-comparison-stopped');
+
+    expect(a11y).toEqual([]);
+  });
+});
