@@ -375,6 +375,19 @@ describe('design comparison (real server, Chromium, fake Figma)', () => {
     expect(done.type, JSON.stringify(done.data)).toBe('vision_comparison_completed');
     const results = ComparisonResultsSchema.parse(done.data.results);
     expect(results.engine).toContain('Figma node styles');
+    // Figma's node styles against the page's computed ones: the nav link 'Pricing' is 16 px in the design
+    // and 15 px on the page: a fix, and an issue placed on the page.
+    expect(results.css_fixes).toContainEqual(
+      expect.objectContaining({ property: 'font-size', current_value: '15px', recommended_value: '16px' }),
+    );
+    expect(
+      results.specific_issues.some(
+        (i) =>
+          i.kind === 'typography' &&
+          /differs from Figma: font-size/.test(i.issue) &&
+          i.location?.viewport === 'desktop',
+      ),
+    ).toBe(true);
     expect(results.viewport_images.desktop.width).toBe(1440);
     expect(figma.requests.some((r) => r.startsWith(`GET /v1/images/${FILE_KEY}`))).toBe(true);
     const stored = StoredComparisonSchema.parse(
