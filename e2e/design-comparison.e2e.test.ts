@@ -292,6 +292,11 @@ describe('the Design Comparison screen', () => {
     expect(await main.getByTestId('quality-badge').textContent()).toBe(rating);
     expect(await main.getByLabel('Website to Compare').inputValue()).toBe(site.url);
     await main.getByRole('img', { name: 'Website capture, desktop' }).waitFor();
+    // The same results on a phone-sized window.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await main.getByTestId('comparison-summary').scrollIntoViewIfNeeded();
+    await screenshot(page, 'design-comparison-narrow');
+    await page.setViewportSize({ width: 1440, height: 1000 });
 
     // New Comparison clears the results; Start runs again with the same design and can be stopped.
     await main.getByRole('button', { name: 'New Comparison' }).click();

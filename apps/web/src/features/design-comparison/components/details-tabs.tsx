@@ -61,8 +61,13 @@ function Overview({ view }: { view: ResultsView }) {
           { label: 'Recommendations', value: view.recommendations.length },
           { label: 'CSS fixes', value: view.cssFixes.length },
         ].map((stat) => (
-          <div key={stat.label} className="rounded-xl bg-slate-50 px-3 py-3 ring-1 ring-slate-100 ring-inset">
-            <dt className="text-xs text-slate-500">{stat.label}</dt>
+          <div
+            key={stat.label}
+            className="min-w-0 rounded-xl bg-slate-50 px-3 py-3 ring-1 ring-slate-100 ring-inset"
+          >
+            <dt className="truncate text-xs text-slate-500" title={stat.label}>
+              {stat.label}
+            </dt>
             <dd className="mt-1 text-xl font-semibold text-slate-900 tabular-nums">{stat.value}</dd>
           </div>
         ))}

@@ -168,8 +168,19 @@ export function useDesignComparison({ realtime, sessions }: DesignComparisonScre
       setFigmaUrl(found.figma_url ?? '');
     } else {
       setMethod('image');
-      // The design stays on the server under its id: New Comparison can compare it again.
-      setUpload(found.file_id ? { file_id: found.file_id, filename: 'uploaded-design.png', url: '' } : null);
+      // The design stays on the server under its id: New Comparison can compare it again. The stored
+      // comparison names no file name or thumbnail; the design as it was compared stands in for one.
+      const compared = Object.values(found.results.viewport_images)[0]?.design_url ?? '';
+      setUpload(
+        found.file_id
+          ? {
+              file_id: found.file_id,
+              filename: 'uploaded-design.png',
+              url: compared,
+              thumbnail_url: compared,
+            }
+          : null,
+      );
     }
     restoredRef.current = found.results;
     dispatch({ type: 'restored', results: found.results });
