@@ -287,6 +287,9 @@ export class ComparisonService {
 
   /** Begins the work (refused when the user's comparison or browsers are busy); returns at once. */
   private start(userId: string, request: Request, emit: Emit): void {
+    // Asked before the browsers are taken (begin takes them first): a comparison holding all the user's
+    // browsers would otherwise refuse the second with the browser budget's words rather than these.
+    if (this.deps.activities.find(userId, 'design')) throw new Refusal(ALREADY_COMPARING);
     this.deps.activities.begin<ComparisonProgress, 'comparing'>(
       {
         userId,

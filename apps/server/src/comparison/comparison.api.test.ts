@@ -471,4 +471,34 @@ describe('design comparison (real server, Chromium, fake Figma)', () => {
     const after = await outcome(tab);
     expect(after).toMatchObject({ type: 'vision_comparison_completed', request_id: 'after-1' });
   }, 180_000);
+  it('stores the results of a comparison whose socket closed', async () => {
+    const created = await api.call('POST', '/api/sessions/', {
+      token: bob.token,
+      json: { title: 'Bob design', session_type: 'figma-comparison', url: `${siteUrl}/` },
+    });
+    const bobSession = created.data.id as string;
+    const uploaded = await upload(bob.token, desktopPng);
+    bobTab.send('figma_website_comparison', {
+      comparison_type: 'image',
+      file_id: uploaded.data.file_id,
+      website_url: `${siteUrl}/`,
+      session_id: bobSession,
+      viewports: DESKTOP,
+    });
+    await take(bobTab, 'vision_comparison_progress', 20_000);
+    // His only tab goes away while the comparison runs; it finishes and is stored all the same.
+    bobTab.ws.close(1000);
+    await bobTab.closed;
+    const deadline = Date.now() + 90_000;
+    let stored = await api.call('GET', `/api/comparisons/${bobSession}`, { token: bob.token });
+    while (stored.status === 404 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      stored = await api.call('GET', `/api/comparisons/${bobSession}`, { token: bob.token });
+    }
+    expect(stored.status).toBe(200);
+    expect(StoredComparisonSchema.parse(stored.data)).toMatchObject({
+      session_id: bobSession,
+      file_id: uploaded.data.file_id,
+    });
+  }, 120_000);
 });

@@ -1,0 +1,120 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Repositories } from '@argus/db';
+import type { BrowserSession } from '@argus/engine';
+import { AbortedError } from '@argus/engine';
+import type { ServerMessageInput } from '@argus/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ActivityRegistry } from '../activity/activity-registry';
+import { BlobStore } from '../services/blob-store';
+import { BrowserBudget } from '../services/quotas';
+import { createSignedUrls } from '../services/signed-urls';
+import { ALREADY_COMPARING, COMPARISON_STOPPED, ComparisonService } from './comparison-service';
+
+const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() } as unknown as FastifyBaseLogger;
+const USER = 'user-1';
+const UPLOAD = '11111111-1111-4111-8111-111111111111';
+
+/** A browser session whose navigation never ends until it is aborted. */
+function hangingSession(closed: { count: number }): BrowserSession {
+  return {
+    navigate: (_url: string, options?: { signal?: AbortSignal }) =>
+      new Promise((_resolve, reject) => {
+        options?.signal?.addEventListener('abort', () => reject(new AbortedError()), { once: true });
+      }),
+    close: async () => {
+      closed.count++;
+    },
+  } as unknown as BrowserSession;
+}
+
+describe('ComparisonService (fakes)', () => {
+  let dir: string;
+  let blobs: BlobStore;
+  let sha: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'argus-cmp-'));
+    blobs = new BlobStore(dir);
+    sha = await blobs.put(
+      await sharp({ create: { width: 100, height: 100, channels: 3, background: '#fff' } })
+        .png()
+        .toBuffer(),
+    );
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('stops a comparison in its capture: the session closes, nothing is stored, the stop is said once', async () => {
+    const closed = { count: 0 };
+    const addComparison = vi.fn();
+    const activities = new ActivityRegistry({ browsers: new BrowserBudget(2), log });
+    const service = new ComparisonService({
+      config: { figmaApiBase: 'http://figma.invalid', maxStoredBytesPerUser: 1e9 },
+      repos: {
+        designComparisons: {
+          upload: async (userId: string, id: string) =>
+            userId === USER && id === UPLOAD ? { id, user_id: USER, sha256: sha } : undefined,
+          addComparison,
+        },
+      } as unknown as Repositories,
+      blobs,
+      urls: createSignedUrls({ secret: new Uint8Array(32), ttlSeconds: 60 }),
+      activities,
+      openSession: async () => hangingSession(closed),
+      policy: { check: async () => ({ allowed: true, host: 'site.test' }) as never },
+      figmaToken: async () => undefined,
+      checkSession: async () => {},
+      log,
+    });
+    const toSender: ServerMessageInput[] = [];
+    const toAll: ServerMessageInput[] = [];
+    const send = {
+      reply: (m: ServerMessageInput) => toSender.push(m),
+      broadcast: (m: ServerMessageInput) => toAll.push(m),
+    };
+    const data = {
+      comparison_type: 'image' as const,
+      file_id: UPLOAD,
+      website_url: 'https://site.test/',
+      session_id: 's1',
+      viewports: { desktop: { width: 800, height: 600 }, mobile: { width: 390, height: 844 } },
+    };
+    await service.compare(USER, data, send);
+    expect(activities.list(USER, { feature: 'design' })).toHaveLength(1);
+    // A second comparison meanwhile: refused to the asking socket only.
+    await service.compare(USER, data, send);
+    expect(toSender).toEqual([
+      { type: 'vision_comparison_error', session_id: 's1', data: { error: ALREADY_COMPARING } },
+    ]);
+    await vi.waitFor(() =>
+      expect(
+        toAll.some(
+          (m) =>
+            m.type === 'vision_comparison_progress' &&
+            /Capturing/.test((m.data as { message: string }).message),
+        ),
+      ).toBe(true),
+    );
+
+    await service.stop(USER, 's1', send.broadcast);
+    expect(closed.count).toBe(2);
+    expect(activities.list(USER)).toEqual([]);
+    expect(addComparison).not.toHaveBeenCalled();
+    const ends = toAll.filter(
+      (m) => m.type === 'vision_comparison_error' || m.type === 'vision_comparison_completed',
+    );
+    expect(ends).toEqual([
+      { type: 'vision_comparison_error', session_id: 's1', data: { error: COMPARISON_STOPPED } },
+    ]);
+    // Another user's upload, or none: the screen's own error.
+    await service.compare('user-2', data, send);
+    expect(toSender.at(-1)).toMatchObject({
+      data: { error: 'The uploaded design was not found; upload it again' },
+    });
+  });
+});
