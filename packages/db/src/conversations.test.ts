@@ -1,20 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase, repositories } from './index';
+import { type Database, repositories, testEngines } from './index';
 
-describe('conversations repository (PGlite)', () => {
+describe.each(testEngines())('conversations repository on $name', ({ open }) => {
+  let drop: () => Promise<void>;
   let db: Database;
   let repos: ReturnType<typeof repositories>;
   let alice: string;
   let bob: string;
 
   beforeAll(async () => {
-    db = await openDatabase({});
+    ({ db, drop } = await open());
     repos = repositories(db);
     alice = (await repos.users.create({ username: 'alice', email: 'a@example.com', password_hash: 'h' })).id;
     bob = (await repos.users.create({ username: 'bob', email: 'b@example.com', password_hash: 'h' })).id;
   }, 60_000);
   afterAll(async () => {
     await db?.close();
+    await drop?.();
   });
 
   it('keeps messages in the order they were added, owner-scoped', async () => {

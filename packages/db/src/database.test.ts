@@ -1,30 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createScratchDatabase,
-  type Database,
-  migrate,
-  openDatabase,
-  repositories,
-  UniqueViolation,
-} from './index';
+import { type Database, migrate, openDatabase, repositories, testEngines, UniqueViolation } from './index';
 
-const pgUrl = process.env.TEST_DATABASE_URL;
-if (!pgUrl) console.log('[db tests] TEST_DATABASE_URL is unset: the PostgreSQL engine tests are skipped.');
-
-const engines = [
-  { name: 'pglite', open: async () => ({ db: await openDatabase({}), drop: async () => {} }) },
-  ...(pgUrl
-    ? [
-        {
-          name: 'postgresql',
-          open: async () => {
-            const scratch = await createScratchDatabase(pgUrl);
-            return { db: await openDatabase({ databaseUrl: scratch.url }), drop: scratch.drop };
-          },
-        },
-      ]
-    : []),
-];
+const engines = testEngines();
+if (engines.length === 1)
+  console.log('[db tests] TEST_DATABASE_URL is unset: the PostgreSQL engine tests are skipped.');
 
 describe.each(engines)('database on $name', ({ open }) => {
   let db: Database;

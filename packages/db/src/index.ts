@@ -54,7 +54,7 @@ export {
   type TestRunsRepository,
   testRunsRepository,
 } from './test-runs';
-export { createScratchDatabase } from './testing';
+export { createScratchDatabase, type TestEngine, testEngines } from './testing';
 export { type UserSettingsPatch, type UserSettingsRepository, userSettingsRepository } from './user-settings';
 export { isUuid, type NewUser, UniqueViolation, type UsersRepository, usersRepository } from './users';
 

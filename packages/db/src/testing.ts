@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { type Database, openDatabase } from './database';
 
 /**
  * Makes a throw-away database on the PostgreSQL server `adminUrl` points at, so each test file gets a
@@ -30,4 +31,31 @@ export async function createScratchDatabase(
       }
     },
   };
+}
+
+/** One database engine a test runs against: open gives a fresh database and a way to drop it. */
+export interface TestEngine {
+  name: 'pglite' | 'postgresql';
+  open: () => Promise<{ db: Database; drop: () => Promise<void> }>;
+}
+
+/**
+ * The engines a repository test should pass on: the embedded PGlite always, and PostgreSQL (a scratch
+ * database per open) when TEST_DATABASE_URL is set, as CI sets it.
+ */
+export function testEngines(): TestEngine[] {
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  const engines: TestEngine[] = [
+    { name: 'pglite', open: async () => ({ db: await openDatabase({}), drop: async () => {} }) },
+  ];
+  if (pgUrl) {
+    engines.push({
+      name: 'postgresql',
+      open: async () => {
+        const scratch = await createScratchDatabase(pgUrl);
+        return { db: await openDatabase({ databaseUrl: scratch.url }), drop: scratch.drop };
+      },
+    });
+  }
+  return engines;
 }

@@ -1,26 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, type Database, openDatabase, repositories } from './index';
+import { type Database, repositories, testEngines } from './index';
 import { modelUsage } from './schema';
 
-const pgUrl = process.env.TEST_DATABASE_URL;
-
-const engines = [
-  { name: 'pglite', open: async () => ({ db: await openDatabase({}), drop: async () => {} }) },
-  ...(pgUrl
-    ? [
-        {
-          name: 'postgresql',
-          open: async () => {
-            const scratch = await createScratchDatabase(pgUrl);
-            return { db: await openDatabase({ databaseUrl: scratch.url }), drop: scratch.drop };
-          },
-        },
-      ]
-    : []),
-];
-
-describe.each(engines)('user settings and model usage on $name', ({ open }) => {
+describe.each(testEngines())('user settings and model usage on $name', ({ open }) => {
   let db: Database;
   let drop: () => Promise<void>;
   let repos: ReturnType<typeof repositories>;
