@@ -17,7 +17,7 @@ import { blockColourDistance, toHex } from './color';
 import { diffImages } from './diff-kernel';
 import type { DomElementFacts } from './figma/style-compare';
 import { cssFixes } from './fixes';
-import { cropTop, decodeImage, encodePng, type RgbaImage } from './image';
+import { cropTop, decodeImage, encodePng, imageWidth, type RgbaImage } from './image';
 import { type Box, findRegions, priorityOf, type Region } from './regions';
 import { CATEGORIES, type Category, combineScores, qualityRating, scoreViewport } from './scores';
 import { ssim } from './ssim';
@@ -39,6 +39,18 @@ export interface CompareDesignOptions {
   ) => Promise<CaptureSession>;
   signal?: AbortSignal;
   onProgress?: (progress: { percent: number; message: string }) => void;
+  /**
+   * Compare every viewport with its design even when the design was drawn for another width (a
+   * desktop mock-up against the mobile page). Off, a design is compared only at the viewport(s)
+   * nearest its own width, and the others say why they were not compared. @default false
+   */
+  compareEveryViewport?: boolean;
+  /**
+   * What each viewport's design was drawn as, when its image does not say (a Figma frame rendered at
+   * the viewport's width): the same `id` is one design, `width` the width it was drawn at.
+   * @default the image's own bytes and width
+   */
+  drawnAt?: Record<string, { id: string; width: number }>;
   /** Issues kept per viewport, largest first. @default 40 */
   maxIssuesPerViewport?: number;
   /**
@@ -99,8 +111,16 @@ export async function compareDesignDetailed(input: CompareDesignOptions): Promis
   const viewports: Viewports =
     input.viewports ??
     (options.include_responsive ? { ...DEFAULT_VIEWPORTS } : { desktop: DEFAULT_VIEWPORTS.desktop });
-  const names = Object.keys(viewports);
-  if (names.length === 0) throw new RangeError('At least one viewport is needed');
+  const requested = Object.keys(viewports);
+  if (requested.length === 0) throw new RangeError('At least one viewport is needed');
+  const designOf = (name: string) => {
+    const design = Buffer.isBuffer(input.design) ? input.design : input.design[name];
+    if (!design) throw new RangeError(`No design for the ${name} viewport`);
+    return design;
+  };
+  const { compared: names, skipped } = input.compareEveryViewport
+    ? { compared: requested, skipped: {} }
+    : await viewportsForDesigns(viewports, designOf, input.drawnAt);
   const open =
     input.openSession ??
     (input.pool
@@ -120,8 +140,7 @@ export async function compareDesignDetailed(input: CompareDesignOptions): Promis
     });
   const details = await Promise.all(
     names.map(async (name) => {
-      const design = Buffer.isBuffer(input.design) ? input.design : input.design[name];
-      if (!design) throw new RangeError(`No design for the ${name} viewport`);
+      const design = designOf(name);
       const detail = await compareViewport({
         name,
         viewport: viewports[name],
@@ -143,7 +162,7 @@ export async function compareDesignDetailed(input: CompareDesignOptions): Promis
     }),
   );
   progress({ percent: 95, message: 'Summarising' });
-  const results = summarise(details, options);
+  const results = summarise(details, options, skipped);
   progress({ percent: 100, message: 'Comparison complete' });
   return { results, viewports: details };
 }
@@ -396,7 +415,49 @@ function describeIssue(
 
 const RANK: Record<ComparisonPriority, number> = { critical: 3, high: 2, medium: 1, low: 0 };
 
-function summarise(details: ViewportDetail[], options: ComparisonOptions): ComparisonResults {
+/**
+ * Which viewports to compare: a design is drawn for one screen width, and scaling a 1920 px mock-up
+ * down to a 390 px phone compares two different layouts (every difference a false alarm). So each
+ * design is compared at the viewport(s) nearest its own width (by ratio; ties all kept, as when a
+ * client sends three 1920 px viewports), and every other viewport gets a note saying why it was not.
+ */
+export async function viewportsForDesigns(
+  viewports: Viewports,
+  designOf: (name: string) => Buffer,
+  drawnAt: Record<string, { id: string; width: number }> = {},
+): Promise<{ compared: string[]; skipped: Record<string, string> }> {
+  const names = Object.keys(viewports);
+  // Designs with the same bytes (or the same drawnAt id) are one design, drawn at one width.
+  const groups: { key: Buffer | string; width: number; names: string[] }[] = [];
+  for (const name of names) {
+    const design = designOf(name);
+    const key = drawnAt[name]?.id ?? design;
+    const group = groups.find((g) =>
+      typeof key === 'string' || typeof g.key === 'string' ? g.key === key : g.key.equals(key),
+    );
+    if (group) group.names.push(name);
+    else groups.push({ key, width: drawnAt[name]?.width ?? (await imageWidth(design)), names: [name] });
+  }
+  const compared = new Set<string>();
+  const skipped: Record<string, string> = {};
+  for (const group of groups) {
+    const distance = (name: string) => Math.abs(Math.log(viewports[name].width / group.width));
+    const best = Math.min(...group.names.map(distance));
+    const homes = group.names.filter((name) => distance(name) <= best + 1e-6);
+    for (const name of homes) compared.add(name);
+    for (const name of group.names.filter((n) => !homes.includes(n))) {
+      skipped[name] =
+        `Not compared: the design is ${Math.round(group.width)} px wide, drawn for ${homes.join(' and ')} (${viewports[homes[0]].width} px), not for ${name} (${viewports[name].width} px). Give a design made for ${name} to compare it.`;
+    }
+  }
+  return { compared: names.filter((n) => compared.has(n)), skipped };
+}
+
+function summarise(
+  details: ViewportDetail[],
+  options: ComparisonOptions,
+  skipped: Record<string, string> = {},
+): ComparisonResults {
   const combined = combineScores(details);
   const issues = details.flatMap((d) => d.issues);
   const cssFixesAll: CssFix[] = [];
@@ -446,6 +507,7 @@ function summarise(details: ViewportDetail[], options: ComparisonOptions): Compa
       return [d.name, { similarity: d.overall, notes, width: d.width, height: d.siteHeight }];
     }),
   );
+  Object.assign(viewport_analysis, skipped);
   return ComparisonResultsSchema.parse({
     overall_similarity: combined.overall,
     quality_rating: qualityRating(combined.overall),

@@ -26,6 +26,13 @@ export async function decodeImage(input: Buffer, width?: number): Promise<RgbaIm
   };
 }
 
+/** An image's width in pixels, read from its header without decoding it. */
+export async function imageWidth(input: Buffer): Promise<number> {
+  const { width } = await sharp(input).metadata();
+  if (!width) throw new RangeError('The design image has no width');
+  return width;
+}
+
 /** The top `height` rows (no copy). */
 export function cropTop(image: RgbaImage, height: number): RgbaImage {
   const h = Math.max(0, Math.min(image.height, Math.floor(height)));

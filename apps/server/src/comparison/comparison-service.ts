@@ -326,6 +326,8 @@ export class ComparisonService {
       const { source } = request;
       let design: CompareDesignOptions['design'];
       const figmaFacts = new Map<string, { facts: DesignFacts; frameWidth: number }>();
+      // A Figma frame is rendered at each viewport's width; which frame it was says what it was drawn for.
+      const drawnAt: Record<string, { id: string; width: number }> = {};
       if (source.type === 'image') {
         progress(3, 'Reading the uploaded design');
         design = await readAll(this.deps.blobs.read(source.sha256));
@@ -351,6 +353,7 @@ export class ComparisonService {
             request.viewports[name].width,
           );
           perViewport[name] = loaded.png;
+          drawnAt[name] = { id: loaded.frame.id, width: loaded.frame.width };
           figmaFacts.set(name, { facts: loaded.facts, frameWidth: loaded.frame.width });
           progress(
             3 + (7 * (i + 1)) / names.length,
@@ -374,6 +377,7 @@ export class ComparisonService {
         openSession: open,
         signal,
         keepImages: true,
+        drawnAt,
         readDomFacts: source.type === 'figma',
         onProgress: ({ percent, message }) => {
           // design-diff's 0..100 is this comparison's 10..90.
