@@ -40,7 +40,7 @@ describe('ComparisonService (fakes)', () => {
     dir = await mkdtemp(join(tmpdir(), 'argus-cmp-'));
     blobs = new BlobStore(dir);
     sha = await blobs.put(
-      await sharp({ create: { width: 100, height: 100, channels: 3, background: '#fff' } })
+      await sharp({ create: { width: 800, height: 100, channels: 3, background: '#fff' } })
         .png()
         .toBuffer(),
     );
@@ -82,7 +82,8 @@ describe('ComparisonService (fakes)', () => {
       file_id: UPLOAD,
       website_url: 'https://site.test/',
       session_id: 's1',
-      viewports: { desktop: { width: 800, height: 600 }, mobile: { width: 390, height: 844 } },
+      // Two viewports the 800 px design was drawn for, so the comparison holds two browsers.
+      viewports: { desktop: { width: 800, height: 600 }, 'desktop-tall': { width: 800, height: 900 } },
     };
     await service.compare(USER, data, send);
     expect(activities.list(USER, { feature: 'design' })).toHaveLength(1);
@@ -116,5 +117,48 @@ describe('ComparisonService (fakes)', () => {
     expect(toSender.at(-1)).toMatchObject({
       data: { error: 'The uploaded design was not found; upload it again' },
     });
+  });
+
+  it('does not start a comparison whose Stop arrived while it was still being checked', async () => {
+    const activities = new ActivityRegistry({ browsers: new BrowserBudget(2), log });
+    let release = () => {};
+    const checked = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const opened = vi.fn(async () => hangingSession({ count: 0 }));
+    const service = new ComparisonService({
+      config: { figmaApiBase: 'http://figma.invalid', maxStoredBytesPerUser: 1e9 },
+      repos: {
+        designComparisons: {
+          upload: async () => ({ id: UPLOAD, user_id: USER, sha256: sha }),
+          addComparison: vi.fn(),
+        },
+      } as unknown as Repositories,
+      blobs,
+      urls: createSignedUrls({ secret: new Uint8Array(32), ttlSeconds: 60 }),
+      activities,
+      openSession: opened,
+      policy: { check: async () => ({ allowed: true, host: 'site.test' }) as never },
+      figmaToken: async () => undefined,
+      // The session check is slow: the Stop arrives before the comparison exists.
+      checkSession: () => checked,
+      log,
+    });
+    const messages: ServerMessageInput[] = [];
+    const send = {
+      reply: (m: ServerMessageInput) => messages.push(m),
+      broadcast: (m: ServerMessageInput) => messages.push(m),
+    };
+    const comparing = service.compare(
+      USER,
+      { comparison_type: 'image', file_id: UPLOAD, website_url: 'https://site.test/', session_id: 's1' },
+      send,
+    );
+    await service.stop(USER, 's1', send.broadcast);
+    release();
+    await comparing;
+    expect(activities.list(USER)).toEqual([]);
+    expect(opened).not.toHaveBeenCalled();
+    expect(messages.map((m) => m.type)).toEqual(['vision_comparison_error']);
   });
 });

@@ -140,7 +140,26 @@ function limiter(n: number) {
  * Figma requests, the pool's queue and the browser sessions, which close).
  */
 export class ComparisonService {
+  /** Requests still being checked (before their activity exists), so a Stop can reach them too. */
+  private readonly checking = new Set<{ userId: string; sessionId: string | null; stopped: boolean }>();
+
   constructor(private readonly deps: ComparisonDeps) {}
+
+  /** Checks a request, then starts it unless a Stop arrived while it was being checked. */
+  private async checkAndStart(
+    userId: string,
+    data: ClientMessageOf<'figma_website_comparison'>['data'],
+    emit: Emit,
+  ): Promise<void> {
+    const pending = { userId, sessionId: data.session_id || null, stopped: false };
+    this.checking.add(pending);
+    try {
+      const request = await this.check(userId, data);
+      if (!pending.stopped) this.start(userId, request, emit);
+    } finally {
+      this.checking.delete(pending);
+    }
+  }
 
   /** `figma_website_comparison`: checks, then compares in the background. */
   async compare(
@@ -152,8 +171,7 @@ export class ComparisonService {
     const emit = addressed(send.broadcast, sessionId);
     const refuse = addressed(send.reply, sessionId);
     try {
-      const request = await this.check(userId, data);
-      this.start(userId, request, emit);
+      await this.checkAndStart(userId, data, emit);
     } catch (error) {
       this.refuse(error, refuse, data.comparison_type === 'figma' ? data.figma_url : null);
     }
@@ -195,13 +213,11 @@ export class ComparisonService {
         },
       });
       if (!data.website_url) return;
-      const request = await this.check(userId, {
-        comparison_type: 'image',
-        file_id: row.id,
-        website_url: data.website_url,
-        session_id: sessionId,
-      });
-      this.start(userId, request, emit);
+      await this.checkAndStart(
+        userId,
+        { comparison_type: 'image', file_id: row.id, website_url: data.website_url, session_id: sessionId },
+        emit,
+      );
     } catch (error) {
       this.refuse(error, refuse, null);
     }
@@ -216,6 +232,10 @@ export class ComparisonService {
       .list(userId, { feature: 'design' })
       .find((a) => !sessionId || a.sessionId === sessionId);
     const emit = addressed(send, running?.sessionId ?? sessionId);
+    // A request still being checked is not started once its checks end.
+    for (const pending of this.checking)
+      if (pending.userId === userId && (!sessionId || pending.sessionId === sessionId))
+        pending.stopped = true;
     if (running) await this.deps.activities.stop(running);
     emit({ type: 'vision_comparison_error', data: { error: COMPARISON_STOPPED } });
   }
