@@ -17,7 +17,7 @@ export interface DialogProps {
 }
 
 /**
- * A modal dialog (shared copy of the landing page's, for screens that cannot import that feature): role="dialog", aria-modal, labelled by its title; Esc, the close button and a click on
+ * A modal dialog shared by the screens: role="dialog", aria-modal, labelled by its title; Esc, the close button and a click on
  * the backdrop close it; Tab stays inside; focus returns to where it was when it closes.
  */
 export function Dialog({

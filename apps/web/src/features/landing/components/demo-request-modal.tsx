@@ -1,8 +1,8 @@
 import { type DemoRequest, DemoRequestSchema } from '@argus/protocol';
 import { LoaderCircle } from 'lucide-react';
 import { type ChangeEvent, type FormEvent, type Ref, useEffect, useRef, useState } from 'react';
+import { Dialog } from '../../../components/dialog';
 import { DemoRequestError, submitDemoRequest } from '../api/submit-demo-request';
-import { Dialog } from './dialog';
 
 /** Spec §2: after '✓ Request Sent!' the form is cleared and the modal closes after 2 s. */
 export const DEMO_CLOSE_DELAY_MS = 2000;

@@ -1,6 +1,6 @@
 import { ArrowRight, CircleCheckBig, LoaderCircle } from 'lucide-react';
 import { Link } from 'react-router';
-import { Dialog } from './dialog';
+import { Dialog } from '../../../components/dialog';
 
 const WALKTHROUGH = [
   {
