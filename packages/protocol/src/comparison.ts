@@ -216,6 +216,8 @@ export const StoredComparisonSchema = z.object({
   website_url: z.string(),
   figma_url: z.string().nullable(),
   file_id: z.string().nullable(),
+  /** The uploaded design an image comparison used (its name, size, fresh links); absent for Figma. */
+  design: UploadedDesignSchema.nullable().optional(),
   results: ComparisonResultsSchema,
   created_at: z.string(),
 });

@@ -1,6 +1,7 @@
 import { IdParamsSchema, StoredComparisonSchema } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { toUploadedDesign } from '../comparison/design-uploads';
 import { AppError, parseWith } from '../errors';
 import { currentUser } from '../plugins/authenticate';
 import type { Services } from '../services';
@@ -10,7 +11,7 @@ const SessionParamsSchema = z.object({ session_id: z.string().min(1).max(100) })
 
 /**
  * `GET /api/comparisons/:session_id`: the latest comparison of one of the user's design sessions, its
- * image links signed afresh; 404 when there is none of theirs. `GET /api/comparisons/images/:id`: one
+ * image links signed afresh, with the uploaded design it used (`design`, as POST /api/uploads answers); 404 when there is none of theirs. `GET /api/comparisons/images/:id`: one
  * image a comparison shows, through its signed link (owner bound by the signature, row read owner-scoped).
  */
 export async function comparisonRoutes(app: FastifyInstance, { services }: { services: Services }) {
@@ -33,8 +34,16 @@ export async function comparisonRoutes(app: FastifyInstance, { services }: { ser
 
   app.get('/api/comparisons/:session_id', { preHandler: app.requireUser }, async (request) => {
     const { session_id } = parseWith(SessionParamsSchema, request.params, 'path');
-    const stored = await services.comparisons.stored(currentUser(request).id, session_id);
+    const userId = currentUser(request).id;
+    const stored = await services.comparisons.stored(userId, session_id);
     if (!stored) throw new AppError('NOT_FOUND', 'This session has no comparison yet');
-    return StoredComparisonSchema.parse(stored);
+    // The uploaded design, owner-scoped, with links signed as POST /api/uploads signs them.
+    const row = stored.file_id
+      ? await services.repos.designComparisons.upload(userId, stored.file_id)
+      : undefined;
+    return StoredComparisonSchema.parse({
+      ...stored,
+      design: row ? toUploadedDesign(row, services.urls) : null,
+    });
   });
 }
