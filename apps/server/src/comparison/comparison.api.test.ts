@@ -289,7 +289,9 @@ describe('design comparison (real server, Chromium, fake Figma)', () => {
       session_id: session,
       comparison_type: 'image',
       file_id: again.data.file_id,
+      design: { file_id: again.data.file_id, filename: 'capture.png', size: capture.length },
     });
+    expect((await get(reopened.design!.thumbnail_url!)).status).toBe(200);
     expect(reopened.results.overall_similarity).toBe(own.overall_similarity);
     expect((await get(reopened.results.viewport_images.desktop.design_url)).status).toBe(200);
     expect((await api.call('GET', `/api/comparisons/${session}`, { token: bob.token })).status).toBe(404);
