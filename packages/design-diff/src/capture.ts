@@ -105,6 +105,126 @@ export interface ElementInfo {
   style: Record<StyleProperty, string>;
 }
 
+type InPageBox = { x: number; y: number; width: number; height: number };
+type InPageQuery =
+  | { kind: 'under-boxes'; boxes: InPageBox[]; properties: readonly string[] }
+  | { kind: 'facts'; properties: readonly string[]; max: number };
+
+/**
+ * Runs in the page (through `evaluate`, so it must not use anything outside its body): one stable
+ * selector rule and one visibility rule for both readings of the page's elements.
+ */
+function inspectPage(query: InPageQuery): unknown {
+  const sx = window.scrollX;
+  const sy = window.scrollY;
+  const unique = (selector: string) => {
+    try {
+      return document.querySelectorAll(selector).length === 1;
+    } catch {
+      return false;
+    }
+  };
+  const selectorOf = (el: Element): string => {
+    const parts: string[] = [];
+    let current: Element | null = el;
+    while (current && current !== document.documentElement) {
+      if (current.id && unique(`#${CSS.escape(current.id)}`)) {
+        parts.unshift(`#${CSS.escape(current.id)}`);
+        break;
+      }
+      const testId = current.getAttribute('data-testid');
+      if (testId && unique(`[data-testid="${CSS.escape(testId)}"]`)) {
+        parts.unshift(`[data-testid="${CSS.escape(testId)}"]`);
+        break;
+      }
+      const tag = current.tagName.toLowerCase();
+      if (current === document.body) {
+        parts.unshift('body');
+        break;
+      }
+      const parent: Element | null = current.parentElement;
+      const same = parent ? [...parent.children].filter((c) => c.tagName === current!.tagName) : [];
+      parts.unshift(same.length > 1 ? `${tag}:nth-of-type(${same.indexOf(current) + 1})` : tag);
+      current = parent;
+    }
+    return parts.join(' > ');
+  };
+  /** The element's box in page coordinates and its computed style, or null when it is not shown. */
+  const shown = (el: Element) => {
+    if (['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(el.tagName)) return null;
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) return null;
+    const cs = getComputedStyle(el);
+    if (cs.visibility === 'hidden' || cs.opacity === '0') return null;
+    return { cs, box: { x: r.left + sx, y: r.top + sy, width: r.width, height: r.height } };
+  };
+  const styleOf = (cs: CSSStyleDeclaration) => {
+    const style: Record<string, string> = {};
+    for (const p of query.properties) style[p] = cs.getPropertyValue(p);
+    return style;
+  };
+  const ownText = (el: Element) => {
+    let text = '';
+    for (const node of el.childNodes) if (node.nodeType === Node.TEXT_NODE) text += node.textContent ?? '';
+    return text;
+  };
+
+  if (query.kind === 'under-boxes') {
+    const candidates: { el: Element; box: InPageBox }[] = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      const seen = shown(el);
+      if (seen) candidates.push({ el, box: seen.box });
+    }
+    return query.boxes.map((box) => {
+      let best: (typeof candidates)[number] | null = null;
+      let bestScore = 0;
+      for (const c of candidates) {
+        const iw = Math.min(box.x + box.width, c.box.x + c.box.width) - Math.max(box.x, c.box.x);
+        const ih = Math.min(box.y + box.height, c.box.y + c.box.height) - Math.max(box.y, c.box.y);
+        if (iw <= 0 || ih <= 0) continue;
+        const inter = iw * ih;
+        const score = inter / (box.width * box.height + c.box.width * c.box.height - inter);
+        if (score >= bestScore) {
+          bestScore = score;
+          best = c;
+        }
+      }
+      if (!best) return null;
+      return {
+        selector: selectorOf(best.el),
+        tag: best.el.tagName.toLowerCase(),
+        box: best.box,
+        text: ownText(best.el).replace(/\s+/g, ' ').trim().slice(0, 200),
+        hasChildren: best.el.children.length > 0,
+        style: styleOf(getComputedStyle(best.el)),
+      };
+    });
+  }
+
+  const out: { selector: string; text: string; box: InPageBox; style: Record<string, string> }[] = [];
+  for (const el of [document.body, ...document.body.querySelectorAll('*')]) {
+    if (out.length >= query.max) break;
+    const seen = shown(el);
+    if (!seen) continue;
+    const { cs } = seen;
+    const paints =
+      !/^(transparent|rgba\(0, 0, 0, 0\))$/.test(cs.backgroundColor) ||
+      cs.paddingTop !== '0px' ||
+      cs.paddingLeft !== '0px' ||
+      /(flex|grid)$/.test(cs.display);
+    if (el !== document.body && !ownText(el).trim() && !paints) continue;
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as shown (DomElementFacts), not hidden nodes' text
+    const text = ((el as HTMLElement).innerText ?? '').replace(/\s+/g, ' ').trim().slice(0, 500);
+    out.push({
+      selector: selectorOf(el),
+      text: el === document.body ? '' : text,
+      box: seen.box,
+      style: styleOf(cs),
+    });
+  }
+  return out;
+}
+
 /**
  * For each box (page coordinates), the visible element whose box best matches it (largest
  * intersection over union; the deeper element wins a tie), or null when no element overlaps it.
@@ -115,82 +235,8 @@ export function readElements(
   signal?: AbortSignal,
 ): Promise<(ElementInfo | null)[]> {
   return session.evaluate(
-    ({ boxes, properties }: { boxes: Box[]; properties: readonly string[] }) => {
-      const sx = window.scrollX;
-      const sy = window.scrollY;
-      const unique = (selector: string) => {
-        try {
-          return document.querySelectorAll(selector).length === 1;
-        } catch {
-          return false;
-        }
-      };
-      const selectorOf = (el: Element): string => {
-        const parts: string[] = [];
-        let current: Element | null = el;
-        while (current && current !== document.documentElement) {
-          if (current.id && unique(`#${CSS.escape(current.id)}`)) {
-            parts.unshift(`#${CSS.escape(current.id)}`);
-            break;
-          }
-          const testId = current.getAttribute('data-testid');
-          if (testId && unique(`[data-testid="${CSS.escape(testId)}"]`)) {
-            parts.unshift(`[data-testid="${CSS.escape(testId)}"]`);
-            break;
-          }
-          const tag = current.tagName.toLowerCase();
-          if (current === document.body) {
-            parts.unshift('body');
-            break;
-          }
-          const parent: Element | null = current.parentElement;
-          const same = parent ? [...parent.children].filter((c) => c.tagName === current!.tagName) : [];
-          parts.unshift(same.length > 1 ? `${tag}:nth-of-type(${same.indexOf(current) + 1})` : tag);
-          current = parent;
-        }
-        return parts.join(' > ');
-      };
-      const candidates: { el: Element; x: number; y: number; w: number; h: number }[] = [];
-      for (const el of document.body.querySelectorAll('*')) {
-        if (['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(el.tagName)) continue;
-        const r = el.getBoundingClientRect();
-        if (r.width < 1 || r.height < 1) continue;
-        const cs = getComputedStyle(el);
-        if (cs.visibility === 'hidden' || cs.opacity === '0') continue;
-        candidates.push({ el, x: r.left + sx, y: r.top + sy, w: r.width, h: r.height });
-      }
-      return boxes.map((box) => {
-        let best: (typeof candidates)[number] | null = null;
-        let bestScore = 0;
-        for (const c of candidates) {
-          const iw = Math.min(box.x + box.width, c.x + c.w) - Math.max(box.x, c.x);
-          const ih = Math.min(box.y + box.height, c.y + c.h) - Math.max(box.y, c.y);
-          if (iw <= 0 || ih <= 0) continue;
-          const inter = iw * ih;
-          const score = inter / (box.width * box.height + c.w * c.h - inter);
-          if (score >= bestScore) {
-            bestScore = score;
-            best = c;
-          }
-        }
-        if (!best) return null;
-        const cs = getComputedStyle(best.el);
-        const style: Record<string, string> = {};
-        for (const p of properties) style[p] = cs.getPropertyValue(p);
-        let text = '';
-        for (const node of best.el.childNodes)
-          if (node.nodeType === Node.TEXT_NODE) text += node.textContent ?? '';
-        return {
-          selector: selectorOf(best.el),
-          tag: best.el.tagName.toLowerCase(),
-          box: { x: best.x, y: best.y, width: best.w, height: best.h },
-          text: text.replace(/\s+/g, ' ').trim().slice(0, 200),
-          hasChildren: best.el.children.length > 0,
-          style,
-        };
-      });
-    },
-    { boxes, properties: STYLE_PROPERTIES },
+    inspectPage,
+    { kind: 'under-boxes', boxes, properties: STYLE_PROPERTIES } as InPageQuery,
     { signal },
   ) as Promise<(ElementInfo | null)[]>;
 }
@@ -206,78 +252,8 @@ export const MAX_DOM_FACTS = 2000;
 export function readDomFacts(session: CaptureSession, signal?: AbortSignal): Promise<DomElementFacts[]> {
   return (
     session.evaluate(
-      ({ properties, max }: { properties: readonly string[]; max: number }) => {
-        const sx = window.scrollX;
-        const sy = window.scrollY;
-        const unique = (selector: string) => {
-          try {
-            return document.querySelectorAll(selector).length === 1;
-          } catch {
-            return false;
-          }
-        };
-        const selectorOf = (el: Element): string => {
-          const parts: string[] = [];
-          let current: Element | null = el;
-          while (current && current !== document.documentElement) {
-            if (current.id && unique(`#${CSS.escape(current.id)}`)) {
-              parts.unshift(`#${CSS.escape(current.id)}`);
-              break;
-            }
-            const testId = current.getAttribute('data-testid');
-            if (testId && unique(`[data-testid="${CSS.escape(testId)}"]`)) {
-              parts.unshift(`[data-testid="${CSS.escape(testId)}"]`);
-              break;
-            }
-            const tag = current.tagName.toLowerCase();
-            if (current === document.body) {
-              parts.unshift('body');
-              break;
-            }
-            const parent: Element | null = current.parentElement;
-            const same = parent ? [...parent.children].filter((c) => c.tagName === current!.tagName) : [];
-            parts.unshift(same.length > 1 ? `${tag}:nth-of-type(${same.indexOf(current) + 1})` : tag);
-            current = parent;
-          }
-          return parts.join(' > ');
-        };
-        const out: {
-          selector: string;
-          text: string;
-          box: { x: number; y: number; width: number; height: number };
-          style: Record<string, string>;
-        }[] = [];
-        const elements = [document.body, ...document.body.querySelectorAll('*')];
-        for (const el of elements) {
-          if (out.length >= max) break;
-          if (['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(el.tagName)) continue;
-          const r = el.getBoundingClientRect();
-          if (r.width < 1 || r.height < 1) continue;
-          const cs = getComputedStyle(el);
-          if (cs.visibility === 'hidden' || cs.opacity === '0') continue;
-          let ownText = '';
-          for (const node of el.childNodes)
-            if (node.nodeType === Node.TEXT_NODE) ownText += node.textContent ?? '';
-          const paints =
-            !/^(transparent|rgba\(0, 0, 0, 0\))$/.test(cs.backgroundColor) ||
-            cs.paddingTop !== '0px' ||
-            cs.paddingLeft !== '0px' ||
-            /(flex|grid)$/.test(cs.display);
-          if (el !== document.body && !ownText.trim() && !paints) continue;
-          const style: Record<string, string> = {};
-          for (const p of properties) style[p] = cs.getPropertyValue(p);
-          // biome-ignore lint/performance/useDomNodeTextContent: the text as shown (DomElementFacts), not hidden nodes' text
-          const text = ((el as HTMLElement).innerText ?? '').replace(/\s+/g, ' ').trim().slice(0, 500);
-          out.push({
-            selector: selectorOf(el),
-            text: el === document.body ? '' : text,
-            box: { x: r.left + sx, y: r.top + sy, width: r.width, height: r.height },
-            style,
-          });
-        }
-        return out;
-      },
-      { properties: DOM_FACT_PROPERTIES, max: MAX_DOM_FACTS },
+      inspectPage,
+      { kind: 'facts', properties: DOM_FACT_PROPERTIES, max: MAX_DOM_FACTS } as InPageQuery,
       { signal },
     ) as Promise<{ selector: string; text: string; box: Box; style: Record<string, string> }[]>
   ).then((list) => list.map(domElementFacts));
