@@ -20,6 +20,15 @@ export {
   screenshotPage,
   searchTermOf,
 } from './generate-suite';
+export {
+  type DesignReview,
+  type DesignReviewRequest,
+  DesignReviewSchema,
+  type MeasuredSummary,
+  type ReviewRecommendation,
+  type ReviewViewport,
+  reviewDesign,
+} from './llm/design-review';
 export { createLlmEngine, type LlmEngine } from './llm/llm-engine';
 export {
   AgentTurnSchema,
@@ -36,7 +45,7 @@ export {
   type UsageKind,
   type UsageRecord,
 } from './llm/model-client';
-export { engineName, estimateCost, type ModelConfig } from './llm/model-config';
+export { engineName, estimateCost, type ModelConfig, seesImages } from './llm/model-config';
 export { ModelError, type ModelErrorCode } from './llm/model-errors';
 export { type PageView, pageView } from './llm/page-view';
 export {

@@ -2,6 +2,8 @@ import type { ModelConfig } from '@argus/ai';
 import {
   createLlmEngine,
   createPlanner,
+  ModelClient,
+  type ModelClientOptions,
   type Planner,
   type StepCacheStore,
   type UsageRecord,
@@ -62,15 +64,7 @@ export function engineResolver(deps: EngineResolverDeps): EngineResolver {
     const engine = createLlmEngine({
       config: model.config,
       cache: userCache(deps.stepCache, userId),
-      beforeCall: () => deps.checkBudget(userId),
-      onUsage: async (record) => {
-        try {
-          await deps.recordUsage(userId, record, refs);
-        } catch (error) {
-          // A usage row that cannot be written must not fail the step that made the call.
-          deps.log.error({ err: error, userId }, 'could not record model usage');
-        }
-      },
+      ...budgetAndUsage(deps, userId, refs),
     });
     return {
       planner: engine.planner,
@@ -83,6 +77,45 @@ export function engineResolver(deps: EngineResolverDeps): EngineResolver {
         cost_usd: engine.client.totals.costUsd,
       }),
     };
+  };
+}
+
+type Refs = { test_run_id?: string | null; session_id?: string | null };
+
+/** Every model call of a user's: checked against their budget first, stored with its cost after. */
+function budgetAndUsage(
+  deps: Omit<EngineResolverDeps, 'stepCache'>,
+  userId: string,
+  refs: Refs,
+): Pick<ModelClientOptions, 'beforeCall' | 'onUsage'> {
+  return {
+    beforeCall: () => deps.checkBudget(userId),
+    onUsage: async (record) => {
+      try {
+        await deps.recordUsage(userId, record, refs);
+      } catch (error) {
+        // A usage row that cannot be written must not fail the work that made the call.
+        deps.log.error({ err: error, userId }, 'could not record model usage');
+      }
+    },
+  };
+}
+
+/**
+ * The user's model (chosen as for automation: Settings, else AI_*) as a client for a one-off call such
+ * as a design review, with the same budget check and usage records; null when the user's work runs
+ * on the built-in engine. Throws a ModelError when the user's configuration cannot be used.
+ */
+export type ModelClientResolver = (userId: string, refs: Refs) => Promise<ModelClient | null>;
+
+export function modelClientResolver(
+  deps: Omit<EngineResolverDeps, 'stepCache'>,
+  options: Omit<ModelClientOptions, 'config' | 'beforeCall' | 'onUsage'> = {},
+): ModelClientResolver {
+  return async (userId, refs) => {
+    const model = await deps.effectiveModel(userId);
+    if (!model) return null;
+    return new ModelClient({ ...options, config: model.config, ...budgetAndUsage(deps, userId, refs) });
   };
 }
 

@@ -1,3 +1,4 @@
+import { type ModelClient, ModelError, type ReviewRecommendation, reviewDesign, seesImages } from '@argus/ai';
 import type { Repositories } from '@argus/db';
 import {
   type CaptureSession,
@@ -29,7 +30,9 @@ import {
   type ViewportImages,
 } from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import sharp from 'sharp';
 import type { Activity, ActivityRegistry } from '../activity/activity-registry';
+import type { ModelClientResolver } from '../automation/engines';
 import type { Config } from '../config';
 import { AppError } from '../errors';
 import type { BlobStore } from '../services/blob-store';
@@ -64,6 +67,14 @@ export const ALREADY_COMPARING =
   'A comparison is already running. Wait for it to finish or stop it before starting another.';
 /** Viewports one comparison may ask for (each is a browser capture). */
 export const MAX_VIEWPORTS = 6;
+/** The start of the note a comparison carries when the user's model could not review it. */
+export const REVIEW_UNAVAILABLE = 'AI visual review unavailable';
+/**
+ * The review's images are at most this size (pixels): a model is billed per pixel, and a long page's
+ * top screens say what a reviewer needs; the measured comparison covers the rest.
+ */
+const REVIEW_MAX_WIDTH = 1280;
+const REVIEW_MAX_HEIGHT = 2048;
 
 /** What a comparison's work needs of the server. */
 export interface ComparisonDeps {
@@ -81,6 +92,11 @@ export interface ComparisonDeps {
   figmaToken: (userId: string) => Promise<string | undefined>;
   /** Refuses a `session_id` that is not the user's (SESSION_NOT_FOUND). */
   checkSession: (userId: string, sessionId: string | null) => Promise<void>;
+  /**
+   * The user's model (automation's choice: Settings, else AI_*), for the optional visual review added
+   * to the measured results when it sees images; none: no review is ever asked for.
+   */
+  reviewModel?: ModelClientResolver;
   /** Figma's API is called with it (tests inject one). @default globalThis.fetch */
   fetch?: typeof fetch;
   log: FastifyBaseLogger;
@@ -405,8 +421,7 @@ export class ComparisonService {
         },
       });
       if (signal.aborted) throw new AbortedError();
-      progress(92, 'Saving the results');
-      const results = await this.finish(userId, request, detailed, figmaFacts, signal);
+      const results = await this.finish(userId, request, detailed, figmaFacts, signal, progress);
       progress(100, 'Comparison complete');
       emit({ type: 'vision_comparison_completed', data: { results } });
     } catch (error) {
@@ -416,8 +431,8 @@ export class ComparisonService {
   }
 
   /**
-   * Adds the Figma style differences, stores each viewport's images and the results with the session,
-   * and returns the results with fresh links.
+   * Adds the Figma style differences and the model's visual review (when there is one), stores each
+   * viewport's images and the results with the session, and returns the results with fresh links.
    */
   private async finish(
     userId: string,
@@ -425,6 +440,7 @@ export class ComparisonService {
     detailed: DetailedComparison,
     figmaFacts: Map<string, { facts: DesignFacts; frameWidth: number }>,
     signal: AbortSignal,
+    progress: (percent: number, message: string) => void,
   ): Promise<ComparisonResults> {
     const { results } = detailed;
     const issues: ComparisonIssue[] = [...results.specific_issues];
@@ -454,6 +470,9 @@ export class ComparisonService {
         });
       }
     }
+    const review = await this.review(userId, request, detailed, { issues, fixes }, signal, progress);
+    if (signal.aborted) throw new AbortedError();
+    progress(92, 'Saving the results');
     // Each viewport's two images, stored as the user's (within their quota) and linked.
     const images: Record<string, { site: string; design: string; width: number; height: number }> = {};
     const viewportImages: Record<string, ViewportImages> = {};
@@ -480,12 +499,20 @@ export class ComparisonService {
       images[viewport.name] = { site, design, width: viewport.width, height: viewport.comparedHeight };
       viewportImages[viewport.name] = signedImages(this.deps.urls, userId, images[viewport.name]);
     }
+    const measuredEngine = request.source.type === 'figma' ? ENGINE_FIGMA : ENGINE_PIXEL;
     const final = ComparisonResultsSchema.parse({
       ...results,
       specific_issues: issues.slice(0, 1000),
       css_fixes: fixes.slice(0, 1000),
+      recommendations: [...results.recommendations, ...(review?.recommendations ?? [])].slice(0, 500),
+      minor_differences: [...results.minor_differences, ...(review?.note ? [review.note] : [])].slice(
+        0,
+        1000,
+      ),
       viewport_images: viewportImages,
-      engine: request.source.type === 'figma' ? ENGINE_FIGMA : ENGINE_PIXEL,
+      engine: review?.engine
+        ? `${measuredEngine} + AI visual review (${review.engine})`.slice(0, 200)
+        : measuredEngine,
     });
     if (signal.aborted) throw new AbortedError();
     await this.deps.repos.designComparisons.addComparison(userId, {
@@ -498,6 +525,64 @@ export class ComparisonService {
       images,
     });
     return final;
+  }
+
+  /**
+   * The user's model's visual review of the widest compared viewport, when the user has a model that
+   * sees images: its recommendations (marked as the model's), or a note saying why there are none. A
+   * model that fails never fails the comparison, whose measured results stand on their own; a stop
+   * does end it (the call is cancelled).
+   */
+  private async review(
+    userId: string,
+    request: Request,
+    detailed: DetailedComparison,
+    measured: { issues: ComparisonIssue[]; fixes: CssFix[] },
+    signal: AbortSignal,
+    progress: (percent: number, message: string) => void,
+  ): Promise<{ recommendations?: ReviewRecommendation[]; engine?: string; note?: string } | null> {
+    if (!this.deps.reviewModel) return null;
+    const shown = detailed.viewports.filter((v) => v.images).sort((a, b) => b.width - a.width)[0];
+    if (!shown?.images) return null;
+    const unavailable = (error: unknown) => {
+      if (error instanceof ModelError) {
+        // The message is written for users and names no key; the error object is not logged, as the
+        // SDK's errors beneath it carry the request (images, headers).
+        this.deps.log.warn({ userId, code: error.code, reason: error.message }, 'design review unavailable');
+        return { note: `${REVIEW_UNAVAILABLE}: ${error.message}` };
+      }
+      this.deps.log.warn({ userId, err: error }, 'design review failed');
+      return { note: `${REVIEW_UNAVAILABLE}: the review could not be made.` };
+    };
+    let client: ModelClient | null;
+    try {
+      client = await this.deps.reviewModel(userId, { session_id: request.sessionId });
+    } catch (error) {
+      // The user chose a model that cannot be used as configured: say so beside the measured results.
+      return unavailable(error);
+    }
+    if (!client || !seesImages(client.config)) return null;
+    progress(90, `Asking ${client.engine} for a visual review`);
+    try {
+      const [site, design] = await Promise.all([
+        forReview(shown.images.site),
+        forReview(shown.images.design),
+      ]);
+      const review = await reviewDesign({
+        client,
+        viewports: [{ name: shown.name, width: shown.width, height: shown.comparedHeight, site, design }],
+        measured: {
+          overall_similarity: detailed.results.overall_similarity,
+          issues: measured.issues.map((i) => i.issue),
+          css_fixes: measured.fixes.length,
+        },
+        signal,
+      });
+      return { recommendations: review.recommendations, engine: review.engine };
+    } catch (error) {
+      if (signal.aborted || error instanceof AbortedError) throw error;
+      return unavailable(error);
+    }
   }
 
   /** A refusal before the work started: `vision_comparison_error`, and for Figma access the modal's message. */
@@ -555,6 +640,18 @@ export class ComparisonService {
       created_at: row.created_at.toISOString(),
     };
   }
+}
+
+/** A compared image as the review sends it: at most REVIEW_MAX_WIDTH wide, its top REVIEW_MAX_HEIGHT, JPEG. */
+async function forReview(png: Buffer): Promise<Buffer> {
+  const { data, info } = await sharp(png)
+    .resize({ width: REVIEW_MAX_WIDTH, withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+    .extract({ left: 0, top: 0, width: info.width, height: Math.min(info.height, REVIEW_MAX_HEIGHT) })
+    .jpeg({ quality: 85 })
+    .toBuffer();
 }
 
 function figmaUrlOf(request: Request): string | null {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc32, deflateSync } from 'node:zlib';
+import { startScriptedModelServer } from '@argus/ai/testing';
 import { type FakeFigmaApi, landingFixture, startFakeFigmaApi } from '@argus/design-diff/testing';
 import {
   ComparisonResultsSchema,
@@ -18,7 +19,8 @@ import { type Message, openSocket, type TestSocket } from '../testing/ws-client'
 /**
  * Design comparison against the real server, Chromium and a fake Figma API, on one server: uploads
  * over HTTP (the shape, the signed links, every kind of bad file), comparisons over the socket (an
- * uploaded image, a Figma file, its 403 and 429, refusals), a stop, and the stored results.
+ * uploaded image, a Figma file, its 403 and 429, refusals), a stop, the stored results, and the
+ * optional visual review by a user's model (the scripted model server).
  */
 
 const TOKEN = 'figma-test-token';
@@ -503,4 +505,95 @@ describe('design comparison (real server, Chromium, fake Figma)', () => {
       file_id: uploaded.data.file_id,
     });
   }, 120_000);
+  it('adds the visual review of a user’s model that sees images, and completes without it when the model fails', async () => {
+    const KEY = 'sk-review-5555';
+    const model = await startScriptedModelServer(() => ({
+      json: {
+        recommendations: [
+          {
+            suggestion: 'The hero heading is bolder on the site than in the design',
+            priority: 'medium',
+            category: 'typography',
+            impact: 'The page feels heavier than intended.',
+            solution: 'h1 { font-weight: 600; }',
+          },
+        ],
+      },
+    }));
+    let socket: TestSocket | undefined;
+    try {
+      const carol = await api.signUp('carol');
+      const user = { token: carol.token, id: carol.user.id };
+      const saved = await api.call('PUT', '/api/settings', {
+        token: user.token,
+        json: { ai_provider: 'openai', ai_model: 'gpt-4o', ai_base_url: model.baseUrl, ai_api_key: KEY },
+      });
+      expect(saved.status).toBe(200);
+      const created = await api.call('POST', '/api/sessions/', {
+        token: user.token,
+        json: { title: 'Carol design', session_type: 'figma-comparison', url: `${siteUrl}/` },
+      });
+      const carolSession = created.data.id as string;
+      socket = await connect(user);
+      const uploaded = await upload(user.token, desktopPng);
+      const compare = (requestId: string) =>
+        socket!.send(
+          'figma_website_comparison',
+          {
+            comparison_type: 'image',
+            file_id: uploaded.data.file_id,
+            website_url: `${siteUrl}/`,
+            session_id: carolSession,
+            viewports: DESKTOP,
+          },
+          requestId,
+        );
+
+      compare('review-1');
+      const done = await outcome(socket);
+      expect(done.type, JSON.stringify(done.data)).toBe('vision_comparison_completed');
+      const results = ComparisonResultsSchema.parse(done.data.results);
+      const engine = 'LLM (openai · gpt-4o)';
+      expect(results.engine).toBe(
+        `Argus design-diff (pixel, SSIM, CIEDE2000) + AI visual review (${engine})`,
+      );
+      expect(results.recommendations).toContainEqual(
+        expect.objectContaining({
+          suggestion: 'AI review: The hero heading is bolder on the site than in the design',
+          category: 'typography',
+          impact: `The page feels heavier than intended. (AI visual review by ${engine}; not measured)`,
+        }),
+      );
+      // One call, with the design and the capture.
+      expect(model.requests).toHaveLength(1);
+      expect(model.requests[0].images).toBe(2);
+      expect(
+        socket.all.some(
+          (m) =>
+            m.type === 'vision_comparison_progress' &&
+            m.data.message === `Asking ${engine} for a visual review`,
+        ),
+      ).toBe(true);
+      // The call is the user's: counted in their usage.
+      const settings = await api.call('GET', '/api/settings', { token: user.token });
+      expect(settings.data.usage.model_calls).toBe(1);
+
+      // The model refuses the key: the measured results arrive all the same, with a note why the review is missing.
+      model.respondWith(() => ({ status: 401, message: 'Invalid API key' }));
+      compare('review-2');
+      const without = await outcome(socket);
+      expect(without.type, JSON.stringify(without.data)).toBe('vision_comparison_completed');
+      const measured = ComparisonResultsSchema.parse(without.data.results);
+      expect(measured.engine).toBe('Argus design-diff (pixel, SSIM, CIEDE2000)');
+      expect(measured.recommendations.some((r) => r.suggestion?.startsWith('AI review: '))).toBe(false);
+      expect(measured.minor_differences.some((d) => d.startsWith('AI visual review unavailable: '))).toBe(
+        true,
+      );
+      expect(model.requests).toHaveLength(2);
+      expect(server.output()).not.toContain(KEY);
+    } finally {
+      socket?.ws.close(1000);
+      await model.close();
+    }
+  }, 180_000);
 });

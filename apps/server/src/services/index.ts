@@ -5,7 +5,7 @@ import { BrowserPool, explore, exploreBehaviours, runTestCase, TargetPolicy } fr
 import type { FastifyBaseLogger } from 'fastify';
 import { ActivityRegistry } from '../activity/activity-registry';
 import { AutomationService } from '../automation/automation-service';
-import { engineResolver } from '../automation/engines';
+import { engineResolver, modelClientResolver } from '../automation/engines';
 import { ComparisonService } from '../comparison/comparison-service';
 import type { Config } from '../config';
 import { chatResolver } from '../conversation/chat-engines';
@@ -138,6 +138,12 @@ export async function createServices(
     openSession: (options) => pool.openSession(options),
     policy: pool.policy,
     figmaToken: (userId) => modelSettings.figmaToken(userId),
+    reviewModel: modelClientResolver({
+      effectiveModel: (userId) => modelSettings.effectiveModel(userId),
+      checkBudget: (userId) => modelSettings.checkBudget(userId),
+      recordUsage: (userId, record, refs) => modelSettings.recordUsage(userId, record, refs),
+      log,
+    }),
     checkSession: (userId, sessionId) => recorder.checkSession(userId, sessionId),
     log,
   });

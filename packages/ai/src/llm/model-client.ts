@@ -8,7 +8,13 @@ import { isRetryable, ModelError, retryAfterMs, toModelError } from './model-err
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
 /** What a model call was for; usage is stored and summed by it. */
-export type UsageKind = 'generation' | 'step' | 'judge' | 'connection-test' | 'conversation';
+export type UsageKind =
+  | 'generation'
+  | 'step'
+  | 'judge'
+  | 'connection-test'
+  | 'conversation'
+  | 'design_review';
 
 export interface UsageRecord {
   kind: UsageKind;
