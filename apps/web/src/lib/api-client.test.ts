@@ -59,6 +59,18 @@ describe('apiRequest', () => {
     expect(init.headers).not.toHaveProperty('Authorization');
   });
 
+  it('sends a multipart body as it is, with the token and no content type of its own (uploads)', async () => {
+    storage.setItem(TOKEN_STORAGE_KEY, 'tok-2');
+    fetchMock.mockResolvedValue(jsonResponse(201, {}));
+    const form = new FormData();
+    form.append('file', new Blob(['x'], { type: 'image/png' }), 'a.png');
+    await apiRequest('/api/uploads', { method: 'POST', multipart: form });
+    const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(init.body).toBe(form);
+    expect(init.headers).toMatchObject({ Authorization: 'Bearer tok-2' });
+    expect(init.headers).not.toHaveProperty('Content-Type');
+  });
+
   it('sends no content type without a body (an empty JSON DELETE is refused by the server)', async () => {
     fetchMock.mockResolvedValue(jsonResponse(200, {}));
     await apiRequest('/api/sessions/x', { method: 'DELETE' });

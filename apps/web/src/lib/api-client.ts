@@ -18,6 +18,8 @@ export interface ApiRequestOptions {
   body?: unknown;
   /** Sent as application/x-www-form-urlencoded instead of JSON (the login call). */
   form?: Record<string, string>;
+  /** Sent as multipart/form-data (a file upload); the browser sets the type with its boundary. */
+  multipart?: FormData;
   query?: Record<string, QueryValue>;
   signal?: AbortSignal;
   /**
@@ -74,7 +76,7 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 /**
- * One HTTP call to the Argus server. Sends the bearer token and JSON (spec §7), maps failures to
+ * One HTTP call to the Argus server. Sends the bearer token and JSON, a form or a multipart body (spec §7), maps failures to
  * ApiError (spec §8) and, on a 401 outside the current-user check, signs the user out.
  */
 export async function apiRequest<T = unknown>(
@@ -82,10 +84,13 @@ export async function apiRequest<T = unknown>(
   options: ApiRequestOptions = {},
   schema?: ResponseSchema<T>,
 ): Promise<T> {
-  const { method = 'GET', body, form, query, signal, auth = true } = options;
+  const { method = 'GET', body, form, multipart, query, signal, auth = true } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
   let payload: BodyInit | undefined;
-  if (form) {
+  if (multipart) {
+    // No Content-Type: the browser writes multipart/form-data with its boundary.
+    payload = multipart;
+  } else if (form) {
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
     payload = new URLSearchParams(form).toString();
   } else if (body !== undefined) {
