@@ -4,7 +4,7 @@ import { type DragEvent, useId, useRef, useState } from 'react';
 import { IconButton } from '../../../components/icon-button';
 import { cn } from '../../../lib/cn';
 import { COMPARISON_TEXTS } from '../model/texts';
-import { firstFile } from '../model/validation';
+import { designDetails, firstFile } from '../model/validation';
 
 export interface DesignDropzoneProps {
   upload: UploadedDesign | null;
@@ -25,6 +25,7 @@ export function DesignDropzone({ upload, uploading, disabled, onFile, onRemove }
   if (upload) {
     const thumb = upload.thumbnail_url ?? upload.url;
     const showThumb = thumb !== '' && thumbFailed !== thumb;
+    const details = designDetails(upload);
     return (
       <div
         className="flex items-center gap-3 rounded-xl border border-slate-200 bg-slate-50 p-3"
@@ -46,9 +47,9 @@ export function DesignDropzone({ upload, uploading, disabled, onFile, onRemove }
           <p className="truncate text-sm font-medium text-slate-900" data-testid="uploaded-filename">
             {upload.filename}
           </p>
-          {upload.width && upload.height ? (
-            <p className="text-xs text-slate-500">
-              {upload.width}×{upload.height} px
+          {details ? (
+            <p className="text-xs text-slate-500" data-testid="uploaded-details">
+              {details}
             </p>
           ) : null}
         </div>

@@ -168,18 +168,19 @@ export function useDesignComparison({ realtime, sessions }: DesignComparisonScre
       setFigmaUrl(found.figma_url ?? '');
     } else {
       setMethod('image');
-      // The design stays on the server under its id: New Comparison can compare it again. The stored
-      // comparison names no file name or thumbnail; the design as it was compared stands in for one.
+      // The design stays on the server under its id: New Comparison can compare it again. The server
+      // names it (filename, size, thumbnail); a comparison stored without it shows the design as compared.
       const compared = Object.values(found.results.viewport_images)[0]?.design_url ?? '';
       setUpload(
-        found.file_id
-          ? {
-              file_id: found.file_id,
-              filename: 'uploaded-design.png',
-              url: compared,
-              thumbnail_url: compared,
-            }
-          : null,
+        found.design ??
+          (found.file_id
+            ? {
+                file_id: found.file_id,
+                filename: 'uploaded-design.png',
+                url: compared,
+                thumbnail_url: compared,
+              }
+            : null),
       );
     }
     restoredRef.current = found.results;

@@ -2,6 +2,7 @@ import { MAX_UPLOAD_BYTES } from '@argus/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   checkDesignFile,
+  designDetails,
   figmaUrlError,
   firstFile,
   isValidFigmaUrl,
@@ -57,6 +58,12 @@ describe('the design file (spec §5, §9)', () => {
     );
     expect(checkDesignFile({ type: 'image/png', size: MAX_UPLOAD_BYTES })).toBeNull();
     expect(checkDesignFile({ type: 'image/webp', size: 1 })).toBeNull();
+  });
+  it('is described by its pixels and size', () => {
+    expect(designDetails({ width: 1920, height: 1080, size: 250_880 })).toBe('1920×1080 px · 245 KB');
+    expect(designDetails({ size: 512 })).toBe('512 B');
+    expect(designDetails({ width: 10, height: 10, size: 3 * 1024 * 1024 })).toBe('10×10 px · 3.0 MB');
+    expect(designDetails({})).toBeNull();
   });
   it('only the first dropped file is used', () => {
     expect(firstFile(['a', 'b'])).toBe('a');

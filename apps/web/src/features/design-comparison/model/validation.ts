@@ -52,6 +52,20 @@ export function checkDesignFile(file: { type: string; size: number }): string | 
   return null;
 }
 
+/** An uploaded design's size and pixels, as shown under its name: '1920×1080 px · 245 KB'; null when unknown. */
+export function designDetails(design: { width?: number; height?: number; size?: number }): string | null {
+  const parts: string[] = [];
+  if (design.width && design.height) parts.push(`${design.width}×${design.height} px`);
+  if (design.size !== undefined) parts.push(fileSize(design.size));
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
+function fileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
 /** Spec §5: only the first dropped file is used. */
 export function firstFile<T>(files: ArrayLike<T> | null | undefined): T | null {
   return files && files.length > 0 ? (files[0] ?? null) : null;
