@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type FakeFigmaApi, landingFixture, startFakeFigmaApi } from '@argus/design-diff/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
@@ -13,16 +14,22 @@ import { launchBrowser, screenshot } from './support/browser';
  * page (fixtures/design/landing.ts) is the website, and a capture of its 'colour' variant (the button's
  * colour changed) is the uploaded design. Upload, compare, read the score and its badge, every tab,
  * the issue boxes, copy a CSS fix, export, reopen with ?session=, the access modal, and the client-side
- * checks of spec §5.
+ * checks of spec §5. Then the Figma path, with the server pointed at a fake Figma API serving the
+ * landing page's Figma file (fixtures/figma/): a score and the CSS fixes read from the design's styles,
+ * then a file Figma refuses (403): the toast, the access modal and its 'Got it!'.
  */
 
 const PASSWORD = 'Correct1horse';
 const DESKTOP = { width: 1920, height: 1080 };
+const FIGMA_TOKEN = 'figma-e2e-token';
+const FILE_KEY = 'LandingKey1234567890';
+const PRIVATE_KEY = 'PrivateKey1234567890';
 
 let server: RunningServer;
 let site: { url: string; close: () => Promise<void> };
 let browser: Browser;
 let design: Buffer;
+let figma: FakeFigmaApi;
 const contexts: BrowserContext[] = [];
 
 /** The clean landing page on 127.0.0.1 (ALLOWED_TARGETS names it, so the server's browser may open it). */
@@ -39,18 +46,32 @@ async function serveLanding(): Promise<{ url: string; close: () => Promise<void>
   };
 }
 
-beforeAll(async () => {
-  [server, site, browser] = await Promise.all([
-    spawnServer({ ALLOWED_TARGETS: '127.0.0.1' }),
-    serveLanding(),
-    launchBrowser(),
-  ]);
-  // The design: the page with its planted change, as a designer's export at the desktop width.
-  const context = await browser.newContext({ viewport: DESKTOP });
+/** The landing page in `variant`, captured at `viewport` as a designer's export would be. */
+async function capture(variant: Parameters<typeof landingPage>[0], viewport: typeof DESKTOP) {
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
-  await page.setContent(landingPage('colour'));
-  design = await page.screenshot({ type: 'png' });
+  await page.setContent(landingPage(variant));
+  const png = await page.screenshot({ type: 'png' });
   await context.close();
+  return png;
+}
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([serveLanding(), launchBrowser()]);
+  // The design: the page with its planted change, as a designer's export at the desktop width.
+  design = await capture('colour', DESKTOP);
+  // The Figma file: its Desktop frame rendered as the fixture's PNG, its Mobile frame (2:1) as the page
+  // at the phone width; the UI compares every default viewport, so Figma renders both.
+  const { file, desktopPng } = landingFixture();
+  const mobilePng = await capture('clean', { width: 390, height: 844 });
+  figma = await startFakeFigmaApi({
+    tokens: [FIGMA_TOKEN],
+    files: {
+      [FILE_KEY]: { file, renders: { '1:2': desktopPng, '2:1': mobilePng } },
+      [PRIVATE_KEY]: { file, behaviour: 'forbidden' },
+    },
+  });
+  server = await spawnServer({ ALLOWED_TARGETS: '127.0.0.1', FIGMA_TOKEN, FIGMA_API_BASE: figma.url });
 });
 
 afterAll(async () => {
@@ -58,6 +79,7 @@ afterAll(async () => {
   await browser?.close();
   await site?.close();
   await server?.stop();
+  await figma?.close();
 });
 
 async function newPage(width = 1440, height = 1000): Promise<Page> {
@@ -93,6 +115,15 @@ async function signIn(page: Page): Promise<void> {
   await page.waitForURL((url) => url.pathname === '/dashboard');
 }
 
+/** Signed in, on the Design Comparison screen through the sidebar, its socket connected. */
+async function openScreen(page: Page): Promise<void> {
+  await signIn(page);
+  await page.getByTestId('sidebar').getByRole('link', { name: 'Figma Comparison' }).click();
+  await page.waitForURL((url) => url.pathname === '/figma-comparison');
+  await page.getByRole('main').getByRole('heading', { level: 1, name: 'Design Comparison' }).waitFor();
+  await page.locator('[data-testid="comparison-connection"][data-status="connected"]').waitFor();
+}
+
 async function axeFailures(page: Page, state: string): Promise<string[]> {
   const violations = await runAxe(page);
   return describeViolations(violations.filter(isBlocking)).map((line) => `${state}: ${line}`);
@@ -101,12 +132,8 @@ async function axeFailures(page: Page, state: string): Promise<string[]> {
 describe('the Design Comparison screen', () => {
   it('compares an uploaded design with a website: score, badge, tabs, boxes, copy, export, reopen', async () => {
     const page = await newPage();
-    await signIn(page);
-    await page.getByTestId('sidebar').getByRole('link', { name: 'Figma Comparison' }).click();
-    await page.waitForURL((url) => url.pathname === '/figma-comparison');
+    await openScreen(page);
     const main = page.getByRole('main');
-    await main.getByRole('heading', { level: 1, name: 'Design Comparison' }).waitFor();
-    await page.locator('[data-testid="comparison-connection"][data-status="connected"]').waitFor();
     expect(await page.getByTestId('comparison-connection').textContent()).toBe('Connected');
     const a11y: string[] = await axeFailures(page, 'idle');
     await screenshot(page, 'design-comparison-idle');
@@ -292,6 +319,19 @@ describe('the Design Comparison screen', () => {
     expect(await main.getByTestId('quality-badge').textContent()).toBe(rating);
     expect(await main.getByLabel('Website to Compare').inputValue()).toBe(site.url);
     await main.getByRole('img', { name: 'Website capture, desktop' }).waitFor();
+    // The uploaded design under its own name, size and thumbnail, as the server stored it.
+    expect(await main.getByTestId('uploaded-filename').textContent()).toBe('landing-design.png');
+    expect(await main.getByTestId('uploaded-details').textContent()).toMatch(
+      new RegExp(`^${DESKTOP.width}×${DESKTOP.height} px · \\d+(\\.\\d)? [KM]B$`),
+    );
+    const thumbnail = main.getByRole('img', { name: 'Uploaded design landing-design.png' });
+    expect(await thumbnail.getAttribute('src')).toContain('/thumbnail?');
+    await page.waitForFunction(
+      (img) => (img as HTMLImageElement | null)?.complete && (img as HTMLImageElement).naturalWidth > 0,
+      await thumbnail.elementHandle(),
+    );
+    await main.getByTestId('uploaded-design').scrollIntoViewIfNeeded();
+    await screenshot(page, 'design-comparison-reopened');
     // The same results on a phone-sized window.
     await page.setViewportSize({ width: 390, height: 844 });
     await main.getByTestId('comparison-summary').scrollIntoViewIfNeeded();
@@ -307,6 +347,68 @@ describe('the Design Comparison screen', () => {
     expect(await main.getByTestId('progress-message').textContent()).toBe('Comparison stopped');
     await screenshot(page, 'design-comparison-stopped');
 
+    expect(a11y).toEqual([]);
+  });
+
+  it('compares a Figma file with the website, and explains a file Figma refuses', async () => {
+    const page = await newPage();
+    await openScreen(page);
+    const main = page.getByRole('main');
+    const figmaUrl = `https://www.figma.com/design/${FILE_KEY}/Landing`;
+    // Figma File is the method a new screen starts with.
+    await main.getByLabel('Figma File URL').fill(figmaUrl);
+    await main.getByLabel('Website to Compare').fill(site.url);
+    const start = main.getByRole('button', { name: 'Start Comparison' });
+    expect(await start.isDisabled()).toBe(false);
+    await start.click();
+
+    const similarity = main.getByTestId('overall-similarity');
+    await similarity.waitFor({ timeout: 90_000 });
+    const percent = Number((await similarity.textContent())?.replace('%', ''));
+    expect(percent).toBeGreaterThan(0);
+    expect(percent).toBeLessThanOrEqual(100);
+    await toast(page, `Comparison completed! Similarity: ${percent}%`).waitFor();
+    expect(figma.requests.some((r) => r.startsWith(`GET /v1/files/${FILE_KEY}`))).toBe(true);
+    await screenshot(page, 'design-comparison-figma-results');
+
+    // A fix read from the Figma file's styles: the nav link is 16 px in the design, 15 px on the page.
+    const tabs = main.getByRole('tablist', { name: 'Comparison details' });
+    await tabs.getByRole('tab', { name: /^CSS Fixes/ }).click();
+    const fixes = main.getByTestId('css-fix');
+    await fixes.first().waitFor();
+    const fontFix = fixes.filter({ hasText: /font-size:\s*15px\s*→\s*16px/ }).first();
+    await fontFix.waitFor();
+    expect(await fontFix.locator('pre').textContent()).toMatch(/font-size:\s*16px/);
+    await fontFix.scrollIntoViewIfNeeded();
+    await screenshot(page, 'design-comparison-figma-css');
+    await tabs.getByRole('tab', { name: /^Issues/ }).click();
+    await main
+      .getByTestId('issue-item')
+      .filter({ hasText: /differs from Figma: font-size/ })
+      .first()
+      .waitFor();
+
+    // Reopened after a reload: a Figma comparison, with its file's address.
+    expect(page.url()).toMatch(/[?&]session=/);
+    await page.reload();
+    await main.getByTestId('overall-similarity').waitFor();
+    expect(await main.getByTestId('overall-similarity').textContent()).toBe(`${percent}%`);
+    expect(await main.getByLabel('Figma File URL').inputValue()).toBe(figmaUrl);
+
+    // A file Figma answers 403: the toast, and the access modal opens by itself.
+    await main.getByRole('button', { name: 'New Comparison' }).click();
+    await main.getByLabel('Figma File URL').fill(`https://www.figma.com/file/${PRIVATE_KEY}/Private`);
+    await main.getByRole('button', { name: 'Start Comparison' }).click();
+    await toast(page, 'Figma file access required. Please share your file.').waitFor();
+    const dialog = page.getByRole('dialog', { name: 'Figma File Access Required' });
+    await dialog.waitFor();
+    await dialog.getByText("'Anyone with the link can view'").waitFor();
+    await screenshot(page, 'design-comparison-figma-modal');
+    const a11y = await axeFailures(page, 'figma 403 modal');
+    await dialog.getByRole('button', { name: 'Got it!' }).click();
+    await toast(page, 'Instructions sent! Please check your Figma file sharing settings.').waitFor();
+    expect(await dialog.count()).toBe(0);
+    expect(await main.getByRole('button', { name: 'Start Comparison' }).isDisabled()).toBe(false);
     expect(a11y).toEqual([]);
   });
 });
