@@ -1,9 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
 import { type FixtureSite, serveFixtureSite } from '../fixtures/site/serve';
+import { PageOpener } from './support/app';
 import { describeViolations, isBlocking, runAxe } from './support/axe';
 import { ARTIFACTS_DIR, launchBrowser } from './support/browser';
 
@@ -20,7 +21,7 @@ const GENERATION_TIMEOUT = 90_000;
 let server: RunningServer;
 let site: FixtureSite;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
+const pages = new PageOpener(() => browser);
 let userSeq = 0;
 
 beforeAll(async () => {
@@ -32,18 +33,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
+  await pages.closeAll();
   await browser?.close();
   await site?.close();
   await server?.stop();
 });
 
-async function newPage(width = 1440, height = 900): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height } });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  return page;
+function newPage(width = 1440, height = 900): Promise<Page> {
+  return pages.open({ width, height });
 }
 
 /**

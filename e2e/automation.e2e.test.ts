@@ -1,9 +1,10 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
 import { type FixtureSite, serveFixtureSite } from '../fixtures/site/serve';
+import { PageOpener, toast } from './support/app';
 import { ARTIFACTS_DIR, launchBrowser, screenshot } from './support/browser';
 
 /**
@@ -20,7 +21,7 @@ const RUN_TIMEOUT = 600_000;
 let server: RunningServer;
 let site: FixtureSite;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
+const pages = new PageOpener(() => browser);
 let userSeq = 0;
 
 beforeAll(async () => {
@@ -32,22 +33,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
+  await pages.closeAll();
   await browser?.close();
   await site?.close();
   await server?.stop();
 });
 
-async function newPage(width = 1440, height = 1000): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads: true });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  return page;
-}
-
-function toast(page: Page, text: string) {
-  return page.getByRole('status').filter({ hasText: text }).first();
+function newPage(width = 1440, height = 1000): Promise<Page> {
+  return pages.open({ width, height, acceptDownloads: true });
 }
 
 /** Registers through the register screen, then signs in through the login screen. */

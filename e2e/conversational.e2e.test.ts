@@ -1,10 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
 import { openSocket } from '../apps/server/src/testing/ws-client';
 import { type FixtureSite, serveFixtureSite } from '../fixtures/site/serve';
+import { PageOpener, pageToken, registerAccount, signIn, toast } from './support/app';
 import { describeViolations, isBlocking, runAxe } from './support/axe';
 import { launchBrowser } from './support/browser';
 
@@ -14,15 +15,13 @@ import { launchBrowser } from './support/browser';
  * as a test that passes, stopped with the red dot, and nothing left behind on the server.
  */
 
-const PASSWORD = 'Correct1horse';
 /** The video canvas (spec §2) and the live browser's viewport. */
 const CANVAS = { width: 854, height: 480 };
 
 let server: RunningServer;
 let site: FixtureSite;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
-let userSeq = 0;
+const pages = new PageOpener(() => browser);
 
 beforeAll(async () => {
   [server, site, browser] = await Promise.all([
@@ -33,18 +32,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
+  await pages.closeAll();
   await browser?.close();
   await site?.close();
   await server?.stop();
 });
 
-async function newPage(width: number, height: number): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height } });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
-  return page;
+function newPage(width: number, height: number): Promise<Page> {
+  return pages.open({ width, height, timeout: 30_000 });
 }
 
 /** Screenshots to /tmp/conv-<name>.png, to look at. */
@@ -53,33 +48,10 @@ async function shot(page: Page, name: string, fullPage = false) {
   await page.screenshot({ path: join('/tmp', `conv-${name}.png`), fullPage });
 }
 
-function toast(page: Page, text: string) {
-  return page.getByRole('status').filter({ hasText: text }).first();
-}
-
-/** A fresh account made through the API, signed in through the login screen; returns its token. */
-async function signIn(page: Page): Promise<{ username: string; token: string }> {
-  userSeq += 1;
-  const username = `conv${userSeq}_${Date.now().toString(36)}`;
-  const res = await fetch(`${server.url}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      username,
-      email: `${username}@example.com`,
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    }),
-  });
-  expect(res.status).toBe(201);
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Email or username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard');
-  const token = await page.evaluate(() => localStorage.getItem('argus.token'));
-  expect(token).toBeTruthy();
-  return { username, token: token as string };
+async function signUpAndIn(page: Page): Promise<{ username: string; token: string }> {
+  const username = await registerAccount(server.url, 'conv');
+  await signIn(page, server.url, username);
+  return { username, token: await pageToken(page) };
 }
 
 async function openConversational(page: Page) {
@@ -142,7 +114,7 @@ describe('conversational screen', () => {
     'streams, chats, takes over, saves a passing test, stops, and leaves no browser behind',
     async () => {
       const page = await newPage(1440, 1000);
-      const { token } = await signIn(page);
+      const { token } = await signUpAndIn(page);
       const before = await diagnostics(token);
       await openConversational(page);
 
@@ -259,15 +231,13 @@ describe('conversational screen', () => {
       // Escape hands back.
       await page.keyboard.press('Escape');
       expect(await canvas.getAttribute('data-in-control')).toBe('false');
-      // Reload asks the assistant; its action names the page the browser is on now (the click's
-      // navigation may still be under way on a loaded machine: asked again until it has landed).
-      for (let attempt = 0; attempt < 5; attempt += 1) {
-        await page.getByRole('button', { name: 'Reload page' }).click();
-        await page.getByTestId('typing-indicator').waitFor();
-        await waitForAnswer(page);
-        if ((await currentUrl(page)).endsWith('/contact.html')) break;
-        await page.waitForTimeout(1000);
-      }
+      // The click's navigation is told to the screen ('navigated'), so the URL bar follows it; a
+      // Reload pressed before it lands could cancel it on a loaded machine, so it comes after.
+      await expect.poll(() => currentUrl(page), { timeout: 30_000 }).toBe(`${site.url}/contact.html`);
+      // Reload asks the assistant; its action names the page the browser is on.
+      await page.getByRole('button', { name: 'Reload page' }).click();
+      await page.getByTestId('typing-indicator').waitFor();
+      await waitForAnswer(page);
       expect(await currentUrl(page)).toBe(`${site.url}/contact.html`);
 
       // Accessibility of the live screen.
@@ -299,7 +269,7 @@ describe('conversational screen', () => {
     'at 390 px: starts by chat (1 s later the message goes), streams, and stops on leaving the screen',
     async () => {
       const page = await newPage(390, 844);
-      const { token } = await signIn(page);
+      const { token } = await signUpAndIn(page);
       const before = await diagnostics(token);
       await page.goto(`${server.url}/conversational`);
       await page.locator('[data-testid="conversational-connection"][data-status="connected"]').waitFor();

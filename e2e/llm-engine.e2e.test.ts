@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { ruleModel, type ScriptedModelServer, startScriptedModelServer } from '@argus/ai/testing';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
 import { TODO_LLM_SUITE } from '../fixtures/apps/llm-suites';
 import { type FixtureApp, serveFixtureApp } from '../fixtures/apps/serve';
+import { PASSWORD, PageOpener, registerAccount, signIn, toast } from './support/app';
 import { describeViolations, isBlocking, runAxe } from './support/axe';
 import { launchBrowser } from './support/browser';
 
@@ -16,7 +17,6 @@ import { launchBrowser } from './support/browser';
  * the model resolved from the cache: no model call, and the screen says so.
  */
 
-const PASSWORD = 'Correct1horse';
 const LLM = 'LLM (openai-compatible · qwen2.5-coder)';
 const RUN_ENGINE = `built-in (rule-based) for step-language lines; ${LLM} for free-form steps and expected results`;
 const GENERATION_TIMEOUT = 120_000;
@@ -32,7 +32,7 @@ let server: RunningServer;
 let model: ScriptedModelServer;
 let app: FixtureApp;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
+const pages = new PageOpener(() => browser);
 const rules = ruleModel(SUITE);
 
 beforeAll(async () => {
@@ -48,7 +48,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
+  await pages.closeAll();
   await browser?.close();
   await app?.close();
   await model?.close();
@@ -61,18 +61,7 @@ async function api(path: string, init: RequestInit = {}): Promise<Response> {
 
 /** A user with the scripted model in their Settings, made through the REST API. */
 async function userWithModel(): Promise<string> {
-  const username = `llm_${Date.now().toString(36)}`;
-  const registered = await api('/api/auth/register', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      username,
-      email: `${username}@example.com`,
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    }),
-  });
-  expect(registered.status).toBe(201);
+  const username = await registerAccount(server.url, 'llm');
   const login = await api('/api/auth/login', {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -92,26 +81,6 @@ async function userWithModel(): Promise<string> {
   });
   expect(saved.status).toBe(200);
   return username;
-}
-
-async function newPage(width = 1440, height = 1000): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height } });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  return page;
-}
-
-async function signIn(page: Page, username: string) {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Email or username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard');
-}
-
-function toast(page: Page, text: string) {
-  return page.getByRole('status').filter({ hasText: text }).first();
 }
 
 async function waitForState(page: Page, state: string, timeout: number) {
@@ -149,8 +118,8 @@ function entries(page: Page, resolvedBy?: string) {
 describe('the LLM engine on the automation screen', () => {
   it('says which engine wrote, ran and judged each step, what it cost, and that a rerun cost nothing', async () => {
     const username = await userWithModel();
-    const page = await newPage();
-    await signIn(page, username);
+    const page = await pages.open();
+    await signIn(page, server.url, username);
     await page.getByTestId('sidebar').getByRole('link', { name: 'Automation Mode' }).click();
     await page.waitForURL((url) => url.pathname === '/automation');
     await page.locator('[data-testid="automation-connection"][data-status="connected"]').waitFor();

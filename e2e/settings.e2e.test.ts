@@ -1,7 +1,8 @@
 import { type Responder, type ScriptedModelServer, startScriptedModelServer } from '@argus/ai/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
+import { PASSWORD, PageOpener, registerAccount, signIn, toast } from './support/app';
 import { describeViolations, isBlocking, runAxe } from './support/axe';
 import { launchBrowser, screenshot } from './support/browser';
 
@@ -11,7 +12,6 @@ import { launchBrowser, screenshot } from './support/browser';
  * after a reload, test the connection (a reply, then a 401), change the password and sign in with it.
  */
 
-const PASSWORD = 'Correct1horse';
 const NEW_PASSWORD = 'Battery9staple';
 const KEY = 'sk-test-abcd1234';
 const TOKEN_STORAGE_KEY = 'argus.token';
@@ -19,7 +19,7 @@ const TOKEN_STORAGE_KEY = 'argus.token';
 let server: RunningServer;
 let model: ScriptedModelServer;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
+const pages = new PageOpener(() => browser);
 let reply: Responder = () => ({ text: 'OK from the scripted model', inputTokens: 9, outputTokens: 4 });
 
 beforeAll(async () => {
@@ -31,31 +31,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
+  await pages.closeAll();
   await browser?.close();
   await model?.close();
   await server?.stop();
 });
-
-async function newPage(width = 1440, height = 1000): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height } });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  return page;
-}
-
-function toast(page: Page, text: string) {
-  return page.getByRole('status').filter({ hasText: text }).first();
-}
-
-async function signIn(page: Page, username: string, password: string) {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Email or username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard');
-}
 
 /** Serious or critical axe-core findings on the page as it is, one line each. */
 async function axeFailures(page: Page, state: string): Promise<string[]> {
@@ -79,21 +59,10 @@ async function settingsAnswer(page: Page): Promise<string> {
 
 describe('the Settings screen', () => {
   it('saves a provider, shows the key masked after a reload, tests the connection, changes the password', async () => {
-    const username = `set_${Date.now().toString(36)}`;
-    const registered = await fetch(`${server.url}/api/auth/register`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        username,
-        email: `${username}@example.com`,
-        password: PASSWORD,
-        confirmPassword: PASSWORD,
-      }),
-    });
-    expect(registered.status).toBe(201);
+    const username = await registerAccount(server.url, 'set');
 
-    const page = await newPage();
-    await signIn(page, username, PASSWORD);
+    const page = await pages.open();
+    await signIn(page, server.url, username, PASSWORD);
     await page.getByTestId('sidebar').getByRole('link', { name: 'Settings', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/settings');
     await page.getByRole('main').getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
@@ -189,24 +158,14 @@ describe('the Settings screen', () => {
       body: new URLSearchParams({ username, password: PASSWORD }),
     });
     expect(old.status).toBe(401);
-    await signIn(page, username, NEW_PASSWORD);
+    await signIn(page, server.url, username, NEW_PASSWORD);
   }, 120_000);
 
   it('fits a narrow screen', async () => {
     reply = () => ({ text: 'OK' });
-    const username = `narrow_${Date.now().toString(36)}`;
-    await fetch(`${server.url}/api/auth/register`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        username,
-        email: `${username}@example.com`,
-        password: PASSWORD,
-        confirmPassword: PASSWORD,
-      }),
-    });
-    const page = await newPage(390, 844);
-    await signIn(page, username, PASSWORD);
+    const username = await registerAccount(server.url, 'narrow');
+    const page = await pages.open({ width: 390, height: 844 });
+    await signIn(page, server.url, username, PASSWORD);
     await page.goto(`${server.url}/settings`);
     const engine = page.getByTestId('ai-engine-panel');
     await engine.getByLabel('Provider').selectOption('openai');
