@@ -2,10 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type FakeFigmaApi, landingFixture, startFakeFigmaApi } from '@argus/design-diff/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
 import { landingPage } from '../fixtures/design/landing';
+import { PageOpener, registerAccount, signIn, toast } from './support/app';
 import { describeViolations, isBlocking, runAxe } from './support/axe';
 import { launchBrowser, screenshot } from './support/browser';
 
@@ -19,7 +20,6 @@ import { launchBrowser, screenshot } from './support/browser';
  * then a file Figma refuses (403): the toast, the access modal and its 'Got it!'.
  */
 
-const PASSWORD = 'Correct1horse';
 const DESKTOP = { width: 1920, height: 1080 };
 const FIGMA_TOKEN = 'figma-e2e-token';
 const FILE_KEY = 'LandingKey1234567890';
@@ -30,7 +30,7 @@ let site: { url: string; close: () => Promise<void> };
 let browser: Browser;
 let design: Buffer;
 let figma: FakeFigmaApi;
-const contexts: BrowserContext[] = [];
+const pages = new PageOpener(() => browser);
 
 /** The clean landing page on 127.0.0.1 (ALLOWED_TARGETS names it, so the server's browser may open it). */
 async function serveLanding(): Promise<{ url: string; close: () => Promise<void> }> {
@@ -75,49 +75,20 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
+  await pages.closeAll();
   await browser?.close();
   await site?.close();
   await server?.stop();
   await figma?.close();
 });
 
-async function newPage(width = 1440, height = 1000): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads: true });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(30_000);
-  return page;
-}
-
-function toast(page: Page, text: string) {
-  return page.getByRole('status').filter({ hasText: text }).first();
-}
-
-async function signIn(page: Page): Promise<void> {
-  const username = `cmp_${Date.now().toString(36)}`;
-  const res = await fetch(`${server.url}/api/auth/register`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      username,
-      email: `${username}@example.com`,
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    }),
-  });
-  expect(res.status).toBe(201);
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Email or username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard');
+function newPage(width = 1440, height = 1000): Promise<Page> {
+  return pages.open({ width, height, timeout: 30_000, acceptDownloads: true, clipboardOrigin: server.url });
 }
 
 /** Signed in, on the Design Comparison screen through the sidebar, its socket connected. */
 async function openScreen(page: Page): Promise<void> {
-  await signIn(page);
+  await signIn(page, server.url, await registerAccount(server.url, 'cmp'));
   await page.getByTestId('sidebar').getByRole('link', { name: 'Figma Comparison' }).click();
   await page.waitForURL((url) => url.pathname === '/figma-comparison');
   await page.getByRole('main').getByRole('heading', { level: 1, name: 'Design Comparison' }).waitFor();

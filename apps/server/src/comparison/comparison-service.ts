@@ -364,6 +364,8 @@ export class ComparisonService {
       const figmaFacts = new Map<string, { facts: DesignFacts; frameWidth: number }>();
       // A Figma frame is rendered at each viewport's width; which frame it was says what it was drawn for.
       const drawnAt: Record<string, { id: string; width: number }> = {};
+      /** Viewports whose Figma frame could not be rendered, with why. */
+      const unrendered: Record<string, string> = {};
       if (source.type === 'image') {
         progress(3, 'Reading the uploaded design');
         design = await readAll(this.deps.blobs.read(source.sha256));
@@ -383,17 +385,33 @@ export class ComparisonService {
         const perViewport: Record<string, Buffer> = {};
         const names = Object.keys(request.viewports);
         for (const [i, name] of names.entries()) {
-          const loaded = await loadFigmaDesign(
-            client,
-            { fileKey: source.fileKey, ...(source.nodeId && { nodeId: source.nodeId }) },
-            request.viewports[name].width,
-          );
+          let loaded: Awaited<ReturnType<typeof loadFigmaDesign>>;
+          try {
+            loaded = await loadFigmaDesign(
+              client,
+              { fileKey: source.fileKey, ...(source.nodeId && { nodeId: source.nodeId }) },
+              request.viewports[name].width,
+            );
+          } catch (error) {
+            // A frame Figma cannot render (empty, hidden) costs that viewport, not the comparison;
+            // access, rate and network errors concern every viewport and end it.
+            if (!frameOnlyError(error) || signal.aborted) throw error;
+            const why = (error as Error).message;
+            unrendered[name] = `Not compared: ${why}.`;
+            progress(3 + (7 * (i + 1)) / names.length, `Skipped the ${name} viewport: ${why}`);
+            continue;
+          }
           perViewport[name] = loaded.png;
           drawnAt[name] = { id: loaded.frame.id, width: loaded.frame.width };
           figmaFacts.set(name, { facts: loaded.facts, frameWidth: loaded.frame.width });
           progress(
             3 + (7 * (i + 1)) / names.length,
             `Fetched the Figma frame "${loaded.frame.name}" of "${loaded.fileName}" for ${name} (${loaded.reason})`,
+          );
+        }
+        if (Object.keys(perViewport).length === 0) {
+          throw new Refusal(
+            `No frame of the Figma file could be compared: ${Object.values(unrendered).join(' ')}`,
           );
         }
         design = perViewport;
@@ -408,7 +426,9 @@ export class ComparisonService {
       const detailed = await compareDesignDetailed({
         design,
         url: request.websiteUrl,
-        viewports: request.viewports,
+        viewports: Object.fromEntries(
+          Object.entries(request.viewports).filter(([name]) => !(name in unrendered)),
+        ),
         options: request.options,
         openSession: open,
         signal,
@@ -421,6 +441,7 @@ export class ComparisonService {
         },
       });
       if (signal.aborted) throw new AbortedError();
+      Object.assign(detailed.results.viewport_analysis, unrendered);
       const results = await this.finish(userId, request, detailed, figmaFacts, signal, progress);
       progress(100, 'Comparison complete');
       emit({ type: 'vision_comparison_completed', data: { results } });
@@ -691,4 +712,10 @@ function styleIssue(difference: StyleDifference, viewport: string): ComparisonIs
       viewport,
     },
   };
+}
+
+/** A Figma failure that concerns one frame (it could not be chosen or rendered), not the file. */
+function frameOnlyError(error: unknown): boolean {
+  if (error instanceof FrameSelectError) return true;
+  return error instanceof FigmaError && /could not render/.test(error.message);
 }

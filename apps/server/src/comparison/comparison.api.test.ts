@@ -373,7 +373,8 @@ describe('design comparison (real server, Chromium, fake Figma)', () => {
       figma_url: `https://www.figma.com/design/${FILE_KEY}/Landing`,
       website_url: `${siteUrl}/`,
       session_id: session,
-      viewports: { desktop: { width: 1440, height: 900 } },
+      // The fixture's Mobile frame (2:1) has no render: that viewport is skipped, not the comparison.
+      viewports: { desktop: { width: 1440, height: 900 }, mobile: { width: 390, height: 844 } },
     });
     const done = await outcome(tab);
     expect(done.type, JSON.stringify(done.data)).toBe('vision_comparison_completed');
@@ -393,6 +394,10 @@ describe('design comparison (real server, Chromium, fake Figma)', () => {
       ),
     ).toBe(true);
     expect(results.viewport_images.desktop.width).toBe(1440);
+    expect(results.viewport_images.mobile).toBeUndefined();
+    expect(results.viewport_analysis.mobile).toBe(
+      'Not compared: Figma could not render node 2:1 (it may be empty or invisible).',
+    );
     expect(figma.requests.some((r) => r.startsWith(`GET /v1/images/${FILE_KEY}`))).toBe(true);
     const stored = StoredComparisonSchema.parse(
       (await api.call('GET', `/api/comparisons/${session}`, { token: alice.token })).data,
