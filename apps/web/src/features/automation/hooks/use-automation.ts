@@ -7,10 +7,10 @@ import type {
 } from '@argus/protocol';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import toast from 'react-hot-toast';
+import { downloadJson, downloadUrl } from '../../../lib/download';
 import { hostOf } from '../../../lib/sessions/screen-session';
 import { useScreenSession } from '../../../lib/sessions/use-screen-session';
 import { getRunScreenshots } from '../api/run-screenshots';
-import { downloadJson, downloadUrl } from '../download';
 import { type AutomationState, concernsAutomation, createAutomationStore } from '../model/automation-state';
 import { isBusy } from '../model/execution';
 import { createLinkRefresher } from '../model/link-refresh';

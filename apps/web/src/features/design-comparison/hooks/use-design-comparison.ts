@@ -8,11 +8,11 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { useSearchParams } from 'react-router';
 import { ApiError, errorText } from '../../../lib/api-error';
+import { downloadText } from '../../../lib/download';
 import { hostOf } from '../../../lib/sessions/screen-session';
 import { useScreenSession } from '../../../lib/sessions/use-screen-session';
 import { useStoredComparison } from '../api/get-comparison';
 import { useUploadDesign } from '../api/upload-design';
-import { downloadText } from '../download';
 import {
   type ComparisonEvent,
   type ComparisonState,

@@ -12,8 +12,13 @@ export function downloadUrl(href: string, fileName: string): void {
 
 /** Downloads a value as pretty-printed JSON. */
 export function downloadJson(value: unknown, fileName: string): void {
-  const blob = new Blob([JSON.stringify(value, null, 2)], { type: 'application/json' });
-  const href = URL.createObjectURL(blob);
+  downloadText(JSON.stringify(value, null, 2), fileName);
+}
+
+/** Downloads a text as a file (a blob: URL, revoked once the browser has taken it). */
+export function downloadText(text: string, fileName: string, type = 'application/json'): void {
+  const href = URL.createObjectURL(new Blob([text], { type }));
   downloadUrl(href, fileName);
+  // Revoked later, not at once: the browser reads the blob after click() returns.
   setTimeout(() => URL.revokeObjectURL(href), 1000);
 }
