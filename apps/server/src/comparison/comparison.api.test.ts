@@ -455,8 +455,11 @@ describe('design comparison (real server, Chromium, fake Figma)', () => {
       viewports: DESKTOP,
     });
     expect((await take(tab, 'vision_comparison_error', 10_000)).data.error).toMatch(/already running/);
+    const stopAsked = performance.now();
     tab.send('stop_comparison', { session_id: session }, 'stop-1');
     const stopped = await take(tab, 'vision_comparison_error', 20_000);
+    // A figure for docs (issue 11: a stop within 1 s), printed, not asserted.
+    console.log(`stop_comparison answered after ${Math.round(performance.now() - stopAsked)} ms`);
     expect(stopped).toMatchObject({
       session_id: session,
       request_id: 'stop-1',
