@@ -59,5 +59,35 @@ describe.each(testEngines())('design comparisons repository on $name', ({ open }
     });
     expect((await repos.designComparisons.latestForSession(alice, 'local_1'))?.id).toBe(second.id);
     expect(await repos.designComparisons.latestForSession(bob, 'local_1')).toBeUndefined();
+
+    // The past list: each session's latest comparison, newest first, the upload's name, owner-only.
+    await repos.designComparisons.addComparison(alice, {
+      ...base,
+      session_id: 'local_2',
+      comparison_type: 'figma',
+      website_url: 'https://b.test/pricing',
+      figma_url: 'https://www.figma.com/design/abc/Home',
+      file_id: null,
+      results: { overall_similarity: 72.5, quality_rating: 'Fair', specific_issues: [] },
+    });
+    await repos.designComparisons.addComparison(alice, { ...base, session_id: null, results: {} });
+    const past = await repos.designComparisons.listLatest(alice);
+    expect(past.map((row) => [row.session_id, row.overall_similarity])).toEqual([
+      ['local_2', 72.5],
+      ['local_1', 90],
+    ]);
+    expect(past[0]).toMatchObject({
+      comparison_type: 'figma',
+      website_url: 'https://b.test/pricing',
+      figma_url: 'https://www.figma.com/design/abc/Home',
+      filename: null,
+      quality_rating: 'Fair',
+    });
+    expect(past[1]).toMatchObject({ id: second.id, filename: 'home.png', quality_rating: 'Poor' });
+    expect(past[0].created_at).toBeInstanceOf(Date);
+    expect((await repos.designComparisons.listLatest(alice, { limit: 1 })).map((r) => r.session_id)).toEqual([
+      'local_2',
+    ]);
+    expect(await repos.designComparisons.listLatest(bob)).toEqual([]);
   });
 });

@@ -222,3 +222,25 @@ export const StoredComparisonSchema = z.object({
   created_at: z.string(),
 });
 export type StoredComparison = z.output<typeof StoredComparisonSchema>;
+
+/**
+ * `GET /api/comparisons` (optional `?limit=`, at most 50): the user's past comparisons, the latest of
+ * each design session, newest first; reopen one with `GET /api/comparisons/{session_id}`.
+ */
+export const ComparisonSummarySchema = z.object({
+  session_id: z.string(),
+  comparison_type: z.enum(['figma', 'image']),
+  website_url: z.string(),
+  figma_url: z.string().nullable(),
+  /** The uploaded design's name; null for a Figma comparison or when the upload is gone. */
+  filename: z.string().nullable(),
+  overall_similarity: PercentSchema,
+  quality_rating: QualityRatingSchema.catch('Poor'),
+  created_at: z.string(),
+});
+export type ComparisonSummary = z.output<typeof ComparisonSummarySchema>;
+export const ComparisonSummaryListSchema = z.array(ComparisonSummarySchema);
+
+export const ComparisonListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(50).default(50),
+});

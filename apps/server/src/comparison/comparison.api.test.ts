@@ -5,6 +5,7 @@ import { startScriptedModelServer } from '@argus/ai/testing';
 import { type FakeFigmaApi, landingFixture, startFakeFigmaApi } from '@argus/design-diff/testing';
 import {
   ComparisonResultsSchema,
+  ComparisonSummaryListSchema,
   MAX_UPLOAD_BYTES,
   StoredComparisonSchema,
   UploadedDesignSchema,
@@ -297,6 +298,18 @@ describe('design comparison (real server, Chromium, fake Figma)', () => {
     expect(reopened.results.overall_similarity).toBe(own.overall_similarity);
     expect((await get(reopened.results.viewport_images.desktop.design_url)).status).toBe(200);
     expect((await api.call('GET', `/api/comparisons/${session}`, { token: bob.token })).status).toBe(404);
+    // Listed among Alice's past comparisons (the session's latest), and not among Bob's.
+    const past = await api.call('GET', '/api/comparisons?limit=5', { token: alice.token });
+    expect(past.status).toBe(200);
+    expect(ComparisonSummaryListSchema.parse(past.data).find((c) => c.session_id === session)).toMatchObject({
+      comparison_type: 'image',
+      filename: 'capture.png',
+      overall_similarity: own.overall_similarity,
+    });
+    const bobs = ComparisonSummaryListSchema.parse(
+      (await api.call('GET', '/api/comparisons', { token: bob.token })).data,
+    );
+    expect(bobs.some((c) => c.session_id === session)).toBe(false);
     expect((await api.call('GET', '/api/comparisons/no-such-session', { token: alice.token })).status).toBe(
       404,
     );

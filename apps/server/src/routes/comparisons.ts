@@ -1,4 +1,10 @@
-import { IdParamsSchema, StoredComparisonSchema } from '@argus/protocol';
+import {
+  ComparisonListQuerySchema,
+  type ComparisonSummary,
+  ComparisonSummaryListSchema,
+  IdParamsSchema,
+  StoredComparisonSchema,
+} from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { toUploadedDesign } from '../comparison/design-uploads';
@@ -10,7 +16,8 @@ import type { SignedQuery } from '../services/signed-urls';
 const SessionParamsSchema = z.object({ session_id: z.string().min(1).max(100) });
 
 /**
- * `GET /api/comparisons/:session_id`: the latest comparison of one of the user's design sessions, its
+ * `GET /api/comparisons`: the user's past comparisons (the latest of each design session, newest first,
+ * `?limit=` at most 50). `GET /api/comparisons/:session_id`: the latest comparison of one of the user's design sessions, its
  * image links signed afresh, with the uploaded design it used (`design`, as POST /api/uploads answers); 404 when there is none of theirs. `GET /api/comparisons/images/:id`: one
  * image a comparison shows, through its signed link (owner bound by the signature, row read owner-scoped).
  */
@@ -31,6 +38,27 @@ export async function comparisonRoutes(app: FastifyInstance, { services }: { ser
       .header('content-length', row.bytes)
       .send(services.blobs.read(row.sha256));
   });
+
+  app.get(
+    '/api/comparisons',
+    { preHandler: app.requireUser },
+    async (request): Promise<ComparisonSummary[]> => {
+      const { limit } = parseWith(ComparisonListQuerySchema, request.query, 'query');
+      const rows = await services.repos.designComparisons.listLatest(currentUser(request).id, { limit });
+      return ComparisonSummaryListSchema.parse(
+        rows.map((row) => ({
+          session_id: row.session_id,
+          comparison_type: row.comparison_type,
+          website_url: row.website_url,
+          figma_url: row.figma_url,
+          filename: row.filename,
+          overall_similarity: row.overall_similarity,
+          quality_rating: row.quality_rating,
+          created_at: row.created_at.toISOString(),
+        })),
+      );
+    },
+  );
 
   app.get('/api/comparisons/:session_id', { preHandler: app.requireUser }, async (request) => {
     const { session_id } = parseWith(SessionParamsSchema, request.params, 'path');
