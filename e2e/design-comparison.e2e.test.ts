@@ -106,6 +106,9 @@ describe('the Design Comparison screen', () => {
     await openScreen(page);
     const main = page.getByRole('main');
     expect(await page.getByTestId('comparison-connection').textContent()).toBe('Connected');
+    // A new account has no past comparisons.
+    const past = main.getByTestId('past-comparisons');
+    await past.getByText('No comparisons yet').waitFor();
     const a11y: string[] = await axeFailures(page, 'idle');
     await screenshot(page, 'design-comparison-idle');
 
@@ -188,6 +191,18 @@ describe('the Design Comparison screen', () => {
     expect(await badge.getAttribute('data-tone')).toBe(tones[rating]);
     await main.getByRole('button', { name: 'New Comparison' }).waitFor();
     await screenshot(page, 'design-comparison-results');
+
+    // The past comparisons list shows it: the site's host, the design's name, the score in the badge's colour.
+    const pastItem = past.getByTestId('past-comparison-item');
+    await pastItem.first().waitFor();
+    expect(await pastItem.count()).toBe(1);
+    expect(await pastItem.textContent()).toContain(new URL(site.url).host);
+    expect(await pastItem.textContent()).toContain('landing-design.png');
+    const pastScore = pastItem.getByTestId('past-comparison-score');
+    expect(await pastScore.textContent()).toBe(`${percent}%`);
+    expect(await pastScore.getAttribute('data-tone')).toBe(tones[rating]);
+    await past.scrollIntoViewIfNeeded();
+    await screenshot(page, 'design-comparison-past');
 
     // ---- the tabs --------------------------------------------------------------------------------
     const tabs = main.getByRole('tablist', { name: 'Comparison details' });
@@ -309,7 +324,17 @@ describe('the Design Comparison screen', () => {
     await screenshot(page, 'design-comparison-narrow');
     await page.setViewportSize({ width: 1440, height: 1000 });
 
-    // New Comparison clears the results; Start runs again with the same design and can be stopped.
+    // New Comparison clears the results; the past list opens the comparison again.
+    await main.getByRole('button', { name: 'New Comparison' }).click();
+    expect(await main.getByTestId('overall-similarity').count()).toBe(0);
+    await pastItem.click();
+    await main.getByTestId('overall-similarity').waitFor();
+    expect(await main.getByTestId('overall-similarity').textContent()).toBe(`${percent}%`);
+    expect(await main.getByTestId('quality-badge').textContent()).toBe(rating);
+    expect(await main.getByTestId('uploaded-filename').textContent()).toBe('landing-design.png');
+    expect(page.url()).toMatch(/[?&]session=/);
+
+    // Start runs again with the same design and can be stopped.
     await main.getByRole('button', { name: 'New Comparison' }).click();
     expect(await main.getByTestId('overall-similarity').count()).toBe(0);
     await main.getByRole('button', { name: 'Start Comparison' }).click();

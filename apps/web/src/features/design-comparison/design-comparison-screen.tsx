@@ -6,6 +6,7 @@ import { Panel } from '../../components/panel';
 import { ComparisonHeader } from './components/comparison-header';
 import { DetailsTabs, type DetailTab } from './components/details-tabs';
 import { FigmaAccessModal } from './components/figma-access-modal';
+import { PastComparisons } from './components/past-comparisons';
 import { ProTips } from './components/pro-tips';
 import { ProgressCard } from './components/progress-card';
 import { ResultsSummary } from './components/results-summary';
@@ -19,7 +20,7 @@ const CONNECTION_LOST = 'Connection lost. Please refresh the page.';
 
 /**
  * The design comparison screen (spec §2 /figma-comparison): the design (a Figma file or an uploaded
- * image) and the website on the left with Pro Tips; progress and the results summary on the right;
+ * image) and the website on the left with Pro Tips and the past comparisons; progress and the results summary on the right;
  * below, the detail tabs beside the visual comparison, whose boxes follow the Issues tab.
  */
 export function DesignComparisonScreen(props: DesignComparisonScreenProps) {
@@ -88,6 +89,12 @@ export function DesignComparisonScreen(props: DesignComparisonScreenProps) {
             onNew={cmp.reset}
           />
           <ProTips />
+          <PastComparisons
+            enabled={props.user !== null}
+            currentSessionId={state.status === 'idle' ? null : cmp.currentSessionId}
+            disabled={cmp.running}
+            onOpen={cmp.openPast}
+          />
         </div>
 
         <div className="min-w-0 space-y-6">

@@ -7,10 +7,13 @@ export function getComparison(sessionId: string, signal?: AbortSignal): Promise<
   return apiRequest(`/api/comparisons/${encodeURIComponent(sessionId)}`, { signal }, StoredComparisonSchema);
 }
 
-/** A past comparison to reopen; nothing is fetched while `sessionId` is null. */
-export function useStoredComparison(sessionId: string | null) {
+/**
+ * A past comparison to reopen; nothing is fetched while `sessionId` is null. Each `attempt` fetches
+ * afresh (opening the same comparison again gets new links).
+ */
+export function useStoredComparison(sessionId: string | null, attempt = 0) {
   return useQuery({
-    queryKey: ['comparisons', sessionId],
+    queryKey: ['comparisons', sessionId, attempt],
     queryFn: ({ signal }) => getComparison(sessionId as string, signal),
     enabled: sessionId !== null,
     // A missing comparison is an answer, not a hiccup worth retrying.

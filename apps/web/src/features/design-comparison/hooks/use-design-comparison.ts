@@ -4,6 +4,7 @@ import {
   type ServerMessage,
   type UploadedDesign,
 } from '@argus/protocol';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { useSearchParams } from 'react-router';
@@ -12,6 +13,7 @@ import { downloadText } from '../../../lib/download';
 import { hostOf } from '../../../lib/sessions/screen-session';
 import { useScreenSession } from '../../../lib/sessions/use-screen-session';
 import { useStoredComparison } from '../api/get-comparison';
+import { PAST_COMPARISONS_QUERY_KEY } from '../api/list-comparisons';
 import { useUploadDesign } from '../api/upload-design';
 import {
   type ComparisonEvent,
@@ -68,6 +70,7 @@ export function useDesignComparison({ realtime, sessions }: DesignComparisonScre
   const [modal, setModal] = useState<FigmaHelp | null>(null);
   const [selectedIssue, setSelectedIssue] = useState<string | null>(null);
   const uploader = useUploadDesign();
+  const queryClient = useQueryClient();
 
   const session = useScreenSession({ type: 'figma-comparison', sessions });
   const sessionIdRef = useRef<string | null>(null);
@@ -118,6 +121,8 @@ export function useDesignComparison({ realtime, sessions }: DesignComparisonScre
   useEffect(() => {
     const id = sessionIdRef.current;
     if (!completedResults || !id || restoredRef.current === completedResults) return;
+    // The server stored it before it answered: the past list shows it now.
+    void queryClient.invalidateQueries({ queryKey: PAST_COMPARISONS_QUERY_KEY });
     const { figmaUrl: figma, websiteUrl: site, method: mode } = latest.current;
     session.save(
       {},
@@ -137,11 +142,12 @@ export function useDesignComparison({ realtime, sessions }: DesignComparisonScre
       },
       { replace: true },
     );
-  }, [completedResults, session, setSearchParams]);
+  }, [completedResults, session, setSearchParams, queryClient]);
 
-  // ---- reopening a past comparison: ?session=<id>, read once when the screen opens -------------
-  const [reopenId] = useState(() => searchParams.get('session'));
-  const stored = useStoredComparison(reopenId);
+  // ---- reopening a past comparison: ?session=<id> when the screen opens, or one of the past list --
+  const [reopen, setReopen] = useState(() => ({ id: searchParams.get('session'), attempt: 0 }));
+  const reopenId = reopen.id;
+  const stored = useStoredComparison(reopenId, reopen.attempt);
   const reopened = useRef(false);
   useEffect(() => {
     if (reopened.current || !reopenId) return;
@@ -186,6 +192,26 @@ export function useDesignComparison({ realtime, sessions }: DesignComparisonScre
     restoredRef.current = found.results;
     dispatch({ type: 'restored', results: found.results });
   }, [reopenId, stored.data, stored.isError, stored.error, session, dispatch]);
+
+  /** Opens a comparison of the past list in place of what the screen shows (not while one runs). */
+  const openPast = useCallback(
+    (sessionId: string) => {
+      if (stateRef.current.status === 'running') return;
+      dispatch({ type: 'reset' });
+      setSelectedIssue(null);
+      reopened.current = false;
+      setReopen((before) => ({ id: sessionId, attempt: before.attempt + 1 }));
+      setSearchParams(
+        (params) => {
+          const next = new URLSearchParams(params);
+          next.set('session', sessionId);
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [dispatch, setSearchParams],
+  );
 
   // ---- the uploaded design ---------------------------------------------------------------------
   const chooseFile = useCallback(
@@ -359,6 +385,8 @@ export function useDesignComparison({ realtime, sessions }: DesignComparisonScre
     start,
     stop,
     reset,
+    openPast,
+    currentSessionId: session.sessionId,
     modal,
     requestHelp,
     closeModal,
