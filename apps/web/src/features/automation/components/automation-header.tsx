@@ -15,17 +15,11 @@ import {
   XCircle,
 } from 'lucide-react';
 import { Badge } from '../../../components/badge';
+import { ConnectionBadge } from '../../../components/connection-badge';
 import { SmallButton } from '../../../components/small-button';
 import { cn } from '../../../lib/cn';
 import type { ExecutionStatus, StatusTone } from '../model/execution';
 import type { AutomationRealtime } from '../types';
-
-const CONNECTION: Record<AutomationRealtime['status'], { label: string; dot: string }> = {
-  connected: { label: 'Connected', dot: 'bg-emerald-500' },
-  connecting: { label: 'Connecting...', dot: 'bg-amber-400 animate-pulse' },
-  disconnected: { label: 'Disconnected', dot: 'bg-slate-400' },
-  error: { label: 'Disconnected', dot: 'bg-red-500' },
-};
 
 function StatusIcon({ tone }: { tone: StatusTone }) {
   switch (tone) {
@@ -73,7 +67,6 @@ export interface AutomationHeaderProps {
 export function AutomationHeader(props: AutomationHeaderProps) {
   const { user, mode, connection, status, statusTone: tone } = props;
   const userLabel = user ? user.full_name?.trim() || user.username : null;
-  const conn = CONNECTION[connection];
   return (
     <section className="rounded-2xl border border-slate-200 bg-white px-5 py-5 shadow-xs sm:px-6">
       <div className="flex flex-wrap items-start gap-4">
@@ -106,14 +99,7 @@ export function AutomationHeader(props: AutomationHeaderProps) {
             )}
             {mode === 'command' ? 'Command' : 'Full'}
           </Badge>
-          <Badge
-            tone={connection === 'connected' ? 'green' : connection === 'connecting' ? 'amber' : 'red'}
-            data-testid="automation-connection"
-            data-status={connection}
-          >
-            <span className={cn('size-2 rounded-full', conn.dot)} aria-hidden />
-            {conn.label}
-          </Badge>
+          <ConnectionBadge status={connection} testId="automation-connection" />
         </div>
       </div>
       <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">

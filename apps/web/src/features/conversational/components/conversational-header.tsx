@@ -1,15 +1,8 @@
 import { MessagesSquare } from 'lucide-react';
-import { Badge } from '../../../components/badge';
+import { ConnectionBadge } from '../../../components/connection-badge';
 import { cn } from '../../../lib/cn';
 import type { BrowserStatus } from '../model/conversation-state';
 import type { ConversationalRealtime } from '../types';
-
-const CONNECTION: Record<ConversationalRealtime['status'], { label: string; dot: string }> = {
-  connected: { label: 'Connected', dot: 'bg-emerald-500' },
-  connecting: { label: 'Connecting...', dot: 'bg-amber-400 animate-pulse' },
-  disconnected: { label: 'Disconnected', dot: 'bg-slate-400' },
-  error: { label: 'Disconnected', dot: 'bg-red-500' },
-};
 
 const STATUS_TEXT: Record<BrowserStatus, string> = {
   idle: 'Type a URL or a message to start a live browser',
@@ -28,7 +21,6 @@ export function ConversationalHeader({
   connection: ConversationalRealtime['status'];
   status: BrowserStatus;
 }) {
-  const conn = CONNECTION[connection];
   return (
     <section className="rounded-2xl border border-slate-200 bg-white px-5 py-5 shadow-xs sm:px-6">
       <div className="flex flex-wrap items-start gap-4">
@@ -46,14 +38,7 @@ export function ConversationalHeader({
             {STATUS_TEXT[status]}
           </p>
         </div>
-        <Badge
-          tone={connection === 'connected' ? 'green' : connection === 'connecting' ? 'amber' : 'red'}
-          data-testid="conversational-connection"
-          data-status={connection}
-        >
-          <span className={cn('size-2 rounded-full', conn.dot)} aria-hidden />
-          {conn.label}
-        </Badge>
+        <ConnectionBadge status={connection} testId="conversational-connection" />
       </div>
     </section>
   );

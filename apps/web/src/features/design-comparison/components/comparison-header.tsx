@@ -1,18 +1,9 @@
 import { PenTool } from 'lucide-react';
-import { Badge } from '../../../components/badge';
-import { cn } from '../../../lib/cn';
+import { ConnectionBadge } from '../../../components/connection-badge';
 import type { ComparisonRealtime } from '../types';
-
-const CONNECTION: Record<ComparisonRealtime['status'], { label: string; dot: string }> = {
-  connected: { label: 'Connected', dot: 'bg-emerald-500' },
-  connecting: { label: 'Connecting...', dot: 'bg-amber-400 animate-pulse' },
-  disconnected: { label: 'Disconnected', dot: 'bg-slate-400' },
-  error: { label: 'Disconnected', dot: 'bg-red-500' },
-};
 
 /** Spec §2: the title and the connection indicator (Connected / Connecting... / Disconnected). */
 export function ComparisonHeader({ connection }: { connection: ComparisonRealtime['status'] }) {
-  const conn = CONNECTION[connection];
   return (
     <section className="rounded-2xl border border-slate-200 bg-white px-5 py-5 shadow-xs sm:px-6">
       <div className="flex flex-wrap items-start gap-4">
@@ -26,14 +17,7 @@ export function ComparisonHeader({ connection }: { connection: ComparisonRealtim
             fixes.
           </p>
         </div>
-        <Badge
-          tone={connection === 'connected' ? 'green' : connection === 'connecting' ? 'amber' : 'red'}
-          data-testid="comparison-connection"
-          data-status={connection}
-        >
-          <span className={cn('size-2 rounded-full', conn.dot)} aria-hidden />
-          {conn.label}
-        </Badge>
+        <ConnectionBadge status={connection} testId="comparison-connection" />
       </div>
     </section>
   );
