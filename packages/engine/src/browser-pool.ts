@@ -23,10 +23,71 @@ export interface BrowserPoolOptions {
   proxyPublicHost?: string;
 }
 
-export interface ContextOptions {
+export interface QueueOptions {
+  /**
+   * Told when the request has to wait for a free browser, with its place in the line (1: next to get
+   * one), and again each time that place changes. Not called when a browser is free at once.
+   */
+  onQueued?: (position: number) => void;
+}
+
+export interface ContextOptions extends QueueOptions {
   viewport?: { width: number; height: number };
   /** Aborting while waiting for a free slot rejects at once. */
   signal?: AbortSignal;
+}
+
+/** What a user reads while their work waits for a browser (`position` from {@link QueueOptions}). */
+export function queuedMessage(position: number): string {
+  return `Waiting for a free browser: ${position} ahead`;
+}
+
+/**
+ * One place in the line for work that waits for several browsers at once (parallel tests, behaviour
+ * replays): the best of its waits' positions, reported only when it changes, and how long the work
+ * has spent waiting in line (any of its waits), so time budgets can leave it out.
+ */
+export class QueuePositions {
+  private readonly waits = new Map<symbol, number>();
+  private told: number | undefined;
+  private since: number | null = null;
+  private waited = 0;
+
+  constructor(private readonly report: (position: number) => void = () => {}) {}
+
+  /** Milliseconds spent with at least one wait in line, up to now. */
+  get waitedMs(): number {
+    return this.waited + (this.since === null ? 0 : Date.now() - this.since);
+  }
+
+  /** Runs `acquire` with an `onQueued` that feeds this line; its wait ends when `acquire` settles. */
+  async track<T>(acquire: (onQueued: (position: number) => void) => Promise<T>): Promise<T> {
+    const key = Symbol('wait');
+    try {
+      return await acquire((position) => {
+        if (this.waits.size === 0) this.since = Date.now();
+        this.waits.set(key, position);
+        this.tell();
+      });
+    } finally {
+      if (this.waits.delete(key)) {
+        if (this.waits.size === 0) {
+          if (this.since !== null) this.waited += Date.now() - this.since;
+          this.since = null;
+          this.told = undefined;
+        } else {
+          this.tell();
+        }
+      }
+    }
+  }
+
+  private tell(): void {
+    const best = Math.min(...this.waits.values());
+    if (best === this.told) return;
+    this.told = best;
+    this.report(best);
+  }
 }
 
 export { AbortedError };
@@ -39,7 +100,12 @@ export class BrowserPool {
   private browser: Promise<Browser> | null = null;
   private proxy: Promise<PolicyProxy> | null = null;
   private active = 0;
-  private readonly waiting: { resolve: () => void; reject: (e: Error) => void; signal?: AbortSignal }[] = [];
+  private readonly waiting: {
+    resolve: () => void;
+    reject: (e: Error) => void;
+    signal?: AbortSignal;
+    onQueued?: (position: number) => void;
+  }[] = [];
   private readonly contexts = new Set<BrowserContext>();
   private closed = false;
   readonly maxContexts: number;
@@ -83,31 +149,42 @@ export class BrowserPool {
     return this.proxy ? (await this.proxy).refusalFor(host) : undefined;
   }
 
-  private async slot(signal?: AbortSignal): Promise<void> {
+  private async slot(signal?: AbortSignal, onQueued?: (position: number) => void): Promise<void> {
     if (signal?.aborted) throw new AbortedError();
     if (this.active < this.maxContexts) {
       this.active++;
       return;
     }
     await new Promise<void>((resolve, reject) => {
-      const entry = { resolve, reject, signal };
+      const entry = { resolve, reject, signal, onQueued };
       this.waiting.push(entry);
       signal?.addEventListener(
         'abort',
         () => {
           const i = this.waiting.indexOf(entry);
-          if (i >= 0) this.waiting.splice(i, 1);
+          if (i >= 0) {
+            this.waiting.splice(i, 1);
+            this.moved(i);
+          }
           reject(new AbortedError());
         },
         { once: true },
       );
+      tellPosition(entry, this.waiting.length);
     });
   }
 
   private release(): void {
     const next = this.waiting.shift();
-    if (next) next.resolve();
-    else this.active--;
+    if (next) {
+      next.resolve();
+      this.moved(0);
+    } else this.active--;
+  }
+
+  /** Everyone in line from `from` on moved up one place: each is told its new place. */
+  private moved(from: number): void {
+    for (let i = from; i < this.waiting.length; i++) tellPosition(this.waiting[i], i + 1);
   }
 
   private async getProxy(): Promise<PolicyProxy> {
@@ -161,7 +238,7 @@ export class BrowserPool {
     options: ContextOptions = {},
   ): Promise<T> {
     if (this.closed) throw new Error('The browser pool is closed');
-    await this.slot(options.signal);
+    await this.slot(options.signal, options.onQueued);
     let context: BrowserContext | undefined;
     try {
       context = await this.newContext(options.viewport);
@@ -180,9 +257,9 @@ export class BrowserPool {
    * calls, counted against `maxContexts` (waiting in line like `withContext`) until it closes, by
    * `close()`, its idle timeout, its signal, or the browser going away.
    */
-  async openSession(options: SessionOptions = {}): Promise<BrowserSession> {
+  async openSession(options: SessionOptions & QueueOptions = {}): Promise<BrowserSession> {
     if (this.closed) throw new Error('The browser pool is closed');
-    await this.slot(options.signal);
+    await this.slot(options.signal, options.onQueued);
     let context: BrowserContext | undefined;
     let released = false;
     const release = () => {
@@ -275,5 +352,14 @@ export class BrowserPool {
     const proxy = this.proxy ? await this.proxy.catch(() => null) : null;
     this.proxy = null;
     await proxy?.close();
+  }
+}
+
+/** A caller's queue callback must not break the line for everyone else. */
+function tellPosition(entry: { onQueued?: (position: number) => void }, position: number): void {
+  try {
+    entry.onQueued?.(position);
+  } catch {
+    // ignored: it is only a report
   }
 }

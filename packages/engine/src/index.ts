@@ -20,7 +20,14 @@ export {
   type SnapshotItem,
   type SnapshotText,
 } from './behaviour';
-export { BrowserPool, type BrowserPoolOptions, type ContextOptions } from './browser-pool';
+export {
+  BrowserPool,
+  type BrowserPoolOptions,
+  type ContextOptions,
+  type QueueOptions,
+  QueuePositions,
+  queuedMessage,
+} from './browser-pool';
 export type {
   BrowserSession,
   KeyInput,

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import type { BrowserPool } from './browser-pool';
+import { type BrowserPool, queuedMessage } from './browser-pool';
 import { AbortedError } from './errors';
 import type { PageTracker } from './page-tracker';
 import { resolveWebUrl } from './web-url';
@@ -195,9 +195,10 @@ export async function observePage(
 export interface ExploreOptions {
   /** @default 10 */
   maxPages?: number;
-  /** @default 20000 */
+  /** Time for visiting pages, counted from when the browser is had (not while waiting for one). @default 20000 */
   timeBudgetMs?: number;
   signal?: AbortSignal;
+  /** What it is doing, in words a user reads (waiting for a browser: its place in line). */
   onProgress?: (message: string) => void;
 }
 
@@ -206,8 +207,10 @@ const SKIP_WORDS = /log ?out|sign ?out|delete|remove|unsubscribe/i;
 
 /**
  * Visits the start page and same-origin pages it links to, breadth first, within a page count and
- * a time budget, in one browser session. The start page must load; a later page that fails is
- * recorded and skipped. A stop (the signal) ends the visit with the pages observed so far.
+ * a time budget, in one browser session. The budget starts once the session is open, so a request
+ * that waited in line for a browser still explores; the start page is always visited, and must load
+ * (else this throws why); a later page that fails is skipped. A stop (the signal) ends the visit with
+ * the pages observed so far.
  */
 export async function explore(
   pool: BrowserPool,
@@ -216,22 +219,30 @@ export async function explore(
 ): Promise<PageObservation[]> {
   const maxPages = options.maxPages ?? 10;
   startUrl = resolveWebUrl(startUrl);
+  const session = await pool.openSession({
+    signal: options.signal,
+    onQueued: (position) => options.onProgress?.(queuedMessage(position)),
+  });
   const deadline = Date.now() + (options.timeBudgetMs ?? 20_000);
-  const session = await pool.openSession({ signal: options.signal });
   try {
     const origin = new URL(startUrl).origin;
     const queue = [startUrl];
     const queued = new Set([normalise(startUrl)]);
     const observations: PageObservation[] = [];
-    while (queue.length && observations.length < maxPages && Date.now() < deadline) {
+    while (
+      queue.length &&
+      observations.length < maxPages &&
+      (observations.length === 0 || Date.now() < deadline)
+    ) {
       if (options.signal?.aborted) break;
       const url = queue.shift()!;
       const first = observations.length === 0;
       options.onProgress?.(`Exploring ${url} (${observations.length + 1}/${maxPages})`);
       let observation: PageObservation;
       try {
+        // The start page gets its full time whatever is left of the budget: without it nothing is explored.
         const { status } = await session.navigate(url, {
-          timeoutMs: Math.max(1_000, Math.min(15_000, deadline - Date.now())),
+          timeoutMs: first ? 15_000 : Math.max(1_000, Math.min(15_000, deadline - Date.now())),
         });
         if (status >= 400) {
           if (first) throw new Error(`Could not open ${url}: ${url} answered HTTP ${status}`);
@@ -242,7 +253,7 @@ export async function explore(
         observation = await session.observe();
       } catch (error) {
         if (error instanceof AbortedError) break;
-        if (first) throw error;
+        if (first) throw startPageError(url, error);
         continue;
       }
       observations.push(observation);
@@ -264,6 +275,16 @@ export async function explore(
   } finally {
     await session.close();
   }
+}
+
+/**
+ * Why nothing could be explored, naming the start page: a refusal by the target policy and "Could not
+ * open …" already say so; a timeout or anything else is put in those words.
+ */
+function startPageError(url: string, error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/^(Could not open|Blocked by the target policy)/.test(message)) return error as Error;
+  return new Error(`Could not open the start page ${url}: ${message}`);
 }
 
 /** One visit per path: `search.html?q=a` and `?q=b` are the same page for a first pass. */

@@ -59,6 +59,8 @@ export interface RunTestOptions {
    * runner still owns it: it closes when the test ends, whatever the caller started on it.
    */
   onSession?: (session: BrowserSession) => void;
+  /** Told the test's place in line while it waits for a free browser (the pool's `onQueued`). */
+  onQueued?: (position: number) => void;
 }
 
 /** The engine named on step-language steps. */
@@ -153,7 +155,12 @@ export async function runTestCase(
   // Set when a step's screenshot finds that the page left the web after the step: that step failed.
   let lateFailure: string | null = null;
   try {
-    session = await pool.openSession({ viewport, signal: options.signal, baseUrl: options.baseUrl });
+    session = await pool.openSession({
+      viewport,
+      signal: options.signal,
+      baseUrl: options.baseUrl,
+      onQueued: options.onQueued,
+    });
     options.onSession?.(session);
     // The clock starts when the test gets its browser, not while it waits in line.
     started = Date.now();

@@ -1,4 +1,4 @@
-import type { BrowserPool } from '../browser-pool';
+import { type BrowserPool, QueuePositions, queuedMessage } from '../browser-pool';
 import type { BrowserSession } from '../browser-session';
 import { AbortedError, abortableDelay } from '../errors';
 import { resolveWebUrl } from '../web-url';
@@ -13,7 +13,10 @@ export interface BehaviourExploreOptions {
   maxActions?: number;
   /** Actions of setup before the one explored (add an item, add a second, complete one). @default 3 */
   maxDepth?: number;
-  /** Time for exploring and replaying; what was found and checked by then is returned. @default 30000 */
+  /**
+   * Time for exploring and replaying; what was found and checked by then is returned. Time spent
+   * waiting in line for a browser does not count. @default 30000
+   */
   timeBudgetMs?: number;
   /** Fresh-session replays of each behaviour; only checks that held in every one are kept. @default 2 */
   replays?: number;
@@ -31,7 +34,7 @@ export interface BehaviourExploreOptions {
   pages?: string[];
   /** Stop: the exploration ends promptly with the behaviours checked so far. */
   signal?: AbortSignal;
-  /** What it is trying, in words a user reads. */
+  /** What it is trying, in words a user reads (waiting for a browser: its place in line). */
   onProgress?: (message: string) => void;
 }
 
@@ -96,7 +99,10 @@ export async function exploreBehaviours(
 class BehaviourExplorer {
   private readonly maxActions: number;
   private readonly maxDepth: number;
-  private readonly deadline: number;
+  private readonly startedAt = Date.now();
+  private readonly budgetMs: number;
+  /** Its waits for browsers: the place in line users are told, and the time the budget leaves out. */
+  private readonly line: QueuePositions;
   private readonly replays: number;
   private readonly verifyTimeoutMs: number;
   private readonly actionTimeoutMs: number;
@@ -120,7 +126,8 @@ class BehaviourExplorer {
     this.url = startUrl;
     this.maxActions = options.maxActions ?? 40;
     this.maxDepth = options.maxDepth ?? 3;
-    this.deadline = Date.now() + (options.timeBudgetMs ?? 30_000);
+    this.budgetMs = options.timeBudgetMs ?? 30_000;
+    this.line = new QueuePositions((position) => options.onProgress?.(queuedMessage(position)));
     this.replays = options.replays ?? 2;
     this.verifyTimeoutMs = options.verifyTimeoutMs ?? 1_500;
     this.actionTimeoutMs = options.actionTimeoutMs ?? 2_500;
@@ -134,6 +141,11 @@ class BehaviourExplorer {
   private reserve = 0;
   /** Every value each page-level text showed in any state explored (by the text's place). */
   private values = new Map<string, Set<string>>();
+
+  /** The budget runs while it has or is getting browsers, not while it waits in line for one. */
+  private get deadline(): number {
+    return this.startedAt + this.budgetMs + this.line.waitedMs;
+  }
 
   private get out(): boolean {
     return (
@@ -546,7 +558,9 @@ class BehaviourExplorer {
   /** A fresh session at the start page with the state's setup performed (closed again if that fails). */
   private async open(state: State): Promise<{ session: BrowserSession } | null> {
     if (this.signal?.aborted) throw new AbortedError();
-    const session = await this.pool.openSession({ signal: this.signal, stepTimeoutMs: this.actionTimeoutMs });
+    const session = await this.line.track((onQueued) =>
+      this.pool.openSession({ signal: this.signal, stepTimeoutMs: this.actionTimeoutMs, onQueued }),
+    );
     try {
       const { status } = await session.navigate(this.url, { timeoutMs: 15_000 });
       if (status >= 400) throw new Error(`${this.url} answered HTTP ${status}`);
