@@ -45,8 +45,18 @@ export {
   type UsageKind,
   type UsageRecord,
 } from './llm/model-client';
-export { engineName, estimateCost, type ModelConfig, seesImages } from './llm/model-config';
-export { ModelError, type ModelErrorCode } from './llm/model-errors';
+export {
+  engineName,
+  estimateCost,
+  listPrice,
+  type ModelConfig,
+  type ModelPrice,
+  modelPrice,
+  type SpendGuard,
+  type SpendReservation,
+  seesImages,
+} from './llm/model-config';
+export { AnswerTooLargeError, formatBytes, ModelError, type ModelErrorCode } from './llm/model-errors';
 export { type PageView, pageView } from './llm/page-view';
 export {
   type CachedResolution,

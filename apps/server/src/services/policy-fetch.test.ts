@@ -1,5 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { testConnection } from '@argus/ai';
 import { TargetPolicy } from '@argus/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +79,96 @@ describe('policyFetch: calls to an address a user chose', () => {
       });
       expect(result.ok).toBe(false);
       expect(result.message).not.toContain('AKIA');
+    }
+  });
+});
+
+/** A model server whose answer is ~1.5 MB of gzip inflating to 1 GiB, made as it is sent (never held). */
+async function gzipBombServer(): Promise<{
+  port: number;
+  sentMiB: () => number;
+  close: () => Promise<void>;
+}> {
+  const mib = Buffer.alloc(1024 * 1024, 0x20);
+  let sent = 0;
+  const bomb = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    const spaces = Readable.from(
+      (function* () {
+        for (let i = 0; i < 1024; i++) {
+          sent++;
+          yield mib;
+        }
+      })(),
+    );
+    pipeline(spaces, createGzip(), res).catch(() => {});
+  });
+  await new Promise<void>((resolve) => bomb.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (bomb.address() as AddressInfo).port,
+    sentMiB: () => sent,
+    close: () =>
+      new Promise<void>((resolve) => {
+        bomb.closeAllConnections();
+        bomb.close(() => resolve());
+      }),
+  };
+}
+
+describe('policyFetch: answers larger than the cap', () => {
+  const allowLoopback = new TargetPolicy({ allowedTargets: ['127.0.0.1'] });
+
+  it('stops reading a gzip answer once it has inflated past maxResponseBytes, naming the limit', async () => {
+    const bomb = await gzipBombServer();
+    try {
+      const answer = await policyFetch(allowLoopback, { maxResponseBytes: 1024 * 1024 })(
+        `http://127.0.0.1:${bomb.port}/`,
+      );
+      expect(await refusal(answer.text())).toBe(
+        'The answer was larger than 1 MB (counted after decompression), the most this server reads.',
+      );
+      // The server was not made to inflate the whole gigabyte: the read stopped near the cap.
+      expect(bomb.sentMiB()).toBeLessThan(64);
+    } finally {
+      await bomb.close();
+    }
+  });
+
+  it('three concurrent connection tests against a 1 GiB gzip answer each say it is too large, and memory stays flat', async () => {
+    const bomb = await gzipBombServer();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 5);
+    try {
+      const results = await Promise.all(
+        [1, 2, 3].map(() =>
+          testConnection(
+            {
+              provider: 'openai-compatible',
+              model: 'm',
+              baseUrl: `http://127.0.0.1:${bomb.port}/v1`,
+              fetch: policyFetch(allowLoopback),
+            },
+            { timeoutMs: 120_000 },
+          ),
+        ),
+      );
+      peak = Math.max(peak, process.memoryUsage().rss);
+      for (const result of results) {
+        expect(result.ok).toBe(false);
+        expect(result.message).toBe(
+          `The model server at http://127.0.0.1:${bomb.port}/v1 answered with more than 8 MB (counted after decompression), the most this server reads from a model; the answer was not read further. Is the base URL a model API?`,
+        );
+      }
+      const grownMiB = (peak - before) / (1024 * 1024);
+      console.log(`RSS grew by ${grownMiB.toFixed(0)} MiB at most; the server made ${bomb.sentMiB()} MiB`);
+      expect(grownMiB).toBeLessThan(150);
+    } finally {
+      clearInterval(sampler);
+      await bomb.close();
     }
   });
 });

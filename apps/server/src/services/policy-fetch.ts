@@ -1,12 +1,6 @@
-import type { LookupAddress } from 'node:dns';
+import { AnswerTooLargeError } from '@argus/ai';
 import type { TargetPolicy } from '@argus/engine';
-import { Agent, fetch as undiciFetch } from 'undici';
-
-type LookupCallback = (
-  error: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void;
+import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 
 /** A refused connection, said as the policy says it (no body of whatever would have answered). */
 export class PolicyRefusedError extends Error {
@@ -16,32 +10,49 @@ export class PolicyRefusedError extends Error {
   }
 }
 
+/** What a model API answers stays far below this; a larger body is read no further. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+export interface PolicyFetchOptions {
+  /**
+   * The most of one response body that is read, counted AFTER decompression (a 1.5 MB gzip body can
+   * inflate to gigabytes): the read stops as soon as it passes, with an `AnswerTooLargeError`.
+   * @default 8 MiB (DEFAULT_MAX_RESPONSE_BYTES)
+   */
+  maxResponseBytes?: number;
+}
+
 /**
  * A fetch for calls to addresses a user chose (a model's base URL): each request's URL is judged by
- * the browser's target policy, redirects are refused, and every connection is judged again as it is
- * opened and made to exactly the address that was judged (a DNS answer that changes in between, to
- * cloud metadata say, cannot slip through).
+ * the browser's target policy, redirects are refused, every connection is judged again as it is
+ * opened (with its real port: the Argus server itself is refused by address and port) and made to
+ * exactly the address that was judged (a DNS answer that changes in between, to cloud metadata or to
+ * this server, cannot slip through), and no body is read past `maxResponseBytes`.
  */
-export function policyFetch(policy: Pick<TargetPolicy, 'check'>): typeof globalThis.fetch {
+export function policyFetch(
+  policy: Pick<TargetPolicy, 'check'>,
+  options: PolicyFetchOptions = {},
+): typeof globalThis.fetch {
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const connector = buildConnector({});
   const agent = new Agent({
-    connect: {
-      lookup: (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
-        const host = hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
-        policy
-          .check(`http://${host}/`)
-          .then((decision) => {
-            if (!decision.allowed)
-              return callback(
-                Object.assign(new PolicyRefusedError(decision.reason), { code: 'EPOLICY' }),
-                '',
-              );
-            const address = decision.addresses[0];
-            const family = address.includes(':') ? 6 : 4;
-            if (options.all) callback(null, [{ address, family }]);
-            else callback(null, address, family);
-          })
-          .catch((error: Error) => callback(error, ''));
-      },
+    connect: (opts, callback) => {
+      const bare = opts.hostname.replace(/^\[|\]$/g, '');
+      const host = bare.includes(':') ? `[${bare}]` : bare;
+      const port = opts.port || (opts.protocol === 'https:' ? '443' : '80');
+      policy
+        .check(`${opts.protocol}//${host}:${port}/`)
+        .then((decision) => {
+          if (!decision.allowed)
+            return callback(
+              Object.assign(new PolicyRefusedError(decision.reason), { code: 'EPOLICY' }),
+              null,
+            );
+          // Connect to the judged address; `host` (unchanged) still names the server for TLS (SNI and
+          // the certificate check) and the Host header.
+          connector({ ...opts, hostname: decision.addresses[0] }, callback);
+        })
+        .catch((error: Error) => callback(error, null));
     },
   });
   return (async (input: Parameters<typeof globalThis.fetch>[0], init?: RequestInit) => {
@@ -49,11 +60,45 @@ export function policyFetch(policy: Pick<TargetPolicy, 'check'>): typeof globalT
     // The whole URL first (its port too: the Argus server itself is refused by address and port).
     const decision = await policy.check(url);
     if (!decision.allowed) throw new PolicyRefusedError(decision.reason);
-    return undiciFetch(input as Parameters<typeof undiciFetch>[0], {
+    const response = await undiciFetch(input as Parameters<typeof undiciFetch>[0], {
       ...(init as Parameters<typeof undiciFetch>[1]),
       // A model API does not redirect; one that does could point anywhere.
       redirect: 'error',
       dispatcher: agent,
     });
+    return capped(response as unknown as Response, maxBytes);
   }) as unknown as typeof globalThis.fetch;
+}
+
+/**
+ * The same response, its body counted as it is read (after fetch has decompressed it): past `maxBytes`
+ * the body errors with AnswerTooLargeError and the download is cancelled, so at most about `maxBytes`
+ * plus one chunk is ever held, whatever the server sends.
+ */
+function capped(response: Response, maxBytes: number): Response {
+  if (!response.body) return response;
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
+  if (!encoded && Number.isFinite(declared) && declared > maxBytes) {
+    void response.body.cancel().catch(() => {});
+    throw new AnswerTooLargeError(maxBytes);
+  }
+  let seen = 0;
+  const body = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        // An error here errors the reader's side and cancels the source (the connection is dropped).
+        if (seen > maxBytes) controller.error(new AnswerTooLargeError(maxBytes));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  const limited = new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  Object.defineProperty(limited, 'url', { value: response.url });
+  return limited;
 }

@@ -14,7 +14,8 @@ export type ModelErrorCode =
   | 'refused'
   | 'invalid_output'
   | 'no_progress'
-  | 'budget';
+  | 'budget'
+  | 'too_large';
 
 /** A model call that failed, said plainly; runs record it as the step's or generation's error. */
 export class ModelError extends Error {
@@ -25,6 +26,36 @@ export class ModelError extends Error {
     super(message);
     this.name = 'ModelError';
   }
+}
+
+/**
+ * A response body that passed its reader's limit, counted after decompression (a small gzip answer can
+ * inflate to gigabytes). Thrown by a capped fetch as it reads, so the read stops there.
+ */
+export class AnswerTooLargeError extends Error {
+  constructor(readonly limitBytes: number) {
+    super(
+      `The answer was larger than ${formatBytes(limitBytes)} (counted after decompression), the most this server reads.`,
+    );
+    this.name = 'AnswerTooLargeError';
+  }
+}
+
+/** "8 MB", "512 KB", "300 bytes": limits as people read them (1 MB = 1024 × 1024 bytes). */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;
+  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KB`;
+  return `${bytes} bytes`;
+}
+
+/** The AnswerTooLargeError somewhere in an error's cause chain (the AI SDK wraps what fetch threw). */
+function tooLargeIn(error: unknown): AnswerTooLargeError | undefined {
+  let current: unknown = error;
+  for (let i = 0; i < 6 && current instanceof Error; i++) {
+    if (current instanceof AnswerTooLargeError) return current;
+    current = current.cause;
+  }
+  return undefined;
 }
 
 function statusOf(error: unknown): number | undefined {
@@ -89,6 +120,13 @@ export function isRetryable(error: unknown): boolean {
 export function toModelError(error: unknown, config: ModelConfig, timeoutMs: number): Error {
   if (error instanceof ModelError || error instanceof AbortedError) return error;
   if (RetryError.isInstance(error)) return toModelError(error.lastError, config, timeoutMs);
+  // Before the status: the SDK reports a body that broke off mid-read as a failed HTTP 200.
+  const tooLarge = tooLargeIn(error);
+  if (tooLarge)
+    return new ModelError(
+      'too_large',
+      `The model server at ${providerEndpoint(config)} answered with more than ${formatBytes(tooLarge.limitBytes)} (counted after decompression), the most this server reads from a model; the answer was not read further. Is the base URL a model API?`,
+    );
   const status = statusOf(error);
   if (APICallError.isInstance(error) && status !== undefined) {
     const says = providerSays(error);
