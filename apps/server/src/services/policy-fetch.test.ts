@@ -68,6 +68,19 @@ describe('policyFetch: calls to an address a user chose', () => {
     );
   });
 
+  it('refuses a connection to the Argus server itself when DNS rebinds to it, judging the real port', async () => {
+    // This test's server plays Argus on 127.0.0.1:port; the first DNS answer is another allowed address.
+    let asked = 0;
+    const rebindingToSelf = new TargetPolicy({
+      allowedTargets: ['127.0.0.0/8'],
+      self: [{ host: '127.0.0.1', port }],
+      resolve: async () => (asked++ === 0 ? ['127.0.0.2'] : ['127.0.0.1']),
+    });
+    expect(await refusal(policyFetch(rebindingToSelf)(`http://model.test:${port}/`))).toMatch(
+      `model.test (127.0.0.1):${port} is the Argus server itself`,
+    );
+  });
+
   it('a model connection test through it neither follows the redirect nor quotes what answered', async () => {
     for (const provider of ['openai', 'anthropic', 'openai-compatible'] as const) {
       const result = await testConnection({
