@@ -96,13 +96,22 @@ const executor: TestExecutor = async (c, options) => {
   };
 };
 
+/** The words of an error or progress message. */
+const messageOf = (m: ServerMessageInput | undefined) =>
+  m?.data && 'message' in m.data ? String(m.data.message) : undefined;
+
 function service(
-  overrides: { runTest?: TestExecutor; planner?: Planner; exploreBehaviours?: BehaviourExplorer } = {},
+  overrides: {
+    runTest?: TestExecutor;
+    planner?: Planner;
+    exploreBehaviours?: BehaviourExplorer;
+    pages?: PageObservation[];
+  } = {},
 ) {
   const { writes, recorder } = fakeRecorder();
   const explore = vi.fn(async (_url: string, options: { onProgress?: (m: string) => void }) => {
     options.onProgress?.('Reading the home page');
-    return [{} as PageObservation];
+    return overrides.pages ?? [{} as PageObservation];
   });
   const planner: Planner = overrides.planner ?? {
     engine: 'fake planner',
@@ -231,6 +240,66 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
       session_id: 's1',
       data: { message: notice, code: 'GENERATION_FAILED', feature: 'automation' },
     });
+  });
+
+  it('a generation that explored nothing says so, not that the page has nothing to test', async () => {
+    const nothing: Planner = { engine: 'fake planner', generate: async () => [] };
+    const { automation, writes, sent, send } = service({ planner: nothing, pages: [] });
+    const { done } = await automation.generate(
+      'u1',
+      { url: 'https://shop.example/', session_id: 's1' },
+      send,
+    );
+    await done;
+    expect(writes).toEqual([]);
+    const error = sent.at(-1);
+    expect(error?.type).toBe('error');
+    expect(messageOf(error)).toMatch(/^Nothing was explored at https:\/\/shop\.example\/: /);
+  });
+
+  it('a generation from an empty start page says the page showed nothing to act on or check', async () => {
+    const blank = {
+      url: 'https://shop.example/',
+      title: '',
+      headings: [],
+      links: [],
+      forms: [],
+      buttons: [],
+      listItems: [],
+      tables: [],
+    } as unknown as PageObservation;
+    const nothing: Planner = { engine: 'fake planner', generate: async () => [] };
+    const { automation, sent, send } = service({ planner: nothing, pages: [blank] });
+    const { done } = await automation.generate(
+      'u1',
+      { url: 'https://shop.example/', session_id: 's1' },
+      send,
+    );
+    await done;
+    expect(messageOf(sent.at(-1))).toMatch(/^https:\/\/shop\.example\/ opened but showed nothing/);
+  });
+
+  it('a run whose test waits for a free browser says its place in line as it moves up', async () => {
+    const queued: TestExecutor = async (c, options) => {
+      options.onQueued?.(2);
+      options.onQueued?.(1);
+      return executor(c, options);
+    };
+    const { automation, sent, send } = service({ runTest: queued });
+    const { done } = await automation.run(
+      'u1',
+      {
+        url: 'https://shop.example/',
+        test_cases: [testCase('Home loads')],
+        test_mode: 'full',
+        session_id: 's1',
+      },
+      send,
+    );
+    await done;
+    const progress = sent.filter((m) => m.type === 'progress_update').map((m) => m.data.message);
+    expect(progress).toEqual(['Waiting for a free browser: 2 ahead', 'Waiting for a free browser: 1 ahead']);
+    expect(sent.find((m) => m.type === 'progress_update')?.session_id).toBe('s1');
   });
 
   it('acknowledges a stop when nothing runs, about the session the stop named', async () => {

@@ -7,6 +7,8 @@ import {
   type ExploreOptions,
   type InterpreterUsage,
   type PageObservation,
+  QueuePositions,
+  queuedMessage,
   type RunTestOptions,
   type TestOutcome,
 } from '@argus/engine';
@@ -212,7 +214,7 @@ export class AutomationService {
             emit({
               type: 'error',
               data: {
-                message: notice ?? 'No test cases could be written for this page.',
+                message: notice ?? whyNoCases(url, pages, behaviours.length, planner.engine),
                 code: 'GENERATION_FAILED',
                 feature: 'automation',
               },
@@ -313,6 +315,12 @@ export class AutomationService {
 
       let next = 0;
       let passed = 0;
+      // While its tests wait for browsers (MAX_BROWSERS, shared by every user), the run says its place in line.
+      const line = new QueuePositions((position) => {
+        const message = queuedMessage(position);
+        view.message(message);
+        emit({ type: 'progress_update', data: { message } });
+      });
       const runOne = async (index: number) => {
         const testCase = cases[index];
         const name = testCase.test_name;
@@ -323,29 +331,32 @@ export class AutomationService {
         });
         const saving: Promise<ScreenshotRef | null>[] = [];
         let browser: BrowserSession | undefined;
-        const outcome = await this.deps.runTest(testCase, {
-          onSession: (session) => {
-            browser = session;
-            this.video.testStarted(userId, session);
-          },
-          baseUrl: data.url,
-          signal,
-          stepTimeoutMs: config.stepTimeoutMs,
-          testTimeoutMs: config.testTimeoutMs,
-          interpreter: engine.interpreter,
-          onStep: (update, shot) => {
-            emit({ type: 'step_update', data: { step_data: update, test_name: name } });
-            const stored = view.step(name, update);
-            if (shot) {
-              saving.push(
-                recorder.saveScreenshot(userId, runId, name, shot, storage).then((ref) => {
-                  stored(ref?.id ?? null);
-                  return ref;
-                }),
-              );
-            }
-          },
-        });
+        const outcome = await line.track((onQueued) =>
+          this.deps.runTest(testCase, {
+            onQueued,
+            onSession: (session) => {
+              browser = session;
+              this.video.testStarted(userId, session);
+            },
+            baseUrl: data.url,
+            signal,
+            stepTimeoutMs: config.stepTimeoutMs,
+            testTimeoutMs: config.testTimeoutMs,
+            interpreter: engine.interpreter,
+            onStep: (update, shot) => {
+              emit({ type: 'step_update', data: { step_data: update, test_name: name } });
+              const stored = view.step(name, update);
+              if (shot) {
+                saving.push(
+                  recorder.saveScreenshot(userId, runId, name, shot, storage).then((ref) => {
+                    stored(ref?.id ?? null);
+                    return ref;
+                  }),
+                );
+              }
+            },
+          }),
+        );
         this.video.testEnded(userId, browser);
         const screenshots = (await Promise.all(saving)).filter((s): s is ScreenshotRef => s !== null);
         const ok = outcome.status === 'passed';
@@ -500,4 +511,34 @@ export class AutomationService {
       if (runId) await this.deps.recorder.interrupted(activity.userId, runId);
     }
   }
+}
+
+/**
+ * Why a generation handed out nothing, when the planner did not say: what was explored, so the user
+ * reads the real cause (nothing explored, an empty page, or the engine) rather than a verdict on the page.
+ */
+export function whyNoCases(
+  url: string,
+  pages: PageObservation[],
+  behaviours: number,
+  engine: string,
+): string {
+  if (pages.length === 0) {
+    return `Nothing was explored at ${url}: no page could be read before the generation ended. Try again.`;
+  }
+  const [start] = pages;
+  const none = (items: unknown[] | undefined) => !items?.length;
+  const empty =
+    pages.length === 1 &&
+    none(start.headings) &&
+    none(start.links) &&
+    none(start.forms) &&
+    none(start.buttons) &&
+    none(start.listItems) &&
+    none(start.tables);
+  if (empty) {
+    return `${start.url ?? url} opened but showed nothing to act on or check (no headings, links, forms, buttons, lists or tables), and it links to no other page.`;
+  }
+  const found = `${pages.length} page${pages.length === 1 ? '' : 's'} and ${behaviours} behaviour${behaviours === 1 ? '' : 's'}`;
+  return `The ${engine} engine wrote no test cases from the ${found} explored at ${url}. Try again, or name what to test in a command.`;
 }
