@@ -40,6 +40,12 @@ export const ERRORS = {
   RATE_LIMITED: { status: 429, detail: 'Too many attempts. Please try again later.' },
   /** MAX_BROWSERS_PER_USER: the user's work already holds every browser it may. */
   BROWSER_LIMIT_REACHED: { status: 429, detail: 'All the browsers you may use are busy' },
+  /** One 'Test connection' at a time per user: another is refused while one is waiting for its model. */
+  CONNECTION_TEST_BUSY: {
+    status: 409,
+    detail:
+      'A connection test is already under way for your account; wait for its answer before starting another.',
+  },
   /** A generation that could not finish (the site did not load, the planner failed); the text says why. */
   GENERATION_FAILED: { status: 502, detail: 'Test cases could not be generated' },
   NOT_IMPLEMENTED: { status: 501, detail: 'Not available in this version' },

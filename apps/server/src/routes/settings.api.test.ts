@@ -208,6 +208,40 @@ describe.each(apiTargets())('settings API on $name', ({ name, start }) => {
     expect(model.requests.at(-1)?.headers.authorization).toBeUndefined();
   });
 
+  it('runs one connection test at a time per user, refusing a second while the first waits for its model', async () => {
+    const dave = await api.signUp('dave');
+    await put(dave.token, { ai_provider: 'openai-compatible', ai_model: 'slow', ai_base_url: model.baseUrl });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    model.respondWith(async () => {
+      await held;
+      return { text: 'OK' };
+    });
+    const before = model.requests.length;
+    const first = test(dave.token);
+    try {
+      await expect.poll(() => model.requests.length).toBeGreaterThan(before);
+      const second = await test(dave.token);
+      expect(second.status).toBe(409);
+      expect(second.data).toMatchObject({
+        code: 'CONNECTION_TEST_BUSY',
+        detail:
+          'A connection test is already under way for your account; wait for its answer before starting another.',
+      });
+      // Another user's test is not held up by dave's.
+      await put(bob.token, { ai_provider: 'builtin' });
+      expect((await test(bob.token)).status).toBe(200);
+    } finally {
+      release();
+    }
+    expect((await first).data.ok).toBe(true);
+    model.respondWith(() => ({ text: 'OK' }));
+    // Once the first has answered, the next may start.
+    expect((await test(dave.token)).data.ok).toBe(true);
+  });
+
   it('limits connection tests per user', async () => {
     const carol = await api.signUp('carol');
     await put(carol.token, { ai_provider: 'builtin' });

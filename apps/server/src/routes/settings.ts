@@ -16,6 +16,8 @@ import type { Services } from '../services';
  */
 export async function settingsRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const { modelSettings, limits } = services;
+  /** Users with a connection test waiting for its model: one at a time each (a slow or hostile base URL is held once). */
+  const testing = new Set<string>();
   app.addHook('preHandler', app.requireUser);
 
   app.get('/', async (request): Promise<SettingsResponse> => modelSettings.view(currentUser(request).id));
@@ -27,6 +29,8 @@ export async function settingsRoutes(app: FastifyInstance, { services }: { servi
 
   app.post('/test-connection', async (request): Promise<TestConnectionResponse> => {
     const userId = currentUser(request).id;
+    // Before the rate limit, so a refused press does not use up the minute's tests.
+    if (testing.has(userId)) throw new AppError('CONNECTION_TEST_BUSY');
     const { allowed, retryAfterSeconds } = limits.testConnectionPerUser.hit(userId);
     if (!allowed)
       throw new AppError(
@@ -35,6 +39,11 @@ export async function settingsRoutes(app: FastifyInstance, { services }: { servi
         { 'retry-after': String(retryAfterSeconds) },
       );
     const body = parseWith(TestConnectionRequestSchema, request.body, 'body');
-    return modelSettings.testConnection(userId, body);
+    testing.add(userId);
+    try {
+      return await modelSettings.testConnection(userId, body);
+    } finally {
+      testing.delete(userId);
+    }
   });
 }
