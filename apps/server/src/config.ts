@@ -138,6 +138,43 @@ export interface Config {
    * engine's home page). @default 'https://duckduckgo.com/'
    */
   conversationStartUrl: string;
+  /**
+   * A live browser is closed this long after it started, whatever the user does
+   * (CONVERSATION_MAX_LIFETIME_MS; 0 never): input keeps it from idling, not forever. @default 3600000 (1 h)
+   */
+  conversationMaxLifetimeMs: number;
+  /**
+   * Takeover inputs (`browser_input`) one live browser holds waiting for the page; more are refused
+   * with RATE_LIMITED naming the setting (CONVERSATION_MAX_PENDING_INPUTS, at least 1). @default 64
+   */
+  conversationMaxPendingInputs: number;
+  /** Sockets one user may hold open at once; another is closed with 1013 (MAX_SOCKETS_PER_USER, at least 1). @default 10 */
+  maxSocketsPerUser: number;
+  /**
+   * Sockets one client address (as TRUST_PROXY reads it) may hold open at once, authenticated or not;
+   * another is closed with 1013 (MAX_SOCKETS_PER_ADDRESS, at least 1). @default 50
+   */
+  maxSocketsPerAddress: number;
+  /**
+   * Messages a socket may send a second, on average (WS_MESSAGES_PER_SECOND, at least 1); beyond it and
+   * its burst a message is refused with an `error` (RATE_LIMITED). @default 50
+   */
+  wsMessagesPerSecond: number;
+  /**
+   * Messages a socket may send at once above the rate (WS_MESSAGE_BURST, at least 1); a socket with more
+   * refusals than this within 10 s is closed (1008). @default 100
+   */
+  wsMessageBurst: number;
+  /**
+   * Messages of one socket handled at once (WS_MAX_IN_FLIGHT, at least 1); more are refused with an
+   * `error` (RATE_LIMITED). @default 32
+   */
+  wsMaxInFlight: number;
+  /**
+   * Bytes a socket's send buffer may hold (WS_MAX_BUFFERED_BYTES, at least 1 MiB): a client that stops
+   * reading is closed (1008) once more waits. Video frames never queue (see the hub). @default 33554432 (32 MiB)
+   */
+  wsMaxBufferedBytes: number;
   version: string;
 }
 
@@ -261,6 +298,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     conversationIdleMs: int(env.CONVERSATION_IDLE_MS, 600_000, 'CONVERSATION_IDLE_MS'),
     conversationStartUrl:
       httpUrl(env.CONVERSATION_START_URL, 'CONVERSATION_START_URL') ?? 'https://duckduckgo.com/',
+    conversationMaxLifetimeMs: int(
+      env.CONVERSATION_MAX_LIFETIME_MS,
+      3_600_000,
+      'CONVERSATION_MAX_LIFETIME_MS',
+    ),
+    conversationMaxPendingInputs: Math.max(
+      1,
+      int(env.CONVERSATION_MAX_PENDING_INPUTS, 64, 'CONVERSATION_MAX_PENDING_INPUTS'),
+    ),
+    maxSocketsPerUser: Math.max(1, int(env.MAX_SOCKETS_PER_USER, 10, 'MAX_SOCKETS_PER_USER')),
+    maxSocketsPerAddress: Math.max(1, int(env.MAX_SOCKETS_PER_ADDRESS, 50, 'MAX_SOCKETS_PER_ADDRESS')),
+    wsMessagesPerSecond: Math.max(1, int(env.WS_MESSAGES_PER_SECOND, 50, 'WS_MESSAGES_PER_SECOND')),
+    wsMessageBurst: Math.max(1, int(env.WS_MESSAGE_BURST, 100, 'WS_MESSAGE_BURST')),
+    wsMaxInFlight: Math.max(1, int(env.WS_MAX_IN_FLIGHT, 32, 'WS_MAX_IN_FLIGHT')),
+    wsMaxBufferedBytes: Math.max(
+      1024 * 1024,
+      int(env.WS_MAX_BUFFERED_BYTES, 32 * 1024 * 1024, 'WS_MAX_BUFFERED_BYTES'),
+    ),
     version,
   };
 }

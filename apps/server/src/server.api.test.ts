@@ -78,7 +78,11 @@ describe('server process lifecycle (PGlite)', () => {
         json: { name: 'Ada', email: 'ada@example.com', company: 'Engines Ltd' },
       });
 
-      const ws = new WebSocket(`${first.url.replace('http', 'ws')}/ws/${user.id}?token=${token}`);
+      // A token in the socket URL is refused, and the URL is logged without it.
+      const inUrl = new WebSocket(`${first.url.replace('http', 'ws')}/ws/${user.id}?token=${token}`);
+      expect(await new Promise<number>((resolve) => inUrl.once('close', resolve))).toBe(4401);
+      const ws = new WebSocket(`${first.url.replace('http', 'ws')}/ws/${user.id}`);
+      ws.once('open', () => ws.send(JSON.stringify({ type: 'auth', data: { token } })));
       await new Promise((resolve) => ws.once('message', resolve));
       const wsClosed = new Promise<number>((resolve) => ws.once('close', resolve));
 

@@ -292,7 +292,15 @@ describe('one socket for every screen: sessions, requests, features, version', (
   });
 
   it('closes only with the fixed codes and reasons', () => {
-    expect(WS_CLOSE).toEqual({ normal: 1000, goingAway: 1001, serverShutdown: 1012, unauthenticated: 4401 });
+    expect(WS_CLOSE).toEqual({
+      normal: 1000,
+      goingAway: 1001,
+      serverShutdown: 1012,
+      unauthenticated: 4401,
+      policyViolation: 1008,
+      messageTooBig: 1009,
+      tryAgainLater: 1013,
+    });
     const codes = new Set<number>(Object.values(WS_CLOSE));
     for (const { code, reason } of Object.values(WS_CLOSE_REASONS)) {
       expect(codes.has(code)).toBe(true);

@@ -42,6 +42,12 @@ export const WS_CLOSE = {
   serverShutdown: 1012,
   /** Missing, invalid or expired token, or a token naming another user (DESIGN.md §5). */
   unauthenticated: 4401,
+  /** The socket broke a rule of use (a flood, a reader that stopped reading); the client may reconnect. */
+  policyViolation: 1008,
+  /** A message larger than the socket may send (before authentication: WS_PREAUTH_MAX_PAYLOAD_BYTES). */
+  messageTooBig: 1009,
+  /** Too many sockets open already (per user or per address); the client may try again later. */
+  tryAgainLater: 1013,
 } as const;
 export type WsCloseCode = (typeof WS_CLOSE)[keyof typeof WS_CLOSE];
 
@@ -58,6 +64,43 @@ export const WS_CLOSE_REASONS = {
   tokenForeign: { code: WS_CLOSE.unauthenticated, reason: 'Token does not belong to this user' },
   /** The token could not be checked (the database failed). */
   authFailed: { code: WS_CLOSE.unauthenticated, reason: 'Authentication failed' },
+  /** A `?token=` in the socket URL: proxies log URLs, so the token must come in the `auth` message. */
+  tokenInUrl: {
+    code: WS_CLOSE.unauthenticated,
+    reason: 'A token in the URL is not accepted: send it in an auth message',
+  },
+  /** A frame larger than WS_PREAUTH_MAX_PAYLOAD_BYTES before authentication; refused at its header. */
+  preAuthTooLarge: {
+    code: WS_CLOSE.messageTooBig,
+    reason: 'Message too large before authentication (WS_PREAUTH_MAX_PAYLOAD_BYTES)',
+  },
+  /** More than WS_PREAUTH_MAX_PENDING messages while the `auth` message was being checked. */
+  preAuthFlood: {
+    code: WS_CLOSE.policyViolation,
+    reason: 'Too many messages before authentication (WS_PREAUTH_MAX_PENDING)',
+  },
+  /** A larger frame than WS_MAX_PAYLOAD_BYTES after authentication. */
+  tooLarge: { code: WS_CLOSE.messageTooBig, reason: 'Message too large (WS_MAX_PAYLOAD_BYTES)' },
+  /** The user has MAX_SOCKETS_PER_USER sockets open already. */
+  tooManySocketsForUser: {
+    code: WS_CLOSE.tryAgainLater,
+    reason: 'Too many open sockets for this user (MAX_SOCKETS_PER_USER)',
+  },
+  /** The client address has MAX_SOCKETS_PER_ADDRESS sockets open already. */
+  tooManySocketsForAddress: {
+    code: WS_CLOSE.tryAgainLater,
+    reason: 'Too many open sockets from this address (MAX_SOCKETS_PER_ADDRESS)',
+  },
+  /** Messages kept coming after WS_MESSAGE_BURST of them were refused (WS_MESSAGES_PER_SECOND). */
+  messageFlood: {
+    code: WS_CLOSE.policyViolation,
+    reason: 'Too many messages: kept sending after refusals (WS_MESSAGES_PER_SECOND)',
+  },
+  /** More than WS_MAX_BUFFERED_BYTES waited to be sent: the client stopped reading. */
+  slowReader: {
+    code: WS_CLOSE.policyViolation,
+    reason: 'Not reading: too much waiting to be sent (WS_MAX_BUFFERED_BYTES)',
+  },
   /** SIGTERM/SIGINT: the server closes every socket as it stops. */
   serverShutdown: { code: WS_CLOSE.serverShutdown, reason: 'Server shutting down' },
   // web client
@@ -70,10 +113,17 @@ export const WS_CLOSE_REASONS = {
 } as const satisfies Record<string, { code: WsCloseCode; reason: string }>;
 export type WsCloseReason = keyof typeof WS_CLOSE_REASONS;
 
-/** How long a socket without a `token` query parameter has to send its `auth` message. */
+/** How long a new socket has to send its `auth` message. */
 export const WS_AUTH_TIMEOUT_MS = 5000;
 /** Largest message the gateway accepts (an uploaded design travels as a data URL: 10 MB base64 + slack). */
 export const WS_MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
+/**
+ * Largest message accepted before the socket is authenticated: the `auth` message (a token of at most
+ * 4,096 characters) and little else. A larger frame closes the socket as its header arrives.
+ */
+export const WS_PREAUTH_MAX_PAYLOAD_BYTES = 8 * 1024;
+/** Messages that may wait while the `auth` message is being checked; one more closes the socket. */
+export const WS_PREAUTH_MAX_PENDING = 16;
 
 /** Which screen a message belongs to; `connection` is the socket itself (authentication, unreadable frames). */
 export const FeatureSchema = z.enum(['automation', 'conversational', 'design', 'connection']);

@@ -22,8 +22,16 @@ export interface TestSocket {
   send: (type: string, data: unknown, requestId?: string) => void;
 }
 
+/**
+ * Opens `url` as the web client does: a `token` query parameter is taken out of the URL (the server
+ * refuses tokens in URLs) and sent as the first `auth` message once the socket opens.
+ */
 export function openSocket(url: string): TestSocket {
-  const ws = new WebSocket(url);
+  const parsed = new URL(url);
+  const token = parsed.searchParams.get('token');
+  parsed.searchParams.delete('token');
+  const ws = new WebSocket(parsed.toString());
+  if (token !== null) ws.once('open', () => ws.send(JSON.stringify({ type: 'auth', data: { token } })));
   const messages: Message[] = [];
   const all: Message[] = [];
   const waiters: { type: string; resolve: (m: Message) => void }[] = [];

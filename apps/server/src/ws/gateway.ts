@@ -5,6 +5,9 @@ import {
   parseClientMessage,
   WS_AUTH_TIMEOUT_MS,
   WS_CLOSE_REASONS,
+  WS_MAX_PAYLOAD_BYTES,
+  WS_PREAUTH_MAX_PAYLOAD_BYTES,
+  WS_PREAUTH_MAX_PENDING,
   type WsCloseReason,
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
@@ -14,12 +17,18 @@ import { AppError } from '../errors';
 import type { Services } from '../services';
 import { dispatch, errorAbout, type MessageHandlers, messageContext } from './message-handlers';
 import type { RealtimeHub } from './realtime-hub';
+import { limitPayload, RefusalCounter, SocketCounts, TokenBucket } from './socket-limits';
 
 const HEARTBEAT_MS = 30_000;
+/** The window over which a socket's refused messages are counted (more than WS_MESSAGE_BURST: closed). */
+const FLOOD_WINDOW_MS = 10_000;
 
 /**
- * `/ws/{userId}`: the token comes as `?token=` or as a first `auth` message within a few seconds
- * (DESIGN.md §5); a missing, invalid or foreign token closes the socket with 4401.
+ * `/ws/{userId}`: the token comes as a first `auth` message within a few seconds (DESIGN.md §5); a
+ * missing, invalid or foreign token closes the socket with 4401, and so does a `?token=` in the URL
+ * (proxies log URLs). Until then a frame may be at most WS_PREAUTH_MAX_PAYLOAD_BYTES, refused at its
+ * header. Sockets are capped per user and per client address; each socket's messages are limited
+ * by a token bucket and a number in flight, and a socket that keeps sending after refusals is closed.
  */
 export async function gatewayRoutes(
   app: FastifyInstance,
@@ -39,6 +48,11 @@ export async function gatewayRoutes(
   heartbeat.unref();
   app.addHook('onClose', async () => clearInterval(heartbeat));
 
+  const { config } = services;
+  hub.setSendLimit(config.wsMaxBufferedBytes);
+  const perAddress = new SocketCounts();
+  let payloadLimitWarned = false;
+
   app.get<{ Params: { userId: string }; Querystring: { token?: string } }>(
     '/ws/:userId',
     { websocket: true },
@@ -47,7 +61,7 @@ export async function gatewayRoutes(
       const log = request.log.child({ ws: userId });
       let user: UserRow | null = null;
       let authenticating = false;
-      // Frames that arrive while the query token is being checked wait for the verdict, in order.
+      // Frames that arrive while the auth message is being checked wait for the verdict, in order.
       const pending: string[] = [];
       alive.set(socket, true);
       socket.on('pong', () => alive.set(socket, true));
@@ -56,7 +70,20 @@ export async function gatewayRoutes(
         const { code, reason } = WS_CLOSE_REASONS[why];
         if (socket.readyState === socket.OPEN) socket.close(code, reason);
       };
+      // Before anything is read: an unauthenticated socket may only send a small frame.
+      const limited = limitPayload(socket, WS_PREAUTH_MAX_PAYLOAD_BYTES, () =>
+        reject(user ? 'tooLarge' : 'preAuthTooLarge'),
+      );
+      if (!limited && !payloadLimitWarned) {
+        payloadLimitWarned = true;
+        log.error('this version of ws has no per-socket payload limit: unauthenticated frames may be large');
+      }
+      const address = request.ip;
+      perAddress.add(address);
       const timer = setTimeout(() => reject('authTimeout'), WS_AUTH_TIMEOUT_MS);
+      const bucket = new TokenBucket(config.wsMessagesPerSecond, config.wsMessageBurst);
+      const refusals = new RefusalCounter(config.wsMessageBurst, FLOOD_WINDOW_MS);
+      let inFlight = 0;
 
       const authenticate = async (token: string) => {
         authenticating = true;
@@ -65,7 +92,11 @@ export async function gatewayRoutes(
           if (found.id !== userId) return reject('tokenForeign');
           if (socket.readyState !== socket.OPEN) return;
           clearTimeout(timer);
+          // Counted and added in one synchronous step, so concurrent sign-ins cannot both slip in.
+          if (hub.connectionCount(found.id) >= config.maxSocketsPerUser)
+            return reject('tooManySocketsForUser');
           user = found;
+          limitPayload(socket, WS_MAX_PAYLOAD_BYTES);
           hub.add(found.id, socket);
           hub.send(socket, {
             type: 'connection_established',
@@ -85,10 +116,46 @@ export async function gatewayRoutes(
         }
       };
 
+      /** A message refused for a limit: said with an `error` naming it; a socket that keeps on is closed. */
+      const refuse = (text: string, message: string) => {
+        if (refusals.add()) return reject('messageFlood');
+        const about = describeClientFrame(text);
+        hub.send(socket, {
+          ...errorAbout({ feature: about.feature, sessionId: about.session_id }, message, 'RATE_LIMITED'),
+          ...(about.request_id ? { request_id: about.request_id } : {}),
+        });
+      };
+
       socket.on('message', (raw, isBinary) => {
+        if (socket.readyState !== socket.OPEN) return;
+        if (!user) {
+          const text = isBinary ? '' : raw.toString();
+          if (!authenticating) void handle(text);
+          else if (pending.length >= WS_PREAUTH_MAX_PENDING) reject('preAuthFlood');
+          else pending.push(text);
+          return;
+        }
+        // Refused before the frame is even decoded: a flood costs the server as little as possible.
+        if (!bucket.take()) {
+          const text = isBinary ? '' : raw.toString();
+          refuse(
+            text,
+            `Too many messages: at most ${config.wsMessagesPerSecond} a second with a burst of ${config.wsMessageBurst} per socket (WS_MESSAGES_PER_SECOND, WS_MESSAGE_BURST); this one was dropped.`,
+          );
+          return;
+        }
         const text = isBinary ? '' : raw.toString();
-        if (!user && authenticating) pending.push(text);
-        else void handle(text);
+        if (inFlight >= config.wsMaxInFlight) {
+          refuse(
+            text,
+            `Too many messages in progress on this socket: at most ${config.wsMaxInFlight} at once (WS_MAX_IN_FLIGHT); this one was dropped.`,
+          );
+          return;
+        }
+        inFlight++;
+        void handle(text).finally(() => {
+          inFlight--;
+        });
       });
 
       const handle = async (text: string) => {
@@ -139,12 +206,13 @@ export async function gatewayRoutes(
 
       socket.on('close', () => {
         clearTimeout(timer);
+        perAddress.remove(address);
         if (user) hub.remove(user.id, socket);
       });
       socket.on('error', (error) => log.warn({ err: error }, 'socket error'));
 
-      const token = request.query.token;
-      if (token) void authenticate(token);
+      if (request.query.token !== undefined) return reject('tokenInUrl');
+      if (perAddress.get(address) > config.maxSocketsPerAddress) reject('tooManySocketsForAddress');
     },
   );
 }

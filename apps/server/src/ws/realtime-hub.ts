@@ -4,6 +4,7 @@ import {
   type ServerMessage,
   type ServerMessageInput,
   ServerMessageSchema,
+  WS_CLOSE_REASONS,
 } from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -13,6 +14,8 @@ import type { WebSocket } from 'ws';
  * most this many bytes; otherwise it waits, and a later frame of the same session replaces it.
  */
 export const FRAME_BUFFER_LIMIT_BYTES = 64 * 1024;
+/** What a socket's send buffer may hold before the socket is closed as not reading (WS_MAX_BUFFERED_BYTES). */
+export const DEFAULT_SEND_LIMIT_BYTES = 32 * 1024 * 1024;
 /** How often a socket with frames waiting is looked at again. */
 const FRAME_RETRY_MS = 20;
 
@@ -38,8 +41,14 @@ export class RealtimeHub {
   private readonly byUser = new Map<string, Set<WebSocket>>();
   private readonly frames = new Map<WebSocket, FrameQueue>();
   private readonly counts = { sent: 0, replaced: 0, dropped: 0 };
+  private sendLimit = DEFAULT_SEND_LIMIT_BYTES;
 
   constructor(private readonly log: FastifyBaseLogger) {}
+
+  /** WS_MAX_BUFFERED_BYTES: a socket whose send buffer grows past it is closed (see `deliver`). */
+  setSendLimit(bytes: number): void {
+    this.sendLimit = bytes;
+  }
 
   add(userId: string, socket: WebSocket): void {
     let set = this.byUser.get(userId);
@@ -89,7 +98,7 @@ export class RealtimeHub {
   }
 
   send(socket: WebSocket, message: ServerMessageInput): void {
-    if (socket.readyState === socket.OPEN) socket.send(this.encode(message));
+    if (socket.readyState === socket.OPEN) this.deliver(socket, this.encode(message));
   }
 
   /** To every open socket of one user. */
@@ -97,7 +106,21 @@ export class RealtimeHub {
     const set = this.byUser.get(userId);
     if (!set?.size) return;
     const frame = this.encode(message);
-    for (const socket of set) if (socket.readyState === socket.OPEN) socket.send(frame);
+    for (const socket of set) if (socket.readyState === socket.OPEN) this.deliver(socket, frame);
+  }
+
+  /**
+   * Messages other than frames are never dropped, so a client that stops reading would make them pile
+   * up without end: once its send buffer holds more than the limit, the socket is closed (1008, the
+   * reason naming WS_MAX_BUFFERED_BYTES) and what it held is freed when ws gives up on it.
+   */
+  private deliver(socket: WebSocket, text: string): void {
+    socket.send(text);
+    if (socket.bufferedAmount > this.sendLimit) {
+      this.log.warn({ buffered: socket.bufferedAmount }, 'closing a socket that does not read');
+      const { code, reason } = WS_CLOSE_REASONS.slowReader;
+      socket.close(code, reason);
+    }
   }
 
   /**
