@@ -110,6 +110,25 @@ export interface Config {
   /** @default 10000 */
   stepTimeoutMs: number;
   /** @default 90000 */
+  /**
+   * The most one user's calls on the server's own model (AI_API_KEY) may cost a calendar month, UTC
+   * (AI_SERVER_KEY_USER_MONTHLY_USD, US dollars); a user's own budget in Settings can only lower it.
+   * Calls with a user's own key are not counted. @default 5
+   */
+  aiServerKeyUserMonthlyUsd: number;
+  /** The most all users' calls on the server's own model may cost a calendar month (AI_SERVER_KEY_TOTAL_MONTHLY_USD). @default 50 */
+  aiServerKeyTotalMonthlyUsd: number;
+  /**
+   * Prices of models the built-in list does not know (AI_MODEL_PRICES, JSON: model id → `{"input":
+   * n, "output": n}`, US dollars per million tokens); they win over the list. @default {}
+   */
+  aiModelPrices: Record<string, { input: number; output: number }>;
+  /**
+   * AI_SERVER_KEY_FREE=true: the server's model costs nothing when it has no price (a self-hosted
+   * one); otherwise such a model is refused on the server's key until AI_MODEL_PRICES gives its price.
+   * @default false
+   */
+  aiServerKeyFree: boolean;
   testTimeoutMs: number;
   /**
    * SHUTDOWN_TIMEOUT_MS: how long a stop (SIGTERM/SIGINT) may take before a watchdog thread kills the
@@ -211,6 +230,45 @@ export function parseRegistration(value: string | undefined): 'open' | 'closed' 
   const text = (value ?? '').trim().toLowerCase();
   if (text === '' || text === 'open') return 'open';
   if (text === 'closed') return 'closed';
+/** A non-negative amount of US dollars, e.g. '5' or '12.50'. */
+function usd(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0)
+    throw new Error(`${name} must be a non-negative amount of US dollars, got '${value}'`);
+  return n;
+}
+
+function bool(value: string | undefined, name: string): boolean {
+  const text = (value ?? '').trim().toLowerCase();
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (text === 'true' || text === '1') return true;
+  throw new Error(`${name} must be 'true' or 'false', got '${value}'`);
+}
+
+/** AI_MODEL_PRICES: `{"model": {"input": 0.5, "output": 1.5}}`, US dollars per million tokens. */
+export function parseModelPrices(
+  value: string | undefined,
+): Record<string, { input: number; output: number }> {
+  if (!value?.trim()) return {};
+  const problem = `AI_MODEL_PRICES must be JSON like {"my-model": {"input": 0.5, "output": 1.5}} (US dollars per million tokens)`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new Error(`${problem}; it is not valid JSON`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(problem);
+  const prices: Record<string, { input: number; output: number }> = {};
+  for (const [model, price] of Object.entries(parsed)) {
+    const { input, output } = (price ?? {}) as { input?: unknown; output?: unknown };
+    if (typeof input !== 'number' || typeof output !== 'number' || !(input >= 0) || !(output >= 0))
+      throw new Error(`${problem}; '${model}' needs non-negative numbers "input" and "output"`);
+    prices[model] = { input, output };
+  }
+  return prices;
+}
+
   throw new Error(`REGISTRATION must be 'open' or 'closed', got '${value}'`);
 }
 
@@ -313,6 +371,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wsMessageBurst: Math.max(1, int(env.WS_MESSAGE_BURST, 100, 'WS_MESSAGE_BURST')),
     wsMaxInFlight: Math.max(1, int(env.WS_MAX_IN_FLIGHT, 32, 'WS_MAX_IN_FLIGHT')),
     wsMaxBufferedBytes: Math.max(
+    aiServerKeyUserMonthlyUsd: usd(env.AI_SERVER_KEY_USER_MONTHLY_USD, 5, 'AI_SERVER_KEY_USER_MONTHLY_USD'),
+    aiServerKeyTotalMonthlyUsd: usd(
+      env.AI_SERVER_KEY_TOTAL_MONTHLY_USD,
+      50,
+      'AI_SERVER_KEY_TOTAL_MONTHLY_USD',
+    ),
+    aiModelPrices: parseModelPrices(env.AI_MODEL_PRICES),
+    aiServerKeyFree: bool(env.AI_SERVER_KEY_FREE, 'AI_SERVER_KEY_FREE'),
       1024 * 1024,
       int(env.WS_MAX_BUFFERED_BYTES, 32 * 1024 * 1024, 'WS_MAX_BUFFERED_BYTES'),
     ),

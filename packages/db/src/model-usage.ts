@@ -13,6 +13,10 @@ export interface NewModelUsage {
   input_tokens: number;
   output_tokens: number;
   cost_usd: number;
+  /** Paid with the server's own key (AI_API_KEY). @default false */
+  server_key?: boolean;
+  /** false when the model had no known price (cost_usd 0 then means unknown). @default true */
+  cost_known?: boolean;
   /** The run it belongs to; kept only when that run is the same user's. */
   test_run_id?: string | null;
   session_id?: string | null;
@@ -24,6 +28,8 @@ export interface ModelUsageTotals {
   input_tokens: number;
   output_tokens: number;
   cost_usd: number;
+  /** Calls whose model had no known price: their cost is not in cost_usd. */
+  unpriced_calls: number;
 }
 
 const nonNegativeInt = (n: number) => (Number.isFinite(n) && n > 0 ? Math.round(n) : 0);
@@ -42,6 +48,8 @@ export function modelUsageRepository(orm: Drizzle) {
         input_tokens: nonNegativeInt(row.input_tokens),
         output_tokens: nonNegativeInt(row.output_tokens),
         cost_usd: Number.isFinite(row.cost_usd) && row.cost_usd > 0 ? row.cost_usd : 0,
+        server_key: row.server_key ?? false,
+        cost_known: row.cost_known ?? true,
         // Another user's run is not linked: the subquery finds nothing and the column stays NULL.
         test_run_id: runId
           ? sql`(SELECT ${testRuns.id} FROM ${testRuns} WHERE ${testRuns.id} = ${runId} AND ${testRuns.user_id} = ${userId})`
@@ -57,6 +65,7 @@ export function modelUsageRepository(orm: Drizzle) {
           input: sql<string | number | null>`sum(${modelUsage.input_tokens})`,
           output: sql<string | number | null>`sum(${modelUsage.output_tokens})`,
           cost: sql<string | number | null>`sum(${modelUsage.cost_usd})`,
+          unpriced: sql<string | number>`count(*) FILTER (WHERE NOT ${modelUsage.cost_known})`,
         })
         .from(modelUsage)
         .where(and(eq(modelUsage.user_id, userId), gte(modelUsage.created_at, since)));
@@ -65,7 +74,25 @@ export function modelUsageRepository(orm: Drizzle) {
         input_tokens: Number(row?.input ?? 0),
         output_tokens: Number(row?.output ?? 0),
         cost_usd: Number(row?.cost ?? 0),
+        unpriced_calls: Number(row?.unpriced ?? 0),
       };
+    },
+    /**
+     * What calls paid with the server's own key cost from `since` until now: one user's, or
+     * everyone's when `userId` is omitted (the operator's caps).
+     */
+    async serverKeyCostSince(since: Date, userId?: string): Promise<number> {
+      const [row] = await orm
+        .select({ cost: sql<string | number | null>`sum(${modelUsage.cost_usd})` })
+        .from(modelUsage)
+        .where(
+          and(
+            eq(modelUsage.server_key, true),
+            gte(modelUsage.created_at, since),
+            userId ? eq(modelUsage.user_id, userId) : undefined,
+          ),
+        );
+      return Number(row?.cost ?? 0);
     },
   };
 }

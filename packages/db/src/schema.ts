@@ -1,4 +1,5 @@
 import {
+  boolean,
   doublePrecision,
   integer,
   jsonb,
@@ -151,6 +152,10 @@ export const modelUsage = pgTable('model_usage', {
   input_tokens: integer('input_tokens').notNull().default(0),
   output_tokens: integer('output_tokens').notNull().default(0),
   cost_usd: doublePrecision('cost_usd').notNull().default(0),
+  /** Paid with the server's own key (AI_API_KEY): counts against the operator's caps. */
+  server_key: boolean('server_key').notNull().default(false),
+  /** false: the model had no known price, and cost_usd (0) means unknown. */
+  cost_known: boolean('cost_known').notNull().default(true),
   created_at: at('created_at').notNull().defaultNow(),
 });
 

@@ -54,7 +54,13 @@ describe.each(testEngines())('user settings and model usage on $name', ({ open }
 
   it("sums a user's model calls since a date, never another user's", async () => {
     const empty = await repos.modelUsage.totalsSince(alice, new Date(0));
-    expect(empty).toEqual({ model_calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 });
+    expect(empty).toEqual({
+      model_calls: 0,
+      input_tokens: 0,
+      output_tokens: 0,
+      cost_usd: 0,
+      unpriced_calls: 0,
+    });
     const call = { kind: 'step', provider: 'openai', model: 'gpt-4o-mini' };
     await repos.modelUsage.record(alice, { ...call, input_tokens: 100, output_tokens: 20, cost_usd: 0.25 });
     await repos.modelUsage.record(alice, { ...call, input_tokens: 50, output_tokens: 5, cost_usd: 0.5 });
@@ -64,8 +70,22 @@ describe.each(testEngines())('user settings and model usage on $name', ({ open }
       input_tokens: 150,
       output_tokens: 25,
       cost_usd: 0.75,
+      unpriced_calls: 0,
     });
     expect((await repos.modelUsage.totalsSince(alice, new Date(Date.now() + 60_000))).model_calls).toBe(0);
+  });
+
+  it("sums the server key's cost per user and for everyone, and counts unpriced calls", async () => {
+    const since = new Date(Date.now() - 60_000);
+    const before = await repos.modelUsage.serverKeyCostSince(since);
+    const call = { kind: 'step', provider: 'openai', model: 'server-m', input_tokens: 1, output_tokens: 1 };
+    await repos.modelUsage.record(alice, { ...call, cost_usd: 0.5, server_key: true });
+    await repos.modelUsage.record(bob, { ...call, cost_usd: 0.25, server_key: true });
+    await repos.modelUsage.record(alice, { ...call, cost_usd: 2 });
+    await repos.modelUsage.record(alice, { ...call, cost_usd: 0, cost_known: false });
+    expect(await repos.modelUsage.serverKeyCostSince(since, alice)).toBe(0.5);
+    expect((await repos.modelUsage.serverKeyCostSince(since)) - before).toBe(0.75);
+    expect((await repos.modelUsage.totalsSince(alice, since)).unpriced_calls).toBe(1);
   });
 
   it("links a call to the user's own run only", async () => {

@@ -13,7 +13,9 @@ export const ModelUsageSchema = z.object({
   model_calls: z.number().int().nonnegative(),
   input_tokens: z.number().int().nonnegative(),
   output_tokens: z.number().int().nonnegative(),
-  /** Estimated from the provider's list prices; 0 for self-hosted and unknown models. */
+  /** Estimated from the provider's list prices (or the server's AI_MODEL_PRICES); unpriced calls add 0. */
   cost_usd: z.number().nonnegative(),
+  /** Calls to a model with no known price: their cost is unknown, not $0 (Settings usage only). */
+  unpriced_calls: z.number().int().nonnegative().optional(),
 });
 export type ModelUsage = z.infer<typeof ModelUsageSchema>;

@@ -139,6 +139,11 @@ export const SettingsResponseSchema = z.object({
     model: z.string().nullable(),
     /** Whether the server has a FIGMA_TOKEN of its own (used when the user has none). */
     figma_token_set: z.boolean(),
+    /**
+     * The most one user may spend a month on the server's own key (AI_SERVER_KEY_USER_MONTHLY_USD);
+     * a user's own budget can only lower it. Absent when the server has no model of its own.
+     */
+    user_monthly_cap_usd: z.number().nonnegative().optional(),
   }),
   effective: EffectiveEngineSchema,
   /** Model calls since the first of this month (UTC). */

@@ -1,4 +1,13 @@
-import { engineName, type ModelConfig, ModelError, testConnection, type UsageRecord } from '@argus/ai';
+import {
+  engineName,
+  listPrice,
+  type ModelConfig,
+  ModelError,
+  type ModelPrice,
+  type SpendGuard,
+  testConnection,
+  type UsageRecord,
+} from '@argus/ai';
 import type { ModelUsageTotals, Repositories, UserSettingsPatch, UserSettingsRow } from '@argus/db';
 import type { TargetPolicy } from '@argus/engine';
 import {
@@ -46,6 +55,13 @@ export function formatUsd(amount: number): string {
   return `$${amount > 0 && amount < 0.01 ? amount.toFixed(4) : amount.toFixed(2)}`;
 }
 
+/** What one model call under way holds against its user's budget and, on the server's key, the operator's caps. */
+interface Hold {
+  userId: string;
+  serverKey: boolean;
+  usd: number;
+}
+
 export interface ModelSettingsDeps {
   config: Config;
   repos: Pick<Repositories, 'userSettings' | 'modelUsage'>;
@@ -68,6 +84,9 @@ export interface ModelSettingsDeps {
  */
 export class ModelSettingsService {
   private readonly now: () => Date;
+  /** Model calls under way and what each holds against the caps (spendGuard). */
+  private readonly holds = new Set<Hold>();
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: ModelSettingsDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -75,10 +94,16 @@ export class ModelSettingsService {
 
   /** The server's own model (AI_PROVIDER, AI_MODEL, AI_BASE_URL, AI_API_KEY), or null for the built-in engine. */
   serverModel(): ModelConfig | null {
-    const { aiProvider, aiModel, aiBaseUrl, aiApiKey } = this.deps.config;
+    const { aiProvider, aiModel, aiBaseUrl, aiApiKey, aiServerKeyFree } = this.deps.config;
     const provider = aiProvider as string;
     if (!isModelProvider(provider) || !aiModel) return null;
-    return { provider, model: aiModel, baseUrl: aiBaseUrl, apiKey: aiApiKey };
+    const price = this.priceOf(provider, aiModel) ?? (aiServerKeyFree ? { input: 0, output: 0 } : null);
+    return { provider, model: aiModel, baseUrl: aiBaseUrl, apiKey: aiApiKey, price, serverKey: true };
+  }
+
+  /** A model's price: the operator's (AI_MODEL_PRICES), else the list price; undefined when unknown. */
+  private priceOf(provider: ModelProvider, model: string): ModelPrice | undefined {
+    return this.deps.config.aiModelPrices[model] ?? listPrice({ provider, model });
   }
 
   /**
@@ -106,20 +131,30 @@ export class ModelSettingsService {
         const refused = await this.baseUrlProblem(baseUrl);
         if (refused) throw new ModelError('unreachable', refused);
       }
-      let apiKey: string | undefined;
-      try {
-        apiKey = this.reveal(row.ai_api_key_enc, 'ai_api_key', userId);
-      } catch (error) {
-        if (error instanceof SecretUnreadableError) throw new ModelError('auth', error.message);
-        throw error;
-      }
+      const apiKey = this.revealApiKey(row, userId, provider, baseUrl);
       return {
-        config: { provider, model: row.ai_model, baseUrl, apiKey, fetch: this.deps.fetch },
+        config: {
+          provider,
+          model: row.ai_model,
+          baseUrl,
+          apiKey,
+          fetch: this.deps.fetch,
+          price: this.priceOf(provider, row.ai_model) ?? null,
+          spend: this.spendGuard(userId, false),
+        },
         source: 'user',
       };
     }
     const server = this.serverModel();
-    return server ? { config: server, source: 'server' } : null;
+    if (!server) return null;
+    if (!server.price)
+      throw new ModelError(
+        'bad_request',
+        `The server's model ${server.model} has no known price, so its use cannot be held to the operator's caps: ` +
+          'the operator gives its price in AI_MODEL_PRICES (or sets AI_SERVER_KEY_FREE=true for a free, self-hosted model). ' +
+          'You can use your own model and key in Settings meanwhile.',
+      );
+    return { config: { ...server, spend: this.spendGuard(userId, true) }, source: 'server' };
   }
 
   /** The Figma token design comparison uses for this user: their own, else the server's FIGMA_TOKEN. */
@@ -161,6 +196,91 @@ export class ModelSettingsService {
   ): Promise<void> {
     await this.deps.repos.modelUsage.record(userId, {
       kind: record.kind,
+  /**
+   * What each model call of this user's holds before it is made (ModelConfig.spend): its most likely
+   * cost is checked, together with this month's stored cost and what calls under way hold, against
+   * the user's own budget and, on the server's key, the operator's per-user and total caps, and held
+   * until the call's usage is stored. Holds live in this process (one server process today): the
+   * check and the hold happen under one lock, and a hold is let go under it too, after its usage row
+   * is written, so no two calls can both fit in the same remaining amount.
+   */
+  private spendGuard(userId: string, serverKey: boolean): SpendGuard {
+    return {
+      reserve: ({ estimateUsd }) =>
+        this.exclusive(async () => {
+          await this.checkCaps(userId, serverKey, Math.max(0, estimateUsd));
+          const hold: Hold = { userId, serverKey, usd: Math.max(0, estimateUsd) };
+          this.holds.add(hold);
+          let settled = false;
+          return {
+            settle: async () => {
+              if (settled) return;
+              settled = true;
+              await this.exclusive(async () => {
+                this.holds.delete(hold);
+              });
+            },
+          };
+        }),
+    };
+  }
+
+  /** Throws ModelError('budget') naming the cap and the amounts when a call of up to `estimate` does not fit. */
+  private async checkCaps(userId: string, serverKey: boolean, estimate: number): Promise<void> {
+    const now = this.now();
+    const since = monthStart(now);
+    const until = `Calls resume on ${day.format(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)))}`;
+    const held = (match: (hold: Hold) => boolean) =>
+      [...this.holds].filter(match).reduce((sum, hold) => sum + hold.usd, 0);
+    // Refused when what is spent and held already reaches the cap, or this call could pass it.
+    const over = (cap: number, used: number) => used >= cap || used + estimate > cap;
+    const amounts = (spent: number, heldUsd: number) =>
+      `${formatUsd(spent)} spent since ${day.format(since)} (UTC)` +
+      (heldUsd > 0 ? ` and ${formatUsd(heldUsd)} held for calls under way` : '') +
+      `, and this call may cost up to ${formatUsd(estimate)}`;
+
+    const row = await this.deps.repos.userSettings.get(userId);
+    const budget = row?.monthly_budget_usd;
+    if (budget !== null && budget !== undefined) {
+      const { cost_usd: spent } = await this.deps.repos.modelUsage.totalsSince(userId, since);
+      const mine = held((hold) => hold.userId === userId);
+      if (over(budget, spent + mine))
+        throw new ModelError(
+          'budget',
+          `Your monthly model budget of ${formatUsd(budget)} does not allow this call: ${amounts(spent, mine)}. ` +
+            `${until}, or as soon as you raise the budget in Settings.`,
+        );
+    }
+    if (!serverKey) return;
+    const { aiServerKeyUserMonthlyUsd: userCap, aiServerKeyTotalMonthlyUsd: totalCap } = this.deps.config;
+    const userSpent = await this.deps.repos.modelUsage.serverKeyCostSince(since, userId);
+    const userHeld = held((hold) => hold.serverKey && hold.userId === userId);
+    if (over(userCap, userSpent + userHeld))
+      throw new ModelError(
+        'budget',
+        `The server's model allows each user ${formatUsd(userCap)} a month (AI_SERVER_KEY_USER_MONTHLY_USD): ` +
+          `${amounts(userSpent, userHeld)}. ${until}, or choose your own model and key in Settings.`,
+      );
+    const totalSpent = await this.deps.repos.modelUsage.serverKeyCostSince(since);
+    const totalHeld = held((hold) => hold.serverKey);
+    if (over(totalCap, totalSpent + totalHeld))
+      throw new ModelError(
+        'budget',
+        `The server's model has reached its monthly limit of ${formatUsd(totalCap)} for all users together ` +
+          `(AI_SERVER_KEY_TOTAL_MONTHLY_USD): ${amounts(totalSpent, totalHeld)}. ${until}, or choose your own model and key in Settings.`,
+      );
+  }
+
+  /** Runs `task` after every task queued before it has finished: the caps' check-and-hold is atomic. */
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task);
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
       provider: record.provider,
       model: record.model,
       input_tokens: record.inputTokens,
@@ -174,6 +294,8 @@ export class ModelSettingsService {
   /** Why the server may not call `baseUrl` for a user (the browser's target policy), or null. */
   async baseUrlProblem(baseUrl: string): Promise<string | null> {
     let url: URL;
+      server_key: record.serverKey ?? false,
+      cost_known: !record.costUnknown,
     try {
       url = new URL(baseUrl);
     } catch {
@@ -201,15 +323,23 @@ export class ModelSettingsService {
       figma_token: row?.figma_token_enc ? (row.figma_token_last4 ?? '…') : null,
       monthly_budget_usd: budget,
       server_default: {
+    const effective = this.effectiveEngine(row, server);
+    const userCap = this.deps.config.aiServerKeyUserMonthlyUsd;
+    const capReached =
+      server !== null &&
+      effective.source === 'server' &&
+      effective.provider !== 'builtin' &&
+      (await this.deps.repos.modelUsage.serverKeyCostSince(monthStart(this.now()), userId)) >= userCap;
         provider: server?.provider ?? 'builtin',
         model: server?.model ?? null,
         figma_token_set: Boolean(this.deps.config.figmaToken),
       },
-      effective: this.effectiveEngine(row, server),
+      effective,
       usage,
       usage_since: monthStart(this.now()).toISOString(),
-      budget_reached: budget !== null && usage.cost_usd >= budget,
+      budget_reached: (budget !== null && usage.cost_usd >= budget) || capReached,
       updated_at: row?.updated_at.toISOString() ?? null,
+        ...(server ? { user_monthly_cap_usd: userCap } : {}),
     };
   }
 
@@ -245,7 +375,13 @@ export class ModelSettingsService {
     };
     if (body.ai_api_key !== undefined) {
       patch.ai_api_key_enc =
-        body.ai_api_key === null ? null : this.hide(body.ai_api_key, 'ai_api_key', userId);
+        body.ai_api_key === null
+          ? null
+          : this.deps.secrets.encrypt(
+              body.ai_api_key.trim(),
+              `ai_api_key:${userId}`,
+              keyBinding(provider, baseUrl),
+            );
       patch.ai_api_key_last4 = body.ai_api_key === null ? null : maskSecret(body.ai_api_key);
     }
     if (body.figma_token !== undefined) {
@@ -255,6 +391,23 @@ export class ModelSettingsService {
     }
     await this.deps.repos.userSettings.upsert(userId, patch);
     return this.view(userId);
+    } else if (
+      row?.ai_api_key_enc &&
+      this.deps.secrets.bindingOf(row.ai_api_key_enc) === undefined &&
+      keyBinding(provider, baseUrl) !== keyBinding(row.ai_provider, row.ai_base_url)
+    ) {
+      // A key saved before keys were bound to where they go: bind it now to where it was saved for,
+      // so the new provider or base URL does not get it (revealApiKey asks for it again).
+      try {
+        const key = this.deps.secrets.decrypt(row.ai_api_key_enc, `ai_api_key:${userId}`);
+        patch.ai_api_key_enc = this.deps.secrets.encrypt(
+          key,
+          `ai_api_key:${userId}`,
+          keyBinding(row.ai_provider, row.ai_base_url),
+        );
+      } catch (error) {
+        if (!(error instanceof SecretUnreadableError)) throw error;
+      }
   }
 
   /**
@@ -302,14 +455,22 @@ export class ModelSettingsService {
       if (body.ai_api_key !== undefined) apiKey = body.ai_api_key ?? undefined;
       else {
         try {
-          apiKey = this.reveal(row?.ai_api_key_enc, 'ai_api_key', userId);
+          // The stored key only goes to the provider and base URL origin it was saved for.
+          apiKey = this.revealApiKey(row, userId, provider, baseUrl);
         } catch (error) {
-          if (error instanceof SecretUnreadableError)
-            return { ok: false, message: error.message, latency_ms: 0 };
+          if (error instanceof ModelError) return { ok: false, message: error.message, latency_ms: 0 };
           throw error;
         }
       }
-      config = { provider, model, baseUrl: baseUrl ?? undefined, apiKey, fetch: this.deps.fetch };
+      config = {
+        provider,
+        model,
+        baseUrl: baseUrl ?? undefined,
+        apiKey,
+        fetch: this.deps.fetch,
+        price: this.priceOf(provider, model) ?? null,
+        spend: this.spendGuard(userId, false),
+      };
     }
     try {
       await this.checkBudget(userId);
@@ -349,6 +510,33 @@ export class ModelSettingsService {
     return stored ? this.deps.secrets.decrypt(stored, `${field}:${userId}`) : undefined;
   }
 }
+  /**
+   * The user's stored API key for a call to `provider` at `baseUrl`: a key is bound to the provider
+   * and base URL origin it was saved with (AES-GCM associated data), so whoever changes either in
+   * Settings cannot have it sent to a host of their own; they must give the key again.
+   */
+  private revealApiKey(
+    row: UserSettingsRow | undefined,
+    userId: string,
+    provider: string,
+    baseUrl: string | null | undefined,
+  ): string | undefined {
+    const stored = row?.ai_api_key_enc;
+    if (!stored) return undefined;
+    const savedFor = this.deps.secrets.bindingOf(stored) ?? keyBinding(row.ai_provider, row.ai_base_url);
+    if (savedFor !== keyBinding(provider, baseUrl))
+      throw new ModelError(
+        'auth',
+        `Your saved API key was for ${describeBinding(savedFor)}; it is only ever sent there, and the provider or base URL has changed since. Enter the API key again in Settings.`,
+      );
+    try {
+      return this.deps.secrets.decrypt(stored, `ai_api_key:${userId}`);
+    } catch (error) {
+      if (error instanceof SecretUnreadableError) throw new ModelError('auth', error.message);
+      throw error;
+    }
+  }
+
 
 function builtinAnswer(): TestConnectionResponse {
   return {
@@ -357,4 +545,23 @@ function builtinAnswer(): TestConnectionResponse {
       'The built-in engine makes no model calls, so there is no connection to test. Choose a provider to test one.',
     latency_ms: 0,
   };
+}
+
+/** Where a stored API key may be sent: its provider and the origin of its base URL ('default': the provider's own). */
+function keyBinding(provider: string | null | undefined, baseUrl: string | null | undefined): string {
+  let origin = 'default';
+  if (baseUrl) {
+    try {
+      origin = new URL(baseUrl).origin;
+    } catch {
+      origin = baseUrl;
+    }
+  }
+  return `${provider ?? 'none'} ${origin}`;
+}
+
+function describeBinding(binding: string): string {
+  const [provider = '', origin = 'default'] = binding.split(' ');
+  const name = isModelProvider(provider) ? PROVIDER_NAMES[provider] : provider;
+  return origin === 'default' ? `${name}'s own API` : `${name} at ${origin}`;
 }

@@ -52,33 +52,47 @@ export async function loadSecretsKey(dataDir: string, configured?: string): Prom
 /**
  * AES-256-GCM over short secrets, stored as base64 `iv.tag.ciphertext`. Each secret is bound to where
  * it belongs (`context`, e.g. 'ai_api_key:<user id>') as associated data, so a ciphertext copied into
- * another user's row or field does not decrypt.
+ * another user's row or field does not decrypt. A secret may also be bound to a `binding`, a public
+ * label stored in clear as a fourth part (e.g. the provider and origin an API key may be sent to):
+ * `bindingOf` reads it back, and a ciphertext whose label was altered does not decrypt.
  */
 export class Secrets {
   constructor(private readonly key: Buffer) {
     if (key.length !== 32) throw new Error('The secrets key must be 32 bytes');
   }
 
-  encrypt(plaintext: string, context: string): string {
+  encrypt(plaintext: string, context: string, binding?: string): string {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv(ALGORITHM, this.key, iv, { authTagLength: TAG_BYTES });
-    cipher.setAAD(Buffer.from(context, 'utf8'));
+    cipher.setAAD(associatedData(context, binding));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64')).join('.');
+    const parts = [iv, cipher.getAuthTag(), body];
+    if (binding !== undefined) parts.push(Buffer.from(binding, 'utf8'));
+    return parts.map((part) => part.toString('base64')).join('.');
+  }
+
+  /** The label a secret was bound to when it was encrypted, or undefined for one without. */
+  bindingOf(stored: string): string | undefined {
+    const label = stored.split('.')[3];
+    return label === undefined ? undefined : Buffer.from(label, 'base64').toString('utf8');
   }
 
   /** The plaintext; throws SecretUnreadableError for a wrong key, a wrong context or a damaged value. */
   decrypt(stored: string, context: string): string {
     try {
-      const [iv, tag, body] = stored.split('.').map((part) => Buffer.from(part, 'base64'));
-      if (!iv || !tag || !body || iv.length !== IV_BYTES || tag.length !== TAG_BYTES)
+      const [iv, tag, body, ...rest] = stored.split('.').map((part) => Buffer.from(part, 'base64'));
+      if (!iv || !tag || !body || rest.length > 1 || iv.length !== IV_BYTES || tag.length !== TAG_BYTES)
         throw new Error('format');
       const decipher = createDecipheriv(ALGORITHM, this.key, iv, { authTagLength: TAG_BYTES });
-      decipher.setAAD(Buffer.from(context, 'utf8'));
+      decipher.setAAD(associatedData(context, this.bindingOf(stored)));
       decipher.setAuthTag(tag);
       return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
     } catch {
       throw new SecretUnreadableError();
     }
   }
+}
+
+function associatedData(context: string, binding: string | undefined): Buffer {
+  return Buffer.from(binding === undefined ? context : `${context}\n${binding}`, 'utf8');
 }

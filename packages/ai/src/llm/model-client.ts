@@ -22,7 +22,25 @@ export interface UsageRecord {
   model: string;
   inputTokens: number;
   outputTokens: number;
+  /** 0 when the model's price is unknown; `costUnknown` then says so. */
   costUsd: number;
+  /** The model has no known price: the cost is not $0 but unknown. */
+  costUnknown?: boolean;
+  /** Made with the server's own key (AI_API_KEY): counts against the operator's caps. */
+  serverKey?: boolean;
+}
+
+/** The most one call may answer with, in tokens; also what its cost is reserved for before it is made. */
+export const MAX_OUTPUT_TOKENS = 4096;
+
+/**
+ * A generous guess at a request's input tokens before it is sent (about 3 characters a token, and
+ * a large image's worth per screenshot), so the cost reserved for it is rather more than it costs.
+ */
+export function estimateInputTokens(request: { system: string; prompt: string; images?: Buffer[] }): number {
+  return (
+    Math.ceil((request.system.length + request.prompt.length) / 3) + 1600 * (request.images?.length ?? 0)
+  );
 }
 
 export interface ModelClientOptions {
@@ -111,10 +129,29 @@ export class ModelClient {
     output: ReturnType<typeof Output.object> | undefined,
   ): Promise<unknown> {
     const { config } = this.options;
-    const timeoutMs = this.options.timeoutMs ?? 60_000;
-    const maxRetries = this.options.maxRetries ?? 2;
     if (request.signal?.aborted) throw new AbortedError();
     await this.options.beforeCall?.(request.kind);
+    // Held before the call against the spender's caps (ModelConfig.spend), so calls made at the same
+    // time cannot all pass a check and together overshoot; released once usage is stored or it failed.
+    const reservation = await config.spend?.reserve({
+      kind: request.kind,
+      estimateUsd: estimateCost(config, estimateInputTokens({ ...request, prompt }), MAX_OUTPUT_TOKENS) ?? 0,
+    });
+    try {
+      return await this.attempts(request, prompt, output);
+    } finally {
+      await reservation?.settle();
+    }
+  }
+
+  private async attempts(
+    request: ModelRequest,
+    prompt: string,
+    output: ReturnType<typeof Output.object> | undefined,
+  ): Promise<unknown> {
+    const { config } = this.options;
+    const timeoutMs = this.options.timeoutMs ?? 60_000;
+    const maxRetries = this.options.maxRetries ?? 2;
     const content: Exclude<UserContent, string> = [{ type: 'text', text: prompt }];
     for (const image of request.images ?? []) content.push({ type: 'image', image, mediaType: 'image/jpeg' });
     const messages = [{ role: 'user', content }] as ModelMessage[];
@@ -130,7 +167,7 @@ export class ModelClient {
           maxRetries: 0,
           abortSignal: signal,
           temperature: 0,
-          maxOutputTokens: 4096,
+          maxOutputTokens: MAX_OUTPUT_TOKENS,
           ...(output ? { output } : {}),
         });
         await this.count(request, result.usage.inputTokens ?? 0, result.usage.outputTokens ?? 0);
@@ -174,7 +211,8 @@ export class ModelClient {
 
   private async count(request: ModelRequest, inputTokens: number, outputTokens: number): Promise<void> {
     const { config } = this.options;
-    const costUsd = estimateCost(config, inputTokens, outputTokens);
+    const cost = estimateCost(config, inputTokens, outputTokens);
+    const costUsd = cost ?? 0;
     for (const meter of request.meter ? [this.totals, request.meter] : [this.totals]) {
       meter.calls += 1;
       meter.inputTokens += inputTokens;
@@ -188,6 +226,8 @@ export class ModelClient {
       inputTokens,
       outputTokens,
       costUsd,
+      ...(cost === null ? { costUnknown: true } : {}),
+      ...(config.serverKey ? { serverKey: true } : {}),
     });
   }
 }

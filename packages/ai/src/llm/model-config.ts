@@ -20,6 +20,34 @@ export interface ModelConfig {
   fetch?: typeof globalThis.fetch;
   /** Whether it reads images; screenshots go with observations when it does. @default guessed from the model's name */
   vision?: boolean;
+  /**
+   * The price to count this model's calls at, given by whoever configured it (the server's
+   * AI_MODEL_PRICES); `null` says no price is known. @default the list price below, if any
+   */
+  price?: ModelPrice | null;
+  /** Whether the key is the server's own (AI_API_KEY): its usage counts against the operator's caps. @default false */
+  serverKey?: boolean;
+  /**
+   * Holds each call's most it can cost against the spender's caps before it is made, so calls made at
+   * the same time cannot together overshoot a cap; throws a ModelError('budget') when it does not fit.
+   * @default none (no cap)
+   */
+  spend?: SpendGuard;
+}
+
+/** US dollars per million input and output tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+}
+
+/** One call's held amount, let go once the call's usage is stored (onUsage) or the call failed. */
+export interface SpendReservation {
+  settle(): Promise<void>;
+}
+
+export interface SpendGuard {
+  reserve(call: { kind: string; estimateUsd: number }): Promise<SpendReservation>;
 }
 
 /** Models known to read images; a self-hosted one only when its name says so (llava, -vl, vision). */
@@ -66,7 +94,7 @@ export function languageModel(config: ModelConfig): LanguageModel {
   }
 }
 
-/** US dollars per million input and output tokens, list prices; self-hosted and unknown models cost 0. */
+/** US dollars per million input and output tokens, list prices; self-hosted and unknown models have none. */
 const PRICES: [RegExp, number, number][] = [
   [/^gpt-4o-mini/, 0.15, 0.6],
   [/^gpt-4o/, 2.5, 10],
@@ -84,10 +112,22 @@ const PRICES: [RegExp, number, number][] = [
   [/^claude-(3-)?opus/, 15, 75],
 ];
 
-/** Estimated cost of one call; models run on one's own hardware (openai-compatible) cost nothing. */
-export function estimateCost(config: ModelConfig, inputTokens: number, outputTokens: number): number {
-  if (config.provider === 'openai-compatible') return 0;
+/** The list price of a hosted model, or undefined (an OpenAI-compatible server's or an unlisted model's). */
+export function listPrice(config: Pick<ModelConfig, 'provider' | 'model'>): ModelPrice | undefined {
+  if (config.provider === 'openai-compatible') return undefined;
   const price = PRICES.find(([pattern]) => pattern.test(config.model));
-  if (!price) return 0;
-  return (inputTokens * price[1] + outputTokens * price[2]) / 1_000_000;
+  return price ? { input: price[1], output: price[2] } : undefined;
+}
+
+/** The price calls are counted at: the configured one, else the list price; undefined when unknown. */
+export function modelPrice(config: ModelConfig): ModelPrice | undefined {
+  if (config.price !== undefined) return config.price ?? undefined;
+  return listPrice(config);
+}
+
+/** Estimated cost of one call in US dollars, or null when the model's price is unknown (not $0). */
+export function estimateCost(config: ModelConfig, inputTokens: number, outputTokens: number): number | null {
+  const price = modelPrice(config);
+  if (!price) return null;
+  return (inputTokens * price.input + outputTokens * price.output) / 1_000_000;
 }
