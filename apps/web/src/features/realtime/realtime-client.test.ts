@@ -86,12 +86,15 @@ describe('RealtimeClient', () => {
     vi.restoreAllMocks();
   });
 
-  it('opens /ws/{userId}?token= on the page origin, wss on https', () => {
+  it('opens /ws/{userId} on the page origin (wss on https) with no token in the URL, and sends it as the first message', () => {
     client.connect('u 1', 't/k');
-    expect(latest().url).toBe('wss://argus.example:8443/ws/u%201?token=t%2Fk');
-    expect(buildSocketUrl({ protocol: 'http:', host: 'localhost:8080' }, 'u1', 't')).toBe(
-      'ws://localhost:8080/ws/u1?token=t',
+    expect(latest().url).toBe('wss://argus.example:8443/ws/u%201');
+    expect(buildSocketUrl({ protocol: 'http:', host: 'localhost:8080' }, 'u1')).toBe(
+      'ws://localhost:8080/ws/u1',
     );
+    expect(latest().sent).toEqual([]);
+    latest().open();
+    expect(latest().sent.map((m) => JSON.parse(m))).toEqual([{ type: 'auth', data: { token: 't/k' } }]);
   });
 
   it('is connected once the server confirms authentication', () => {
@@ -169,24 +172,27 @@ describe('RealtimeClient', () => {
     expect(client.invalidMessages).toBe(0);
   });
 
-  it('refuses to send while disconnected', () => {
+  it('refuses to send while disconnected, and while open but not yet authenticated', () => {
     expect(() => client.send({ type: 'stop_comparison', data: {} })).toThrow('WebSocket is not connected');
     client.connect('u1', 'tok');
     expect(() => client.send({ type: 'stop_comparison', data: {} })).toThrow('WebSocket is not connected');
+    latest().open();
+    expect(() => client.send({ type: 'stop_comparison', data: {} })).toThrow('WebSocket is not connected');
+    expect(latest().sent.map((m) => JSON.parse(m).type)).toEqual(['auth']);
   });
 
   it('validates outgoing messages against the protocol', () => {
     client.connect('u1', 'tok');
     latest().established();
     client.send({ type: 'generate_test_cases', data: { url: 'https://shop.example', session_id: 's1' } });
-    expect(JSON.parse(latest().sent[0])).toEqual({
+    expect(JSON.parse(latest().sent[1])).toEqual({
       type: 'generate_test_cases',
       data: { url: 'https://shop.example', session_id: 's1' },
     });
     expect(() =>
       client.send({ type: 'generate_test_cases', data: { url: 'not a url', session_id: 's1' } }),
     ).toThrow(/Invalid generate_test_cases message at data.url/);
-    expect(latest().sent).toHaveLength(1);
+    expect(latest().sent).toHaveLength(2);
   });
 
   it('reconnects 3 s after an abnormal close', () => {

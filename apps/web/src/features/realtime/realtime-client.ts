@@ -9,8 +9,10 @@ import {
 } from '@argus/protocol';
 
 /**
- * The realtime channel (spec §7, DESIGN.md §5): one WebSocket per signed-in user at
- * `/ws/{userId}?token={token}` on this origin, JSON `{type, data}` both ways, shared by every screen.
+ * The realtime channel (spec §7, DESIGN.md §5): one WebSocket per signed-in user at `/ws/{userId}`
+ * on this origin, JSON `{type, data}` both ways, shared by every screen. The token goes in the first
+ * message, `{type: 'auth', data: {token}}`, never in the URL (proxies log URLs; the server refuses it
+ * there), and nothing else is sent until the server answers `connection_established`.
  * Screens subscribe with `onMessage` and keep the messages of their own feature and session
  * (`featureOf(message)`, `message.session_id`). A message that does not parse is logged and counted
  * (`invalidMessages`), never passed on; a server of another protocol version is said plainly.
@@ -66,10 +68,10 @@ const OPEN = 1;
 /** Closes after which the client does not reconnect: normal, going away, signed out. */
 const FINAL_CLOSE_CODES = new Set<number>([WS_CLOSE.normal, WS_CLOSE.goingAway, WS_CLOSE.unauthenticated]);
 
-/** `ws://host/ws/{userId}?token=…` (or wss:// on an https page). */
-export function buildSocketUrl(location: { protocol: string; host: string }, userId: string, token: string) {
+/** `ws://host/ws/{userId}` (or wss:// on an https page); the token is sent once the socket opens. */
+export function buildSocketUrl(location: { protocol: string; host: string }, userId: string) {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  return `${scheme}://${location.host}/ws/${encodeURIComponent(userId)}?token=${encodeURIComponent(token)}`;
+  return `${scheme}://${location.host}/ws/${encodeURIComponent(userId)}`;
 }
 
 export type MessageListener = (message: ServerMessage) => void;
@@ -189,7 +191,7 @@ export class RealtimeClient {
     }
     let socket: SocketLike;
     try {
-      socket = this.options.createSocket(buildSocketUrl(location, credentials.userId, credentials.token));
+      socket = this.options.createSocket(buildSocketUrl(location, credentials.userId));
     } catch (error) {
       console.error(REALTIME_ERRORS.create, error);
       this.setState({ status: 'error', lastError: REALTIME_ERRORS.create });
@@ -201,6 +203,8 @@ export class RealtimeClient {
 
     socket.onopen = () => {
       // The server authenticates the token and then sends `connection_established`.
+      if (this.socket !== socket) return;
+      socket.send(JSON.stringify({ type: 'auth', data: { token: credentials.token } }));
     };
     socket.onmessage = (event) => {
       if (this.socket === socket) this.receive(event.data);
@@ -313,12 +317,14 @@ export class RealtimeClient {
   }
 
   /**
-   * Sends a client message after checking it against the protocol. Refused (throws) while the
-   * socket is not open: 'WebSocket is not connected'.
+   * Sends a client message after checking it against the protocol. Refused (throws) until the server
+   * has confirmed authentication: 'WebSocket is not connected' (before that the server reads only
+   * a small `auth` message).
    */
   send(message: ClientMessageInput): void {
     const socket = this.socket;
-    if (!socket || socket.readyState !== OPEN) throw new Error(REALTIME_ERRORS.notConnected);
+    if (!socket || socket.readyState !== OPEN || this.state.status !== 'connected')
+      throw new Error(REALTIME_ERRORS.notConnected);
     const parsed = ClientMessageSchema.safeParse(message);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
