@@ -71,7 +71,12 @@ beforeAll(async () => {
       [PRIVATE_KEY]: { file, behaviour: 'forbidden' },
     },
   });
-  server = await spawnServer({ ALLOWED_TARGETS: '127.0.0.1', FIGMA_TOKEN, FIGMA_API_BASE: figma.url });
+  server = await spawnServer({
+    ALLOWED_TARGETS: '127.0.0.1',
+    FIGMA_TOKEN,
+    FIGMA_TOKEN_SHARED: 'true',
+    FIGMA_API_BASE: figma.url,
+  });
 });
 
 afterAll(async () => {

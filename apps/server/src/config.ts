@@ -99,8 +99,14 @@ export interface Config {
    * @default generated once into DATA_DIR/secrets.key (mode 0600)
    */
   secretsKey?: string;
-  /** The Figma token design comparison uses when a user has none of their own (FIGMA_TOKEN). @default undefined */
+  /** The server's Figma token (FIGMA_TOKEN): used for users without their own only when figmaTokenShared. @default undefined */
   figmaToken?: string;
+  /**
+   * FIGMA_TOKEN_SHARED=true: users without a Figma token of their own use the server's FIGMA_TOKEN (every
+   * account then reads whatever that token's Figma account can). Otherwise each user adds their own in
+   * Settings before comparing with a Figma file. @default false
+   */
+  figmaTokenShared: boolean;
   /** Figma's REST API (FIGMA_API_BASE); tests point it at a stand-in. @default 'https://api.figma.com' */
   figmaApiBase: string;
   /** Pages the built-in generator explores. @default 10 */
@@ -341,6 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aiApiKey: env.AI_API_KEY?.trim() || undefined,
     secretsKey: env.SECRETS_KEY || undefined,
     figmaToken: env.FIGMA_TOKEN?.trim() || undefined,
+    figmaTokenShared: bool(env.FIGMA_TOKEN_SHARED, 'FIGMA_TOKEN_SHARED'),
     figmaApiBase: httpUrl(env.FIGMA_API_BASE, 'FIGMA_API_BASE') ?? 'https://api.figma.com',
     exploreMaxPages: Math.max(1, int(env.EXPLORE_MAX_PAGES, 10, 'EXPLORE_MAX_PAGES')),
     exploreTimeBudgetMs: int(env.EXPLORE_TIME_BUDGET_MS, 20_000, 'EXPLORE_TIME_BUDGET_MS'),

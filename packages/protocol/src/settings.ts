@@ -137,7 +137,7 @@ export const SettingsResponseSchema = z.object({
   server_default: z.object({
     provider: AiEngineChoiceSchema,
     model: z.string().nullable(),
-    /** Whether the server has a FIGMA_TOKEN of its own (used when the user has none). */
+    /** Whether the server shares its FIGMA_TOKEN with users who have none (FIGMA_TOKEN_SHARED=true). */
     figma_token_set: z.boolean(),
     /**
      * The most one user may spend a month on the server's own key (AI_SERVER_KEY_USER_MONTHLY_USD);

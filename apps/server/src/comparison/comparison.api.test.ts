@@ -122,6 +122,7 @@ describe('design comparison (real server, Chromium, fake Figma)', () => {
     server = await spawnServer({
       ALLOWED_TARGETS: '127.0.0.1',
       FIGMA_TOKEN: TOKEN,
+      FIGMA_TOKEN_SHARED: 'true',
       FIGMA_API_BASE: figma.url,
     });
     api = client(server.url);

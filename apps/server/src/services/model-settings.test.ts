@@ -199,15 +199,29 @@ describe('model settings', () => {
     await settings.checkBudget(alice);
   });
 
-  it('keeps a Figma token per user, else the server one', async () => {
-    const settings = service({ FIGMA_TOKEN: 'server-figma' });
+  it('keeps a Figma token per user, else the server one when the operator shares it', async () => {
+    const settings = service({ FIGMA_TOKEN: 'server-figma', FIGMA_TOKEN_SHARED: 'true' });
     expect(await settings.figmaToken(alice)).toBe('server-figma');
+    expect((await settings.view(alice)).server_default.figma_token_set).toBe(true);
     const view = await settings.update(alice, { figma_token: 'figd_0123456789abcdef' });
     expect(view.figma_token).toBe('…cdef');
     expect(await settings.figmaToken(alice)).toBe('figd_0123456789abcdef');
     expect(await settings.figmaToken(bob)).toBe('server-figma');
     await settings.update(alice, { figma_token: null });
     expect(await settings.figmaToken(alice)).toBe('server-figma');
+  });
+
+  it("does not lend the server's FIGMA_TOKEN to users without their own unless FIGMA_TOKEN_SHARED=true", async () => {
+    const settings = service({ FIGMA_TOKEN: 'server-figma' });
+    expect(await settings.figmaToken(bob)).toBeUndefined();
+    expect((await settings.view(bob)).server_default.figma_token_set).toBe(false);
+    // A user's own token is used as ever.
+    await settings.update(alice, { figma_token: 'figd_alice_own_token' });
+    expect(await settings.figmaToken(alice)).toBe('figd_alice_own_token');
+    await settings.update(alice, { figma_token: null });
+    expect(() => service({ FIGMA_TOKEN_SHARED: 'yes' })).toThrow(
+      "FIGMA_TOKEN_SHARED must be 'true' or 'false', got 'yes'",
+    );
   });
 
   it('formats money', () => {

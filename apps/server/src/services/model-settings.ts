@@ -157,10 +157,18 @@ export class ModelSettingsService {
     return { config: { ...server, spend: this.spendGuard(userId, true) }, source: 'server' };
   }
 
-  /** The Figma token design comparison uses for this user: their own, else the server's FIGMA_TOKEN. */
+  /**
+   * The Figma token design comparison uses for this user: their own, else the server's FIGMA_TOKEN, but
+   * only when the operator shares it (FIGMA_TOKEN_SHARED=true): every account would read what it can.
+   */
   async figmaToken(userId: string): Promise<string | undefined> {
     const row = await this.deps.repos.userSettings.get(userId);
-    return this.reveal(row?.figma_token_enc, 'figma_token', userId) ?? this.deps.config.figmaToken;
+    return this.reveal(row?.figma_token_enc, 'figma_token', userId) ?? this.sharedFigmaToken();
+  }
+
+  /** The server's FIGMA_TOKEN when the operator shares it with users who have none (FIGMA_TOKEN_SHARED). */
+  private sharedFigmaToken(): string | undefined {
+    return this.deps.config.figmaTokenShared ? this.deps.config.figmaToken : undefined;
   }
 
   /** Calls, tokens and cost since the first of this month (UTC). */
@@ -332,7 +340,7 @@ export class ModelSettingsService {
       (await this.deps.repos.modelUsage.serverKeyCostSince(monthStart(this.now()), userId)) >= userCap;
         provider: server?.provider ?? 'builtin',
         model: server?.model ?? null,
-        figma_token_set: Boolean(this.deps.config.figmaToken),
+        figma_token_set: Boolean(this.sharedFigmaToken()),
       },
       effective,
       usage,

@@ -48,7 +48,7 @@ export function FigmaPanel({ settings }: { settings: SettingsResponse }) {
 
   const fallback = settings.server_default.figma_token_set
     ? "None stored: design comparison uses the server's Figma account."
-    : 'None stored, and the server has none: comparing with a Figma file needs one (uploaded images do not).';
+    : 'None stored, and the server shares none: comparing with a Figma file needs one (uploaded images do not).';
 
   return (
     <Panel title="Figma" icon={PenTool} subtitle="Used by design comparison" testId="figma-panel">
