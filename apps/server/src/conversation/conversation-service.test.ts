@@ -452,6 +452,38 @@ describe('ConversationService', () => {
     expect(t.service.liveCount()).toBe(0);
   });
 
+  it('refuses takeover input beyond CONVERSATION_MAX_PENDING_INPUTS waiting for the page, naming the limit', async () => {
+    const t = setup({ conversationMaxPendingInputs: 3 });
+    await start(t, 'alice', 's1');
+    await settle();
+    const { session } = t.sessions[0];
+    let release!: () => void;
+    session.key.mockImplementationOnce(() => new Promise<void>((resolve) => (release = resolve)));
+    const key = (k: string) =>
+      t.service.input('alice', {
+        session_id: 's1',
+        canvas: { width: 854, height: 480 },
+        input: { type: 'key', action: 'press', key: k },
+      });
+    const waiting = [key('a'), key('b'), key('c')];
+    await expect(key('d')).rejects.toThrow(
+      'Too many takeover inputs waiting for the page: at most 3 (CONVERSATION_MAX_PENDING_INPUTS); this one was dropped.',
+    );
+    // A move while the queue is full is refused too; once the page has taken them, input flows again.
+    await expect(
+      t.service.input('alice', {
+        session_id: 's1',
+        canvas: { width: 854, height: 480 },
+        input: { type: 'pointer', action: 'move', x: 1, y: 1 },
+      }),
+    ).rejects.toThrow(/CONVERSATION_MAX_PENDING_INPUTS/);
+    await settle();
+    release();
+    await Promise.all(waiting);
+    await key('e');
+    expect(session.key.mock.calls.map((c) => (c[0] as { key: string }).key)).toEqual(['a', 'b', 'c', 'e']);
+  });
+
   describe('with fake timers', () => {
     beforeEach(() => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
@@ -484,6 +516,32 @@ describe('ConversationService', () => {
       const stopped = t.sent.find((s) => s.message.type === 'conversation_stopped');
       expect(stopped?.message.data).toMatchObject({
         message: expect.stringContaining('CONVERSATION_GRACE_MS'),
+      });
+    });
+
+    it('closes a live browser CONVERSATION_MAX_LIFETIME_MS after it started, however busy, and says why', async () => {
+      const t = setup({
+        conversationIdleMs: 5000,
+        conversationMaxLifetimeMs: 20_000,
+        conversationGraceMs: 60_000,
+      });
+      await start(t, 'alice', 's1');
+      for (let i = 0; i < 9; i++) {
+        await vi.advanceTimersByTimeAsync(2000);
+        await t.service.input('alice', {
+          session_id: 's1',
+          canvas: { width: 854, height: 480 },
+          input: { type: 'key', action: 'press', key: 'a' },
+        });
+      }
+      expect(t.service.liveCount('alice')).toBe(1);
+      await vi.advanceTimersByTimeAsync(2100);
+      expect(t.service.liveCount('alice')).toBe(0);
+      expect(t.sessions[0].state.closed).toBe(true);
+      const stopped = t.sent.find((s) => s.message.type === 'conversation_stopped');
+      expect(stopped?.message.data).toMatchObject({
+        message:
+          'The live browser was closed: it had been open for 20 s, the longest one may stay open (CONVERSATION_MAX_LIFETIME_MS). Start it again to go on.',
       });
     });
 

@@ -22,6 +22,10 @@ export const LIVE_VIEWPORT = { width: 854, height: 480 } as const;
 const FRAME_QUALITY = 60;
 /** JPEG quality of a `browser_action`'s picture when no video streams. */
 const ACTION_SHOT_QUALITY = 50;
+/** CONVERSATION_MAX_LIFETIME_MS when the caller gives none (config.ts has the same default). */
+const DEFAULT_MAX_LIFETIME_MS = 3_600_000;
+/** CONVERSATION_MAX_PENDING_INPUTS when the caller gives none (config.ts has the same default). */
+const DEFAULT_MAX_PENDING_INPUTS = 64;
 
 /** What the service sends and asks of the user's sockets (the RealtimeHub). */
 export interface LiveHub {
@@ -56,7 +60,8 @@ export interface ConversationDeps {
     | 'conversationIdleMs'
     | 'conversationStartUrl'
     | 'stepTimeoutMs'
-  >;
+  > &
+    Partial<Pick<Config, 'conversationMaxLifetimeMs' | 'conversationMaxPendingInputs'>>;
   /** Live browsers begin there, taking one of the user's MAX_BROWSERS_PER_USER. */
   activities: ActivityRegistry;
   /** The browser pool's `openSession`. */
@@ -96,11 +101,15 @@ interface Live {
   watched: boolean;
   graceTimer: ReturnType<typeof setTimeout> | null;
   idleTimer: ReturnType<typeof setTimeout> | null;
+  /** CONVERSATION_MAX_LIFETIME_MS from the start: input resets the idle clock, never this one. */
+  lifeTimer: ReturnType<typeof setTimeout> | null;
   watchTimer: ReturnType<typeof setInterval> | null;
   /** The chat turn under way, if any. */
   turn: AbortController | null;
   /** Takeover input, one event after another. */
   inputs: Promise<void>;
+  /** Inputs queued or being sent (a replaced move is not counted again): at most CONVERSATION_MAX_PENDING_INPUTS. */
+  pendingInputs: number;
   /** A pointer move waiting its turn: a later move replaces its point. */
   pendingMove: { x: number; y: number; done: Promise<void> } | null;
   closing: Promise<void> | null;
@@ -199,14 +208,17 @@ export class ConversationService {
       watched: true,
       graceTimer: null,
       idleTimer: null,
+      lifeTimer: null,
       watchTimer: null,
       turn: null,
       inputs: Promise.resolve(),
+      pendingInputs: 0,
       pendingMove: null,
       closing: null,
     };
     const key = keyOf(userId, sessionId);
     this.live.set(key, live);
+    this.limitLifetime(live);
     try {
       live.activity = this.deps.activities.begin(
         { userId, feature: 'conversational', kind: 'live', sessionId, browsers: 1, progress: null },
@@ -214,6 +226,7 @@ export class ConversationService {
       );
     } catch (error) {
       this.live.delete(key);
+      if (live.lifeTimer) clearTimeout(live.lifeTimer);
       opened(null);
       throw error;
     }
@@ -380,6 +393,23 @@ export class ConversationService {
     live.watched = watched;
   }
 
+  /**
+   * Every input restarts the idle clock, so a user (or a script) could otherwise hold a live browser,
+   * one of the server's few, for ever: it closes CONVERSATION_MAX_LIFETIME_MS after it started.
+   */
+  private limitLifetime(live: Live): void {
+    const lifetime = this.deps.config.conversationMaxLifetimeMs ?? DEFAULT_MAX_LIFETIME_MS;
+    if (!(lifetime > 0)) return;
+    live.lifeTimer = setTimeout(() => {
+      live.lifeTimer = null;
+      void this.end(
+        live,
+        `The live browser was closed: it had been open for ${seconds(lifetime)}, the longest one may stay open (CONVERSATION_MAX_LIFETIME_MS). Start it again to go on.`,
+      );
+    }, lifetime);
+    live.lifeTimer.unref();
+  }
+
   /** A message or an input: the idle clock (CONVERSATION_IDLE_MS) starts again. */
   private touch(live: Live): void {
     if (live.idleTimer) clearTimeout(live.idleTimer);
@@ -509,8 +539,17 @@ export class ConversationService {
     if (!live || live.closing || !session || session.closed) {
       throw new AppError('BAD_REQUEST', 'No live browser is open for this conversation: start one first.');
     }
-    this.touch(live);
     const { input, canvas } = data;
+    // A move replaces the one waiting, if any, so only inputs that add to the queue are counted.
+    const queues = !(input.type === 'pointer' && input.action === 'move' && live.pendingMove);
+    const most = this.deps.config.conversationMaxPendingInputs ?? DEFAULT_MAX_PENDING_INPUTS;
+    if (queues && live.pendingInputs >= most) {
+      throw new AppError(
+        'RATE_LIMITED',
+        `Too many takeover inputs waiting for the page: at most ${most} (CONVERSATION_MAX_PENDING_INPUTS); this one was dropped.`,
+      );
+    }
+    this.touch(live);
     const viewport = session.viewport;
     const at = (x: number, y: number) => ({
       x: clamp((x * viewport.width) / canvas.width, 0, viewport.width - 1),
@@ -550,7 +589,10 @@ export class ConversationService {
   }
 
   private queue(live: Live, job: () => Promise<void>): Promise<void> {
-    const run = live.inputs.then(job);
+    live.pendingInputs++;
+    const run = live.inputs.then(job).finally(() => {
+      live.pendingInputs--;
+    });
     live.inputs = run.catch(() => {});
     return run;
   }
@@ -596,7 +638,7 @@ export class ConversationService {
   private end(live: Live, why: string, status: 'stopped' | 'error' = 'stopped', send?: Send): Promise<void> {
     if (live.closing) return live.closing;
     live.closing = (async () => {
-      for (const timer of [live.graceTimer, live.idleTimer]) if (timer) clearTimeout(timer);
+      for (const timer of [live.graceTimer, live.idleTimer, live.lifeTimer]) if (timer) clearTimeout(timer);
       if (live.watchTimer) clearInterval(live.watchTimer);
       live.turn?.abort();
       live.lastFrame = null;
