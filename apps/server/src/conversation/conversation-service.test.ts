@@ -474,7 +474,7 @@ describe('ConversationService', () => {
       t.service.input('alice', {
         session_id: 's1',
         canvas: { width: 854, height: 480 },
-        input: { type: 'pointer', action: 'move', x: 1, y: 1 },
+        input: { type: 'pointer', action: 'move', x: 1, y: 1, button: 'left' },
       }),
     ).rejects.toThrow(/CONVERSATION_MAX_PENDING_INPUTS/);
     await settle();
