@@ -116,6 +116,38 @@ describe.each(apiTargets())('settings API on $name', ({ name, start }) => {
     model.respondWith(() => ({ text: 'OK' }));
   });
 
+  it('never sends a stored key to another provider or base URL origin: it asks for the key again', async () => {
+    const erin = await api.signUp('erin');
+    const elsewhere = await startScriptedModelServer(() => ({ text: 'OK' }));
+    try {
+      const key = 'sk-erin-secret-9876';
+      const saved = { ai_provider: 'openai-compatible', ai_model: 'llama3.1', ai_base_url: model.baseUrl };
+      await put(erin.token, { ...saved, ai_api_key: key });
+      const again = `Your saved API key was for an OpenAI-compatible provider at ${new URL(model.baseUrl).origin}; it is only ever sent there, and the provider or base URL has changed since. Enter the API key again in Settings.`;
+      // Another origin, only in the form.
+      expect((await test(erin.token, { ai_base_url: elsewhere.baseUrl })).data).toMatchObject({
+        ok: false,
+        message: again,
+      });
+      // Another origin, saved.
+      expect((await put(erin.token, { ai_base_url: elsewhere.baseUrl })).status).toBe(200);
+      expect((await test(erin.token)).data).toMatchObject({ ok: false, message: again });
+      // Another provider at the same address.
+      await put(erin.token, { ai_provider: 'openai', ai_base_url: model.baseUrl });
+      expect((await test(erin.token)).data).toMatchObject({ ok: false, message: again });
+      expect(elsewhere.requests).toHaveLength(0);
+      // Back where it was saved for, it is used again; given again, it goes to the new place.
+      await put(erin.token, saved);
+      expect((await test(erin.token)).data.ok).toBe(true);
+      expect(model.requests.at(-1)?.headers.authorization).toBe(`Bearer ${key}`);
+      await put(erin.token, { ai_base_url: elsewhere.baseUrl, ai_api_key: key });
+      expect((await test(erin.token)).data.ok).toBe(true);
+      expect(elsewhere.requests.at(-1)?.headers.authorization).toBe(`Bearer ${key}`);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('refuses a base URL to cloud metadata or a private host not in ALLOWED_TARGETS, or another scheme', async () => {
     for (const url of [
       'http://169.254.169.254/latest/meta-data',

@@ -29,6 +29,18 @@ describe('secrets', () => {
     expect(() => secrets.decrypt('garbage', 'ai_api_key:u1')).toThrow(SecretUnreadableError);
   });
 
+  it('binds a secret to a label kept in clear, which cannot be altered', () => {
+    const stored = secrets.encrypt('sk-test-abcd1234', 'ai_api_key:u1', 'openai https://api.example.com');
+    expect(secrets.bindingOf(stored)).toBe('openai https://api.example.com');
+    expect(secrets.decrypt(stored, 'ai_api_key:u1')).toBe('sk-test-abcd1234');
+    const [iv, tag, body] = stored.split('.');
+    const relabelled = [iv, tag, body, Buffer.from('openai https://evil.example').toString('base64')].join(
+      '.',
+    );
+    expect(() => secrets.decrypt(relabelled, 'ai_api_key:u1')).toThrow(SecretUnreadableError);
+    expect(() => secrets.decrypt([iv, tag, body].join('.'), 'ai_api_key:u1')).toThrow(SecretUnreadableError);
+  });
+
   it('reads SECRETS_KEY as hex, base64 or a passphrase', () => {
     const bytes = Buffer.alloc(32, 7);
     expect(keyFromText(bytes.toString('hex'))).toEqual(bytes);
@@ -141,6 +153,25 @@ describe('model settings', () => {
     await settings.update(bob, { ai_provider: 'builtin' });
     expect(await settings.effectiveModel(bob)).toBeNull();
     expect((await settings.view(bob)).effective).toMatchObject({ provider: 'builtin', source: 'user' });
+  });
+
+  it('keeps a key saved before keys were bound working where it was saved for, and nowhere else', async () => {
+    const settings = service();
+    const kim = (await repos.users.create({ username: 'kim', email: 'k@example.com', password_hash: 'h' }))
+      .id;
+    await repos.userSettings.upsert(kim, {
+      ai_provider: 'openai',
+      ai_model: 'gpt-4o-mini',
+      ai_api_key_enc: secrets.encrypt('sk-legacy-1111', `ai_api_key:${kim}`),
+      ai_api_key_last4: 'sk-…1111',
+    });
+    expect((await settings.effectiveModel(kim))?.config.apiKey).toBe('sk-legacy-1111');
+    await settings.update(kim, { ai_base_url: 'https://api.example.com/v1' });
+    await expect(settings.effectiveModel(kim)).rejects.toThrow(
+      "Your saved API key was for OpenAI's own API; it is only ever sent there",
+    );
+    await settings.update(kim, { ai_base_url: null });
+    expect((await settings.effectiveModel(kim))?.config.apiKey).toBe('sk-legacy-1111');
   });
 
   it('refuses a base URL the target policy refuses, naming why', async () => {

@@ -196,14 +196,6 @@ export class ModelSettingsService {
     );
   }
 
-  /** Stores one call's usage (the ModelClient's `onUsage`), linked to its run or session when given. */
-  async recordUsage(
-    userId: string,
-    record: UsageRecord,
-    refs: { test_run_id?: string | null; session_id?: string | null } = {},
-  ): Promise<void> {
-    await this.deps.repos.modelUsage.record(userId, {
-      kind: record.kind,
   /**
    * What each model call of this user's holds before it is made (ModelConfig.spend): its most likely
    * cost is checked, together with this month's stored cost and what calls under way hold, against
@@ -289,11 +281,21 @@ export class ModelSettingsService {
     return run;
   }
 
+  /** Stores one call's usage (the ModelClient's `onUsage`), linked to its run or session when given. */
+  async recordUsage(
+    userId: string,
+    record: UsageRecord,
+    refs: { test_run_id?: string | null; session_id?: string | null } = {},
+  ): Promise<void> {
+    await this.deps.repos.modelUsage.record(userId, {
+      kind: record.kind,
       provider: record.provider,
       model: record.model,
       input_tokens: record.inputTokens,
       output_tokens: record.outputTokens,
       cost_usd: record.costUsd,
+      server_key: record.serverKey ?? false,
+      cost_known: !record.costUnknown,
       test_run_id: refs.test_run_id,
       session_id: refs.session_id,
     });
@@ -302,8 +304,6 @@ export class ModelSettingsService {
   /** Why the server may not call `baseUrl` for a user (the browser's target policy), or null. */
   async baseUrlProblem(baseUrl: string): Promise<string | null> {
     let url: URL;
-      server_key: record.serverKey ?? false,
-      cost_known: !record.costUnknown,
     try {
       url = new URL(baseUrl);
     } catch {
@@ -323,6 +323,13 @@ export class ModelSettingsService {
     ]);
     const server = this.serverModel();
     const budget = row?.monthly_budget_usd ?? null;
+    const effective = this.effectiveEngine(row, server);
+    const userCap = this.deps.config.aiServerKeyUserMonthlyUsd;
+    const capReached =
+      server !== null &&
+      effective.source === 'server' &&
+      effective.provider !== 'builtin' &&
+      (await this.deps.repos.modelUsage.serverKeyCostSince(monthStart(this.now()), userId)) >= userCap;
     return {
       ai_provider: (row?.ai_provider as AiEngineChoice | null | undefined) ?? null,
       ai_model: row?.ai_model ?? null,
@@ -331,14 +338,8 @@ export class ModelSettingsService {
       figma_token: row?.figma_token_enc ? (row.figma_token_last4 ?? '…') : null,
       monthly_budget_usd: budget,
       server_default: {
-    const effective = this.effectiveEngine(row, server);
-    const userCap = this.deps.config.aiServerKeyUserMonthlyUsd;
-    const capReached =
-      server !== null &&
-      effective.source === 'server' &&
-      effective.provider !== 'builtin' &&
-      (await this.deps.repos.modelUsage.serverKeyCostSince(monthStart(this.now()), userId)) >= userCap;
         provider: server?.provider ?? 'builtin',
+        ...(server ? { user_monthly_cap_usd: userCap } : {}),
         model: server?.model ?? null,
         figma_token_set: Boolean(this.sharedFigmaToken()),
       },
@@ -347,7 +348,6 @@ export class ModelSettingsService {
       usage_since: monthStart(this.now()).toISOString(),
       budget_reached: (budget !== null && usage.cost_usd >= budget) || capReached,
       updated_at: row?.updated_at.toISOString() ?? null,
-        ...(server ? { user_monthly_cap_usd: userCap } : {}),
     };
   }
 
@@ -510,14 +510,6 @@ export class ModelSettingsService {
     return { provider: 'builtin', model: null, source: 'server', name: BUILTIN_ENGINE_NAME };
   }
 
-  private hide(secret: string, field: string, userId: string): string {
-    return this.deps.secrets.encrypt(secret.trim(), `${field}:${userId}`);
-  }
-
-  private reveal(stored: string | null | undefined, field: string, userId: string): string | undefined {
-    return stored ? this.deps.secrets.decrypt(stored, `${field}:${userId}`) : undefined;
-  }
-}
   /**
    * The user's stored API key for a call to `provider` at `baseUrl`: a key is bound to the provider
    * and base URL origin it was saved with (AES-GCM associated data), so whoever changes either in
@@ -545,6 +537,14 @@ export class ModelSettingsService {
     }
   }
 
+  private hide(secret: string, field: string, userId: string): string {
+    return this.deps.secrets.encrypt(secret.trim(), `${field}:${userId}`);
+  }
+
+  private reveal(stored: string | null | undefined, field: string, userId: string): string | undefined {
+    return stored ? this.deps.secrets.decrypt(stored, `${field}:${userId}`) : undefined;
+  }
+}
 
 function builtinAnswer(): TestConnectionResponse {
   return {
@@ -570,6 +570,6 @@ function keyBinding(provider: string | null | undefined, baseUrl: string | null 
 
 function describeBinding(binding: string): string {
   const [provider = '', origin = 'default'] = binding.split(' ');
-  const name = isModelProvider(provider) ? PROVIDER_NAMES[provider] : provider;
+  const name = isModelProvider(provider) ? PROVIDER_NAMES[provider].replace(/^An /, 'an ') : provider;
   return origin === 'default' ? `${name}'s own API` : `${name} at ${origin}`;
 }
