@@ -94,6 +94,25 @@ export interface Config {
   /** The default provider's API key (AI_API_KEY). Never logged, never sent to a client. @default undefined */
   aiApiKey?: string;
   /**
+   * The most one user's calls on the server's own model (AI_API_KEY) may cost a calendar month, UTC
+   * (AI_SERVER_KEY_USER_MONTHLY_USD, US dollars); a user's own budget in Settings can only lower it.
+   * Calls with a user's own key are not counted. @default 5
+   */
+  aiServerKeyUserMonthlyUsd: number;
+  /** The most all users' calls on the server's own model may cost a calendar month (AI_SERVER_KEY_TOTAL_MONTHLY_USD). @default 50 */
+  aiServerKeyTotalMonthlyUsd: number;
+  /**
+   * Prices of models the built-in list does not know (AI_MODEL_PRICES, JSON: model id → `{"input":
+   * n, "output": n}`, US dollars per million tokens); they win over the list. @default {}
+   */
+  aiModelPrices: Record<string, { input: number; output: number }>;
+  /**
+   * AI_SERVER_KEY_FREE=true: the server's model costs nothing when it has no price (a self-hosted
+   * one); otherwise such a model is refused on the server's key until AI_MODEL_PRICES gives its price.
+   * @default false
+   */
+  aiServerKeyFree: boolean;
+  /**
    * Key that encrypts users' API keys and Figma tokens at rest (SECRETS_KEY: 64 hex digits, the base64
    * of 32 bytes, or any passphrase, hashed). Servers sharing one database must share it.
    * @default generated once into DATA_DIR/secrets.key (mode 0600)
@@ -116,25 +135,6 @@ export interface Config {
   /** @default 10000 */
   stepTimeoutMs: number;
   /** @default 90000 */
-  /**
-   * The most one user's calls on the server's own model (AI_API_KEY) may cost a calendar month, UTC
-   * (AI_SERVER_KEY_USER_MONTHLY_USD, US dollars); a user's own budget in Settings can only lower it.
-   * Calls with a user's own key are not counted. @default 5
-   */
-  aiServerKeyUserMonthlyUsd: number;
-  /** The most all users' calls on the server's own model may cost a calendar month (AI_SERVER_KEY_TOTAL_MONTHLY_USD). @default 50 */
-  aiServerKeyTotalMonthlyUsd: number;
-  /**
-   * Prices of models the built-in list does not know (AI_MODEL_PRICES, JSON: model id → `{"input":
-   * n, "output": n}`, US dollars per million tokens); they win over the list. @default {}
-   */
-  aiModelPrices: Record<string, { input: number; output: number }>;
-  /**
-   * AI_SERVER_KEY_FREE=true: the server's model costs nothing when it has no price (a self-hosted
-   * one); otherwise such a model is refused on the server's key until AI_MODEL_PRICES gives its price.
-   * @default false
-   */
-  aiServerKeyFree: boolean;
   testTimeoutMs: number;
   /**
    * SHUTDOWN_TIMEOUT_MS: how long a stop (SIGTERM/SIGINT) may take before a watchdog thread kills the
@@ -213,29 +213,6 @@ function int(value: string | undefined, fallback: number, name: string): number 
   return n;
 }
 
-/** Fastify's `trustProxy`: all, none, these addresses/CIDRs, or a rule by hop (for a hop count). */
-export type TrustProxy = boolean | string[] | ((address: string, hop: number) => boolean);
-
-/** TRUST_PROXY: unset/'false' → off, 'true' → any proxy, '2' → that many hops, else a comma list. */
-export function parseTrustProxy(value: string | undefined): TrustProxy {
-  const text = (value ?? '').trim();
-  if (text === '' || text.toLowerCase() === 'false') return false;
-  if (text.toLowerCase() === 'true') return true;
-  if (/^\d+$/.test(text)) {
-    const hops = Number(text);
-    return (_address, hop) => hop < hops;
-  }
-  return text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-/** REGISTRATION: unset/'open' → open, 'closed' → closed (any case); anything else is a mistake worth stopping for. */
-export function parseRegistration(value: string | undefined): 'open' | 'closed' {
-  const text = (value ?? '').trim().toLowerCase();
-  if (text === '' || text === 'open') return 'open';
-  if (text === 'closed') return 'closed';
 /** A non-negative amount of US dollars, e.g. '5' or '12.50'. */
 function usd(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value.trim() === '') return fallback;
@@ -275,6 +252,29 @@ export function parseModelPrices(
   return prices;
 }
 
+/** Fastify's `trustProxy`: all, none, these addresses/CIDRs, or a rule by hop (for a hop count). */
+export type TrustProxy = boolean | string[] | ((address: string, hop: number) => boolean);
+
+/** TRUST_PROXY: unset/'false' → off, 'true' → any proxy, '2' → that many hops, else a comma list. */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const text = (value ?? '').trim();
+  if (text === '' || text.toLowerCase() === 'false') return false;
+  if (text.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    return (_address, hop) => hop < hops;
+  }
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** REGISTRATION: unset/'open' → open, 'closed' → closed (any case); anything else is a mistake worth stopping for. */
+export function parseRegistration(value: string | undefined): 'open' | 'closed' {
+  const text = (value ?? '').trim().toLowerCase();
+  if (text === '' || text === 'open') return 'open';
+  if (text === 'closed') return 'closed';
   throw new Error(`REGISTRATION must be 'open' or 'closed', got '${value}'`);
 }
 
@@ -345,6 +345,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aiModel,
     aiBaseUrl,
     aiApiKey: env.AI_API_KEY?.trim() || undefined,
+    aiServerKeyUserMonthlyUsd: usd(env.AI_SERVER_KEY_USER_MONTHLY_USD, 5, 'AI_SERVER_KEY_USER_MONTHLY_USD'),
+    aiServerKeyTotalMonthlyUsd: usd(
+      env.AI_SERVER_KEY_TOTAL_MONTHLY_USD,
+      50,
+      'AI_SERVER_KEY_TOTAL_MONTHLY_USD',
+    ),
+    aiModelPrices: parseModelPrices(env.AI_MODEL_PRICES),
+    aiServerKeyFree: bool(env.AI_SERVER_KEY_FREE, 'AI_SERVER_KEY_FREE'),
     secretsKey: env.SECRETS_KEY || undefined,
     figmaToken: env.FIGMA_TOKEN?.trim() || undefined,
     figmaTokenShared: bool(env.FIGMA_TOKEN_SHARED, 'FIGMA_TOKEN_SHARED'),
@@ -378,14 +386,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wsMessageBurst: Math.max(1, int(env.WS_MESSAGE_BURST, 100, 'WS_MESSAGE_BURST')),
     wsMaxInFlight: Math.max(1, int(env.WS_MAX_IN_FLIGHT, 32, 'WS_MAX_IN_FLIGHT')),
     wsMaxBufferedBytes: Math.max(
-    aiServerKeyUserMonthlyUsd: usd(env.AI_SERVER_KEY_USER_MONTHLY_USD, 5, 'AI_SERVER_KEY_USER_MONTHLY_USD'),
-    aiServerKeyTotalMonthlyUsd: usd(
-      env.AI_SERVER_KEY_TOTAL_MONTHLY_USD,
-      50,
-      'AI_SERVER_KEY_TOTAL_MONTHLY_USD',
-    ),
-    aiModelPrices: parseModelPrices(env.AI_MODEL_PRICES),
-    aiServerKeyFree: bool(env.AI_SERVER_KEY_FREE, 'AI_SERVER_KEY_FREE'),
       1024 * 1024,
       int(env.WS_MAX_BUFFERED_BYTES, 32 * 1024 * 1024, 'WS_MAX_BUFFERED_BYTES'),
     ),

@@ -391,14 +391,6 @@ export class ModelSettingsService {
               keyBinding(provider, baseUrl),
             );
       patch.ai_api_key_last4 = body.ai_api_key === null ? null : maskSecret(body.ai_api_key);
-    }
-    if (body.figma_token !== undefined) {
-      patch.figma_token_enc =
-        body.figma_token === null ? null : this.hide(body.figma_token, 'figma_token', userId);
-      patch.figma_token_last4 = body.figma_token === null ? null : maskSecret(body.figma_token);
-    }
-    await this.deps.repos.userSettings.upsert(userId, patch);
-    return this.view(userId);
     } else if (
       row?.ai_api_key_enc &&
       this.deps.secrets.bindingOf(row.ai_api_key_enc) === undefined &&
@@ -416,6 +408,14 @@ export class ModelSettingsService {
       } catch (error) {
         if (!(error instanceof SecretUnreadableError)) throw error;
       }
+    }
+    if (body.figma_token !== undefined) {
+      patch.figma_token_enc =
+        body.figma_token === null ? null : this.hide(body.figma_token, 'figma_token', userId);
+      patch.figma_token_last4 = body.figma_token === null ? null : maskSecret(body.figma_token);
+    }
+    await this.deps.repos.userSettings.upsert(userId, patch);
+    return this.view(userId);
   }
 
   /**
