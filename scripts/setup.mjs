@@ -75,20 +75,38 @@ if (!hasBrowser) {
 const blocklist = {
   URLBlocklist: ['file://*', 'chrome://*', 'chrome-extension://*', 'view-source:*', 'devtools://*'],
 };
-const policyText = `${JSON.stringify(blocklist, null, 2)}\n`;
+// WebRTC sends UDP straight to any address a page names, around the policy proxy: only what goes
+// through the proxy is left to it. Chromium 156 reads `WebRtcIPHandling` and ignores the older
+// `WebRtcIPHandlingPolicy` (measured: STUN still sent); both are written for older builds. The engine
+// passes the same as a launch switch and removes WebRTC from pages under test itself.
+const webrtc = {
+  WebRtcIPHandling: 'disable_non_proxied_udp',
+  WebRtcIPHandlingPolicy: 'disable_non_proxied_udp',
+};
+const policies = [
+  [
+    'argus-url-blocklist.json',
+    blocklist,
+    'Chromium refuses file://, chrome://, view-source: and devtools:// pages',
+  ],
+  ['argus-webrtc.json', webrtc, 'Chromium sends no WebRTC UDP around the policy proxy'],
+];
 for (const dir of ['/etc/chromium/policies/managed', '/etc/opt/chrome/policies/managed']) {
   const browserHome = dir.startsWith('/etc/chromium') ? '/usr/lib/chromium' : '/opt/google/chrome';
   if (!existsSync(browserHome)) continue;
-  const file = join(dir, 'argus-url-blocklist.json');
-  if (existsSync(file) && readFileSync(file, 'utf8') === policyText) continue;
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o755 });
-    writeFileSync(file, policyText, { mode: 0o644 });
-    log(`Wrote ${file}: Chromium refuses file://, chrome://, view-source: and devtools:// pages.`);
-  } catch (error) {
-    console.warn(
-      `[setup] Could not write ${file} (${error.code ?? error.message}). As root, write this file so ` +
-        `Chromium refuses local files and its own pages (the engine refuses them too):\n${policyText}`,
-    );
+  for (const [name, policy, what] of policies) {
+    const policyText = `${JSON.stringify(policy, null, 2)}\n`;
+    const file = join(dir, name);
+    if (existsSync(file) && readFileSync(file, 'utf8') === policyText) continue;
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o755 });
+      writeFileSync(file, policyText, { mode: 0o644 });
+      log(`Wrote ${file}: ${what}.`);
+    } catch (error) {
+      console.warn(
+        `[setup] Could not write ${file} (${error.code ?? error.message}). As root, write this file so ` +
+          `${what} (the engine guards against it too):\n${policyText}`,
+      );
+    }
   }
 }

@@ -4,6 +4,18 @@ import { existsSync } from 'node:fs';
 export const RUNNING_AS_ROOT = process.getuid?.() === 0;
 
 /**
+ * WebRTC sends UDP (STUN, media) straight from the browser, around the HTTP policy proxy, to any
+ * address a page names. `disable_non_proxied_udp` leaves WebRTC only what goes through the proxy
+ * (TCP, judged there). Chromium 156 reads `--webrtc-ip-handling-policy` and ignores the older
+ * `--force-webrtc-ip-handling-policy` (measured: STUN still sent); both are passed for older builds.
+ * The managed policy scripts/setup.mjs writes and the engine's page script are the other two layers.
+ */
+export const WEBRTC_ARGS = [
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
+/**
  * Flags this kind of machine needs (STACK-NOTES.md): no background network chatter, which a closed
  * network answers with refused connections at every start; and `--no-sandbox` only as root, where
  * Chromium refuses to start sandboxed (the server warns at start-up: run it as another user).
@@ -17,6 +29,7 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-dev-shm-usage',
+  ...WEBRTC_ARGS,
 ];
 
 /** The system Chromium: CHROMIUM_PATH, else Debian's binary (the wrapper script prints noise). */
@@ -36,3 +49,18 @@ export function findChromium(configured = process.env.CHROMIUM_PATH): string {
   }
   return found;
 }
+
+/**
+ * The page script every context of the pool runs in every frame before the page's own scripts (local
+ * and remote browsers alike): pages under test get no WebRTC, so no UDP that the policy proxy would
+ * never see, even where the browser's switches and managed policy are missing (a remote browser).
+ * Chromium runs it in about:blank iframes a script creates and reads at once, and in popups.
+ */
+export const PAGE_GUARD_SCRIPT = `(() => {
+  for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel']) {
+    try { delete globalThis[name]; } catch {}
+  }
+})();`;
+
+/** Popups (and new tabs) a page under test may hold open at once, besides the session's own page. */
+export const MAX_POPUPS_PER_CONTEXT = 3;
