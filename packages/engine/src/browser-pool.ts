@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { BrowserSession, type SessionOptions } from './browser-session';
-import { CHROMIUM_ARGS, findChromium, RUNNING_AS_ROOT } from './chromium';
+import {
+  CHROMIUM_ARGS,
+  findChromium,
+  MAX_POPUPS_PER_CONTEXT,
+  PAGE_GUARD_SCRIPT,
+  RUNNING_AS_ROOT,
+} from './chromium';
 import { AbortedError } from './errors';
 import { type PolicyProxy, startPolicyProxy } from './policy-proxy';
 import type { TargetPolicy } from './target-policy';
@@ -223,6 +229,9 @@ export class BrowserPool {
       timeout: 30_000,
       // Playwright turns the sandbox off unless asked; keep it wherever Chromium can run it.
       chromiumSandbox: !RUNNING_AS_ROOT,
+      // Playwright turns Chromium's popup blocker off; with it on, a page's script opens no window
+      // without a click or key press (popups past the allowance are closed in newContext anyway).
+      ignoreDefaultArgs: ['--disable-popup-blocking'],
       args: [
         ...CHROMIUM_ARGS,
         `--proxy-server=${proxy.url}`,
@@ -315,10 +324,18 @@ export class BrowserPool {
         : {}),
     });
     this.contexts.add(context);
+    // One browser serves every user: a page opening windows by the hundred would take its memory
+    // from all of them. Past the session's own page and a few popups (a link that opens a new tab
+    // keeps working), every new page of this context is closed as it appears; pages, not renderer
+    // processes, are counted, since same-origin popups share their opener's renderer.
+    context.on('page', (page) => {
+      if (context.pages().length > 1 + MAX_POPUPS_PER_CONTEXT) void page.close().catch(() => {});
+    });
     try {
       // Functions passed to page.evaluate are serialised from our compiled code; when it was compiled
       // with esbuild's keepNames (tsx does), they call a `__name` helper the page does not have.
       await context.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
+      await context.addInitScript({ content: PAGE_GUARD_SCRIPT });
       if (this.options.wsEndpoint) await this.guardRemote(context);
     } catch (error) {
       this.contexts.delete(context);
