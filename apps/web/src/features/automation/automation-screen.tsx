@@ -130,6 +130,7 @@ export function AutomationScreen(props: AutomationScreenProps) {
             total={state.progress.total}
             finished={state.results.length}
             activeTests={state.activeTests}
+            notice={state.runNotice}
           />
           <RunVideoPanel
             realtime={props.realtime}

@@ -11,10 +11,20 @@ export interface ProgressPanelProps {
   total: number;
   finished: number;
   activeTests: readonly string[];
+  /** What the run says before its tests act (e.g. 'Waiting for a free browser: 2 ahead'). */
+  notice?: string | null;
 }
 
 /** Spec §3 progress (current, total from test_progress) as a bar, with the tests running now. */
-export function ProgressPanel({ status, tone, current, total, finished, activeTests }: ProgressPanelProps) {
+export function ProgressPanel({
+  status,
+  tone,
+  current,
+  total,
+  finished,
+  activeTests,
+  notice,
+}: ProgressPanelProps) {
   const percent = total > 0 ? Math.min(100, Math.round((current / total) * 100)) : 0;
   const bar =
     tone === 'error'
@@ -49,6 +59,11 @@ export function ProgressPanel({ status, tone, current, total, finished, activeTe
       <div className="mt-3 flex flex-wrap items-center justify-between gap-2 text-xs text-slate-500">
         <span>{total > 0 ? `${finished} of ${total} finished` : 'Run tests to see progress here.'}</span>
       </div>
+      {status === 'running' && notice && (
+        <p className="mt-3 text-xs text-indigo-700" role="status" data-testid="run-notice">
+          {notice}
+        </p>
+      )}
       {status === 'running' && activeTests.length > 0 && (
         <ul className="mt-3 space-y-1.5">
           {activeTests.map((name) => (

@@ -104,6 +104,21 @@ describe('automation state: a run', () => {
     generated,
   );
 
+  it('shows a run waiting for a free browser its place in line, until its tests act', () => {
+    const waiting = run(
+      [
+        { type: 'run_requested', run: { kind: 'all' } },
+        server('execution_started', { total_tests: 2, test_run_id: 'run1' }),
+        server('test_progress', { current_test: 1, total_tests: 2, test_name: 'Home page loads' }),
+        server('progress_update', { message: 'Waiting for a free browser: 3 ahead' }),
+        server('progress_update', { message: 'Waiting for a free browser: 1 ahead' }),
+      ],
+      generated,
+    );
+    expect(waiting.runNotice).toBe('Waiting for a free browser: 1 ahead');
+    expect(run([stepUpdate('Home page loads', 0, 'pending')], waiting).runNotice).toBeNull();
+  });
+
   it('runs with progress, one log line per step and a screenshot per finished step', () => {
     expect(running.status).toBe('running');
     expect(running.progress).toEqual({ current: 2, total: 2 });

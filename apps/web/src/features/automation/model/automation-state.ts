@@ -37,6 +37,8 @@ export interface AutomationState {
   targetUrl: string | null;
   /** Live messages while generating (latest last). */
   generationMessages: string[];
+  /** What a run says before its tests act (waiting for a free browser: its place in line), until they do. */
+  runNotice: string | null;
   progress: { current: number; total: number };
   currentTest: string | null;
   /** Tests started and not finished yet (two run at once). */
@@ -64,6 +66,7 @@ export const initialAutomationState: AutomationState = {
   testRunId: null,
   targetUrl: null,
   generationMessages: [],
+  runNotice: null,
   progress: { current: 0, total: 0 },
   currentTest: null,
   activeTests: [],
@@ -139,6 +142,7 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         generationMessages: message.data.message ? [message.data.message] : state.generationMessages,
       };
     case 'progress_update':
+      if (state.status === 'running') return { ...state, runNotice: message.data.message };
       if (state.status !== 'generating') return state;
       return {
         ...state,
@@ -166,6 +170,7 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         testRunId: message.data.test_run_id ?? state.testRunId,
         runEngine: message.data.engine ?? null,
         runUsage: null,
+        runNotice: null,
         progress: { current: 0, total: message.data.total_tests },
         currentTest: null,
         activeTests: [],
@@ -257,6 +262,7 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
       const shot = screenshotFromStep(testName, step);
       return {
         ...state,
+        runNotice: null,
         log: applyStepUpdate(state.log, testName, step),
         screenshots: shot ? addScreenshot(state.screenshots, shot) : state.screenshots,
       };
@@ -290,6 +296,7 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         ...state,
         status: nextStatus(state.status, 'all_tests_completed'),
         progress: { current: message.data.total_tests, total: message.data.total_tests },
+        runNotice: null,
         currentTest: null,
         activeTests: [],
         runTime: message.data.execution_time,
@@ -301,6 +308,7 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
       return {
         ...state,
         status: nextStatus(state.status, 'execution_stopped'),
+        runNotice: null,
         currentTest: null,
         activeTests: [],
         runTime: message.data.execution_time,
@@ -311,6 +319,7 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
       return {
         ...state,
         status: nextStatus(state.status, 'error'),
+        runNotice: null,
         currentTest: null,
         activeTests: [],
         pendingRun: null,
