@@ -5,6 +5,7 @@ import {
   type InterpretedStep,
   type InterpreterUsage,
   type Judgement,
+  resolveWebUrl,
   type SnapshotControl,
   type StepInterpreter,
 } from '@argus/engine';
@@ -271,6 +272,10 @@ export class LlmInterpreter implements StepInterpreter {
     const tried = new Map<string, number>();
     let selector: string | null = null;
     let unknownElements = 0;
+    // The page's text reaches the model, so a page can ask it to open another site with that text in
+    // the URL (prompt injection): the agent opens only the site the step began on and what the step names.
+    const allowed = allowedOrigins(session.url, line);
+    const refused: string[] = [];
     for (let turn = 1; turn <= maxTurns; turn++) {
       if (context.signal?.aborted) throw new AbortedError();
       if (Date.now() >= deadline)
@@ -301,8 +306,14 @@ export class LlmInterpreter implements StepInterpreter {
         throw error;
       }
       context.onThought?.({ next_goal: decision.next_goal, description: decision.thought });
-      if (decision.tool === 'done')
-        return { actions, selector, description: decision.value?.trim() || `done in ${turn} turns` };
+      if (decision.tool === 'done') {
+        const summary = decision.value?.trim() || `done in ${turn} turns`;
+        return {
+          actions,
+          selector,
+          description: refused.length ? `${summary} (${refused.join('; ')})` : summary,
+        };
+      }
       if (decision.tool === 'give_up')
         throw new Error(
           `The model could not carry out the step: ${decision.value?.trim() || 'no reason given'}`,
@@ -315,6 +326,19 @@ export class LlmInterpreter implements StepInterpreter {
           throw new ModelError(
             'invalid_output',
             `The model kept naming elements that are not on the page (${action.unknown}); the step was stopped after ${turn} turns.`,
+          );
+        continue;
+      }
+      const refusal =
+        decision.tool === 'navigate' ? navigationRefusal(decision.value ?? '', session.url, allowed) : null;
+      if (refusal) {
+        refused.push(refusal);
+        history.push(`${turn}. navigate → ${refusal}`);
+        context.onThought?.({ next_goal: 'Navigation refused', description: refusal });
+        if (refused.length >= 3)
+          throw new ModelError(
+            'refused',
+            `The model kept trying to open sites the step does not name (${refusal}); the step was stopped after ${turn} turns. The page may be telling it to (prompt injection).`,
           );
         continue;
       }
@@ -398,6 +422,50 @@ export function actionLine(
       return { unknown: `'${line}' is not an action the browser can take` };
     throw error;
   }
+}
+
+/**
+ * The origins a free-form step's agent may navigate to: the one the page was on when the step began
+ * (the site under test) and every address the step's own text names (a URL, or a bare host such as
+ * `shop.example.com` or `localhost:3000`, over http and https).
+ */
+export function allowedOrigins(startUrl: string, stepText: string): Set<string> {
+  const origins = new Set<string>();
+  const add = (url: string) => {
+    try {
+      const parsed = new URL(url);
+      if (parsed.protocol === 'http:' || parsed.protocol === 'https:') origins.add(parsed.origin);
+    } catch {
+      // not an address
+    }
+  };
+  add(startUrl);
+  for (const [url] of stepText.matchAll(/\bhttps?:\/\/[^\s"'<>()[\]{}]+/gi)) add(url);
+  const withoutUrls = stepText.replace(/\bhttps?:\/\/[^\s"'<>()[\]{}]+/gi, ' ');
+  for (const [host] of withoutUrls.matchAll(
+    /\b(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|(?:[a-z0-9-]+\.)+[a-z]{2,24})(?::\d{1,5})?\b/gi,
+  )) {
+    add(`http://${host}`);
+    add(`https://${host}`);
+  }
+  return origins;
+}
+
+/**
+ * Why the agent may not open `target` (resolved against the page), or null when it may: its origin
+ * must be one of `allowed`. Only the origin is quoted: the rest of the URL may carry page text out.
+ */
+export function navigationRefusal(target: string, pageUrl: string, allowed: Set<string>): string | null {
+  let origin: string;
+  try {
+    origin = new URL(resolveWebUrl(target.trim(), pageUrl.startsWith('http') ? pageUrl : undefined)).origin;
+  } catch {
+    // Not an http(s) address: the browser session refuses it itself, with its own message.
+    return null;
+  }
+  if (allowed.has(origin)) return null;
+  const site = [...allowed][0];
+  return `Refused to open ${origin}: a free-form step may only open ${site ? `the site it runs on (${site})` : 'no site'} or an address the step itself names`;
 }
 
 function keyName(value: string): string {
