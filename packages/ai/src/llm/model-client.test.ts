@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type ScriptedModelServer, startScriptedModelServer } from '../testing';
 import { ModelClient, type UsageRecord } from './model-client';
-import type { ModelConfig } from './model-config';
+import type { ModelConfig, SpendGuard } from './model-config';
 import { ModelError } from './model-errors';
 
 let server: ScriptedModelServer;
@@ -190,4 +190,51 @@ it('says which server could not be reached when it is down', async () => {
   const error = await failure(ask(client));
   expect(error.code).toBe('unreachable');
   expect(error.message).toContain(baseUrl);
+});
+
+describe('spending', () => {
+  const request = { kind: 'step' as const, system: 'Answer.', prompt: 'Say OK.' };
+
+  it("holds a call's most likely cost before it is made and lets it go once its usage is stored, or when it fails", async () => {
+    const events: string[] = [];
+    const spend: SpendGuard = {
+      async reserve({ estimateUsd }) {
+        // gpt-4o-mini's list price: the prompt plus 4096 answer tokens at $0.6 per million.
+        events.push(`hold ${estimateUsd > 0.0024 && estimateUsd < 0.003}`);
+        return { settle: async () => void events.push('let go') };
+      },
+    };
+    const config: ModelConfig = { provider: 'openai', model: 'gpt-4o-mini', baseUrl: server.baseUrl, spend };
+    const c = new ModelClient({ config, maxRetries: 0, onUsage: () => void events.push('usage stored') });
+    server.respondWith(() => ({ text: 'OK', inputTokens: 10, outputTokens: 1 }));
+    await c.text(request);
+    expect(events).toEqual(['hold true', 'usage stored', 'let go']);
+    events.length = 0;
+    server.respondWith(() => ({ status: 500, message: 'down' }));
+    await failure(c.text(request));
+    expect(events).toEqual(['hold true', 'let go']);
+    // A hold refused: the call is never made.
+    const before = server.requests.length;
+    const refusing: SpendGuard = {
+      reserve: async () => {
+        throw new ModelError('budget', 'The cap is reached.');
+      },
+    };
+    const refused = await failure(new ModelClient({ config: { ...config, spend: refusing } }).text(request));
+    expect(refused).toMatchObject({ code: 'budget', message: 'The cap is reached.' });
+    expect(server.requests.length).toBe(before);
+  });
+
+  it("says an unpriced model's cost is unknown rather than $0, and counts a given price", async () => {
+    server.respondWith(() => ({ text: 'OK', inputTokens: 1_000_000, outputTokens: 0 }));
+    const records: UsageRecord[] = [];
+    const onUsage = (record: UsageRecord) => void records.push(record);
+    const config: ModelConfig = { provider: 'openai-compatible', model: 'llama3.1', baseUrl: server.baseUrl };
+    await new ModelClient({ config, onUsage }).text(request);
+    await new ModelClient({ config: { ...config, price: { input: 0.5, output: 1 } }, onUsage }).text(request);
+    expect(records.map((r) => [r.costUsd, r.costUnknown])).toEqual([
+      [0, true],
+      [0.5, undefined],
+    ]);
+  });
 });
