@@ -1,3 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { AbortedError } from '@argus/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeFigmaApi, landingFixture, startFakeFigmaApi } from './fake-figma-api';
@@ -126,6 +131,36 @@ describe('FigmaClient against the fake Figma API', () => {
   it('a token Figma refuses is auth', async () => {
     const error = await failure(client({ token: 'figd_wrong' }).getFile(KEY));
     expect(error).toMatchObject({ code: 'auth', status: 403 });
+  });
+
+  it('stops reading an answer that inflates past its cap, naming the limit', async () => {
+    // ~1 MB of gzip that inflates to 1 GiB, made as it is sent, so the test holds none of it.
+    const mib = Buffer.alloc(1024 * 1024, 0x20);
+    let made = 0;
+    const bomb = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      const spaces = Readable.from(
+        (function* () {
+          for (let i = 0; i < 1024; i++, made++) yield mib;
+        })(),
+      );
+      pipeline(spaces, createGzip(), res).catch(() => {});
+    });
+    await new Promise<void>((resolve) => bomb.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(bomb.address() as AddressInfo).port}`;
+      const error = await failure(client({ apiBase: base, maxJsonBytes: 1024 * 1024 }).getFile(KEY));
+      expect(error).toMatchObject({
+        code: 'bad_response',
+        message:
+          "Figma's answer is larger than 1 MB (counted after decompression), the most that is read; it was not read further",
+      });
+      expect(made).toBeLessThan(64);
+    } finally {
+      bomb.closeAllConnections();
+      await new Promise((resolve) => bomb.close(resolve));
+    }
   });
 
   it('an unreachable API is network', async () => {

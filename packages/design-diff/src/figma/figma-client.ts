@@ -60,6 +60,13 @@ export interface FigmaClientOptions {
   onRateLimited?: (info: { retryAfterSeconds: number; path: string }) => void;
   /** Longest Retry-After that is waited out (default 30 s). */
   maxRateLimitWaitSeconds?: number;
+  /**
+   * The most of one API answer (JSON) that is read, counted after decompression; past it the read
+   * stops with a `bad_response` naming the limit. @default 128 MiB
+   */
+  maxJsonBytes?: number;
+  /** The same for one downloaded render. @default 64 MiB */
+  maxImageBytes?: number;
 }
 
 export interface RenderOptions {
@@ -89,19 +96,35 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Math.max(0, (date - now) / 1000);
 }
 
-/** Reads a body up to a limit, so a hostile or broken server cannot fill memory. */
+/** "128 MB", "512 KB": a limit as people read it. */
+function megabytes(bytes: number): string {
+  return bytes >= 1024 * 1024
+    ? `${Number((bytes / 1024 / 1024).toFixed(1))} MB`
+    : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/**
+ * Reads a body up to a limit, so a hostile or broken server cannot fill memory. `fetch` has already
+ * decompressed what it yields, so a small gzip answer that inflates to gigabytes is counted as it
+ * inflates, and leaving the loop cancels the download.
+ */
 async function readLimited(response: Response, limit: number): Promise<Buffer> {
+  const tooLarge = () =>
+    new FigmaError(
+      'bad_response',
+      `Figma's answer is larger than ${megabytes(limit)} (counted after decompression), the most that is read; it was not read further`,
+    );
   const declared = Number(response.headers.get('content-length') ?? 'NaN');
   if (Number.isFinite(declared) && declared > limit) {
     await response.body?.cancel();
-    throw new FigmaError('bad_response', `Figma's answer is too large (${declared} bytes)`);
+    throw tooLarge();
   }
   if (!response.body) return Buffer.alloc(0);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
-    if (size > limit) throw new FigmaError('bad_response', `Figma's answer is larger than ${limit} bytes`);
+    if (size > limit) throw tooLarge();
     chunks.push(Buffer.from(chunk));
   }
   return Buffer.concat(chunks);
@@ -137,6 +160,8 @@ export class FigmaClient {
   private readonly timeoutMs: number;
   private readonly maxWait: number;
   private readonly onRateLimited: FigmaClientOptions['onRateLimited'];
+  private readonly maxJsonBytes: number;
+  private readonly maxImageBytes: number;
 
   constructor(options: FigmaClientOptions) {
     const base = options.apiBase ?? process.env.FIGMA_API_BASE ?? DEFAULT_FIGMA_API_BASE;
@@ -147,6 +172,8 @@ export class FigmaClient {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxWait = options.maxRateLimitWaitSeconds ?? MAX_RATE_LIMIT_WAIT_SECONDS;
     this.onRateLimited = options.onRateLimited;
+    this.maxJsonBytes = options.maxJsonBytes ?? MAX_JSON_BYTES;
+    this.maxImageBytes = options.maxImageBytes ?? MAX_IMAGE_BYTES;
   }
 
   /** `GET /v1/files/:key`; `depth: 2` reads pages and their top-level frames only. */
@@ -260,14 +287,14 @@ export class FigmaClient {
       );
     }
     const response = await this.send(url, sameOrigin, 'render');
-    return this.read(response, MAX_IMAGE_BYTES);
+    return this.read(response, this.maxImageBytes);
   }
 
   private async json<T>(path: string, query: URLSearchParams, what: 'file'): Promise<T> {
     const qs = query.toString();
     const url = new URL(`${this.apiBase}${path}${qs ? `?${qs}` : ''}`);
     const response = await this.send(url, true, what);
-    const bytes = await this.read(response, MAX_JSON_BYTES);
+    const bytes = await this.read(response, this.maxJsonBytes);
     try {
       return JSON.parse(bytes.toString('utf8')) as T;
     } catch {
