@@ -182,17 +182,18 @@ export interface Config {
   maxSocketsPerAddress: number;
   /**
    * Messages a socket may send a second, on average (WS_MESSAGES_PER_SECOND, at least 1); beyond it and
-   * its burst a message is refused with an `error` (RATE_LIMITED). @default 50
+   * its burst a message is refused with an `error` (RATE_LIMITED). Takeover alone sends up to 30
+   * pointer moves and 30 wheel turns a second, plus keys. @default 100
    */
   wsMessagesPerSecond: number;
   /**
    * Messages a socket may send at once above the rate (WS_MESSAGE_BURST, at least 1); a socket with more
-   * refusals than this within 10 s is closed (1008). @default 100
+   * refusals than this within 10 s is closed (1008). @default 200
    */
   wsMessageBurst: number;
   /**
    * Messages of one socket handled at once (WS_MAX_IN_FLIGHT, at least 1); more are refused with an
-   * `error` (RATE_LIMITED). @default 32
+   * `error` (RATE_LIMITED). @default 64
    */
   wsMaxInFlight: number;
   /**
@@ -382,9 +383,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     maxSocketsPerUser: Math.max(1, int(env.MAX_SOCKETS_PER_USER, 10, 'MAX_SOCKETS_PER_USER')),
     maxSocketsPerAddress: Math.max(1, int(env.MAX_SOCKETS_PER_ADDRESS, 50, 'MAX_SOCKETS_PER_ADDRESS')),
-    wsMessagesPerSecond: Math.max(1, int(env.WS_MESSAGES_PER_SECOND, 50, 'WS_MESSAGES_PER_SECOND')),
-    wsMessageBurst: Math.max(1, int(env.WS_MESSAGE_BURST, 100, 'WS_MESSAGE_BURST')),
-    wsMaxInFlight: Math.max(1, int(env.WS_MAX_IN_FLIGHT, 32, 'WS_MAX_IN_FLIGHT')),
+    wsMessagesPerSecond: Math.max(1, int(env.WS_MESSAGES_PER_SECOND, 100, 'WS_MESSAGES_PER_SECOND')),
+    wsMessageBurst: Math.max(1, int(env.WS_MESSAGE_BURST, 200, 'WS_MESSAGE_BURST')),
+    wsMaxInFlight: Math.max(1, int(env.WS_MAX_IN_FLIGHT, 64, 'WS_MAX_IN_FLIGHT')),
     wsMaxBufferedBytes: Math.max(
       1024 * 1024,
       int(env.WS_MAX_BUFFERED_BYTES, 32 * 1024 * 1024, 'WS_MAX_BUFFERED_BYTES'),
