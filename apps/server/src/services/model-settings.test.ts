@@ -255,6 +255,27 @@ describe('model settings', () => {
     );
   });
 
+  it("reads the operator's caps and prices, and stops at a malformed one naming the setting", () => {
+    expect(loadConfig({})).toMatchObject({
+      aiServerKeyUserMonthlyUsd: 5,
+      aiServerKeyTotalMonthlyUsd: 50,
+      aiModelPrices: {},
+      aiServerKeyFree: false,
+    });
+    expect(
+      loadConfig({
+        AI_MODEL_PRICES: '{"llama3.1": {"input": 0, "output": 0.5}}',
+        AI_SERVER_KEY_FREE: 'true',
+      }),
+    ).toMatchObject({ aiModelPrices: { 'llama3.1': { input: 0, output: 0.5 } }, aiServerKeyFree: true });
+    expect(() => loadConfig({ AI_MODEL_PRICES: '{"m": {"input": 1}}' })).toThrow(
+      /^AI_MODEL_PRICES must be JSON like .*; 'm' needs non-negative numbers "input" and "output"$/,
+    );
+    expect(() => loadConfig({ AI_SERVER_KEY_USER_MONTHLY_USD: '-1' })).toThrow(
+      "AI_SERVER_KEY_USER_MONTHLY_USD must be a non-negative amount of US dollars, got '-1'",
+    );
+  });
+
   it('formats money', () => {
     expect(formatUsd(0)).toBe('$0.00');
     expect(formatUsd(0.0042)).toBe('$0.0042');
