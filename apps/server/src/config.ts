@@ -77,6 +77,23 @@ export interface Config {
    * it stops storing screenshots (its log says so). @default 1073741824 (1 GiB)
    */
   maxStoredBytesPerUser: number;
+  /**
+   * Design comparisons' image work (decoding, measuring, encoding a viewport; decoding an upload) run
+   * at once in this process (COMPARISON_IMAGE_CONCURRENCY, at least 1); more waits its turn. Each holds
+   * up to a few hundred MB at the largest sizes. @default 2
+   */
+  comparisonImageConcurrency: number;
+  /**
+   * Pixels one design comparison may measure over all its viewports (COMPARISON_MAX_PIXELS, at least
+   * 1): a long page is cut to fit; viewports whose width × height alone pass it are refused
+   * (COMPARISON_TOO_LARGE), as is one viewport past 7680 × 4320. @default 66355200 (two 8K screens)
+   */
+  comparisonMaxPixels: number;
+  /**
+   * Design uploads (POST /api/uploads and the socket's upload_and_compare_image) one user may send
+   * per RATE_LIMIT_WINDOW_SECONDS (UPLOADS_PER_USER); more answers 429 RATE_LIMITED. @default 60
+   */
+  uploadsPerUser: number;
   /** Which planner writes test cases (AI_PROVIDER; `PLANNER_PROVIDERS` in @argus/ai). @default 'builtin' */
   aiProvider: PlannerProvider;
   /**
@@ -342,6 +359,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxCasesPerRun: Math.max(1, int(env.MAX_CASES_PER_RUN, 100, 'MAX_CASES_PER_RUN')),
     maxStepsPerCase: Math.max(1, int(env.MAX_STEPS_PER_CASE, 100, 'MAX_STEPS_PER_CASE')),
     maxStoredBytesPerUser: int(env.MAX_STORED_BYTES_PER_USER, 1024 ** 3, 'MAX_STORED_BYTES_PER_USER'),
+    comparisonImageConcurrency: Math.max(
+      1,
+      int(env.COMPARISON_IMAGE_CONCURRENCY, 2, 'COMPARISON_IMAGE_CONCURRENCY'),
+    ),
+    comparisonMaxPixels: Math.max(
+      1,
+      int(env.COMPARISON_MAX_PIXELS, 7680 * 4320 * 2, 'COMPARISON_MAX_PIXELS'),
+    ),
+    uploadsPerUser: int(env.UPLOADS_PER_USER, 60, 'UPLOADS_PER_USER'),
     aiProvider,
     aiModel,
     aiBaseUrl,

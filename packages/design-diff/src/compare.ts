@@ -17,7 +17,16 @@ import { blockColourDistance, toHex } from './color';
 import { diffImages } from './diff-kernel';
 import type { DomElementFacts } from './figma/style-compare';
 import { cssFixes } from './fixes';
-import { cropTop, decodeImage, encodePng, imageWidth, type RgbaImage } from './image';
+import {
+  count,
+  cropTop,
+  decodeDesign,
+  encodePng,
+  ImageLimitError,
+  imageWidth,
+  MAX_VIEWPORT_PIXELS,
+  type RgbaImage,
+} from './image';
 import { type Box, findRegions, priorityOf, type Region } from './regions';
 import { CATEGORIES, type Category, combineScores, qualityRating, scoreViewport } from './scores';
 import { ssim } from './ssim';
@@ -63,6 +72,66 @@ export interface CompareDesignOptions {
    * (`DomElementFacts`), for `compareStyles` against a Figma frame's node properties. @default false
    */
   readDomFacts?: boolean;
+  /**
+   * Pixels one viewport's images may have (its capture is cut there, the design too). A viewport
+   * whose own width × height is past it is refused (ImageLimitError). @default MAX_VIEWPORT_PIXELS
+   */
+  maxViewportPixels?: number;
+  /**
+   * Pixels all compared viewports may have together: each gets its width × height and the same number
+   * of rows of the rest for the page below, so a long page is cut rather than the memory run out; viewports
+   * whose width × height alone add up past it are refused (ImageLimitError). @default 2 × maxViewportPixels
+   */
+  maxComparisonPixels?: number;
+  /**
+   * Runs one viewport's image work (decoding, measuring, encoding), so a server can bound how much of
+   * it runs at once across comparisons; waits honour `signal`. @default runs it at once
+   */
+  imageWork?: <T>(run: () => Promise<T>, signal?: AbortSignal) => Promise<T>;
+}
+
+/** The most rows a full-page capture has (the browser's own cut). */
+export const MAX_CAPTURE_HEIGHT = 16_384;
+
+/**
+ * How tall each viewport's capture (and design) may be so that one viewport stays within
+ * `maxViewportPixels` and all of them within `maxComparisonPixels`: each is given its own width × height
+ * and the same number of rows of what is left. Throws ImageLimitError when the viewports alone pass a limit.
+ */
+export function pixelBudget(
+  viewports: Viewports,
+  limits: { maxViewportPixels?: number; maxComparisonPixels?: number } = {},
+): Record<string, number> {
+  const perViewport = limits.maxViewportPixels ?? MAX_VIEWPORT_PIXELS;
+  const perComparison = limits.maxComparisonPixels ?? 2 * perViewport;
+  const names = Object.keys(viewports);
+  let least = 0;
+  for (const name of names) {
+    const { width, height } = viewports[name];
+    if (width * height > perViewport)
+      throw new ImageLimitError(
+        `The ${name} viewport is ${width}×${height} = ${count(width * height)} pixels; one viewport may have at most ${count(perViewport)}`,
+        width * height,
+        perViewport,
+      );
+    least += width * height;
+  }
+  if (least > perComparison)
+    throw new ImageLimitError(
+      `These ${names.length} viewports take ${count(least)} pixels together; one comparison may measure at most ${count(perComparison)}`,
+      least,
+      perComparison,
+    );
+  // What is left is shared as rows, the same number for every viewport (a page is as long at any width).
+  const widths = names.reduce((sum, name) => sum + viewports[name].width, 0);
+  const extraRows = widths ? Math.floor((perComparison - least) / widths) : 0;
+  return Object.fromEntries(
+    names.map((name) => {
+      const { width, height } = viewports[name];
+      const rows = Math.min(height + extraRows, Math.floor(perViewport / width), MAX_CAPTURE_HEIGHT);
+      return [name, Math.max(height, rows)];
+    }),
+  );
 }
 
 /** One issue with what was measured for it (for tests and the benchmark). */
@@ -81,6 +150,8 @@ export interface ViewportDetail {
   width: number;
   designHeight: number;
   siteHeight: number;
+  /** The page's own height, when its capture was cut shorter (the comparison's pixel budget). */
+  pageHeight?: number;
   comparedHeight: number;
   diffPixels: number;
   ssim: number;
@@ -128,6 +199,13 @@ export async function compareDesignDetailed(input: CompareDesignOptions): Promis
           input.pool!.openSession({ viewport, signal }) as Promise<CaptureSession>
       : null);
   if (!open) throw new TypeError('compareDesign needs a pool or an openSession factory');
+  const maxViewportPixels = input.maxViewportPixels ?? MAX_VIEWPORT_PIXELS;
+  // Checked before any browser or decode: a request past the limits costs nothing.
+  const maxHeights = pixelBudget(Object.fromEntries(names.map((n) => [n, viewports[n]])), {
+    maxViewportPixels,
+    maxComparisonPixels: input.maxComparisonPixels,
+  });
+  const imageWork = input.imageWork ?? (<T>(run: () => Promise<T>) => run());
   const progress = input.onProgress ?? (() => {});
   progress({ percent: 5, message: `Capturing ${input.url} at ${names.length} viewport(s)` });
   let done = 0;
@@ -151,6 +229,9 @@ export async function compareDesignDetailed(input: CompareDesignOptions): Promis
         maxIssues: input.maxIssuesPerViewport ?? 40,
         keepImages: input.keepImages ?? false,
         readDomFacts: input.readDomFacts ?? false,
+        maxHeight: maxHeights[name],
+        maxPixels: maxViewportPixels,
+        imageWork,
         step: (fraction, message) => step(name, fraction, message),
       });
       done++;
@@ -177,9 +258,13 @@ async function compareViewport(args: {
   maxIssues: number;
   keepImages: boolean;
   readDomFacts: boolean;
+  /** The capture's cut (CSS pixels), from the comparison's pixel budget. */
+  maxHeight: number;
+  maxPixels: number;
+  imageWork: NonNullable<CompareDesignOptions['imageWork']>;
   step: (fraction: number, message: string) => void;
 }): Promise<ViewportDetail> {
-  const { name, viewport } = args;
+  const { viewport } = args;
   const timings = { capture: 0, decode: 0, metrics: 0, dom: 0 };
   let t = performance.now();
   const lap = (key: keyof typeof timings) => {
@@ -187,77 +272,104 @@ async function compareViewport(args: {
     timings[key] += now - t;
     t = now;
   };
-  const designPromise = decodeImage(args.design, viewport.width);
-  designPromise.catch(() => {});
   const session = await args.open(viewport, args.signal);
   try {
-    const shot = await capturePage(session, args.url, { signal: args.signal });
+    const shot = await capturePage(session, args.url, { signal: args.signal, maxHeight: args.maxHeight });
     lap('capture');
     args.step(0.4, `Captured the page at ${viewport.width}×${viewport.height}; measuring`);
-    const [designFull, siteFull] = await Promise.all([designPromise, decodeImage(shot.png)]);
-    lap('decode');
-    // Align: the design is scaled to the viewport's width; the overlapping height is compared.
-    const width = Math.min(designFull.width, siteFull.width);
-    const comparedHeight = Math.min(designFull.height, siteFull.height);
-    const design = sameWidth(cropTop(designFull, comparedHeight), width);
-    const site = sameWidth(cropTop(siteFull, comparedHeight), width);
-    const diff = diffImages(design.data, site.data, width, comparedHeight);
-    const structure = ssim(design, site);
-    const colour = blockColourDistance(design, site);
-    const found = findRegions(diff.mask, width, comparedHeight)
-      .sort((a, b) => b.pixels - a.pixels)
-      .slice(0, args.maxIssues * 2);
-    const moved = mergeMoved(design, site, found).slice(0, args.maxIssues);
-    const regions = moved.map((m) => m.region);
-    const analyses = moved.map((m) => analyseRegion(design, site, m.region, m.shift));
-    lap('metrics');
-    args.step(0.7, `Measured ${found.length} difference region(s); mapping them to the page`);
-    // A moved element is looked for where the site shows it; anything else where the difference is.
-    const lookups = regions.map((r, i) => {
-      const a = analyses[i];
-      return a.kind === 'shift' && a.inkSite ? a.inkSite : r;
-    });
-    const elements = regions.length ? await readElements(session, lookups, args.signal) : [];
-    const domFacts = args.readDomFacts ? await readDomFacts(session, args.signal) : undefined;
-    lap('dom');
-    const images = args.keepImages
-      ? { site: await encodePng(site), design: await encodePng(design) }
-      : undefined;
-    const issues = regions.map((region, i) =>
-      describeIssue(name, viewport, region, analyses[i], elements[i] ?? null),
-    );
-    const area = width * comparedHeight;
-    const categoryArea: Partial<Record<Category, number>> = {};
-    for (const issue of issues)
-      categoryArea[issue.category] =
-        (categoryArea[issue.category] ?? 0) + (issue.region.width * issue.region.height) / area;
-    const tallest = Math.max(designFull.height, siteFull.height);
-    const scores = scoreViewport({
-      diffRatio: diff.count / area,
-      ssim: structure.mean,
-      colourDistance: colour.mean,
-      heightMismatch: (tallest - comparedHeight) / tallest,
-      categoryArea,
-    });
-    return {
-      name,
-      width,
-      designHeight: designFull.height,
-      siteHeight: siteFull.height,
-      comparedHeight,
-      diffPixels: diff.count,
-      ssim: structure.mean,
-      colourDistance: colour.mean,
-      overall: scores.overall,
-      categories: scores.categories,
-      issues: issues.sort((a, b) => a.region.y - b.region.y || a.region.x - b.region.x),
-      timings,
-      ...(images && { images }),
-      ...(domFacts && { domFacts }),
-    };
+    // The decodes, measures and encodes hold their images only inside this: a server bounds how many run at once.
+    return await args.imageWork(() => measureViewport(args, session, shot, timings, lap), args.signal);
   } finally {
     await session.close().catch(() => {});
   }
+}
+
+/** One viewport's decode, metrics, element lookups and images, once its page is captured. */
+async function measureViewport(
+  args: Parameters<typeof compareViewport>[0],
+  session: CaptureSession,
+  shot: { png: Buffer; pageHeight: number },
+  timings: ViewportDetail['timings'],
+  lap: (key: keyof ViewportDetail['timings']) => void,
+): Promise<ViewportDetail> {
+  const { name, viewport } = args;
+  // The browser cut the capture to the budget's height already; its header is checked all the same.
+  const siteFull = (
+    await decodeDesign(shot.png, {
+      maxHeight: args.maxHeight,
+      maxPixels: args.maxPixels,
+      what: `The ${name} capture`,
+    })
+  ).image;
+  // Only the rows the page has are decoded of the design: it is cut before it is scaled.
+  const decoded = await decodeDesign(args.design, {
+    width: viewport.width,
+    maxHeight: siteFull.height,
+    maxPixels: args.maxPixels,
+  });
+  const designFull = decoded.image;
+  const designHeight = decoded.fullHeight;
+  lap('decode');
+  // Align: the design is scaled to the viewport's width; the overlapping height is compared.
+  const width = Math.min(designFull.width, siteFull.width);
+  const comparedHeight = Math.min(designFull.height, siteFull.height);
+  const design = sameWidth(cropTop(designFull, comparedHeight), width);
+  const site = sameWidth(cropTop(siteFull, comparedHeight), width);
+  const diff = diffImages(design.data, site.data, width, comparedHeight);
+  const structure = ssim(design, site);
+  const colour = blockColourDistance(design, site);
+  const found = findRegions(diff.mask, width, comparedHeight)
+    .sort((a, b) => b.pixels - a.pixels)
+    .slice(0, args.maxIssues * 2);
+  const moved = mergeMoved(design, site, found).slice(0, args.maxIssues);
+  const regions = moved.map((m) => m.region);
+  const analyses = moved.map((m) => analyseRegion(design, site, m.region, m.shift));
+  lap('metrics');
+  args.step(0.7, `Measured ${found.length} difference region(s); mapping them to the page`);
+  // A moved element is looked for where the site shows it; anything else where the difference is.
+  const lookups = regions.map((r, i) => {
+    const a = analyses[i];
+    return a.kind === 'shift' && a.inkSite ? a.inkSite : r;
+  });
+  const elements = regions.length ? await readElements(session, lookups, args.signal) : [];
+  const domFacts = args.readDomFacts ? await readDomFacts(session, args.signal) : undefined;
+  lap('dom');
+  const images = args.keepImages
+    ? { site: await encodePng(site), design: await encodePng(design) }
+    : undefined;
+  const issues = regions.map((region, i) =>
+    describeIssue(name, viewport, region, analyses[i], elements[i] ?? null),
+  );
+  const area = width * comparedHeight;
+  const categoryArea: Partial<Record<Category, number>> = {};
+  for (const issue of issues)
+    categoryArea[issue.category] =
+      (categoryArea[issue.category] ?? 0) + (issue.region.width * issue.region.height) / area;
+  const tallest = Math.max(designHeight, siteFull.height);
+  const scores = scoreViewport({
+    diffRatio: diff.count / area,
+    ssim: structure.mean,
+    colourDistance: colour.mean,
+    heightMismatch: (tallest - comparedHeight) / tallest,
+    categoryArea,
+  });
+  return {
+    name,
+    width,
+    designHeight,
+    siteHeight: siteFull.height,
+    ...(shot.pageHeight > siteFull.height && { pageHeight: shot.pageHeight }),
+    comparedHeight,
+    diffPixels: diff.count,
+    ssim: structure.mean,
+    colourDistance: colour.mean,
+    overall: scores.overall,
+    categories: scores.categories,
+    issues: issues.sort((a, b) => a.region.y - b.region.y || a.region.x - b.region.x),
+    timings,
+    ...(images && { images }),
+    ...(domFacts && { domFacts }),
+  };
 }
 
 /**
@@ -498,6 +610,10 @@ function summarise(
       if (d.designHeight !== d.siteHeight)
         notes.push(
           `The design is ${d.designHeight} px tall at ${d.width} px wide and the page ${d.siteHeight} px: the top ${d.comparedHeight} px were compared.`,
+        );
+      if (d.pageHeight)
+        notes.push(
+          `The page is ${d.pageHeight} px tall; its top ${d.siteHeight} px were captured (the comparison's pixel limit).`,
         );
       notes.push(
         `${d.issues.length} difference region${d.issues.length === 1 ? '' : 's'}; ${((100 * d.diffPixels) / (d.width * d.comparedHeight)).toFixed(2)}% of pixels differ; SSIM ${d.ssim.toFixed(4)}; mean colour distance ΔE00 ${d.colourDistance.toFixed(2)}.`,

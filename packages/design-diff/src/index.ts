@@ -15,13 +15,25 @@ export {
   compareDesignDetailed,
   type DetailedComparison,
   type DetailedIssue,
+  MAX_CAPTURE_HEIGHT,
+  pixelBudget,
   type ViewportDetail,
   type Viewports,
 } from './compare';
 export { type DiffOptions, type DiffResult, diffImages } from './diff-kernel';
 export * from './figma/index';
 export { cssFixes } from './fixes';
-export { cropTop, decodeImage, encodePng, type RgbaImage } from './image';
+export {
+  cropTop,
+  type DecodedDesign,
+  decodeDesign,
+  decodeImage,
+  encodePng,
+  ImageLimitError,
+  MAX_INPUT_PIXELS,
+  MAX_VIEWPORT_PIXELS,
+  type RgbaImage,
+} from './image';
 export { type Box, findRegions, type Region } from './regions';
 export { CATEGORIES, type Category, qualityRating, RATING_COLOURS, scoreViewport } from './scores';
 export { ssim } from './ssim';

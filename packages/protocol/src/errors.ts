@@ -46,6 +46,13 @@ export const ERRORS = {
     detail:
       'A connection test is already under way for your account; wait for its answer before starting another.',
   },
+  /**
+   * A design comparison that would measure more pixels than the server allows (one viewport, or all of
+   * them together: COMPARISON_MAX_PIXELS), or a design or Figma render too large to compare.
+   */
+  COMPARISON_TOO_LARGE: { status: 422, detail: 'The comparison is larger than this server compares' },
+  /** A design upload or comparison of the user's is still being processed: one at a time per user. */
+  COMPARISON_BUSY: { status: 429, detail: 'Your previous upload is still being processed' },
   /** A generation that could not finish (the site did not load, the planner failed); the text says why. */
   GENERATION_FAILED: { status: 502, detail: 'Test cases could not be generated' },
   NOT_IMPLEMENTED: { status: 501, detail: 'Not available in this version' },

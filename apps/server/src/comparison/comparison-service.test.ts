@@ -54,7 +54,14 @@ describe('ComparisonService (fakes)', () => {
     const addComparison = vi.fn();
     const activities = new ActivityRegistry({ browsers: new BrowserBudget(2), log });
     const service = new ComparisonService({
-      config: { figmaApiBase: 'http://figma.invalid', maxStoredBytesPerUser: 1e9 },
+      config: {
+        figmaApiBase: 'http://figma.invalid',
+        maxStoredBytesPerUser: 1e9,
+        comparisonImageConcurrency: 2,
+        comparisonMaxPixels: 7680 * 4320 * 2,
+        uploadsPerUser: 60,
+        rateLimitWindowSeconds: 900,
+      },
       repos: {
         designComparisons: {
           upload: async (userId: string, id: string) =>
@@ -127,7 +134,14 @@ describe('ComparisonService (fakes)', () => {
     });
     const opened = vi.fn(async () => hangingSession({ count: 0 }));
     const service = new ComparisonService({
-      config: { figmaApiBase: 'http://figma.invalid', maxStoredBytesPerUser: 1e9 },
+      config: {
+        figmaApiBase: 'http://figma.invalid',
+        maxStoredBytesPerUser: 1e9,
+        comparisonImageConcurrency: 2,
+        comparisonMaxPixels: 7680 * 4320 * 2,
+        uploadsPerUser: 60,
+        rateLimitWindowSeconds: 900,
+      },
       repos: {
         designComparisons: {
           upload: async () => ({ id: UPLOAD, user_id: USER, sha256: sha }),

@@ -13,8 +13,11 @@ import {
   FigmaUrlError,
   FrameSelectError,
   figmaSharingInstructions,
+  ImageLimitError,
   loadFigmaDesign,
+  MAX_VIEWPORT_PIXELS,
   parseFigmaUrl,
+  pixelBudget,
   type StyleDifference,
   type Viewports,
 } from '@argus/design-diff';
@@ -36,15 +39,19 @@ import type { ModelClientResolver } from '../automation/engines';
 import type { Config } from '../config';
 import { AppError } from '../errors';
 import type { BlobStore } from '../services/blob-store';
+import { RateLimiter } from '../services/rate-limiter';
 import type { SignedUrls } from '../services/signed-urls';
 import { addressed, type Unaddressed } from '../ws/message-handlers';
 import {
+  checkDesignQuota,
+  dataUrlBytes,
   decodeDataUrl,
   problemText,
   storeDesignUpload,
   storedBytes,
   toUploadedDesign,
 } from './design-uploads';
+import { ImageWorkGate } from './image-work';
 
 type Send = (message: ServerMessageInput) => void;
 type Emit = (message: Unaddressed) => void;
@@ -78,7 +85,15 @@ const REVIEW_MAX_HEIGHT = 2048;
 
 /** What a comparison's work needs of the server. */
 export interface ComparisonDeps {
-  config: Pick<Config, 'figmaApiBase' | 'maxStoredBytesPerUser'>;
+  config: Pick<
+    Config,
+    | 'figmaApiBase'
+    | 'maxStoredBytesPerUser'
+    | 'comparisonImageConcurrency'
+    | 'comparisonMaxPixels'
+    | 'uploadsPerUser'
+    | 'rateLimitWindowSeconds'
+  >;
   repos: Repositories;
   blobs: BlobStore;
   urls: SignedUrls;
@@ -124,6 +139,20 @@ interface Request {
 /** A refusal shown on the design screen as its error (not a socket `error`). */
 class Refusal extends Error {}
 
+/**
+ * Refusals for a limit, answered as a socket `error` with the code (feature design) so a client can
+ * tell a limit from a failure; the design screen shows them as its error as well.
+ */
+const LIMIT_CODES = new Set<string>([
+  'COMPARISON_BUSY',
+  'COMPARISON_TOO_LARGE',
+  'RATE_LIMITED',
+  'STORAGE_QUOTA_EXCEEDED',
+]);
+
+export const UPLOAD_BUSY =
+  'A design upload of yours is still being processed: send the next one once it has finished (one at a time).';
+
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
@@ -159,7 +188,44 @@ export class ComparisonService {
   /** Requests still being checked (before their activity exists), so a Stop can reach them too. */
   private readonly checking = new Set<{ userId: string; sessionId: string | null; stopped: boolean }>();
 
-  constructor(private readonly deps: ComparisonDeps) {}
+  /** Image work of every comparison and upload in this process, COMPARISON_IMAGE_CONCURRENCY at once. */
+  readonly imageWork: ImageWorkGate;
+  /** UPLOADS_PER_USER per RATE_LIMIT_WINDOW_SECONDS, over HTTP and the socket together. */
+  private readonly uploads: RateLimiter;
+  /** Users with an upload being checked, decoded or stored: one at a time each. */
+  private readonly uploading = new Set<string>();
+
+  constructor(private readonly deps: ComparisonDeps) {
+    this.imageWork = new ImageWorkGate(deps.config.comparisonImageConcurrency);
+    this.uploads = new RateLimiter(deps.config.uploadsPerUser, deps.config.rateLimitWindowSeconds * 1000);
+  }
+
+  /**
+   * Runs one upload of the user's (HTTP or socket): refused at once, before its body is decoded, when
+   * another of theirs is still being processed (COMPARISON_BUSY: refused, not queued, so a flood costs
+   * nothing) or when they have sent UPLOADS_PER_USER in the window (RATE_LIMITED, with Retry-After).
+   */
+  async upload<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    if (this.uploading.has(userId)) throw new AppError('COMPARISON_BUSY', UPLOAD_BUSY);
+    const { allowed, retryAfterSeconds } = this.uploads.hit(userId);
+    if (!allowed) {
+      const { uploadsPerUser, rateLimitWindowSeconds } = this.deps.config;
+      throw new AppError(
+        'RATE_LIMITED',
+        `Too many design uploads: at most ${uploadsPerUser} every ${Math.round(rateLimitWindowSeconds / 60)} minutes (UPLOADS_PER_USER, RATE_LIMIT_WINDOW_SECONDS). Try again in ${retryAfterSeconds} s.`,
+        { 'retry-after': String(retryAfterSeconds) },
+      );
+    }
+    this.uploading.add(userId);
+    try {
+      return await work();
+    } finally {
+      this.uploading.delete(userId);
+    }
+  }
+
+  /** Runs a decode of an upload's under the process's image-work bound. */
+  readonly decodeWork = <T>(run: () => Promise<T>): Promise<T> => this.imageWork.run(run);
 
   /** Checks a request, then starts it unless a Stop arrived while it was being checked. */
   private async checkAndStart(
@@ -203,21 +269,29 @@ export class ComparisonService {
     const emit = addressed(send.broadcast, sessionId);
     const refuse = addressed(send.reply, sessionId);
     try {
-      await this.deps.checkSession(userId, sessionId);
-      // Checked before the upload is stored: a website the comparison could not reach stores nothing.
-      if (data.website_url) await this.checkWebsite(data.website_url);
-      const bytes = decodeDataUrl(data.image_data);
-      const row = await storeDesignUpload(
-        {
-          repos: this.deps.repos,
-          blobs: this.deps.blobs,
-          urls: this.deps.urls,
-          maxStoredBytesPerUser: this.deps.config.maxStoredBytesPerUser,
-        },
-        userId,
-        bytes,
-        data.filename,
-      );
+      const row = await this.upload(userId, async () => {
+        // Its size and the user's quota first, from the base64's length: nothing is decoded for a
+        // design that could not be stored.
+        const size = dataUrlBytes(data.image_data);
+        await this.deps.checkSession(userId, sessionId);
+        // Checked before the upload is stored: a website the comparison could not reach stores nothing.
+        if (data.website_url) await this.checkWebsite(data.website_url);
+        const { repos, blobs, urls, config } = this.deps;
+        await checkDesignQuota(repos, userId, config.maxStoredBytesPerUser, size);
+        const bytes = decodeDataUrl(data.image_data);
+        return storeDesignUpload(
+          {
+            repos,
+            blobs,
+            urls,
+            maxStoredBytesPerUser: config.maxStoredBytesPerUser,
+            imageWork: this.decodeWork,
+          },
+          userId,
+          bytes,
+          data.filename,
+        );
+      });
       const uploaded = toUploadedDesign(row, this.deps.urls);
       emit({
         type: 'upload_completed',
@@ -304,6 +378,12 @@ export class ComparisonService {
       throw new Refusal(`Compare at most ${MAX_VIEWPORTS} viewports at once`);
     for (const name of Object.keys(viewports))
       if (name.length > 50) throw new Refusal('A viewport name may be at most 50 characters');
+    // The pixels the viewports take, before any browser or decode (the comparison checks them again).
+    try {
+      pixelBudget(viewports, { maxComparisonPixels: this.deps.config.comparisonMaxPixels });
+    } catch (error) {
+      throw this.limitError(error);
+    }
     return { sessionId, websiteUrl: data.website_url, viewports, options: data.options, source };
   }
 
@@ -435,6 +515,8 @@ export class ComparisonService {
         keepImages: true,
         drawnAt,
         readDomFacts: source.type === 'figma',
+        maxComparisonPixels: this.deps.config.comparisonMaxPixels,
+        imageWork: (work, workSignal) => this.imageWork.run(work, workSignal),
         onProgress: ({ percent, message }) => {
           // design-diff's 0..100 is this comparison's 10..90.
           if (percent < 100) progress(10 + percent * 0.8, message);
@@ -606,8 +688,24 @@ export class ComparisonService {
     }
   }
 
+  /** An ImageLimitError as COMPARISON_TOO_LARGE, naming the setting when it is the configurable one. */
+  private limitError(error: unknown): unknown {
+    if (!(error instanceof ImageLimitError)) return error;
+    const setting = error.limit === this.deps.config.comparisonMaxPixels ? ' (COMPARISON_MAX_PIXELS)' : '';
+    return new AppError('COMPARISON_TOO_LARGE', `${error.message}${setting}.`);
+  }
+
+  /** A limit's refusal as a socket `error` (its code, feature design); false for anything else. */
+  private refuseLimit(error: unknown, emit: Emit): boolean {
+    const limit = this.limitError(error);
+    if (!(limit instanceof AppError) || !LIMIT_CODES.has(limit.code)) return false;
+    emit({ type: 'error', data: { message: problemText(limit), code: limit.code, feature: 'design' } });
+    return true;
+  }
+
   /** A refusal before the work started: `vision_comparison_error`, and for Figma access the modal's message. */
   private refuse(error: unknown, emit: Emit, figmaUrl: string | null): void {
+    if (this.refuseLimit(error, emit)) return;
     if (error instanceof Refusal || error instanceof AppError) {
       emit({ type: 'vision_comparison_error', data: { error: problemText(error) } });
       return;
@@ -617,6 +715,7 @@ export class ComparisonService {
 
   /** A failure of the work: in words the user can act on; Figma's permission refusal opens the sharing modal. */
   private fail(error: unknown, emit: Emit, figmaUrl: string | null): void {
+    if (this.refuseLimit(error, emit)) return;
     if (error instanceof FigmaError) {
       if (error.code === 'permission') {
         emit({
@@ -665,7 +764,7 @@ export class ComparisonService {
 
 /** A compared image as the review sends it: at most REVIEW_MAX_WIDTH wide, its top REVIEW_MAX_HEIGHT, JPEG. */
 async function forReview(png: Buffer): Promise<Buffer> {
-  const { data, info } = await sharp(png)
+  const { data, info } = await sharp(png, { limitInputPixels: MAX_VIEWPORT_PIXELS })
     .resize({ width: REVIEW_MAX_WIDTH, withoutEnlargement: true })
     .raw()
     .toBuffer({ resolveWithObject: true });

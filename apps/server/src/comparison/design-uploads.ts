@@ -3,7 +3,7 @@ import { MAX_UPLOAD_BYTES, type UploadedDesign, UploadedDesignSchema } from '@ar
 import sharp from 'sharp';
 import { AppError } from '../errors';
 import { type BlobStore, sniffImage } from '../services/blob-store';
-import { storageQuotaError } from '../services/quotas';
+import { formatBytes } from '../services/quotas';
 import type { SignedUrls } from '../services/signed-urls';
 
 /**
@@ -109,6 +109,30 @@ async function thumbnail(data: Buffer): Promise<Buffer> {
   }
 }
 
+/**
+ * STORAGE_QUOTA_EXCEEDED for a design of `adding` bytes (measured, or estimated from its base64 before
+ * any decode) that would take the user's stored files past MAX_STORED_BYTES_PER_USER.
+ */
+export function designQuotaError(usedBytes: number, limitBytes: number, adding: number): AppError {
+  return new AppError(
+    'STORAGE_QUOTA_EXCEEDED',
+    `This design (${formatBytes(adding)}) would take your stored files past your storage quota of ` +
+      `${formatBytes(limitBytes)} (MAX_STORED_BYTES_PER_USER; ${formatBytes(usedBytes)} used). ` +
+      'Delete test runs you no longer need to make room.',
+  );
+}
+
+/** Refuses (STORAGE_QUOTA_EXCEEDED) a design of `adding` bytes that the user's quota has no room for. */
+export async function checkDesignQuota(
+  repos: Repositories,
+  userId: string,
+  limitBytes: number,
+  adding: number,
+): Promise<void> {
+  const used = await storedBytes(repos, userId);
+  if (used + adding > limitBytes) throw designQuotaError(used, limitBytes, adding);
+}
+
 /** Bytes a user keeps: screenshots, uploads and comparison images, against MAX_STORED_BYTES_PER_USER. */
 export async function storedBytes(repos: Repositories, userId: string): Promise<number> {
   const [shots, design] = await Promise.all([
@@ -123,6 +147,8 @@ export interface UploadDeps {
   blobs: BlobStore;
   urls: SignedUrls;
   maxStoredBytesPerUser: number;
+  /** Runs the decode (the thumbnail), so a server can bound how many run at once. @default at once */
+  imageWork?: <T>(run: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -136,11 +162,13 @@ export async function storeDesignUpload(
   filename: string | undefined | null,
 ): Promise<DesignUploadRow> {
   const checked = await checkDesignImage(data);
-  const thumb = await thumbnail(data);
+  // Before the decode: a user whose quota is used up costs the server no thumbnail.
+  await checkDesignQuota(deps.repos, userId, deps.maxStoredBytesPerUser, data.length);
+  const thumb = await (deps.imageWork ?? ((run) => run()))(() => thumbnail(data));
   const used = await storedBytes(deps.repos, userId);
   const adding = data.length + thumb.length;
   if (used + adding > deps.maxStoredBytesPerUser)
-    throw storageQuotaError(used, deps.maxStoredBytesPerUser, adding);
+    throw designQuotaError(used, deps.maxStoredBytesPerUser, adding);
   const [sha256, thumbnailSha] = [await deps.blobs.put(data), await deps.blobs.put(thumb)];
   return deps.repos.designComparisons.addUpload(userId, {
     sha256,
@@ -168,15 +196,23 @@ export function toUploadedDesign(row: DesignUploadRow, urls: SignedUrls): Upload
   });
 }
 
-/** `data:image/png;base64,…` to its bytes; refuses anything bigger than 10 MB before decoding it. */
-export function decodeDataUrl(dataUrl: string): Buffer {
+/**
+ * The bytes a `data:image/…;base64,…` URL decodes to, from its length alone (4 characters of base64
+ * carry 3 bytes; padding and whitespace make it at most 2 fewer): refuses one that is not an image data
+ * URL or past 10 MB, without decoding it.
+ */
+export function dataUrlBytes(dataUrl: string): number {
   const comma = dataUrl.indexOf(',');
   const header = comma < 0 ? '' : dataUrl.slice(0, comma);
   if (!/^data:image\/[a-z0-9.+-]+;base64$/i.test(header))
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', NOT_AN_IMAGE);
-  const base64 = dataUrl.slice(comma + 1);
-  // 4 characters of base64 carry 3 bytes: measure before decoding.
-  if (Math.floor((base64.length * 3) / 4) - 2 > MAX_UPLOAD_BYTES)
-    throw new AppError('PAYLOAD_TOO_LARGE', UPLOAD_TOO_LARGE);
-  return Buffer.from(base64, 'base64');
+  const estimate = Math.max(0, Math.floor(((dataUrl.length - comma - 1) * 3) / 4) - 2);
+  if (estimate > MAX_UPLOAD_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', UPLOAD_TOO_LARGE);
+  return estimate;
+}
+
+/** `data:image/png;base64,…` to its bytes; refuses anything bigger than 10 MB before decoding it. */
+export function decodeDataUrl(dataUrl: string): Buffer {
+  dataUrlBytes(dataUrl);
+  return Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
 }

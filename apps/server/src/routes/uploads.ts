@@ -47,36 +47,41 @@ export async function uploadRoutes(app: FastifyInstance, { services }: { service
 
   app.post('/api/uploads', async (request, reply) => {
     const user = await userOf(request);
-    let data: Buffer;
-    let filename: string | undefined;
-    try {
-      const part = await request.file();
-      if (part?.fieldname !== 'file') {
-        throw new AppError('VALIDATION', [
-          {
-            loc: ['body', 'file'],
-            msg: 'Choose an image to upload (multipart field "file")',
-            type: 'missing',
-          },
-        ]);
+    // Per user: UPLOADS_PER_USER a window (429 RATE_LIMITED) and one at a time (429 COMPARISON_BUSY),
+    // both refused before the body is read; the quota is checked before the decode.
+    const row = await services.comparisons.upload(user.id, async () => {
+      let data: Buffer;
+      let filename: string | undefined;
+      try {
+        const part = await request.file();
+        if (part?.fieldname !== 'file') {
+          throw new AppError('VALIDATION', [
+            {
+              loc: ['body', 'file'],
+              msg: 'Choose an image to upload (multipart field "file")',
+              type: 'missing',
+            },
+          ]);
+        }
+        filename = part.filename;
+        data = await part.toBuffer();
+      } catch (error) {
+        throw multipartError(error) ?? error;
       }
-      filename = part.filename;
-      data = await part.toBuffer();
-    } catch (error) {
-      throw multipartError(error) ?? error;
-    }
-    if (data.length === 0) throw new AppError('UNSUPPORTED_MEDIA_TYPE', NOT_AN_IMAGE);
-    const row = await storeDesignUpload(
-      {
-        repos: services.repos,
-        blobs: services.blobs,
-        urls: services.urls,
-        maxStoredBytesPerUser: services.config.maxStoredBytesPerUser,
-      },
-      user.id,
-      data,
-      filename,
-    );
+      if (data.length === 0) throw new AppError('UNSUPPORTED_MEDIA_TYPE', NOT_AN_IMAGE);
+      return storeDesignUpload(
+        {
+          repos: services.repos,
+          blobs: services.blobs,
+          urls: services.urls,
+          maxStoredBytesPerUser: services.config.maxStoredBytesPerUser,
+          imageWork: services.comparisons.decodeWork,
+        },
+        user.id,
+        data,
+        filename,
+      );
+    });
     return reply.code(201).send(toUploadedDesign(row, services.urls));
   });
 

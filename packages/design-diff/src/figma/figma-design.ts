@@ -1,3 +1,4 @@
+import { MAX_INPUT_PIXELS } from '../image';
 import { type DesignFacts, extractDesignFacts } from './design-nodes';
 import type { FigmaClient } from './figma-client';
 import { type FigmaFileRef, parseFigmaUrl } from './figma-url';
@@ -12,7 +13,10 @@ export interface FigmaDesign {
   reason: string;
   /** Figma's render of the frame. */
   png: Buffer;
-  /** The render's scale: viewport width / frame width, within Figma's 0.01..4. */
+  /**
+   * The render's scale: viewport width / frame width, within Figma's 0.01..4, and less for a frame that
+   * would render past MAX_INPUT_PIXELS.
+   */
   scale: number;
   facts: DesignFacts;
 }
@@ -43,7 +47,15 @@ export async function loadFigmaDesign(
       ? choice.frame
       : (await client.getNode(ref.fileKey, choice.frame.id)).document;
   const facts = extractDesignFacts(frameNode);
-  const scale = Math.min(4, Math.max(0.01, viewportWidth / Math.max(1, facts.frame.width)));
+  const frameWidth = Math.max(1, facts.frame.width);
+  const frameHeight = Math.max(1, facts.frame.height);
+  // A long frame rendered at a wide viewport's scale could be billions of pixels: the render is held
+  // to what the comparison may decode (it is scaled to the viewport's width, its top rows only, after).
+  const scale = Math.min(
+    4,
+    Math.sqrt(MAX_INPUT_PIXELS / (frameWidth * frameHeight)),
+    Math.max(0.01, viewportWidth / frameWidth),
+  );
   const png = await client.renderImage(ref.fileKey, frameNode.id, { format: 'png', scale });
   return {
     fileKey: ref.fileKey,
