@@ -209,7 +209,12 @@ export async function gatewayRoutes(
         perAddress.remove(address);
         if (user) hub.remove(user.id, socket);
       });
-      socket.on('error', (error) => log.warn({ err: error }, 'socket error'));
+      socket.on('error', (error: Error & { code?: string }) => {
+        // A frame over the limit is an attacker's (or a bug's) doing, closed with its reason: one
+        // warning per such socket would let a flood of them flood the log too.
+        if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') log.debug({ err: error }, 'frame too large');
+        else log.warn({ err: error }, 'socket error');
+      });
 
       if (request.query.token !== undefined) return reject('tokenInUrl');
       if (perAddress.get(address) > config.maxSocketsPerAddress) reject('tooManySocketsForAddress');
