@@ -7,7 +7,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
-          exclude: ['**/*.api.test.ts', '**/*.browser.test.ts', '**/node_modules/**'],
+          exclude: ['**/*.api.test.ts', '**/*.browser.test.ts', '**/*.load.test.ts', '**/node_modules/**'],
           environment: 'node',
         },
       },
@@ -37,6 +37,16 @@ export default defineConfig({
           include: ['mutation/**/*.mutation.test.ts'],
           testTimeout: 900_000,
           hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          // Many users at once against one spawned server (npm run test:load): minutes, CI only, not in test:all.
+          name: 'load',
+          include: ['apps/server/src/**/*.load.test.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 180_000,
           fileParallelism: false,
         },
       },
