@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { AbortedError } from '@argus/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_INPUT_PIXELS } from '../image';
 import { type FakeFigmaApi, landingFixture, startFakeFigmaApi } from './fake-figma-api';
 import { describeWait, FigmaClient, FigmaError, parseRetryAfter } from './figma-client';
 import { loadFigmaDesign } from './figma-design';
@@ -13,6 +14,10 @@ import { figmaSharingInstructions } from './sharing-instructions';
 const KEY = 'LandingKey1234567890';
 const TOKEN = 'figd_test_token';
 const { file, desktopPng } = landingFixture();
+/** The landing file with its Desktop frame (1440 wide) made 100,000 px tall. */
+const tallFile = structuredClone(file);
+const tallFrame = tallFile.document.children![0].children!.find((c) => c.id === '1:2')!;
+tallFrame.absoluteBoundingBox = { ...tallFrame.absoluteBoundingBox!, height: 100_000 };
 
 let api: FakeFigmaApi;
 beforeAll(async () => {
@@ -23,6 +28,7 @@ beforeAll(async () => {
       PrivateKey1234567890: { file, behaviour: 'forbidden' },
       HiddenKey12345678901: { file, behaviour: 'not_found' },
       BusyKey1234567890123: { file, renders: { '1:2': desktopPng } },
+      TallKey1234567890123: { file: tallFile, renders: { '1:2': desktopPng } },
     },
   });
 });
@@ -62,6 +68,20 @@ describe('FigmaClient against the fake Figma API', () => {
       true,
     );
     expect((await failure(client().renderImage(KEY, '2:1'))).code).toBe('not_found');
+  });
+
+  it('renders a long frame at a wide viewport no larger than the comparison may decode', async () => {
+    // At 7680 px the 1440×100000 frame's scale would be Figma's most, 4: 5760×400000 pixels.
+    const design = await loadFigmaDesign(
+      client(),
+      'https://www.figma.com/design/TallKey1234567890123/Tall',
+      7680,
+    );
+    expect(design.frame).toMatchObject({ id: '1:2', width: 1440, height: 100_000 });
+    expect(design.scale).toBeLessThan(1);
+    expect(1440 * design.scale * 100_000 * design.scale).toBeLessThanOrEqual(MAX_INPUT_PIXELS);
+    const asked = api.requests.find((r) => r.startsWith('GET /v1/images/TallKey1234567890123?'));
+    expect(Number(new URLSearchParams(asked!.split('?')[1].split(' ')[0]).get('scale'))).toBeLessThan(1);
   });
 
   it('loads a design for a viewport: frame, facts, render at the viewport width', async () => {
