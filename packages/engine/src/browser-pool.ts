@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { viewportProblem } from '@argus/protocol';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { BrowserSession, type SessionOptions } from './browser-session';
 import {
@@ -300,6 +301,8 @@ export class BrowserPool {
 
   /** A fresh context behind the target policy, tracked until closed. */
   private async newContext(viewport?: { width: number; height: number }): Promise<BrowserContext> {
+    const problem = viewport ? viewportProblem(viewport.width, viewport.height) : null;
+    if (problem) throw new RangeError(problem);
     const browser = await this.getBrowser();
     // A remote browser cannot be launched with our --proxy-server, so each of its contexts is sent
     // through the proxy instead: redirects, subresources and WebSockets are then checked there, after

@@ -4,7 +4,13 @@ import { type PageSnapshot, readSnapshot } from './behaviour/snapshot';
 import { AbortedError, cleanError } from './errors';
 import { observePage, type PageObservation } from './observe';
 import { type PageProblem, PageTracker } from './page-tracker';
-import { performStep } from './perform-step';
+import {
+  clipboardAction,
+  performClipboard,
+  performStep,
+  refuseChording,
+  SessionClipboard,
+} from './perform-step';
 import { BLOCKED_HEADER } from './policy-proxy';
 import { isWebPage, resolveWebUrl, SchemeRefusedError } from './web-url';
 
@@ -170,6 +176,8 @@ export class BrowserSession {
   /** Aborted when the holder closes the session, it idles out or its signal aborts. */
   private readonly lifetime = new AbortController();
   private readonly captures = new Set<Promise<unknown>>();
+  /** This session's clipboard: the browser's own is shared by every user's session. */
+  private readonly clipboard = new SessionClipboard();
   private cdp: Promise<CDPSession> | null = null;
   private cast: Screencast | null = null;
   private lastStatus = 0;
@@ -253,6 +261,7 @@ export class BrowserSession {
               signal,
               beforeChange: () => this.beforeChange(since),
               navigate: (target, ms) => this.goto(target, ms, since),
+              clipboard: this.clipboard,
             },
             step,
           );
@@ -458,27 +467,35 @@ export class BrowserSession {
     });
   }
 
-  /** A key going down, coming up, or both, sent to whatever has the focus. */
+  /**
+   * A key going down, coming up, or both, sent to whatever has the focus. Copy, cut and paste chords
+   * (Control+C, Shift+Insert…, or C with Control held by an earlier `down`) use the session's own
+   * clipboard instead of reaching the browser, whose clipboard every user shares.
+   */
   async key(event: KeyInput, options: OperationOptions = {}): Promise<void> {
     if (typeof event.key !== 'string' || event.key === '' || event.key.length > 64)
       throw new RangeError('A key is a key name such as "Enter" or "a"');
     if (!['down', 'up', 'press'].includes(event.type))
       throw new RangeError(`Unknown key event ${event.type}`);
     const keyboard = this.page.keyboard;
-    return this.input(options, () =>
-      event.type === 'down'
-        ? keyboard.down(event.key)
-        : event.type === 'up'
-          ? keyboard.up(event.key)
-          : keyboard.press(event.key),
-    );
+    const action = event.type === 'up' ? null : clipboardAction(event.key, this.clipboard.held);
+    return this.input(options, async () => {
+      if (action) return performClipboard(this.page, this.clipboard, action);
+      if (event.type === 'down') await keyboard.down(event.key);
+      else if (event.type === 'up') await keyboard.up(event.key);
+      else await keyboard.press(event.key);
+      this.clipboard.track(event.type, event.key);
+    });
   }
 
   /** Types text into whatever has the focus, a key press per character. */
   async type(text: string, options: OperationOptions = {}): Promise<void> {
     if (typeof text !== 'string' || text.length > MAX_TYPED)
       throw new RangeError(`At most ${MAX_TYPED} characters can be typed at once`);
-    return this.input(options, () => this.page.keyboard.type(text));
+    return this.input(options, async () => {
+      refuseChording(this.clipboard);
+      await this.page.keyboard.type(text);
+    });
   }
 
   /**

@@ -52,14 +52,24 @@ export function findChromium(configured = process.env.CHROMIUM_PATH): string {
 
 /**
  * The page script every context of the pool runs in every frame before the page's own scripts (local
- * and remote browsers alike): pages under test get no WebRTC, so no UDP that the policy proxy would
- * never see, even where the browser's switches and managed policy are missing (a remote browser).
- * Chromium runs it in about:blank iframes a script creates and reads at once, and in popups.
+ * and remote browsers alike; Chromium runs it in about:blank iframes a script creates and reads at
+ * once, and in popups):
+ * - pages under test get no WebRTC, so no UDP that the policy proxy would never see, even where the
+ *   browser's switches and managed policy are missing (a remote browser);
+ * - a paste that comes from the browser's own clipboard (trusted: a middle click pasting the selection
+ *   another user's page made, a chord that reached the browser) is cancelled before any handler of the
+ *   page sees its data. One browser serves every user, so its clipboard holds other users' text;
+ *   sessions paste their own clipboard as an untrusted event, which passes (perform-step.ts).
  */
 export const PAGE_GUARD_SCRIPT = `(() => {
   for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel']) {
     try { delete globalThis[name]; } catch {}
   }
+  addEventListener('paste', (event) => {
+    if (!event.isTrusted) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }, true);
 })();`;
 
 /** Popups (and new tabs) a page under test may hold open at once, besides the session's own page. */

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { VIEWPORT_LIMITS } from './step-language';
 
 /** Spec §9: uploads are images only, at most 10 MB. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 export const ViewportSchema = z.object({
-  width: z.number().int().min(200).max(7680),
-  height: z.number().int().min(200).max(7680),
+  width: z.number().int().min(VIEWPORT_LIMITS.min).max(VIEWPORT_LIMITS.max),
+  height: z.number().int().min(VIEWPORT_LIMITS.min).max(VIEWPORT_LIMITS.max),
 });
 
 /** DESIGN.md §5 departure: real sizes per device; any sizes a client sends are still accepted. */

@@ -300,9 +300,9 @@ const SAMPLES: Step[] = [
   ...AWKWARD.map((text): Step => ({ verb: 'waitForText', text })),
   ...[
     [390, 844],
-    [0, 0],
-    [5, 7],
-    [99_999, 10],
+    [200, 200],
+    [7680, 7680],
+    [1920, 1080],
   ].map(([width, height]): Step => ({ verb: 'viewport', width, height })),
   { verb: 'screenshot' },
   ...AWKWARD.flatMap((text, i): Step[] => [
@@ -502,6 +502,16 @@ describe('StepSchema and formatStep', () => {
     }
   });
 
+  it('refuses a viewport past the limits, naming them, in the parser and the schema', () => {
+    expect(() => parseStep('Set viewport to 99999x99999')).toThrow(
+      'Cannot use the step "Set viewport to 99999x99999": A viewport can be 200 to 7680 pixels wide and high; 99999x99999 is outside that',
+    );
+    expect(() => parseStep('Set viewport to 10x844')).toThrow(/200 to 7680 pixels/);
+    expect(parseStep('Set viewport to 7680x200')).toEqual({ verb: 'viewport', width: 7680, height: 200 });
+    const refused = StepSchema.safeParse({ verb: 'viewport', width: 7681, height: 800 });
+    expect(refused.error?.issues[0]?.message).toBe('A viewport is at most 7680 pixels wide and high');
+  });
+
   it('parses waits to whole milliseconds, at most 30 s', () => {
     expect(parseStep('Wait 0.0015 seconds')).toEqual({ verb: 'wait', ms: 2 });
     expect(parseStep('Wait 0.4 ms')).toEqual({ verb: 'wait', ms: 0 });
@@ -516,7 +526,7 @@ describe('StepSchema and formatStep', () => {
       'Press Control+A in "Search"',
       'Scroll to the Bottom',
       'Wait 2.5 seconds',
-      'Set viewport to 0010x0844',
+      'Set viewport to 0390x0844',
       'Verify that the listitem "x" is not visible',
       'Verify there are at least 3 buttons',
       'Verify there are exactly 0 dialogs',

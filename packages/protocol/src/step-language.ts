@@ -36,6 +36,28 @@ const ROLE_PLURAL = `(${ROLES})(?:es|s)?`;
 /** The plural a role is written with: `checkboxes`, `rows`. */
 export const pluralRole = (role: TargetRole) => (role.endsWith('x') ? `${role}es` : `${role}s`);
 
+/**
+ * What `Set viewport to <w>x<h>` (and every viewport the engine opens) may be, in CSS pixels each way:
+ * one browser serves every user, and a 99999x99999 page would take its memory from all of them.
+ * The design comparison's viewports (`ViewportSchema`) share these limits.
+ */
+export const VIEWPORT_LIMITS = { min: 200, max: 7680 } as const;
+
+/** The refusal of a viewport outside {@link VIEWPORT_LIMITS}, naming the limit. */
+export function viewportProblem(width: number, height: number): string | null {
+  const { min, max } = VIEWPORT_LIMITS;
+  const fits = (n: number) => Number.isInteger(n) && n >= min && n <= max;
+  return fits(width) && fits(height)
+    ? null
+    : `A viewport can be ${min} to ${max} pixels wide and high; ${width}x${height} is outside that`;
+}
+
+const viewportSide = z
+  .number()
+  .int()
+  .min(VIEWPORT_LIMITS.min, `A viewport is at least ${VIEWPORT_LIMITS.min} pixels wide and high`)
+  .max(VIEWPORT_LIMITS.max, `A viewport is at most ${VIEWPORT_LIMITS.max} pixels wide and high`);
+
 /** Whole milliseconds, at most 30 s (`Wait 2 seconds`, `Wait 250 ms`). */
 const WAIT_MAX_MS = 30_000;
 
@@ -71,10 +93,7 @@ export const StepSchema = z.discriminatedUnion('verb', [
   step('scroll', { target: z.string() }),
   step('wait', { ms: z.number().int().min(0).max(WAIT_MAX_MS) }),
   step('waitForText', { text: z.string() }),
-  step('viewport', {
-    width: z.number().int().min(0).max(99_999),
-    height: z.number().int().min(0).max(99_999),
-  }),
+  step('viewport', { width: viewportSide, height: viewportSide }),
   step('screenshot', {}),
   step('verifyText', { text: z.string(), visible: z.boolean(), region: z.string().optional() }),
   step('verifyElement', {
@@ -122,11 +141,17 @@ export type Step = z.infer<typeof StepSchema>;
 export type StepVerb = Step['verb'];
 
 export class StepSyntaxError extends Error {
-  constructor(readonly line: string) {
+  /** `problem`: what is wrong with a line the grammar reads but a limit refuses; else the grammar's help. */
+  constructor(
+    readonly line: string,
+    problem?: string,
+  ) {
     super(
-      `Cannot understand the step "${line}". Steps look like: Navigate to <url> · Click "<text>" · ` +
-        `Fill "<field>" with "<value>" · Press Enter · Verify text "<text>" is visible · ` +
-        `Verify URL contains "<text>" (the full grammar is in docs/STEP-LANGUAGE.md)`,
+      problem
+        ? `Cannot use the step "${line}": ${problem}`
+        : `Cannot understand the step "${line}". Steps look like: Navigate to <url> · Click "<text>" · ` +
+            `Fill "<field>" with "<value>" · Press Enter · Verify text "<text>" is visible · ` +
+            `Verify URL contains "<text>" (the full grammar is in docs/STEP-LANGUAGE.md)`,
     );
     this.name = 'StepSyntaxError';
   }
@@ -206,7 +231,12 @@ const RULES: Rule[] = [
   [r(`wait for (?:text\\s+)?${Q}`), (m) => ({ verb: 'waitForText', text: unquote(m, 1) })],
   [
     r('set viewport to (\\d{2,5})\\s*[x×]\\s*(\\d{2,5})'),
-    (m) => ({ verb: 'viewport', width: Number(m[1]), height: Number(m[2]) }),
+    (m) => {
+      const [width, height] = [Number(m[1]), Number(m[2])];
+      const problem = viewportProblem(width, height);
+      if (problem) throw new StepSyntaxError(m[0], problem);
+      return { verb: 'viewport', width, height };
+    },
   ],
   [r('take (?:a )?screenshot'), () => ({ verb: 'screenshot' })],
   [
