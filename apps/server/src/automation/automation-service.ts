@@ -331,10 +331,13 @@ export class AutomationService {
         });
         const saving: Promise<ScreenshotRef | null>[] = [];
         let browser: BrowserSession | undefined;
-        const outcome = await line.track((onQueued) =>
-          this.deps.runTest(testCase, {
-            onQueued,
+        // The test holds its browser from onSession until runTest settles.
+        const request = line.request();
+        const outcome = await this.deps
+          .runTest(testCase, {
+            onQueued: request.onQueued,
             onSession: (session) => {
+              request.granted();
               browser = session;
               this.video.testStarted(userId, session);
             },
@@ -355,8 +358,8 @@ export class AutomationService {
                 );
               }
             },
-          }),
-        );
+          })
+          .finally(request.over);
         this.video.testEnded(userId, browser);
         const screenshots = (await Promise.all(saving)).filter((s): s is ScreenshotRef => s !== null);
         const ok = outcome.status === 'passed';

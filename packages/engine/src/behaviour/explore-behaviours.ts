@@ -558,8 +558,13 @@ class BehaviourExplorer {
   /** A fresh session at the start page with the state's setup performed (closed again if that fails). */
   private async open(state: State): Promise<{ session: BrowserSession } | null> {
     if (this.signal?.aborted) throw new AbortedError();
-    const session = await this.line.track((onQueued) =>
-      this.pool.openSession({ signal: this.signal, stepTimeoutMs: this.actionTimeoutMs, onQueued }),
+    const { value: session } = await this.line.acquire((request) =>
+      this.pool.openSession({
+        signal: this.signal,
+        stepTimeoutMs: this.actionTimeoutMs,
+        onQueued: request.onQueued,
+        onClose: () => request.over(),
+      }),
     );
     try {
       const { status } = await session.navigate(this.url, { timeoutMs: 15_000 });
