@@ -14,7 +14,7 @@ import { RunRecorder } from '../runs/run-recorder';
 import { type AuthService, createAuthService, loadJwtSecret } from './auth-service';
 import { BlobStore } from './blob-store';
 import { ModelSettingsService } from './model-settings';
-import { policyFetch } from './policy-fetch';
+import { cappedFetch, policyFetch } from './policy-fetch';
 import { BrowserBudget } from './quotas';
 import { RateLimiter } from './rate-limiter';
 import { loadSecretsKey, Secrets } from './secrets';
@@ -92,6 +92,8 @@ export async function createServices(
     secrets,
     policy: pool.policy,
     fetch: policyFetch(pool.policy),
+    // The operator's own model is not held to the policy (it may be local), but its answers are capped too.
+    serverFetch: cappedFetch(),
   });
   // The engine, over this server's browser pool, is handed to the capabilities that drive it.
   const automation = new AutomationService({

@@ -73,6 +73,8 @@ export interface ModelSettingsDeps {
    * judged as it is opened, redirects refused). @default globalThis.fetch
    */
   fetch?: typeof globalThis.fetch;
+  /** How calls to the server's own model (AI_BASE_URL) go out: `cappedFetch`. @default globalThis.fetch */
+  serverFetch?: typeof globalThis.fetch;
   now?: () => Date;
 }
 
@@ -98,7 +100,15 @@ export class ModelSettingsService {
     const provider = aiProvider as string;
     if (!isModelProvider(provider) || !aiModel) return null;
     const price = this.priceOf(provider, aiModel) ?? (aiServerKeyFree ? { input: 0, output: 0 } : null);
-    return { provider, model: aiModel, baseUrl: aiBaseUrl, apiKey: aiApiKey, price, serverKey: true };
+    return {
+      provider,
+      model: aiModel,
+      baseUrl: aiBaseUrl,
+      apiKey: aiApiKey,
+      price,
+      serverKey: true,
+      fetch: this.deps.serverFetch,
+    };
   }
 
   /** A model's price: the operator's (AI_MODEL_PRICES), else the list price; undefined when unknown. */

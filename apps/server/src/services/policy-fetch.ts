@@ -71,6 +71,17 @@ export function policyFetch(
 }
 
 /**
+ * globalThis.fetch with the same cap on what is read (no target policy): for the operator's own
+ * model (AI_BASE_URL), which may be a local server the policy would refuse, but whose answers are
+ * no more trusted to be small.
+ */
+export function cappedFetch(options: PolicyFetchOptions = {}): typeof globalThis.fetch {
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  return (async (input: Parameters<typeof globalThis.fetch>[0], init?: RequestInit) =>
+    capped(await globalThis.fetch(input, init), maxBytes)) as typeof globalThis.fetch;
+}
+
+/**
  * The same response, its body counted as it is read (after fetch has decompressed it): past `maxBytes`
  * the body errors with AnswerTooLargeError and the download is cancelled, so at most about `maxBytes`
  * plus one chunk is ever held, whatever the server sends.
