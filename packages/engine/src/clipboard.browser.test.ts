@@ -77,7 +77,10 @@ describe('the clipboard of a session', () => {
         await fieldValue(b, 'notes'),
       ]).toEqual(['', '', '']);
 
-      // Within A, copy then paste works, by keys and by steps; cut takes the text out of its field.
+      // Within A, copy then paste works, by keys and by steps (a copy with nothing selected keeps
+      // what was copied, as a browser does); cut takes the text out of its field.
+      await step(a, 'Click "Notes"');
+      await press(a, 'Control+C');
       await step(a, 'Click "Second"');
       await press(a, 'Control+V');
       expect(await fieldValue(a, 'second')).toBe('SECRET-A-123');

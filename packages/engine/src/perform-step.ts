@@ -644,7 +644,7 @@ async function focusedFrame(page: Page) {
 /**
  * Runs in the page: the selected text (of the focused field, else of the document), after the page's
  * `copy`/`cut` handler had its say; a cut then deletes the selection of an editable field. Null when
- * nothing is copied (a password field, as browsers do).
+ * nothing is copied (nothing selected, or a password field, as browsers do).
  */
 function copySelection(cut: boolean): string | null {
   let e = document.activeElement;
@@ -668,7 +668,8 @@ function copySelection(cut: boolean): string | null {
   if (event.defaultPrevented) return data.getData('text/plain');
   const editable = field ? !field.readOnly && !field.disabled : (e as HTMLElement | null)?.isContentEditable;
   if (cut && editable && text) document.execCommand('delete');
-  return text;
+  // Nothing selected: a browser leaves its clipboard as it was.
+  return text || null;
 }
 
 /** Runs in the page: a `paste` event carrying the session's text; answers whether the page took it over. */
