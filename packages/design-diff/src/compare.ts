@@ -277,21 +277,39 @@ async function compareViewport(args: {
     const shot = await capturePage(session, args.url, { signal: args.signal, maxHeight: args.maxHeight });
     lap('capture');
     args.step(0.4, `Captured the page at ${viewport.width}×${viewport.height}; measuring`);
-    // The decodes, measures and encodes hold their images only inside this: a server bounds how many run at once.
-    return await args.imageWork(() => measureViewport(args, session, shot, timings, lap), args.signal);
+    // The decodes, measures and encodes hold their images only inside this: a server bounds how many
+    // run at once. The page's elements are read after it, so a slow page holds no other comparison's turn.
+    const measured = await args.imageWork(() => measureImages(args, shot, lap), args.signal);
+    return await describeViewport(args, session, shot, measured, timings, lap);
   } finally {
     await session.close().catch(() => {});
   }
 }
 
-/** One viewport's decode, metrics, element lookups and images, once its page is captured. */
-async function measureViewport(
+/** What one viewport's images measured: everything but the page's elements. */
+interface Measured {
+  width: number;
+  comparedHeight: number;
+  designHeight: number;
+  siteHeight: number;
+  diffPixels: number;
+  ssim: number;
+  colourDistance: number;
+  foundRegions: number;
+  regions: Region[];
+  analyses: RegionAnalysis[];
+  images?: { site: Buffer; design: Buffer };
+}
+
+/**
+ * One viewport's decodes, metrics and kept images, once its page is captured: the part that holds
+ * the large images, run inside `imageWork`; they are dropped when it returns.
+ */
+async function measureImages(
   args: Parameters<typeof compareViewport>[0],
-  session: CaptureSession,
-  shot: { png: Buffer; pageHeight: number },
-  timings: ViewportDetail['timings'],
+  shot: { png: Buffer },
   lap: (key: keyof ViewportDetail['timings']) => void,
-): Promise<ViewportDetail> {
+): Promise<Measured> {
   const { name, viewport } = args;
   // The browser cut the capture to the budget's height already; its header is checked all the same.
   const siteFull = (
@@ -308,7 +326,6 @@ async function measureViewport(
     maxPixels: args.maxPixels,
   });
   const designFull = decoded.image;
-  const designHeight = decoded.fullHeight;
   lap('decode');
   // Align: the design is scaled to the viewport's width; the overlapping height is compared.
   const width = Math.min(designFull.width, siteFull.width);
@@ -324,8 +341,37 @@ async function measureViewport(
   const moved = mergeMoved(design, site, found).slice(0, args.maxIssues);
   const regions = moved.map((m) => m.region);
   const analyses = moved.map((m) => analyseRegion(design, site, m.region, m.shift));
+  const images = args.keepImages
+    ? { site: await encodePng(site), design: await encodePng(design) }
+    : undefined;
   lap('metrics');
-  args.step(0.7, `Measured ${found.length} difference region(s); mapping them to the page`);
+  return {
+    width,
+    comparedHeight,
+    designHeight: decoded.fullHeight,
+    siteHeight: siteFull.height,
+    diffPixels: diff.count,
+    ssim: structure.mean,
+    colourDistance: colour.mean,
+    foundRegions: found.length,
+    regions,
+    analyses,
+    ...(images && { images }),
+  };
+}
+
+/** Maps a viewport's measured regions to the page's elements and scores it. */
+async function describeViewport(
+  args: Parameters<typeof compareViewport>[0],
+  session: CaptureSession,
+  shot: { pageHeight: number },
+  measured: Measured,
+  timings: ViewportDetail['timings'],
+  lap: (key: keyof ViewportDetail['timings']) => void,
+): Promise<ViewportDetail> {
+  const { name, viewport } = args;
+  const { width, comparedHeight, designHeight, siteHeight, regions, analyses, images } = measured;
+  args.step(0.7, `Measured ${measured.foundRegions} difference region(s); mapping them to the page`);
   // A moved element is looked for where the site shows it; anything else where the difference is.
   const lookups = regions.map((r, i) => {
     const a = analyses[i];
@@ -334,9 +380,6 @@ async function measureViewport(
   const elements = regions.length ? await readElements(session, lookups, args.signal) : [];
   const domFacts = args.readDomFacts ? await readDomFacts(session, args.signal) : undefined;
   lap('dom');
-  const images = args.keepImages
-    ? { site: await encodePng(site), design: await encodePng(design) }
-    : undefined;
   const issues = regions.map((region, i) =>
     describeIssue(name, viewport, region, analyses[i], elements[i] ?? null),
   );
@@ -345,11 +388,11 @@ async function measureViewport(
   for (const issue of issues)
     categoryArea[issue.category] =
       (categoryArea[issue.category] ?? 0) + (issue.region.width * issue.region.height) / area;
-  const tallest = Math.max(designHeight, siteFull.height);
+  const tallest = Math.max(designHeight, siteHeight);
   const scores = scoreViewport({
-    diffRatio: diff.count / area,
-    ssim: structure.mean,
-    colourDistance: colour.mean,
+    diffRatio: measured.diffPixels / area,
+    ssim: measured.ssim,
+    colourDistance: measured.colourDistance,
     heightMismatch: (tallest - comparedHeight) / tallest,
     categoryArea,
   });
@@ -357,12 +400,12 @@ async function measureViewport(
     name,
     width,
     designHeight,
-    siteHeight: siteFull.height,
-    ...(shot.pageHeight > siteFull.height && { pageHeight: shot.pageHeight }),
+    siteHeight,
+    ...(shot.pageHeight > siteHeight && { pageHeight: shot.pageHeight }),
     comparedHeight,
-    diffPixels: diff.count,
-    ssim: structure.mean,
-    colourDistance: colour.mean,
+    diffPixels: measured.diffPixels,
+    ssim: measured.ssim,
+    colourDistance: measured.colourDistance,
     overall: scores.overall,
     categories: scores.categories,
     issues: issues.sort((a, b) => a.region.y - b.region.y || a.region.x - b.region.x),
