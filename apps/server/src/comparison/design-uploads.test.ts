@@ -2,7 +2,13 @@ import { MAX_UPLOAD_BYTES } from '@argus/protocol';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
-import { checkDesignImage, decodeDataUrl, problemText, sanitiseFilename } from './design-uploads';
+import {
+  checkDesignImage,
+  dataUrlBytes,
+  decodeDataUrl,
+  problemText,
+  sanitiseFilename,
+} from './design-uploads';
 
 async function refusal(run: () => Promise<unknown> | unknown): Promise<AppError> {
   try {
@@ -61,5 +67,14 @@ describe('design uploads', () => {
     expect((await refusal(() => decodeDataUrl('data:text/plain;base64,aGk='))).status).toBe(415);
     const huge = `data:image/png;base64,${'A'.repeat(Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 16)}`;
     expect((await refusal(() => decodeDataUrl(huge))).status).toBe(413);
+  });
+
+  it('estimates a data URL’s decoded bytes from its length, never under by more than 2', () => {
+    for (const size of [0, 1, 2, 3, 4, 1000, 1001, 1002]) {
+      const dataUrl = `data:image/png;base64,${Buffer.alloc(size, 9).toString('base64')}`;
+      const estimate = dataUrlBytes(dataUrl);
+      expect(estimate).toBeLessThanOrEqual(size);
+      expect(size - estimate).toBeLessThanOrEqual(2);
+    }
   });
 });
