@@ -92,11 +92,27 @@ export async function buildApp({
   registerJsonBodyParser(app, config.bodyLimit);
   await app.register(formbody, { bodyLimit: config.bodyLimit, parser: parseFormText });
   await app.register(websocket, {
+    // The server-wide limit, for authenticated sockets; ws/gateway.ts lowers it on each socket until
+    // it is authenticated.
     options: { maxPayload: WS_MAX_PAYLOAD_BYTES },
+    // A frame over the limit has been answered with a close saying why (ws/gateway.ts), and ws drains
+    // and ends the socket itself: terminating it here could reset the connection before the close
+    // frame is read, and an error line per socket would let a flood of them flood the log. Any other
+    // socket error ends that socket, as the plugin's default does.
+    errorHandler(error, socket, request) {
+      if ((error as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') return;
+      request.log.error(error);
+      socket.terminate();
+    },
     // Tell clients why they were dropped (1012: restarting), so they reconnect instead of giving up.
     preClose(this: FastifyInstance, done: () => void) {
       const { code, reason } = WS_CLOSE_REASONS.serverShutdown;
-      for (const socket of this.websocketServer.clients) socket.close(code, reason);
+      for (const socket of this.websocketServer.clients) {
+        // One closing already was told why (a limit, ws/gateway.ts) and may never answer: the
+        // server's stop does not wait ws's 30 s for it.
+        if (socket.readyState === socket.CLOSING) socket.terminate();
+        else socket.close(code, reason);
+      }
       this.websocketServer.close(() => done());
     },
   });

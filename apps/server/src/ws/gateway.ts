@@ -17,7 +17,7 @@ import { AppError } from '../errors';
 import type { Services } from '../services';
 import { dispatch, errorAbout, type MessageHandlers, messageContext } from './message-handlers';
 import type { RealtimeHub } from './realtime-hub';
-import { limitPayload, RefusalCounter, SocketCounts, TokenBucket } from './socket-limits';
+import { limitPayload, RefusalCounter, SocketCounts, stopReading, TokenBucket } from './socket-limits';
 
 const HEARTBEAT_MS = 30_000;
 /** The window over which a socket's refused messages are counted (more than WS_MESSAGE_BURST: closed). */
@@ -71,9 +71,10 @@ export async function gatewayRoutes(
         if (socket.readyState === socket.OPEN) socket.close(code, reason);
       };
       // Before anything is read: an unauthenticated socket may only send a small frame.
-      const limited = limitPayload(socket, WS_PREAUTH_MAX_PAYLOAD_BYTES, () =>
-        reject(user ? 'tooLarge' : 'preAuthTooLarge'),
-      );
+      const limited = limitPayload(socket, WS_PREAUTH_MAX_PAYLOAD_BYTES, () => {
+        reject(user ? 'tooLarge' : 'preAuthTooLarge');
+        stopReading(socket);
+      });
       if (!limited && !payloadLimitWarned) {
         payloadLimitWarned = true;
         log.error('this version of ws has no per-socket payload limit: unauthenticated frames may be large');

@@ -71,6 +71,17 @@ export class SocketCounts {
   }
 }
 
+/**
+ * After a close for a frame over the limit, ws keeps reading what the peer sends and drops it, until
+ * the peer closes or ws gives up on it (30 s): the rest of a 10 MB frame would be read for nothing.
+ * The socket stops reading instead (after ws has set it flowing, on the next tick): the close frame
+ * still goes out, the peer's further bytes stay in the kernel, and ws ends the socket on its timer.
+ */
+export function stopReading(socket: WebSocket): void {
+  const raw = (socket as unknown as { _socket?: { pause?: () => void } })._socket;
+  setImmediate(() => raw?.pause?.());
+}
+
 /** The part of ws's frame reader this module relies on (ws 8: `WebSocket#_receiver`). */
 interface FrameReader {
   _maxPayload: number;
