@@ -95,10 +95,10 @@ export async function buildApp({
     // The server-wide limit, for authenticated sockets; ws/gateway.ts lowers it on each socket until
     // it is authenticated.
     options: { maxPayload: WS_MAX_PAYLOAD_BYTES },
-    // A frame over the limit has been answered with a close saying why (ws/gateway.ts), and ws drains
-    // and ends the socket itself: terminating it here could reset the connection before the close
-    // frame is read, and an error line per socket would let a flood of them flood the log. Any other
-    // socket error ends that socket, as the plugin's default does.
+    // A frame over the limit has been answered with a close saying why (ws/gateway.ts, which also
+    // stops reading the socket), and ws ends the socket itself: terminating it here could reset the
+    // connection before the close frame is read, and an error line per socket would let a flood of
+    // them flood the log. Any other socket error ends that socket, as the plugin's default does.
     errorHandler(error, socket, request) {
       if ((error as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') return;
       request.log.error(error);
