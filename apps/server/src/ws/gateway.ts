@@ -22,6 +22,8 @@ import { limitPayload, RefusalCounter, SocketCounts, stopReading, TokenBucket } 
 const HEARTBEAT_MS = 30_000;
 /** The window over which a socket's refused messages are counted (more than WS_MESSAGE_BURST: closed). */
 const FLOOD_WINDOW_MS = 10_000;
+/** A refused frame larger than this is not read to address its refusal: it goes to `connection`. */
+const DESCRIBE_REFUSED_MAX_BYTES = 64 * 1024;
 
 /**
  * `/ws/{userId}`: the token comes as a first `auth` message within a few seconds (DESIGN.md §5); a
@@ -118,9 +120,13 @@ export async function gatewayRoutes(
       };
 
       /** A message refused for a limit: said with an `error` naming it; a socket that keeps on is closed. */
-      const refuse = (text: string, message: string) => {
+      const refuse = (raw: Buffer, isBinary: boolean, message: string) => {
         if (refusals.add()) return reject('messageFlood');
-        const about = describeClientFrame(text);
+        // Addressed to its screen when that is cheap to read; a large refused frame is not decoded.
+        const about =
+          !isBinary && raw.length <= DESCRIBE_REFUSED_MAX_BYTES
+            ? describeClientFrame(raw.toString())
+            : { feature: 'connection' as const, session_id: null };
         hub.send(socket, {
           ...errorAbout({ feature: about.feature, sessionId: about.session_id }, message, 'RATE_LIMITED'),
           ...(about.request_id ? { request_id: about.request_id } : {}),
@@ -136,25 +142,25 @@ export async function gatewayRoutes(
           else pending.push(text);
           return;
         }
-        // Refused before the frame is even decoded: a flood costs the server as little as possible.
+        // Refused before the frame is handled: a flood costs the server as little as possible.
         if (!bucket.take()) {
-          const text = isBinary ? '' : raw.toString();
           refuse(
-            text,
+            raw as Buffer,
+            isBinary,
             `Too many messages: at most ${config.wsMessagesPerSecond} a second with a burst of ${config.wsMessageBurst} per socket (WS_MESSAGES_PER_SECOND, WS_MESSAGE_BURST); this one was dropped.`,
           );
           return;
         }
-        const text = isBinary ? '' : raw.toString();
         if (inFlight >= config.wsMaxInFlight) {
           refuse(
-            text,
+            raw as Buffer,
+            isBinary,
             `Too many messages in progress on this socket: at most ${config.wsMaxInFlight} at once (WS_MAX_IN_FLIGHT); this one was dropped.`,
           );
           return;
         }
         inFlight++;
-        void handle(text).finally(() => {
+        void handle(isBinary ? '' : raw.toString()).finally(() => {
           inFlight--;
         });
       });
