@@ -51,7 +51,10 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Tokens travel in the socket URL's query, signatures in screenshot links; logs must never carry them. */
+/**
+ * Signatures travel in screenshot links; a client may still put a token in a URL (the socket refuses it,
+ * 4401), and logs must never carry either.
+ */
 export function redactUrl(url: string): string {
   return url.replace(/([?&](?:token|access_token|sig)=)[^&]*/gi, '$1[redacted]');
 }
