@@ -1,31 +1,9 @@
-import { crc32, deflateSync } from 'node:zlib';
 import { DEFAULT_VIEWPORTS } from '@argus/protocol';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { MAX_CAPTURE_HEIGHT, pixelBudget } from './compare';
 import { decodeDesign, ImageLimitError, MAX_VIEWPORT_PIXELS } from './image';
-
-/** A PNG whose header says width × height, with one tiny compressed row: cheap to build, huge to decode. */
-function pngHeaderOnly(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.alloc(1 + width * 3))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+import { pngHeaderOnly } from './testing';
 
 /** 780×16384: a red band of 10 rows at the top, blue below (made once). */
 let tall: Promise<Buffer> | undefined;

@@ -1,8 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { crc32, deflateSync } from 'node:zlib';
 import { startScriptedModelServer } from '@argus/ai/testing';
-import { type FakeFigmaApi, landingFixture, startFakeFigmaApi } from '@argus/design-diff/testing';
+import {
+  type FakeFigmaApi,
+  landingFixture,
+  pngHeaderOnly,
+  startFakeFigmaApi,
+} from '@argus/design-diff/testing';
 import {
   ComparisonResultsSchema,
   ComparisonSummaryListSchema,
@@ -33,28 +37,6 @@ const DESKTOP = { desktop: { width: 1024, height: 700 } };
 interface User {
   token: string;
   id: string;
-}
-
-/** A PNG whose header says width × height, with one tiny compressed row: cheap to build, huge to decode. */
-function pngHeaderOnly(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.alloc(Math.min(4096, 1 + width * 3)))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
 }
 
 describe('design comparison (real server, Chromium, fake Figma)', () => {

@@ -5,3 +5,4 @@ export {
   landingFixture,
   startFakeFigmaApi,
 } from '../figma/fake-figma-api';
+export { pngHeaderOnly } from './png-header-only';
