@@ -1,10 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { gzipSync } from 'node:zlib';
 import { testConnection } from '@argus/ai';
 import { TargetPolicy } from '@argus/engine';
+import { startGzipBombServer } from '@argus/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cappedFetch, policyFetch } from './policy-fetch';
 
@@ -96,43 +94,11 @@ describe('policyFetch: calls to an address a user chose', () => {
   });
 });
 
-/**
- * A model server whose answer is ~1 MB of gzip inflating to 1 GiB: 64 copies of one gzip member of
- * 16 MiB of spaces (a gzip stream may hold several members), so neither side of the test holds it.
- */
-let bombMember: Buffer | undefined;
-async function gzipBombServer(): Promise<{
-  port: number;
-  close: () => Promise<void>;
-}> {
-  bombMember ??= gzipSync(Buffer.alloc(16 * 1024 * 1024, 0x20), { level: 9 });
-  const member = bombMember;
-  const bomb = createServer((req, res) => {
-    req.resume();
-    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
-    const members = Readable.from(
-      (function* () {
-        for (let i = 0; i < 64; i++) yield member;
-      })(),
-    );
-    pipeline(members, res).catch(() => {});
-  });
-  await new Promise<void>((resolve) => bomb.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (bomb.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        bomb.closeAllConnections();
-        bomb.close(() => resolve());
-      }),
-  };
-}
-
 describe('policyFetch: answers larger than the cap', () => {
   const allowLoopback = new TargetPolicy({ allowedTargets: ['127.0.0.1'] });
 
   it('stops reading a gzip answer once it has inflated past maxResponseBytes, naming the limit', async () => {
-    const bomb = await gzipBombServer();
+    const bomb = await startGzipBombServer();
     try {
       const answer = await policyFetch(allowLoopback, { maxResponseBytes: 1024 * 1024 })(
         `http://127.0.0.1:${bomb.port}/`,
@@ -146,7 +112,7 @@ describe('policyFetch: answers larger than the cap', () => {
   });
 
   it("caps the fetch for the server's own model the same way, without the target policy", async () => {
-    const bomb = await gzipBombServer();
+    const bomb = await startGzipBombServer();
     try {
       const answer = await cappedFetch({ maxResponseBytes: 1024 * 1024 })(`http://127.0.0.1:${bomb.port}/`);
       expect(await refusal(answer.text())).toBe(
@@ -158,7 +124,7 @@ describe('policyFetch: answers larger than the cap', () => {
   });
 
   it('three concurrent connection tests against a 1 GiB gzip answer each say it is too large, and memory stays flat', async () => {
-    const bomb = await gzipBombServer();
+    const bomb = await startGzipBombServer();
     const before = process.memoryUsage().rss;
     let peak = before;
     const sampler = setInterval(() => {

@@ -1,9 +1,5 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { gzipSync } from 'node:zlib';
 import { AbortedError } from '@argus/engine';
+import { startGzipBombServer } from '@argus/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_INPUT_PIXELS } from '../image';
 import { type FakeFigmaApi, landingFixture, startFakeFigmaApi } from './fake-figma-api';
@@ -154,30 +150,16 @@ describe('FigmaClient against the fake Figma API', () => {
   });
 
   it('stops reading an answer that inflates past its cap, naming the limit', async () => {
-    // ~1 MB of gzip inflating to 1 GiB: 64 copies of one gzip member of 16 MiB of spaces.
-    const member = gzipSync(Buffer.alloc(16 * 1024 * 1024, 0x20), { level: 9 });
-    const bomb = createServer((req, res) => {
-      req.resume();
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
-      const members = Readable.from(
-        (function* () {
-          for (let i = 0; i < 64; i++) yield member;
-        })(),
-      );
-      pipeline(members, res).catch(() => {});
-    });
-    await new Promise<void>((resolve) => bomb.listen(0, '127.0.0.1', resolve));
+    const bomb = await startGzipBombServer();
     try {
-      const base = `http://127.0.0.1:${(bomb.address() as AddressInfo).port}`;
-      const error = await failure(client({ apiBase: base, maxJsonBytes: 1024 * 1024 }).getFile(KEY));
+      const error = await failure(client({ apiBase: bomb.url, maxJsonBytes: 1024 * 1024 }).getFile(KEY));
       expect(error).toMatchObject({
         code: 'bad_response',
         message:
           "Figma's answer is larger than 1 MB (counted after decompression), the most that is read; it was not read further",
       });
     } finally {
-      bomb.closeAllConnections();
-      await new Promise((resolve) => bomb.close(resolve));
+      await bomb.close();
     }
   });
 

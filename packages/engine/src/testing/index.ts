@@ -1,0 +1,1 @@
+export { startGzipBombServer } from './gzip-bomb-server';
