@@ -31,6 +31,38 @@ function hangingSession(closed: { count: number }): BrowserSession {
   } as unknown as BrowserSession;
 }
 
+/** A comparison service on fakes: the given browser, session check and upload store. */
+function fakeService(
+  deps: Pick<ConstructorParameters<typeof ComparisonService>[0], 'activities' | 'openSession'> & {
+    blobs: BlobStore;
+    upload: (userId: string, id: string) => Promise<unknown>;
+    addComparison?: () => unknown;
+    checkSession?: () => Promise<void>;
+  },
+): ComparisonService {
+  return new ComparisonService({
+    config: {
+      figmaApiBase: 'http://figma.invalid',
+      maxStoredBytesPerUser: 1e9,
+      comparisonImageConcurrency: 2,
+      comparisonMaxPixels: 7680 * 4320 * 2,
+      uploadsPerUser: 60,
+      rateLimitWindowSeconds: 900,
+    },
+    repos: {
+      designComparisons: { upload: deps.upload, addComparison: deps.addComparison ?? vi.fn() },
+    } as unknown as Repositories,
+    blobs: deps.blobs,
+    urls: createSignedUrls({ secret: new Uint8Array(32), ttlSeconds: 60 }),
+    activities: deps.activities,
+    openSession: deps.openSession,
+    policy: { check: async () => ({ allowed: true, host: 'site.test' }) as never },
+    figmaToken: async () => undefined,
+    checkSession: deps.checkSession ?? (async () => {}),
+    log,
+  });
+}
+
 describe('ComparisonService (fakes)', () => {
   let dir: string;
   let blobs: BlobStore;
@@ -53,30 +85,13 @@ describe('ComparisonService (fakes)', () => {
     const closed = { count: 0 };
     const addComparison = vi.fn();
     const activities = new ActivityRegistry({ browsers: new BrowserBudget(2), log });
-    const service = new ComparisonService({
-      config: {
-        figmaApiBase: 'http://figma.invalid',
-        maxStoredBytesPerUser: 1e9,
-        comparisonImageConcurrency: 2,
-        comparisonMaxPixels: 7680 * 4320 * 2,
-        uploadsPerUser: 60,
-        rateLimitWindowSeconds: 900,
-      },
-      repos: {
-        designComparisons: {
-          upload: async (userId: string, id: string) =>
-            userId === USER && id === UPLOAD ? { id, user_id: USER, sha256: sha } : undefined,
-          addComparison,
-        },
-      } as unknown as Repositories,
-      blobs,
-      urls: createSignedUrls({ secret: new Uint8Array(32), ttlSeconds: 60 }),
+    const service = fakeService({
       activities,
+      blobs,
+      upload: async (userId, id) =>
+        userId === USER && id === UPLOAD ? { id, user_id: USER, sha256: sha } : undefined,
+      addComparison,
       openSession: async () => hangingSession(closed),
-      policy: { check: async () => ({ allowed: true, host: 'site.test' }) as never },
-      figmaToken: async () => undefined,
-      checkSession: async () => {},
-      log,
     });
     const toSender: ServerMessageInput[] = [];
     const toAll: ServerMessageInput[] = [];
@@ -133,30 +148,13 @@ describe('ComparisonService (fakes)', () => {
       release = resolve;
     });
     const opened = vi.fn(async () => hangingSession({ count: 0 }));
-    const service = new ComparisonService({
-      config: {
-        figmaApiBase: 'http://figma.invalid',
-        maxStoredBytesPerUser: 1e9,
-        comparisonImageConcurrency: 2,
-        comparisonMaxPixels: 7680 * 4320 * 2,
-        uploadsPerUser: 60,
-        rateLimitWindowSeconds: 900,
-      },
-      repos: {
-        designComparisons: {
-          upload: async () => ({ id: UPLOAD, user_id: USER, sha256: sha }),
-          addComparison: vi.fn(),
-        },
-      } as unknown as Repositories,
-      blobs,
-      urls: createSignedUrls({ secret: new Uint8Array(32), ttlSeconds: 60 }),
+    const service = fakeService({
       activities,
+      blobs,
+      upload: async () => ({ id: UPLOAD, user_id: USER, sha256: sha }),
       openSession: opened,
-      policy: { check: async () => ({ allowed: true, host: 'site.test' }) as never },
-      figmaToken: async () => undefined,
       // The session check is slow: the Stop arrives before the comparison exists.
       checkSession: () => checked,
-      log,
     });
     const messages: ServerMessageInput[] = [];
     const send = {
@@ -174,5 +172,42 @@ describe('ComparisonService (fakes)', () => {
     expect(activities.list(USER)).toEqual([]);
     expect(opened).not.toHaveBeenCalled();
     expect(messages.map((m) => m.type)).toEqual(['vision_comparison_error']);
+  });
+
+  it('says its place in line while its browsers wait, then captures', async () => {
+    const activities = new ActivityRegistry({ browsers: new BrowserBudget(2), log });
+    const closed = { count: 0 };
+    const service = fakeService({
+      activities,
+      blobs,
+      upload: async () => ({ id: UPLOAD, user_id: USER, sha256: sha }),
+      // Every browser of the server is busy: the pool tells the request its place as the line moves.
+      openSession: async (options) => {
+        options.onQueued?.(3);
+        options.onQueued?.(1);
+        return hangingSession(closed);
+      },
+    });
+    const messages: ServerMessageInput[] = [];
+    const send = {
+      reply: (m: ServerMessageInput) => messages.push(m),
+      broadcast: (m: ServerMessageInput) => messages.push(m),
+    };
+    await service.compare(
+      USER,
+      { comparison_type: 'image', file_id: UPLOAD, website_url: 'https://site.test/', session_id: 's1' },
+      send,
+    );
+    const said = () =>
+      messages
+        .filter((m) => m.type === 'vision_comparison_progress')
+        .map((m) => (m.data as { message: string }).message);
+    await vi.waitFor(() => expect(said()).toContain('Waiting for a free browser: 1 ahead'));
+    expect(said()).toContain('Waiting for a free browser: 3 ahead');
+    expect(said().indexOf('Waiting for a free browser: 3 ahead')).toBeLessThan(
+      said().indexOf('Waiting for a free browser: 1 ahead'),
+    );
+    await service.stop(USER, 's1', send.broadcast);
+    expect(closed.count).toBe(1);
   });
 });

@@ -21,7 +21,15 @@ import {
   type StyleDifference,
   type Viewports,
 } from '@argus/design-diff';
-import { AbortedError, type BrowserSession, type SessionOptions, type TargetPolicy } from '@argus/engine';
+import {
+  AbortedError,
+  type BrowserSession,
+  type QueueOptions,
+  QueuePositions,
+  queuedMessage,
+  type SessionOptions,
+  type TargetPolicy,
+} from '@argus/engine';
 import {
   type ClientMessageOf,
   type ComparisonIssue,
@@ -99,8 +107,8 @@ export interface ComparisonDeps {
   urls: SignedUrls;
   /** Comparisons begin there, one per user, taking browsers of the user's MAX_BROWSERS_PER_USER. */
   activities: ActivityRegistry;
-  /** The browser pool's `openSession`. */
-  openSession: (options: SessionOptions) => Promise<BrowserSession>;
+  /** The browser pool's `openSession` (its `onQueued` says the comparison's place in line). */
+  openSession: (options: SessionOptions & QueueOptions) => Promise<BrowserSession>;
   /** The browser's target policy: a website the browser may not reach is refused before anything starts. */
   policy: Pick<TargetPolicy, 'check'>;
   /** The user's Figma token (Settings), else FIGMA_TOKEN. */
@@ -498,10 +506,21 @@ export class ComparisonService {
       }
       if (signal.aborted) throw new AbortedError();
       const run = limiter(activity.browsers);
+      // While its viewports wait for browsers (MAX_BROWSERS, shared by every user), the comparison
+      // says its place in line; once it holds one it is capturing and says that instead.
+      const line = new QueuePositions((position) => progress(10, queuedMessage(position)));
       const open = (viewport: { width: number; height: number }, openSignal?: AbortSignal) =>
-        run(() =>
-          this.deps.openSession({ viewport, signal: openSignal ?? signal }),
-        ) as Promise<CaptureSession>;
+        run(async () => {
+          const { value } = await line.acquire((request) =>
+            this.deps.openSession({
+              viewport,
+              signal: openSignal ?? signal,
+              onQueued: request.onQueued,
+              onClose: request.over,
+            }),
+          );
+          return value;
+        }) as Promise<CaptureSession>;
       progress(10, `Capturing ${request.websiteUrl}`);
       const detailed = await compareDesignDetailed({
         design,
