@@ -592,7 +592,11 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   ),
   serverMsg(
     'browser_status',
-    z.object({ status: z.enum(['idle', 'loading', 'ready', 'stopping', 'stopped', 'error']) }),
+    z.object({
+      status: z.enum(['idle', 'loading', 'ready', 'stopping', 'stopped', 'error']),
+      /** While loading: why it is taking long (its place in the line for a browser). */
+      message: z.string().max(200).optional(),
+    }),
   ),
   serverMsg('conversation_stopped', z.object({ message: z.string(), timestamp: TimestampSchema })),
   // design comparison

@@ -2,6 +2,7 @@ import type { ChatContext, ChatPlanner, ChatTurn } from '@argus/ai';
 import {
   AbortedError,
   type BrowserSession,
+  type QueueOptions,
   type SessionCloseReason,
   type SessionOptions,
 } from '@argus/engine';
@@ -25,7 +26,14 @@ async function settle(times = 5) {
 }
 
 /** A stand-in for the engine's BrowserSession: records what it is asked, closes like the real one. */
-function fakeSession(options: SessionOptions, behaviour: { navigate?: (url: string) => Promise<number> }) {
+function fakeSession(
+  options: SessionOptions,
+  behaviour: {
+    navigate?: (url: string) => Promise<number>;
+    /** Places in the pool's line the request is told before it gets its browser. */
+    queue?: number[];
+  },
+) {
   let frameSink: ((frame: unknown) => void | Promise<void>) | null = null;
   const state = { closed: false, reason: null as SessionCloseReason | null, url: 'about:blank' };
   const end = (reason: SessionCloseReason) => {
@@ -149,7 +157,8 @@ function setup(
       ...overrides,
     },
     activities,
-    openSession: vi.fn(async (options: SessionOptions) => {
+    openSession: vi.fn(async (options: SessionOptions & QueueOptions) => {
+      for (const position of behaviour.queue ?? []) options.onQueued?.(position);
       const fake = fakeSession(options, behaviour);
       sessions.push(fake);
       return fake.session as unknown as BrowserSession;
@@ -230,6 +239,19 @@ describe('ConversationService', () => {
       title: 'Chat on a.test',
       url: 'https://a.test/',
     });
+  });
+
+  it('while every browser is busy, says loading with its place in line, then ready', async () => {
+    const t = setup({}, { queue: [2, 1] });
+    await start(t, 'alice', 's1');
+    await settle();
+    const statuses = t.replies.filter((m) => m.type === 'browser_status').map((m) => m.data);
+    expect(statuses).toEqual([
+      { status: 'loading' },
+      { status: 'loading', message: 'Waiting for a free browser: 2 ahead' },
+      { status: 'loading', message: 'Waiting for a free browser: 1 ahead' },
+      { status: 'ready' },
+    ]);
   });
 
   it('without video streaming sends no frames and pictures each action instead', async () => {

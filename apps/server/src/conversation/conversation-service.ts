@@ -2,6 +2,8 @@ import type { ChatAction, ChatPlanner } from '@argus/ai';
 import {
   AbortedError,
   type BrowserSession,
+  type QueueOptions,
+  queuedMessage,
   type ScreencastFrame,
   type SessionCloseReason,
   type SessionOptions,
@@ -64,8 +66,8 @@ export interface ConversationDeps {
     Partial<Pick<Config, 'conversationMaxLifetimeMs' | 'conversationMaxPendingInputs'>>;
   /** Live browsers begin there, taking one of the user's MAX_BROWSERS_PER_USER. */
   activities: ActivityRegistry;
-  /** The browser pool's `openSession`. */
-  openSession: (options: SessionOptions) => Promise<BrowserSession>;
+  /** The browser pool's `openSession` (its `onQueued` says the live browser's place in line). */
+  openSession: (options: SessionOptions & QueueOptions) => Promise<BrowserSession>;
   chatFor: ChatResolver;
   store: ConversationStore;
   /** Refuses a `session_id` that is not the user's (SESSION_NOT_FOUND). */
@@ -267,6 +269,9 @@ export class ConversationService {
         idleTimeoutMs: 0,
         stepTimeoutMs: this.deps.config.stepTimeoutMs,
         onClose: (reason) => ended(reason),
+        // Every browser of the server busy: the user reads its place in line while it loads.
+        onQueued: (position) =>
+          emit({ type: 'browser_status', data: { status: 'loading', message: queuedMessage(position) } }),
       });
     } catch (error) {
       start.opened(null);

@@ -66,6 +66,7 @@ export function ConversationalScreen(props: ConversationalScreenProps) {
             <BrowserFrame
               url={state.currentUrl}
               status={state.browserStatus}
+              notice={state.browserNotice}
               fps={conv.fps}
               streaming={conv.streaming}
               stopping={state.stopping}

@@ -12,6 +12,8 @@ import { VideoCanvas } from './video-canvas';
 export interface BrowserFrameProps {
   url: string;
   status: BrowserStatus;
+  /** Shown while loading: what the server says of the wait ('Waiting for a free browser: 2 ahead'). */
+  notice?: string | null;
   fps: number;
   streaming: boolean;
   stopping: boolean;
@@ -130,6 +132,15 @@ export function BrowserFrame(props: BrowserFrameProps) {
           pressed={fullscreen}
         />
       </div>
+      {status === 'loading' && props.notice && (
+        <p
+          role="status"
+          data-testid="browser-notice"
+          className="border-b border-slate-200 bg-amber-50 px-3 py-1.5 text-xs text-amber-800"
+        >
+          {props.notice}
+        </p>
+      )}
       <div className={cn(fullscreen && 'min-h-0 flex-1 bg-slate-900')}>
         <VideoCanvas
           subscribeFrames={props.subscribeFrames}

@@ -108,6 +108,20 @@ describe('conversational state (spec §4)', () => {
     expect(state).toMatchObject({ active: false, browserStatus: 'stopped' });
   });
 
+  it('keeps what the server says of a browser still loading (its place in line) until it is ready', () => {
+    const queued = server(started(), {
+      type: 'browser_status',
+      session_id: 's1',
+      data: { status: 'loading', message: 'Waiting for a free browser: 2 ahead' },
+    });
+    expect(queued).toMatchObject({
+      browserStatus: 'loading',
+      browserNotice: 'Waiting for a free browser: 2 ahead',
+    });
+    const ready = server(queued, { type: 'browser_status', session_id: 's1', data: { status: 'ready' } });
+    expect(ready).toMatchObject({ browserStatus: 'ready', browserNotice: null });
+  });
+
   it('a stop that gets no confirmation is taken as done; a failed one resumes', () => {
     const stopping = conversationalReducer(started(), { type: 'stop_requested' });
     expect(conversationalReducer(stopping, { type: 'stop_timeout' })).toMatchObject({ active: false });

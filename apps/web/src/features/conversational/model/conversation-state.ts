@@ -31,6 +31,8 @@ export interface ConversationalState {
   /** Spec §4: inactive → active on start; a stop (or the server's) makes it inactive again. */
   active: boolean;
   browserStatus: BrowserStatus;
+  /** What the server says of a browser still loading (its place in line for a browser), else null. */
+  browserNotice: string | null;
   /** The page the live browser shows (read-only bar); cleared by a stop. */
   currentUrl: string;
   messages: ChatMessage[];
@@ -46,6 +48,7 @@ export const initialConversationalState: ConversationalState = {
   sessionId: null,
   active: false,
   browserStatus: 'idle',
+  browserNotice: null,
   currentUrl: '',
   messages: [],
   typing: false,
@@ -97,9 +100,10 @@ function reduceServer(state: ConversationalState, message: ServerMessage, id: st
     case 'browser_status': {
       const status = message.data.status;
       if (status === 'stopped') return stoppedState(state, 'stopped');
-      if (status === state.browserStatus) return state;
+      const browserNotice = status === 'loading' ? (message.data.message ?? null) : null;
+      if (status === state.browserStatus && browserNotice === state.browserNotice) return state;
       if (!state.active && status !== 'error') return state;
-      return { ...state, browserStatus: status };
+      return { ...state, browserStatus: status, browserNotice };
     }
     case 'browser_action': {
       const { action, url } = message.data;
@@ -190,6 +194,7 @@ export function conversationalReducer(
         sessionId: action.sessionId,
         active: true,
         browserStatus: 'loading',
+        browserNotice: null,
         currentUrl: action.url,
         stopping: false,
         typing: false,
