@@ -26,7 +26,7 @@ const FLOOD_WINDOW_MS = 10_000;
 const DESCRIBE_REFUSED_MAX_BYTES = 64 * 1024;
 
 /**
- * `/ws/{userId}`: the token comes as a first `auth` message within a few seconds (DESIGN.md §5); a
+ * `/ws/{userId}`: the token comes as a first `auth` message within a few seconds (docs/ARCHITECTURE.md, The socket); a
  * missing, invalid or foreign token closes the socket with 4401, and so does a `?token=` in the URL
  * (proxies log URLs). Until then a frame may be at most WS_PREAUTH_MAX_PAYLOAD_BYTES, refused at its
  * header. Sockets are capped per user and per client address; each socket's messages are limited

@@ -9,7 +9,7 @@ import {
 } from '@argus/protocol';
 
 /**
- * The realtime channel (spec §7, DESIGN.md §5): one WebSocket per signed-in user at `/ws/{userId}`
+ * The realtime channel (docs/ARCHITECTURE.md, The socket): one WebSocket per signed-in user at `/ws/{userId}`
  * on this origin, JSON `{type, data}` both ways, shared by every screen. The token goes in the first
  * message, `{type: 'auth', data: {token}}`, never in the URL (proxies log URLs; the server refuses it
  * there), and nothing else is sent until the server answers `connection_established`.
