@@ -6,11 +6,8 @@ import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { automationHandlers } from './automation/automation-handlers';
 import { parseFormText, registerJsonBodyParser } from './body-limits';
-import { comparisonHandlers } from './comparison/comparison-handlers';
 import type { Config } from './config';
-import { conversationHandlers } from './conversation/conversation-handlers';
 import { registerAuthentication } from './plugins/authenticate';
 import { registerErrorHandler } from './plugins/error-handler';
 import { authRoutes } from './routes/auth';
@@ -26,6 +23,9 @@ import { settingsRoutes } from './routes/settings';
 import { uploadRoutes } from './routes/uploads';
 import { createServices, type Services } from './services';
 import { gatewayRoutes } from './ws/gateway';
+import { automationHandlers } from './ws/handlers/automation';
+import { comparisonHandlers } from './ws/handlers/comparison';
+import { conversationHandlers } from './ws/handlers/conversation';
 import { foundationHandlers, type MessageHandlers } from './ws/message-handlers';
 import { RealtimeHub } from './ws/realtime-hub';
 
@@ -126,8 +126,11 @@ export async function buildApp({
     reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
   });
 
+  // The sockets' hub first: the services reach users through it (realtime/user-channel.ts).
+  const hub = new RealtimeHub(app.log);
+
   // Services
-  const services = await createServices(config, db, app.log);
+  const services = await createServices(config, db, app.log, hub);
   // A run the previous process left running cannot finish: say so (what it recorded stays).
   const interrupted = await services.repos.testRuns.markInterrupted();
   if (interrupted) app.log.warn({ interrupted }, 'marked test runs of a previous process as interrupted');
@@ -137,7 +140,6 @@ export async function buildApp({
     await services.activities.shutdown('design');
     await services.pool.close();
   });
-  const hub = new RealtimeHub(app.log);
   app.decorate('services', services);
   app.decorate('hub', hub);
   registerAuthentication(app, services.auth);
@@ -145,7 +147,7 @@ export async function buildApp({
   const handlers: MessageHandlers = {
     ...foundationHandlers(),
     ...automationHandlers(services.automation, hub),
-    ...conversationHandlers(services.conversations, hub),
+    ...conversationHandlers(services.conversations),
     ...comparisonHandlers(services.comparisons),
   };
 

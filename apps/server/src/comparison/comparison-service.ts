@@ -46,10 +46,10 @@ import type { Activity, ActivityRegistry } from '../activity/activity-registry';
 import type { ModelClientResolver } from '../automation/engines';
 import type { Config } from '../config';
 import { AppError } from '../errors';
+import { addressed, type Unaddressed } from '../realtime/user-channel';
 import type { BlobStore } from '../services/blob-store';
 import { RateLimiter } from '../services/rate-limiter';
 import type { SignedUrls } from '../services/signed-urls';
-import { addressed, type Unaddressed } from '../ws/message-handlers';
 import {
   checkDesignQuota,
   dataUrlBytes,

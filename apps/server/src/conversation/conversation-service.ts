@@ -13,7 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Activity, ActivityRegistry } from '../activity/activity-registry';
 import type { Config } from '../config';
 import { AppError } from '../errors';
-import { addressed, type Unaddressed } from '../ws/message-handlers';
+import { addressed, type Unaddressed, type UserChannel } from '../realtime/user-channel';
 
 type Send = (message: ServerMessageInput) => void;
 type Emit = (message: Unaddressed) => void;
@@ -28,13 +28,6 @@ const ACTION_SHOT_QUALITY = 50;
 const DEFAULT_MAX_LIFETIME_MS = 3_600_000;
 /** CONVERSATION_MAX_PENDING_INPUTS when the caller gives none (config.ts has the same default). */
 const DEFAULT_MAX_PENDING_INPUTS = 64;
-
-/** What the service sends and asks of the user's sockets (the RealtimeHub). */
-export interface LiveHub {
-  sendFrame(userId: string, sessionId: string, data: { frame: string; timestamp: string | number }): void;
-  sendToUser(userId: string, message: ServerMessageInput): void;
-  connectionCount(userId?: string): number;
-}
 
 /** Where conversations and their messages are kept (the conversations repository). */
 export interface ConversationStore {
@@ -72,8 +65,8 @@ export interface ConversationDeps {
   store: ConversationStore;
   /** Refuses a `session_id` that is not the user's (SESSION_NOT_FOUND). */
   checkSession: (userId: string, sessionId: string) => Promise<void>;
-  /** The sockets; given here or later with `attach` (the hub is built after the services). */
-  hub?: LiveHub;
+  /** The user's sockets (the socket layer's hub, built before the services). */
+  hub: UserChannel;
   log: FastifyBaseLogger;
   /** How often a live browser counts its user's sockets. @default min(1000, CONVERSATION_GRACE_MS / 4) */
   watchMs?: number;
@@ -131,15 +124,10 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  */
 export class ConversationService {
   private readonly live = new Map<string, Live>();
-  private hub: LiveHub | null;
+  private readonly hub: UserChannel;
 
   constructor(private readonly deps: ConversationDeps) {
-    this.hub = deps.hub ?? null;
-  }
-
-  /** The sockets to reach (the hub is built after the services). */
-  attach(hub: LiveHub): void {
-    this.hub = hub;
+    this.hub = deps.hub;
   }
 
   /** Live browsers open or opening: of one user, or of the whole server. */
@@ -245,7 +233,7 @@ export class ConversationService {
       live.casting = false;
       session.stopScreencast().catch(() => {});
     }
-    if (streaming && live.lastFrame) this.hub?.sendFrame(live.userId, live.sessionId, live.lastFrame);
+    if (streaming && live.lastFrame) this.hub.sendFrame(live.userId, live.sessionId, live.lastFrame);
   }
 
   /** The live browser's life: open, stream, load the start page, then wait for its close. */
@@ -332,7 +320,7 @@ export class ConversationService {
       timestamp: frame.timestamp,
     };
     live.lastFrame = data;
-    this.hub?.sendFrame(live.userId, live.sessionId, data);
+    this.hub.sendFrame(live.userId, live.sessionId, data);
     this.noticeNavigation(live);
   }
 
@@ -352,7 +340,7 @@ export class ConversationService {
     }
     if (url === live.toldUrl) return;
     live.toldUrl = url;
-    this.hub?.sendToUser(live.userId, {
+    this.hub.sendToUser(live.userId, {
       type: 'browser_action',
       session_id: live.sessionId,
       data: {
@@ -373,13 +361,13 @@ export class ConversationService {
   }
 
   private checkViewers(live: Live): void {
-    if (live.closing || !this.hub) return;
+    if (live.closing) return;
     const watched = this.hub.connectionCount(live.userId) > 0;
     if (!watched && !live.graceTimer) {
       const grace = this.deps.config.conversationGraceMs;
       live.graceTimer = setTimeout(() => {
         live.graceTimer = null;
-        if (this.hub?.connectionCount(live.userId)) return;
+        if (this.hub.connectionCount(live.userId)) return;
         void this.end(
           live,
           `The live browser was closed: no tab watched it for ${seconds(grace)} (CONVERSATION_GRACE_MS).`,
@@ -650,7 +638,7 @@ export class ConversationService {
       if (live.activity) await this.deps.activities.stop(live.activity);
       const key = keyOf(live.userId, live.sessionId);
       if (this.live.get(key) === live) this.live.delete(key);
-      const to: Send = send ?? ((m) => this.hub?.sendToUser(live.userId, m));
+      const to: Send = send ?? ((m) => this.hub.sendToUser(live.userId, m));
       const emit = addressed(to, live.sessionId);
       emit({ type: 'browser_status', data: { status } });
       emit({ type: 'conversation_stopped', data: { message: why, timestamp: now() } });

@@ -10,6 +10,7 @@ import { ComparisonService } from '../comparison/comparison-service';
 import type { Config } from '../config';
 import { chatResolver } from '../conversation/chat-engines';
 import { ConversationService } from '../conversation/conversation-service';
+import type { UserChannel } from '../realtime/user-channel';
 import { RunRecorder } from '../runs/run-recorder';
 import { type AuthService, createAuthService, loadJwtSecret } from './auth-service';
 import { BlobStore } from './blob-store';
@@ -37,7 +38,7 @@ export interface Services {
   /** Writes runs, results, logs and screenshots as they happen. */
   recorder: RunRecorder;
   automation: AutomationService;
-  /** Conversational mode's live browsers (the hub is attached by its socket handlers). */
+  /** Conversational mode's live browsers. */
   conversations: ConversationService;
   /** Design comparison: uploads' checks live in comparison/design-uploads.ts, the work here. */
   comparisons: ComparisonService;
@@ -60,6 +61,8 @@ export async function createServices(
   config: Config,
   db: Database,
   log: FastifyBaseLogger,
+  /** The user's sockets (the socket layer's hub, built first so no service is wired after construction). */
+  channel: UserChannel,
 ): Promise<Services> {
   const repos = repositories(db);
   const blobs = new BlobStore(join(config.dataDir, 'blobs'));
@@ -129,6 +132,7 @@ export async function createServices(
       addMessage: (userId, id, input) => repos.conversations.addMessage(userId, id, input),
     },
     checkSession: (userId, sessionId) => recorder.checkSession(userId, sessionId),
+    hub: channel,
     log,
   });
   const comparisons = new ComparisonService({

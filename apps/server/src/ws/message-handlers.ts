@@ -10,7 +10,7 @@ import {
   sessionIdOf,
 } from '@argus/protocol';
 
-type Send = (message: ServerMessageInput) => void;
+import type { Send } from '../realtime/user-channel';
 
 export interface MessageContext {
   user: UserRow;
@@ -24,27 +24,6 @@ export interface MessageContext {
   reply: Send;
   /** Reaches every open socket of the user. */
   broadcast: Send;
-}
-
-/** A server message before it is addressed: whoever sends it says which session it concerns. */
-export type Unaddressed = ServerMessageInput extends infer M
-  ? M extends unknown
-    ? Omit<M, 'session_id' | 'request_id'>
-    : never
-  : never;
-
-/** `send`, addressing every message to `sessionId` (and to the request it answers, if any). */
-export function addressed(
-  send: Send,
-  sessionId: string | null,
-  requestId?: string,
-): (message: Unaddressed) => void {
-  return (message) =>
-    send({
-      ...message,
-      session_id: sessionId,
-      ...(requestId ? { request_id: requestId } : {}),
-    } as ServerMessageInput);
 }
 
 /** An `error` about `ctx`'s message: its feature, its session. */

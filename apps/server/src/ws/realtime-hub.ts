@@ -8,6 +8,7 @@ import {
 } from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
+import type { UserChannel } from '../realtime/user-channel';
 
 /**
  * A video frame goes out at once only while its socket's send buffer (ws `bufferedAmount`) holds at
@@ -37,7 +38,7 @@ export interface FrameStats {
 }
 
 /** Every authenticated socket, by user: one user may have several tabs open. */
-export class RealtimeHub {
+export class RealtimeHub implements UserChannel {
   private readonly byUser = new Map<string, Set<WebSocket>>();
   private readonly frames = new Map<WebSocket, FrameQueue>();
   private readonly counts = { sent: 0, replaced: 0, dropped: 0 };

@@ -1,5 +1,5 @@
-import type { MessageHandlers } from '../ws/message-handlers';
-import type { ConversationService, LiveHub } from './conversation-service';
+import type { ConversationService } from '../../conversation/conversation-service';
+import type { MessageHandlers } from '../message-handlers';
 
 /**
  * Socket handlers of the conversational screen (and of the `/cleanup` beacon, which dispatches to
@@ -7,8 +7,7 @@ import type { ConversationService, LiveHub } from './conversation-service';
  * pass (the browser opens in the background), a chat turn runs in the background, so a stop gets
  * through at once. Everything they send reaches every socket of the user, addressed to the session.
  */
-export function conversationHandlers(conversations: ConversationService, hub: LiveHub): MessageHandlers {
-  conversations.attach(hub);
+export function conversationHandlers(conversations: ConversationService): MessageHandlers {
   return {
     start_conversation: (message, { user, broadcast }) =>
       conversations.start(user.id, message.data, broadcast),

@@ -1,6 +1,6 @@
-import type { MessageHandlers } from '../ws/message-handlers';
-import type { RealtimeHub } from '../ws/realtime-hub';
-import type { AutomationService } from './automation-service';
+import type { AutomationService } from '../../automation/automation-service';
+import type { MessageHandlers } from '../message-handlers';
+import type { RealtimeHub } from '../realtime-hub';
 
 /**
  * Socket handlers of the automation screen. Long work is not awaited (only its start is): the socket

@@ -1,5 +1,5 @@
-import type { MessageHandlers } from '../ws/message-handlers';
-import type { ComparisonService } from './comparison-service';
+import type { ComparisonService } from '../../comparison/comparison-service';
+import type { MessageHandlers } from '../message-handlers';
 
 /**
  * Socket handlers of the design screen. A comparison's checks are awaited (a refusal is answered at
