@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
-import { type BrowserPool, queuedMessage } from './browser-pool';
 import { AbortedError } from './errors';
 import type { PageTracker } from './page-tracker';
+import { type QueueOptions, queuedMessage } from './queue';
 import { resolveWebUrl } from './web-url';
 
 export interface FieldObservation {
@@ -202,6 +202,21 @@ export interface ExploreOptions {
   onProgress?: (message: string) => void;
 }
 
+/**
+ * What `explore` needs to open a session: `BrowserPool` is one. A structural interface rather than the
+ * pool, so this file depends on neither the pool nor the session (which reads pages through it).
+ */
+export interface SessionOpener {
+  openSession(options: QueueOptions & { signal?: AbortSignal }): Promise<ExploringSession>;
+}
+
+/** The part of a `BrowserSession` that `explore` drives. */
+export interface ExploringSession {
+  navigate(url: string, options: { timeoutMs?: number }): Promise<{ status: number }>;
+  observe(): Promise<PageObservation>;
+  close(): Promise<void>;
+}
+
 const SKIP_EXTENSIONS = /\.(pdf|zip|gz|png|jpe?g|gif|svg|webp|mp4|mp3|docx?|xlsx?|pptx?|exe|dmg)$/i;
 const SKIP_WORDS = /log ?out|sign ?out|delete|remove|unsubscribe/i;
 
@@ -213,7 +228,7 @@ const SKIP_WORDS = /log ?out|sign ?out|delete|remove|unsubscribe/i;
  * the pages observed so far.
  */
 export async function explore(
-  pool: BrowserPool,
+  pool: SessionOpener,
   startUrl: string,
   options: ExploreOptions = {},
 ): Promise<PageObservation[]> {
