@@ -1,7 +1,9 @@
 import {
   AbortedError,
+  type Behaviour,
   type BehaviourExploreOptions,
-  type BrowserPool,
+  BrowserPool,
+  type ExploreOptions,
   explore,
   exploreBehaviours,
   type PageObservation,
@@ -15,12 +17,13 @@ export interface GenerateSuiteOptions {
   command?: string;
   /** Stop: ends exploring at once and rejects with AbortedError. */
   signal?: AbortSignal;
+  /** What it is doing, in words a user reads (while it waits for a browser: its place in line). */
   onProgress?: (message: string) => void;
   /** Pages the crawl visits. @default 10 */
   maxPages?: number;
   /** Time the crawl may take, in ms. @default 20000 */
   timeBudgetMs?: number;
-  /** How behaviours are explored (actions, depth, time, replays). */
+  /** How behaviours are explored (actions, depth, time, replays, browsers at once). */
   behaviour?: BehaviourExploreOptions;
 }
 
@@ -32,6 +35,8 @@ export interface GeneratedSuite {
   pages: number;
   /** Behaviours found by acting on the app (each checked in repeated replays). */
   behaviours: number;
+  /** The pages explored, as read: why nothing was written can be told from them. */
+  explored: PageObservation[];
   /** Something to tell the user with the result (a command nothing matched). */
   notice?: string;
 }
@@ -69,46 +74,98 @@ export function searchTermOf(pages: PageObservation[]): string | undefined {
 }
 
 /**
- * The whole generation, as the server and the mutation test run it: explore the site (pages), explore
- * behaviour by acting on it (start page first, then pages with forms or buttons), and have the planner
- * write the cases. A Stop rejects with AbortedError.
+ * The browser work of a generation. The server hands in its own (over its pool, with its budgets);
+ * `poolBrowsers` builds them over a pool for the mutation test and the bench.
+ */
+export interface SuiteBrowsers {
+  /** Reads the site's pages, from the start page (the engine's `explore`). */
+  explore: (url: string, options: ExploreOptions) => Promise<PageObservation[]>;
+  /** Finds behaviours by acting on the app (the engine's `exploreBehaviours`); none are looked for without it. */
+  exploreBehaviours?: (url: string, options: BehaviourExploreOptions) => Promise<Behaviour[]>;
+  /** A JPEG of a page, for planners whose model reads images; none is taken without it. */
+  screenshot?: (url: string, signal?: AbortSignal) => Promise<Buffer | undefined>;
+}
+
+/** The engine's explorers and `screenshotPage`, over `pool`. */
+export function poolBrowsers(pool: BrowserPool): SuiteBrowsers {
+  return {
+    explore: (url, options) => explore(pool, url, options),
+    exploreBehaviours: (url, options) => exploreBehaviours(pool, url, options),
+    screenshot: (url, signal) => screenshotPage(pool, url, signal),
+  };
+}
+
+/**
+ * The whole generation, as the server, the mutation test and the bench run it: explore the site
+ * (pages), explore behaviour by acting on it (start page first, then pages with forms or buttons),
+ * and have the planner write the cases. A Stop rejects with AbortedError whenever it comes, so a
+ * stopped generation hands out nothing.
  */
 export async function generateSuite(
-  pool: BrowserPool,
+  browsers: BrowserPool | SuiteBrowsers,
   url: string,
   options: GenerateSuiteOptions,
 ): Promise<GeneratedSuite> {
   const { planner, command, signal, onProgress } = options;
+  const using = browsers instanceof BrowserPool ? poolBrowsers(browsers) : browsers;
   const stopped = () => {
     if (signal?.aborted) throw new AbortedError('Generation stopped');
   };
   stopped();
-  const pages = await explore(pool, url, {
+  const pages = await using.explore(url, {
     maxPages: options.maxPages,
     timeBudgetMs: options.timeBudgetMs,
     signal,
     onProgress,
   });
   stopped();
-  const behaviours = await exploreBehaviours(pool, pages[0]?.url ?? url, {
-    pages: interactivePages(pages),
-    searchTerm: searchTermOf(pages),
-    ...options.behaviour,
-    signal,
-    onProgress,
-  });
+  const start = pages[0] ? (pages[0].url ?? url) : undefined;
+  // Nothing read, nothing to act on (explore returns no page only when stopped before the first).
+  const behaviours =
+    using.exploreBehaviours && start
+      ? await using.exploreBehaviours(start, {
+          pages: interactivePages(pages),
+          searchTerm: searchTermOf(pages),
+          ...options.behaviour,
+          signal,
+          onProgress,
+        })
+      : [];
   stopped();
-  onProgress?.(
-    `Explored ${pages.length} page${pages.length === 1 ? '' : 's'} and found ${behaviours.length} behaviour${behaviours.length === 1 ? '' : 's'}; writing test cases`,
-  );
+  const found = behaviours.length
+    ? ` and found ${behaviours.length} behaviour${behaviours.length === 1 ? '' : 's'}`
+    : '';
+  onProgress?.(`Explored ${pages.length} page${pages.length === 1 ? '' : 's'}${found}; writing test cases`);
+  const screenshot = planner.vision && start ? await startPageShot(using, start, signal) : undefined;
   let notice: string | undefined;
-  const screenshot = planner.vision ? await screenshotPage(pool, pages[0]?.url ?? url, signal) : undefined;
   const cases = await planner.generate(
     { url, command, pages, behaviours, screenshot },
     { signal, onProgress, onNotice: (message) => (notice = message) },
   );
   stopped();
-  return { cases, engine: planner.engine, pages: pages.length, behaviours: behaviours.length, notice };
+  return {
+    cases,
+    engine: planner.engine,
+    pages: pages.length,
+    behaviours: behaviours.length,
+    explored: pages,
+    notice,
+  };
+}
+
+/** The start page's screenshot; a page that cannot be shown is planned without one, but a Stop stops. */
+async function startPageShot(
+  browsers: SuiteBrowsers,
+  url: string,
+  signal?: AbortSignal,
+): Promise<Buffer | undefined> {
+  if (!browsers.screenshot) return undefined;
+  try {
+    return await browsers.screenshot(url, signal);
+  } catch (error) {
+    if (error instanceof AbortedError) throw error;
+    return undefined;
+  }
 }
 
 /** A page as a model that reads images sees it (JPEG, 1280×800); undefined when it cannot be shown. */

@@ -17,6 +17,8 @@ export {
   type GenerateSuiteOptions,
   generateSuite,
   interactivePages,
+  poolBrowsers,
+  type SuiteBrowsers,
   screenshotPage,
   searchTermOf,
 } from './generate-suite';

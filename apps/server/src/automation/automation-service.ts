@@ -1,10 +1,7 @@
-import { interactivePages, searchTermOf } from '@argus/ai';
+import { generateSuite, type SuiteBrowsers } from '@argus/ai';
 import {
-  type Behaviour,
-  type BehaviourExploreOptions,
   type BrowserSession,
   BUILTIN_ENGINE,
-  type ExploreOptions,
   type InterpreterUsage,
   type PageObservation,
   QueuePositions,
@@ -26,10 +23,8 @@ import { type AutomationEngine, BUILTIN_AUTOMATION_ENGINE, type EngineResolver }
 
 type Send = (message: ServerMessageInput) => void;
 
-/** Explores a site from its start page (the engine's `explore`, over the server's browser pool). */
-export type Explorer = (url: string, options: ExploreOptions) => Promise<PageObservation[]>;
 /** Explores what the app does by acting on it (the engine's `exploreBehaviours`, over the pool). */
-export type BehaviourExplorer = (url: string, options: BehaviourExploreOptions) => Promise<Behaviour[]>;
+export type BehaviourExplorer = NonNullable<SuiteBrowsers['exploreBehaviours']>;
 /** Runs one test case in a browser context of its own (the engine's `runTestCase`, over the pool). */
 export type TestExecutor = (testCase: TestCase, options: RunTestOptions) => Promise<TestOutcome>;
 
@@ -51,12 +46,12 @@ export interface AutomationDeps {
   activities: ActivityRegistry;
   /** Writes the runs, results, logs and screenshots as they happen. */
   recorder: RunRecorder;
-  explore: Explorer;
-  /** Acts on the explored app to find behaviours to test; none are looked for without it. */
-  exploreBehaviours?: BehaviourExplorer;
+  /**
+   * The browser work of a generation: explore the pages, act on the app to find behaviours (none are
+   * looked for without it), and a JPEG of the start page for models that read images.
+   */
+  browsers: SuiteBrowsers;
   runTest: TestExecutor;
-  /** A JPEG of a page, for models that read images. */
-  screenshotPage?: (url: string) => Promise<Buffer | undefined>;
   /** The planner and step interpreter a user's work runs on (their Settings, the server's AI_*, or built-in). */
   engineFor: EngineResolver;
   log: FastifyBaseLogger;
@@ -177,44 +172,24 @@ export class AutomationService {
           const started = `Exploring ${url} with the ${planner.engine} engine`;
           view.message(started);
           emit({ type: 'generation_started', data: { url, message: started } });
-          const pages = await this.deps.explore(url, {
-            maxPages: config.exploreMaxPages,
-            timeBudgetMs: config.exploreTimeBudgetMs,
+          // The same pipeline the mutation test measures; a Stop rejects it, and nothing is recorded.
+          const suite = await generateSuite(this.deps.browsers, url, {
+            planner,
+            command,
             signal,
             onProgress: progress,
+            maxPages: config.exploreMaxPages,
+            timeBudgetMs: config.exploreTimeBudgetMs,
+            behaviour: { concurrency: browsers },
           });
-          if (signal.aborted) return;
-          // Then by acting on it, in the same browser (Stop ends it with what was checked so far).
-          const behaviours =
-            this.deps.exploreBehaviours && pages.length > 0
-              ? await this.deps.exploreBehaviours(pages[0].url ?? url, {
-                  pages: interactivePages(pages),
-                  searchTerm: searchTermOf(pages),
-                  concurrency: browsers,
-                  signal,
-                  onProgress: progress,
-                })
-              : [];
-          if (signal.aborted) return;
-          const found = behaviours.length
-            ? ` and found ${behaviours.length} behaviour${behaviours.length === 1 ? '' : 's'}`
-            : '';
-          progress(
-            `Explored ${pages.length} page${pages.length === 1 ? '' : 's'}${found}; writing test cases`,
-          );
-          // Stop aborts the planner too: it rejects with AbortedError, and nothing is recorded.
-          let notice: string | undefined;
-          const planned = await planner.generate(
-            { url, command, pages, behaviours, screenshot: await this.startPageShot(planner.vision, pages) },
-            { signal, onProgress: progress, onNotice: (message) => (notice = message) },
-          );
+          const { cases: planned, notice } = suite;
           if (notice) progress(notice);
           if (planned.length === 0) {
             // Nothing unrelated is handed out: the user reads why, and how to get more.
             emit({
               type: 'error',
               data: {
-                message: notice ?? whyNoCases(url, pages, behaviours.length, planner.engine),
+                message: notice ?? whyNoCases(url, suite.explored, suite.behaviours, planner.engine),
                 code: 'GENERATION_FAILED',
                 feature: 'automation',
               },
@@ -460,15 +435,6 @@ export class AutomationService {
       await this.deps.recorder.note(userId, runId, message, 'warn');
       return BUILTIN_AUTOMATION_ENGINE;
     }
-  }
-
-  /** The start page's screenshot for a planner whose model reads images; none otherwise. */
-  private async startPageShot(
-    vision: boolean | undefined,
-    pages: PageObservation[],
-  ): Promise<Buffer | undefined> {
-    if (!vision || !pages[0] || !this.deps.screenshotPage) return undefined;
-    return this.deps.screenshotPage(pages[0].url).catch(() => undefined);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { screenshotPage } from '@argus/ai';
+import { poolBrowsers } from '@argus/ai';
 import { type Database, type Repositories, repositories } from '@argus/db';
-import { BrowserPool, explore, exploreBehaviours, runTestCase, TargetPolicy } from '@argus/engine';
+import { BrowserPool, runTestCase, TargetPolicy } from '@argus/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { ActivityRegistry } from '../activity/activity-registry';
 import { AutomationService } from '../automation/automation-service';
@@ -103,8 +103,8 @@ export async function createServices(
     config,
     activities,
     recorder,
-    explore: (url, options) => explore(pool, url, options),
-    exploreBehaviours: (url, options) => exploreBehaviours(pool, url, options),
+    // The same browser work the mutation test and the bench hand generateSuite.
+    browsers: poolBrowsers(pool),
     runTest: (testCase, options) => runTestCase(pool, testCase, options),
     engineFor: engineResolver({
       effectiveModel: (userId) => modelSettings.effectiveModel(userId),
@@ -113,7 +113,6 @@ export async function createServices(
       stepCache: repos.stepCache,
       log,
     }),
-    screenshotPage: (url) => screenshotPage(pool, url),
     log,
   });
   const conversations = new ConversationService({
