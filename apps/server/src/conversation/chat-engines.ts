@@ -1,6 +1,6 @@
 import { type ChatPlanner, createChatPlanner, ModelClient } from '@argus/ai';
 import type { EngineResolverDeps } from '../automation/engines';
-import type { ChatResolver } from './conversation-service';
+import type { ChatResolver } from './chat-turns';
 
 /**
  * Which chat planner a user's turn runs on, chosen at each turn as automation chooses its engine:

@@ -12,12 +12,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ActivityRegistry } from '../activity/activity-registry';
 import { AppError } from '../errors';
 import { BrowserBudget } from '../services/quotas';
-import {
-  type ConversationDeps,
-  ConversationService,
-  LIVE_VIEWPORT,
-  startProblem,
-} from './conversation-service';
+import { startProblem } from './chat-turns';
+import { type ConversationDeps, ConversationService } from './conversation-service';
+import { LIVE_VIEWPORT } from './live-browsers';
 
 const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() } as unknown as FastifyBaseLogger;
 const tick = () => new Promise((resolve) => setImmediate(resolve));
