@@ -7,7 +7,7 @@
  *    Warm (one run first), median of BENCH_RUNS. Aim: under 4 s.
  * 2. The diff kernel against pixelmatch 7 on the same 1920×1080 pairs, in the same run: the fixture's
  *    clean capture against (a) the moved-card variant's capture, (b) the clean capture with 3 % of its
- *    pixels changed in blocks (STACK-NOTES' case). Median of BENCH_KERNEL_RUNS, ms per megapixel.
+ *    pixels changed in blocks (the case measured in docs/DECISIONS.md#image-processing). Median of BENCH_KERNEL_RUNS, ms per megapixel.
  *    Aim: ours at most 0.5× pixelmatch.
  */
 import { createServer } from 'node:http';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type PlannerProvider, plannerProvider } from '@argus/ai';
 
-/** Everything the server reads from its environment (DESIGN.md §4). A `.env` file is read too. */
+/** Everything the server reads from its environment (docs/DECISIONS.md#configuration). A `.env` file is read too. */
 export interface Config {
   /** @default 8080 */
   port: number;
@@ -176,7 +176,7 @@ export interface Config {
    */
   conversationIdleMs: number;
   /**
-   * Where a conversation starts when the user gives no URL (CONVERSATION_START_URL; spec §2: a search
+   * Where a conversation starts when the user gives no URL (CONVERSATION_START_URL; docs/PRODUCT.md#starting-a-conversation: a search
    * engine's home page). @default 'https://duckduckgo.com/'
    */
   conversationStartUrl: string;

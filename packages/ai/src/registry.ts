@@ -4,7 +4,7 @@ import { LlmPlanner } from './llm/llm-planner';
 import type { ModelClient } from './llm/model-client';
 import { checkSteps, type GenerateOptions, type Planner, type PlanRequest, throwIfStopped } from './planner';
 
-/** Which planner to run: the server's AI_PROVIDER (DESIGN.md §4). */
+/** Which planner to run: the server's AI_PROVIDER (docs/DECISIONS.md#configuration). */
 export interface PlannerConfig {
   /** A name from PLANNER_PROVIDERS; unset or empty means 'builtin'. */
   provider?: string;

@@ -37,7 +37,7 @@ export interface CompareDesignOptions {
   /** The design: one image (PNG, JPEG, WebP, GIF) scaled to each viewport's width, or one per viewport name. */
   design: Buffer | Record<string, Buffer>;
   url: string;
-  /** @default DESIGN.md §5's desktop 1920×1080, tablet 768×1024, mobile 390×844 (desktop only without include_responsive) */
+  /** @default docs/DECISIONS.md#real-viewport-sizes: desktop 1920×1080, tablet 768×1024, mobile 390×844 (desktop only without include_responsive) */
   viewports?: Viewports;
   options?: Partial<ComparisonOptions>;
   /** Where sessions come from: a pool (`openSession({ viewport })`) or a factory. */

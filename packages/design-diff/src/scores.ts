@@ -17,7 +17,7 @@ export interface Measurements {
 export const CATEGORIES = ['layout', 'color', 'typography', 'spacing', 'content'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-/** Spec §2 badge colours. */
+/** Quality badge colours (docs/PRODUCT.md#comparison-results). */
 export const RATING_COLOURS: Record<QualityRating, string> = {
   Excellent: 'green',
   Good: 'blue',

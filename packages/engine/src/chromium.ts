@@ -16,7 +16,7 @@ export const WEBRTC_ARGS = [
 ];
 
 /**
- * Flags this kind of machine needs (STACK-NOTES.md): no background network chatter, which a closed
+ * Flags this kind of machine needs (docs/DECISIONS.md#chromium): no background network chatter, which a closed
  * network answers with refused connections at every start; and `--no-sandbox` only as root, where
  * Chromium refuses to start sandboxed (the server warns at start-up: run it as another user).
  */

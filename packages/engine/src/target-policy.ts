@@ -3,7 +3,7 @@ import { BlockList, isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * Which addresses the server's browser may reach (DESIGN.md §6). Checked after DNS resolution, on
+ * Which addresses the server's browser may reach (docs/DECISIONS.md#target-policy). Checked after DNS resolution, on
  * every request: link-local and cloud-metadata addresses never; loopback and private ranges only
  * when ALLOWED_TARGETS names them; the Argus server itself never.
  */

@@ -7,7 +7,7 @@ export type FrameSink = (frame: { frame: string; timestamp: number }) => void;
 const VIDEO = { maxWidth: 854, maxHeight: 480, quality: 60 };
 
 /**
- * Live video of a run (spec §7 lists `video_frame` among the automation messages; off until the
+ * Live video of a run (docs/PRODUCT.md#realtime-messages lists `video_frame` among the automation messages; off until the
  * screen asks with `automation_video`): per user, the test in focus, which is the one started last of
  * those still running, is screencast through the same latest-wins path as the conversational stream.
  * When it ends, the focus moves to another running test.

@@ -19,7 +19,7 @@ function enforce(limiter: RateLimiter, key: string): void {
   if (!allowed) throw new AppError('RATE_LIMITED', undefined, { 'retry-after': String(retryAfterSeconds) });
 }
 
-/** Mounted at /api/auth and, for the other client of spec §7, at /auth. */
+/** Mounted at /api/auth and, for the other client docs/PRODUCT.md#http-api names, at /auth. */
 export async function authRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const { auth, repos, limits } = services;
 

@@ -63,7 +63,7 @@ export function toApiTestRun(
   };
 }
 
-/** Spec §7 automation endpoints, owner-scoped. The server also writes these records itself during a run. */
+/** The automation endpoints of docs/PRODUCT.md#http-api, owner-scoped. The server also writes these records itself during a run. */
 export async function automationRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const runs = services.repos.testRuns;
   app.addHook('preHandler', app.requireUser);

@@ -18,7 +18,7 @@ export async function cleanupRoutes(
     let body: unknown = request.body;
     // sendBeacon with a string body arrives as text/plain: the same limits as a JSON body.
     if (typeof body === 'string') body = parseJsonText(body);
-    // A beacon cannot set headers, so its token travels in the body (DESIGN.md §5 departure).
+    // A beacon cannot set headers, so its token travels in the body (a departure: docs/ARCHITECTURE.md#departures-from-the-spec-and-why).
     const { token, ...message } = parseWith(CleanupBeaconSchema, body, 'body');
     const user = await services.auth.userFromToken(token);
     const toUser = (m: Parameters<typeof hub.sendToUser>[1]) => hub.sendToUser(user.id, m);

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError, parseWith } from '../errors';
 import type { Services } from '../services';
 
-/** The landing page's demo form (DESIGN.md §5: our own endpoint instead of a third-party service). */
+/** The landing page's demo form (our own endpoint instead of a third-party service: docs/ARCHITECTURE.md#departures-from-the-spec-and-why). */
 export async function demoRequestRoutes(app: FastifyInstance, { services }: { services: Services }) {
   app.post('/api/demo-requests', async (request, reply) => {
     const { allowed, retryAfterSeconds } = services.limits.demoRequestsPerIp.hit(request.ip);

@@ -27,7 +27,7 @@ export function toApiSession(row: SessionRow): Session {
   };
 }
 
-/** Spec §7 sessions: every route owner-scoped; another user's session answers 404 like a missing one. */
+/** The sessions endpoints of docs/PRODUCT.md#http-api: every route owner-scoped; another user's session answers 404 like a missing one. */
 export async function sessionRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const { sessions } = services.repos;
   app.addHook('preHandler', app.requireUser);

@@ -137,7 +137,7 @@ export class RunRecorder {
     await this.deps.repos.testRuns.appendLog(userId, runId, [{ timestamp: now(), level, message }]);
   }
 
-  /** Spec §4: a run the user stopped is recorded as failed, and its log says so. */
+  /** docs/PRODUCT.md#stopping-a-run: a run the user stopped is recorded as failed, and its log says so. */
   async stopped(
     userId: string,
     runId: string,

@@ -11,7 +11,7 @@ import { AppError } from '../errors';
 
 /**
  * Refuses a `session_id` that is not one of the user's sessions. None (null, absent, empty) is fine,
- * and so is a browser-only `local_…` id (spec §4), which can name no server session.
+ * and so is a browser-only `local_…` id (docs/PRODUCT.md#sessions), which can name no server session.
  */
 export async function checkSessionOwner(
   repos: Repositories,

@@ -17,7 +17,7 @@ export interface FigmaSharingInstructions {
 
 /**
  * What `get_figma_help` answers: the 'Figma File Access Required' modal's two ways to share a file
- * (spec §2): make it viewable by anyone with the link, or invite the service account with 'Can view'.
+ * (docs/PRODUCT.md#figma-access): make it viewable by anyone with the link, or invite the service account with 'Can view'.
  */
 export function figmaSharingInstructions(
   input: { figma_url?: string | null; error_context?: string; service_account_email?: string | null } = {},
