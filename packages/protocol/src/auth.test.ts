@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { passwordChecks, passwordStrength, RegisterRequestSchema } from './auth';
 
-describe('password strength (spec §5)', () => {
+describe('password strength (docs/PRODUCT.md#registration)', () => {
   it.each([
     ['', 0, 'Enter password'],
     ['abc', 1, 'Weak'],

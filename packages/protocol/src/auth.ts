@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Spec §9: password minimum length. */
+/** docs/PRODUCT.md#registration: password minimum length. */
 export const PASSWORD_MIN_LENGTH = 8;
 /** Upper bound so a hash request cannot be used to burn CPU. */
 export const PASSWORD_MAX_LENGTH = 128;
@@ -12,7 +12,7 @@ export interface PasswordChecks {
   digit: boolean;
 }
 
-/** The four rules of spec §5, each checked on its own (the register screen shows them as a checklist). */
+/** The four password rules (docs/PRODUCT.md#registration), each checked on its own (the register screen shows them as a checklist). */
 export function passwordChecks(password: string): PasswordChecks {
   return {
     length: password.length >= PASSWORD_MIN_LENGTH,
@@ -24,7 +24,7 @@ export function passwordChecks(password: string): PasswordChecks {
 
 export type PasswordStrengthLabel = 'Enter password' | 'Weak' | 'Good' | 'Strong';
 
-/** Spec §5: 0 rules 'Enter password', 1-2 'Weak', 3 'Good', 4 'Strong'. */
+/** docs/PRODUCT.md#registration: 0 rules 'Enter password', 1-2 'Weak', 3 'Good', 4 'Strong'. */
 export function passwordStrength(password: string): { score: number; label: PasswordStrengthLabel } {
   const score = Object.values(passwordChecks(password)).filter(Boolean).length;
   const label: PasswordStrengthLabel =

@@ -19,7 +19,7 @@ describe('TestCaseSchema', () => {
     expect(TestCaseSchema.parse({ name: 'By name' }).test_name).toBe('By name');
   });
 
-  it('fills the defaults of spec §3: category General, priority medium, no steps', () => {
+  it('fills the defaults (docs/PRODUCT.md#test-cases): category General, priority medium, no steps', () => {
     expect(TestCaseSchema.parse({ test_name: 't' })).toMatchObject({
       category: 'General',
       priority: 'medium',
@@ -33,7 +33,7 @@ describe('TestCaseSchema', () => {
   });
 });
 
-describe('TestCaseListSchema (spec §4)', () => {
+describe('TestCaseListSchema (docs/PRODUCT.md#test-cases)', () => {
   it('wraps a single object in a list', () => {
     expect(TestCaseListSchema.parse({ test_name: 'only' })).toHaveLength(1);
   });
@@ -43,7 +43,7 @@ describe('TestCaseListSchema (spec §4)', () => {
 });
 
 describe('SessionStatusSchema', () => {
-  it('stores any case upper case (spec §4)', () => {
+  it('stores any case upper case (docs/PRODUCT.md#sessions)', () => {
     expect(SessionStatusSchema.parse('active')).toBe('ACTIVE');
     expect(SessionStatusSchema.parse('Cancelled')).toBe('CANCELLED');
     expect(SessionStatusSchema.safeParse('asleep').success).toBe(false);

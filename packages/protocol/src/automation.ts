@@ -9,7 +9,7 @@ export const PrioritySchema = z.enum(['critical', 'high', 'medium', 'low']);
 export type Priority = z.infer<typeof PrioritySchema>;
 
 /**
- * A test case as the spec names it (§3). The aliases `testName`/`name` and `expectedResults` are
+ * A test case as docs/PRODUCT.md#test-cases names it. The aliases `testName`/`name` and `expectedResults` are
  * accepted on input and folded into `test_name` / `expected_result`.
  */
 export const TestCaseSchema = z
@@ -35,7 +35,7 @@ export const TestCaseSchema = z
   }));
 export type TestCase = z.output<typeof TestCaseSchema>;
 
-/** Spec §4: a `test_cases` value that is not a list is wrapped if an object, otherwise emptied. */
+/** docs/PRODUCT.md#test-cases: a `test_cases` value that is not a list is wrapped if an object, otherwise emptied. */
 export const TestCaseListSchema = z.preprocess(
   (value) => (Array.isArray(value) ? value : value && typeof value === 'object' ? [value] : []),
   z.array(TestCaseSchema).max(1000),
@@ -52,7 +52,7 @@ export const StepScreenshotSchema = z.object({
   height: z.number().int().nonnegative().optional(),
 });
 
-/** Spec §3 "Step update". */
+/** A step update (docs/PRODUCT.md#step-log). */
 export const StepUpdateSchema = z.object({
   step_number: z.number().int().nonnegative(),
   action: z.string(),
@@ -150,7 +150,7 @@ export const TestRunUpdateSchema = z.object({
   execution_log: z.array(ExecutionLogEntrySchema).optional(),
 });
 
-/** Spec §3 "Test run", as the server answers it (URLs unchecked: rows stored before the URL rule still load). */
+/** A test run (docs/PRODUCT.md#results-and-export), as the server answers it (URLs unchecked: rows stored before the URL rule still load). */
 export const TestRunSchema = z.object({
   id: z.string(),
   session_id: z.string().nullable(),
@@ -190,7 +190,7 @@ export type StoredTestResult = z.infer<typeof StoredTestResultSchema>;
 
 /**
  * What `GET /api/automation/test-runs` (each item) and `GET|PUT /api/automation/test-runs/{id}` answer:
- * spec §3's test run, with its stored results, signed links to its screenshots (`screenshots_paths`),
+ * The test run of docs/PRODUCT.md#results-and-export, with its stored results, signed links to its screenshots (`screenshots_paths`),
  * and what the server adds (which engine wrote the cases, the mode and command, when it was created).
  */
 export const TestRunDetailSchema = TestRunSchema.extend({
@@ -214,7 +214,7 @@ export const TestRunListQuerySchema = z.object({
 });
 export type TestRunListQuery = z.input<typeof TestRunListQuerySchema>;
 
-/** Spec §3 "Test result record sent to server". */
+/** A test result record sent to the server (docs/PRODUCT.md#results-and-export). */
 export const TestResultRecordSchema = z.object({
   test_run_id: z.string().max(100),
   test_case_name: z.string().max(500),
@@ -226,7 +226,7 @@ export const TestResultRecordSchema = z.object({
 });
 export type TestResultRecord = z.infer<typeof TestResultRecordSchema>;
 
-/** Spec §3 "Screenshot record". */
+/** A screenshot record (docs/PRODUCT.md#screenshots). */
 export const ScreenshotRecordSchema = z.object({
   test_run_id: z.string().max(100),
   test_case_name: z.string().max(500),

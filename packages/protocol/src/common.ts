@@ -9,7 +9,7 @@ export const MAX_URL_LENGTH = 4096;
  * `chrome:`…), word for word what the engine's target policy says when it meets one.
  */
 export const URL_SCHEME_REFUSED = 'Blocked by the target policy: only http and https pages can be tested';
-/** The refusal for text that is not an absolute URL at all (spec §5's wording). */
+/** The refusal for text that is not an absolute URL at all (the wording of docs/PRODUCT.md#generation). */
 export const URL_NOT_ABSOLUTE = 'Please enter a valid URL (including http:// or https://)';
 
 /** Why `value` cannot be tested (one of the two texts above), or null when it is an absolute http(s) URL. */

@@ -78,7 +78,7 @@ const realistic: ComparisonResultsInput = {
   ],
 };
 
-describe('design comparison results (spec §3)', () => {
+describe('design comparison results (docs/PRODUCT.md#comparison-results)', () => {
   it('parses a realistic result with every part typed', () => {
     const results = ComparisonResultsSchema.parse(realistic);
     expect(results.overall_similarity).toBe(82.4);
@@ -102,7 +102,7 @@ describe('design comparison results (spec §3)', () => {
       issue: 'Primary button colour differs',
       description: 'The "Shop now" button is #2563EB on the site and #4F46E5 in the design.',
       kind: 'color',
-      // Any case is read; stored lower case, as the priority colours (spec §9) are keyed.
+      // Any case is read; stored lower case, as the priority colours (docs/PRODUCT.md#comparison-results) are keyed.
       priority: 'high',
       element: 'main section.hero a.btn-primary',
       location: { x: 640, y: 412, width: 180, height: 48, viewport: 'desktop' },

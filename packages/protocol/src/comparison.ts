@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { VIEWPORT_LIMITS } from './step-language';
 
-/** Spec §9: uploads are images only, at most 10 MB. */
+/** docs/PRODUCT.md#comparison-inputs: uploads are images only, at most 10 MB. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 export const ViewportSchema = z.object({
@@ -9,7 +9,7 @@ export const ViewportSchema = z.object({
   height: z.number().int().min(VIEWPORT_LIMITS.min).max(VIEWPORT_LIMITS.max),
 });
 
-/** DESIGN.md §5 departure: real sizes per device; any sizes a client sends are still accepted. */
+/** A departure (docs/DECISIONS.md#real-viewport-sizes): real sizes per device; any sizes a client sends are still accepted. */
 export const DEFAULT_VIEWPORTS = {
   desktop: { width: 1920, height: 1080 },
   tablet: { width: 768, height: 1024 },
@@ -27,7 +27,7 @@ export type ComparisonOptions = z.infer<typeof ComparisonOptionsSchema>;
 const PercentSchema = z.number().min(0).max(100);
 
 /**
- * Spec §9: "high and critical red, medium orange, low green; default priority medium". Earlier
+ * docs/PRODUCT.md#comparison-results: "high and critical red, medium orange, low green; default priority medium". Earlier
  * clients wrote 'High' / 'Medium': any case is read, and a priority outside the four is medium.
  */
 export const ComparisonPrioritySchema = z
@@ -75,8 +75,8 @@ const IssueObjectSchema = z.object({
 });
 
 /**
- * One difference between the design and the site (spec §3 `specific_issues` / `major_differences`).
- * Spec §3 also allows a bare string: it is read as an issue with that title.
+ * One difference between the design and the site (docs/PRODUCT.md#comparison-results `specific_issues` / `major_differences`).
+ * A bare string is allowed too: it is read as an issue with that title.
  */
 export const ComparisonIssueSchema = z.union([
   IssueObjectSchema,
@@ -87,7 +87,7 @@ export const ComparisonIssueSchema = z.union([
 ]);
 export type ComparisonIssue = z.output<typeof ComparisonIssueSchema>;
 
-/** A CSS change that brings the site closer to the design (spec §3 `css_fixes`). */
+/** A CSS change that brings the site closer to the design (docs/PRODUCT.md#comparison-results `css_fixes`). */
 export const CssFixSchema = z.object({
   selector: z.string().max(2000),
   property: z.string().max(200),
@@ -99,7 +99,7 @@ export const CssFixSchema = z.object({
 });
 export type CssFix = z.infer<typeof CssFixSchema>;
 
-/** Spec §3 `recommendations`; an entry written with `issue` instead of `suggestion` is read as one. */
+/** `recommendations` (docs/PRODUCT.md#comparison-results); an entry written with `issue` instead of `suggestion` is read as one. */
 export const RecommendationSchema = z
   .object({
     suggestion: z.string().max(2000).optional(),
@@ -122,7 +122,7 @@ export const RecommendationSchema = z
   .transform(({ suggestion, issue, ...rest }) => ({ suggestion: suggestion ?? issue ?? '', ...rest }));
 export type Recommendation = z.output<typeof RecommendationSchema>;
 
-/** How one viewport compares (spec §3: an object with similarity and notes, or text). */
+/** How one viewport compares (docs/PRODUCT.md#comparison-results: an object with similarity and notes, or text). */
 export const ViewportAnalysisSchema = z.union([
   z.object({
     similarity: PercentSchema,
@@ -145,7 +145,7 @@ export const ViewportImagesSchema = z.object({
 export type ViewportImages = z.infer<typeof ViewportImagesSchema>;
 
 /**
- * `POST /api/uploads` (multipart, field `file`): a design image the user uploaded, owner-only. Spec §3
+ * `POST /api/uploads` (multipart, field `file`): a design image the user uploaded, owner-only. docs/PRODUCT.md#comparison-inputs
  * "Uploaded design" plus its size; `url` and `thumbnail_url` are signed, short-lived links.
  */
 export const UploadedDesignSchema = z.object({
@@ -160,12 +160,12 @@ export const UploadedDesignSchema = z.object({
 });
 export type UploadedDesign = z.infer<typeof UploadedDesignSchema>;
 
-/** Spec §2 quality badge: Excellent green, Good blue, Fair yellow, anything else red. */
+/** The quality badge (docs/PRODUCT.md#comparison-results): Excellent green, Good blue, Fair yellow, anything else red. */
 export const QualityRatingSchema = z.enum(['Excellent', 'Good', 'Fair', 'Poor']);
 export type QualityRating = z.infer<typeof QualityRatingSchema>;
 
 /**
- * A design comparison's outcome (spec §3 "Comparison results"), as `vision_comparison_completed`
+ * A design comparison's outcome (docs/PRODUCT.md#comparison-results), as `vision_comparison_completed`
  * carries it and the Export button downloads it. The spec's other spellings are read and folded:
  * `success_rate` into `overall_similarity`, `major_differences` into `specific_issues`.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EmailSchema } from './auth';
 
-/** Spec §5: name, email, company required; message optional. */
+/** docs/PRODUCT.md#demo-request: name, email, company required; message optional. */
 export const DemoRequestSchema = z.object({
   name: z.string().trim().min(1, 'Name is required').max(200),
   email: EmailSchema,

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { HttpUrlOrEmptySchema, JsonObjectSchema } from './common';
 
-/** The design screen stores its sessions as 'figma-comparison' (spec §3). */
+/** The design screen stores its sessions as 'figma-comparison' (docs/PRODUCT.md#sessions). */
 export const SessionTypeSchema = z.enum(['conversational', 'automation', 'figma-comparison']);
 export type SessionType = z.infer<typeof SessionTypeSchema>;
 
 /**
- * Spec §4: a session the server could not create lives in the browser only, its id prefixed `local_`.
+ * docs/PRODUCT.md#sessions: a session the server could not create lives in the browser only, its id prefixed `local_`.
  * Such an id names no server session (server ids are UUIDs), so it can never be another user's; the
  * server accepts it on a run as the client's label and checks every other session id for ownership.
  */
@@ -17,7 +17,7 @@ export function isLocalSessionId(id: string): boolean {
 }
 
 export const SESSION_STATUSES = ['ACTIVE', 'CLOSED', 'CANCELLED', 'COMPLETED', 'ERROR'] as const;
-/** Server-side status: upper case (spec §4). Input in any case is accepted and normalised. */
+/** Server-side status: upper case (docs/PRODUCT.md#sessions). Input in any case is accepted and normalised. */
 export const SessionStatusSchema = z
   .string()
   .transform((value) => value.toUpperCase())
@@ -29,7 +29,7 @@ const TitleSchema = z.string().trim().min(1, 'Title is required').max(500);
 const DescriptionSchema = z.string().max(20_000).nullable();
 /**
  * A session's URL as a client sends it: an absolute http(s) URL, or null or empty when the session has
- * none yet (spec §2: the conversational screen's URL may be left empty).
+ * none yet (docs/PRODUCT.md#sessions: the conversational screen's URL may be left empty).
  */
 const SessionUrlSchema = HttpUrlOrEmptySchema.nullable();
 

@@ -21,7 +21,7 @@ import {
 } from './ws';
 
 describe('realtime protocol', () => {
-  it('declares every client message type of spec §7, plus auth, get_automation_status, browser_input and automation_video', () => {
+  it('declares every client message type of docs/PRODUCT.md#realtime-messages, plus auth, get_automation_status, browser_input and automation_video', () => {
     expect([...CLIENT_MESSAGE_TYPES].sort()).toEqual(
       [
         'auth',
@@ -46,7 +46,7 @@ describe('realtime protocol', () => {
     );
   });
 
-  it('declares every server message type of spec §7', () => {
+  it('declares every server message type of docs/PRODUCT.md#realtime-messages', () => {
     for (const type of [
       'generation_started',
       'progress_update',
@@ -104,7 +104,7 @@ describe('realtime protocol', () => {
     ).toBe(false);
   });
 
-  it('caps a chat message at 1000 characters and refuses blank ones (spec §5)', () => {
+  it('caps a chat message at 1000 characters and refuses blank ones (docs/PRODUCT.md#chat)', () => {
     const send = (message: string) =>
       parseClientMessage(JSON.stringify({ type: 'conversation_message', data: { message, session_id: 's' } }))
         .ok;
@@ -138,7 +138,7 @@ describe('realtime protocol', () => {
     ).toBeNull();
   });
 
-  it('validates a step_update with every field of spec §3', () => {
+  it('validates a step_update with every field of docs/PRODUCT.md#step-log', () => {
     const step = ServerMessageSchema.parse({
       type: 'step_update',
       session_id: 's1',

@@ -12,7 +12,7 @@ import { ErrorCodeSchema } from './errors';
 import { ModelUsageSchema } from './models';
 
 /**
- * The realtime protocol (spec §7): one socket per user at `/ws/{userId}`, every message `{type, data}`.
+ * The realtime protocol (docs/PRODUCT.md#realtime-messages): one socket per user at `/ws/{userId}`, every message `{type, data}`.
  * Client and server messages are separate unions keyed on `type`.
  *
  * Beyond the spec, so that every screen (automation, conversational, design comparison) and the
@@ -29,7 +29,7 @@ import { ModelUsageSchema } from './models';
 
 /**
  * The version of this protocol. Raise it with any change an older client would misread (a message
- * or field it requires that the server no longer sends, a changed meaning). Version 1 was spec §7's
+ * or field it requires that the server no longer sends, a changed meaning). Version 1 was the original product's (docs/PRODUCT.md#realtime-messages)
  * `{type, data}` without `session_id`.
  */
 export const PROTOCOL_VERSION = 2;
@@ -40,7 +40,7 @@ export const WS_CLOSE = {
   goingAway: 1001,
   /** The server is shutting down (restarting); the client reconnects. */
   serverShutdown: 1012,
-  /** Missing, invalid or expired token, or a token naming another user (DESIGN.md §5). */
+  /** Missing, invalid or expired token, or a token naming another user (docs/ARCHITECTURE.md#departures-from-the-spec-and-why). */
   unauthenticated: 4401,
   /** The socket broke a rule of use (a flood, a reader that stopped reading); the client may reconnect. */
   policyViolation: 1008,
@@ -197,7 +197,7 @@ export const StartConversationSchema = msg(
   'start_conversation',
   z.object({
     session_id: SessionIdSchema,
-    /** Empty or absent: the client's default start page (spec §2: a search engine's home page). */
+    /** Empty or absent: the client's default start page (docs/PRODUCT.md#starting-a-conversation: a search engine's home page). */
     url: HttpUrlOrEmptySchema.optional(),
     video_streaming: z.boolean().default(true),
   }),
@@ -256,7 +256,7 @@ export const BrowserInputSchema = msg(
 );
 /**
  * Not in the spec: while a run executes, stream the test in focus as `video_frame`s addressed to the
- * automation session (spec §7 lists `video_frame` among the automation messages); off by default.
+ * automation session (docs/PRODUCT.md#realtime-messages lists `video_frame` among the automation messages); off by default.
  */
 export const AutomationVideoSchema = msg(
   'automation_video',
@@ -317,8 +317,8 @@ export const GetFigmaHelpSchema = msg(
 );
 
 /**
- * `POST /cleanup`, the page-unload beacon (spec §7): a `stop_conversation` or `cleanup_session`
- * message with the user's token beside it, since a beacon cannot set headers (DESIGN.md §5).
+ * `POST /cleanup`, the page-unload beacon (docs/PRODUCT.md#stopping-a-conversation): a `stop_conversation` or `cleanup_session`
+ * message with the user's token beside it, since a beacon cannot set headers (docs/ARCHITECTURE.md#departures-from-the-spec-and-why).
  */
 export const CleanupBeaconSchema = z.discriminatedUnion('type', [
   StopConversationSchema.extend({ token: z.string().min(1).max(4096) }),
