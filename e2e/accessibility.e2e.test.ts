@@ -10,7 +10,7 @@ import { ARTIFACTS_DIR, launchBrowser } from './support/browser';
 
 /**
  * Argus tests other sites' accessibility, so its own screens must pass axe-core: every screen of the
- * route table (spec §2), signed out and signed in, with its dialogs open, has no violation of serious
+ * route table (docs/PRODUCT.md#routes), signed out and signed in, with its dialogs open, has no violation of serious
  * or critical impact. Lesser ones are printed, not failed.
  */
 
@@ -84,7 +84,7 @@ async function signedInPage(width = 1440, height = 900): Promise<Page> {
   return page;
 }
 
-/** The landing page's rotating feature highlights (spec §2). */
+/** The landing page's rotating feature highlights (docs/PRODUCT.md#landing-page). */
 const HIGHLIGHTS = [
   'AI-Powered Test Generation',
   'Natural Language Testing',
@@ -92,7 +92,7 @@ const HIGHLIGHTS = [
   'Smart Test Orchestration',
 ];
 
-/** Every signed-in route but /automation (spec §2), with a heading that says it has rendered. */
+/** Every signed-in route but /automation (docs/PRODUCT.md#routes), with a heading that says it has rendered. */
 const SIGNED_IN_ROUTES: Array<[path: string, heading: string | RegExp]> = [
   ['/dashboard', /^Welcome back, /],
   ['/conversational', 'Conversational Mode'],

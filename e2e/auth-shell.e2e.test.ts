@@ -394,7 +394,7 @@ describe('auth and the authenticated shell', () => {
     await page.reload();
     await toast(page, 'Token verification failed').waitFor();
     expect(started).toHaveLength(3);
-    // 1 s, then 2 s between attempts (spec §9).
+    // 1 s, then 2 s between attempts (docs/PRODUCT.md#sign-in).
     expect(started[1] - started[0]).toBeGreaterThanOrEqual(900);
     expect(started[2] - started[1]).toBeGreaterThanOrEqual(1900);
     expect(pathOf(page)).toBe('/dashboard');

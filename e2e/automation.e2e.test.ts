@@ -119,7 +119,7 @@ describe('automation screen', () => {
       .evaluateAll((nodes) => nodes.map((n) => Math.round(n.getBoundingClientRect().left)));
     expect(new Set(lefts).size).toBe(3);
 
-    // Spec §5: disabled without a URL; a relative address is refused with its message.
+    // docs/PRODUCT.md#generation: disabled without a URL; a relative address is refused with its message.
     const url = page.getByLabel('Website URL');
     expect(await generateButton(page).isDisabled()).toBe(true);
     await url.fill('shop.example');
@@ -447,7 +447,7 @@ describe('automation screen', () => {
     expect(await page.getByTestId('mode-badge').textContent()).toBe('Command');
     expect(await statusText(page).textContent()).toBe('Ready to generate command-based test cases');
     await page.getByLabel('Website URL').fill(`${site.url}/`);
-    // Spec §5: a command is needed in command mode.
+    // docs/PRODUCT.md#generation: a command is needed in command mode.
     expect(await generateButton(page).isDisabled()).toBe(true);
     await page.getByLabel('Website URL').press('Enter');
     await toast(page, 'Please enter a command for command-based testing').waitFor();
@@ -549,7 +549,7 @@ describe('automation screen', () => {
     await banner.waitFor();
     expect(await banner.textContent()).toBe('Connection lost. Please refresh and try again.');
     expect(await statusText(page).textContent()).toBe('Ready to generate comprehensive test cases');
-    // Spec §5: Generate is disabled while disconnected.
+    // docs/PRODUCT.md#generation: Generate is disabled while disconnected.
     expect(await generateButton(page).isDisabled()).toBe(true);
     await screenshot(page, 'automation-disconnected-1440');
   }, 120_000);

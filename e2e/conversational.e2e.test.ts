@@ -15,7 +15,7 @@ import { launchBrowser } from './support/browser';
  * as a test that passes, stopped with the red dot, and nothing left behind on the server.
  */
 
-/** The video canvas (spec §2) and the live browser's viewport. */
+/** The video canvas (docs/PRODUCT.md#live-video) and the live browser's viewport. */
 const CANVAS = { width: 854, height: 480 };
 
 let server: RunningServer;

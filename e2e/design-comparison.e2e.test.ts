@@ -15,7 +15,7 @@ import { launchBrowser, screenshot } from './support/browser';
  * page (fixtures/design/landing.ts) is the website, and a capture of its 'colour' variant (the button's
  * colour changed) is the uploaded design. Upload, compare, read the score and its badge, every tab,
  * the issue boxes, copy a CSS fix, export, reopen with ?session=, the access modal, and the client-side
- * checks of spec §5. Then the Figma path, with the server pointed at a fake Figma API serving the
+ * checks of docs/PRODUCT.md#comparison-inputs. Then the Figma path, with the server pointed at a fake Figma API serving the
  * landing page's Figma file (fixtures/figma/): a score and the CSS fixes read from the design's styles,
  * then a file Figma refuses (403): the toast, the access modal and its 'Got it!'.
  */
@@ -117,14 +117,14 @@ describe('the Design Comparison screen', () => {
     const a11y: string[] = await axeFailures(page, 'idle');
     await screenshot(page, 'design-comparison-idle');
 
-    // ---- spec §5, client side --------------------------------------------------------------------
+    // ---- docs/PRODUCT.md#comparison-inputs, client side --------------------------------------------------------------------
     const start = main.getByRole('button', { name: 'Start Comparison' });
     expect(await start.isDisabled()).toBe(true);
     await main.getByLabel('Figma File URL').fill('https://example.com/design/x');
     await main.getByText('Please enter a valid Figma file URL').waitFor();
     await main.getByLabel('Website to Compare').fill('example.com');
     await main.getByText('Please enter a valid website URL').waitFor();
-    // Inline and red (spec §5).
+    // Inline and red (docs/PRODUCT.md#comparison-inputs).
     expect(await main.getByText('Please enter a valid website URL').getAttribute('class')).toContain(
       'text-red-600',
     );
@@ -188,7 +188,7 @@ describe('the Design Comparison screen', () => {
     ).toBe('100');
     expect(page.url()).toMatch(/[?&]session=/);
 
-    // The quality badge's colour follows its rating (spec §2).
+    // The quality badge's colour follows its rating (docs/PRODUCT.md#comparison-results).
     const badge = main.getByTestId('quality-badge');
     const rating = (await badge.textContent()) ?? '';
     const tones: Record<string, string> = { Excellent: 'green', Good: 'blue', Fair: 'yellow', Poor: 'red' };

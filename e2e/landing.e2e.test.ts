@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
 import { ARTIFACTS_DIR, launchBrowser, screenshot } from './support/browser';
 
-/** The landing page at `/` (spec §2 "Landing page", §9 plans and rotation) against the real server. */
+/** The landing page at `/` (docs/PRODUCT.md#landing-page, docs/PRODUCT.md#pricing) against the real server. */
 
 const HIGHLIGHTS = [
   'AI-Powered Test Generation',
@@ -112,7 +112,7 @@ describe('landing page', () => {
       expect.stringContaining('Execute and monitor'),
     ]);
 
-    // Pricing: spec §9's four plans.
+    // Pricing: the four plans of docs/PRODUCT.md#pricing.
     const pricing = page.locator('#pricing');
     const plan = (name: string) => pricing.getByRole('article', { name, exact: true });
     expect(await pricing.getByRole('article').count()).toBe(4);
