@@ -24,7 +24,7 @@ const AUTOMATION_BANNERS = {
 } as const;
 
 /**
- * The automation screen (spec §2 /automation): configuration and generated cases on the left,
+ * The automation screen (/automation, docs/PRODUCT.md#automation): configuration and generated cases on the left,
  * progress and the live step log in the middle, screenshots and results on the right.
  */
 export function AutomationScreen(props: AutomationScreenProps) {

@@ -8,7 +8,7 @@ import type { ClientSession, NewSession, SessionPatch } from './model/types';
 export interface SessionsContextValue extends SessionsSnapshot {
   /** Reloads from the server (falls back to this browser's copy). */
   refresh: () => Promise<readonly ClientSession[]>;
-  /** Creates a session; when the server fails it is kept local-only (spec §4). */
+  /** Creates a session; when the server fails it is kept local-only (docs/PRODUCT.md#sessions). */
   createSession: (input: NewSession) => Promise<ClientSession>;
   getSession: (id: string) => Promise<ClientSession>;
   /** Applies a change; a server refusal keeps the local change and is shown as a toast. */
@@ -29,7 +29,7 @@ function browserStorage(): StorageLike | null {
   }
 }
 
-/** Every failure is shown once as a toast (spec §8 texts) and passed on to the caller. */
+/** Every failure is shown once as a toast (the texts of docs/PRODUCT.md#sessions) and passed on to the caller. */
 async function reported<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;

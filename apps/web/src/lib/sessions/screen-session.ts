@@ -11,7 +11,7 @@ export interface StoredSession {
   metadata: { [key: string]: unknown };
 }
 
-/** What a screen keeps with its session beyond its settings (spec §3; the store drops screenshots, keeps 10 logs). */
+/** What a screen keeps with its session beyond its settings (docs/PRODUCT.md#sessions; the store drops screenshots, keeps 10 logs). */
 export interface ScreenSessionMetadata {
   testCases?: unknown[];
   executionResults?: unknown[];

@@ -63,7 +63,7 @@ export interface AutomationHeaderProps {
   onExport: () => void;
 }
 
-/** Spec §2: user label, mode badge, connection badge, status text; and the screen's actions. */
+/** docs/PRODUCT.md#automation: user label, mode badge, connection badge, status text; and the screen's actions. */
 export function AutomationHeader(props: AutomationHeaderProps) {
   const { user, mode, connection, status, statusTone: tone } = props;
   const userLabel = user ? user.full_name?.trim() || user.username : null;

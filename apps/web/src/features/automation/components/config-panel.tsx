@@ -24,7 +24,7 @@ export interface ConfigPanelProps {
   generationMessages: readonly string[];
 }
 
-/** Spec §2 left column: mode switch, URL, command (command mode) and Generate. */
+/** The left column (docs/PRODUCT.md#generation): mode switch, URL, command (command mode) and Generate. */
 export function ConfigPanel(props: ConfigPanelProps) {
   const urlId = useId();
   const commandId = useId();

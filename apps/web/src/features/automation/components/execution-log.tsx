@@ -178,7 +178,7 @@ const LogRow = memo(function LogRow({
   );
 });
 
-/** Spec §2 step log: search, status filter with counts, auto-scroll, details, jump to first error. */
+/** The step log (docs/PRODUCT.md#step-log): search, status filter with counts, auto-scroll, details, jump to first error. */
 export function ExecutionLog({ entries }: { entries: readonly LogEntry[] }) {
   const [query, setQuery] = useState('');
   const [filter, setFilter] = useState<LogFilter>('all');

@@ -15,7 +15,7 @@ export interface ProgressPanelProps {
   notice?: string | null;
 }
 
-/** Spec §3 progress (current, total from test_progress) as a bar, with the tests running now. */
+/** Progress (docs/PRODUCT.md#execution-states) (current, total from test_progress) as a bar, with the tests running now. */
 export function ProgressPanel({
   status,
   tone,

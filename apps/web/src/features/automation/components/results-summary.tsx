@@ -87,7 +87,7 @@ export interface ResultsSummaryProps {
   cachedSteps?: number;
 }
 
-/** Spec §2 right column: passed, failed, total and time of the last run, and which engine ran it. */
+/** The right column (docs/PRODUCT.md#results-and-export): passed, failed, total and time of the last run, and which engine ran it. */
 export function ResultsSummary({
   summary,
   runEngine = null,

@@ -100,7 +100,7 @@ const Thumbnail = memo(function Thumbnail({
   );
 });
 
-/** Spec §2: screenshots in a grid or a carousel, each downloadable, and 'Download All'. */
+/** docs/PRODUCT.md#screenshots: screenshots in a grid or a carousel, each downloadable, and 'Download All'. */
 export function ScreenshotGallery({
   screenshots,
   onOpen,

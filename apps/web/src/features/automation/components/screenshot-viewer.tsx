@@ -29,7 +29,7 @@ const toolbarButton =
   'inline-flex size-9 items-center justify-center rounded-lg text-slate-200 transition hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-indigo-400 disabled:opacity-30 disabled:hover:bg-transparent';
 
 /**
- * Spec §2 full-screen viewer: previous/next, zoom 50%-300% in 20% steps, 90° rotation, download.
+ * The full-screen viewer (docs/PRODUCT.md#screenshots): previous/next, zoom 50%-300% in 20% steps, 90° rotation, download.
  * Keys: Esc closes, ←/→ navigate, +/- zoom, R rotates.
  */
 export function ScreenshotViewer({

@@ -119,7 +119,7 @@ const TestCaseCard = memo(function TestCaseCard({
   );
 });
 
-/** Spec §2: the generated cases with their first 3 steps, a Run button each and Run All Tests. */
+/** docs/PRODUCT.md#test-cases: the generated cases with their first 3 steps, a Run button each and Run All Tests. */
 export function TestCasesPanel(props: TestCasesPanelProps) {
   const byName = new Map(props.results.map((result) => [result.testName, result]));
   const count = props.testCases.length;

@@ -3,7 +3,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { Panel } from '../../../components/panel';
 import { formatDuration, type TestResultItem } from '../model/results';
 
-/** Spec §2: each test's pass/fail, time and error. */
+/** docs/PRODUCT.md#results-and-export: each test's pass/fail, time and error. */
 export function TestResultsList({ results }: { results: readonly TestResultItem[] }) {
   return (
     <Panel

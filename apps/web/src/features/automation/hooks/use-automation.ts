@@ -38,8 +38,8 @@ function show(notice: Notice) {
 const RENDER_BATCH_MS = 250;
 
 /**
- * The automation screen's behaviour: inputs, the execution state fed by server messages (spec §4),
- * the actions of spec §5 with their checks, the stop flag, toasts (spec §8) and what is kept with
+ * The automation screen's behaviour: inputs, the execution state fed by server messages (docs/PRODUCT.md#execution-states),
+ * the actions with their checks (docs/PRODUCT.md#generation), the stop flag, toasts (docs/PRODUCT.md#automation-toasts) and what is kept with
  * the automation session.
  */
 export function useAutomation({ user, realtime, sessions }: AutomationScreenProps) {
@@ -100,7 +100,7 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
     restore: { read: readAutomationSession, apply: applySaved, isStarted },
   });
 
-  /** Keeps the screen's last cases and results with the session (spec §3, §9: no screenshots). */
+  /** Keeps the screen's last cases and results with the session (docs/PRODUCT.md#sessions: no screenshots). */
   const persist = useCallback(
     (snapshot: AutomationState, withResults: boolean) => {
       const { mode: currentMode, command: currentCommand } = latest.current;
@@ -181,7 +181,7 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
     }
   }, [isConnected, send]);
 
-  // Spec §4: a socket close resets the state to idle (and nothing is left waiting for an answer).
+  // docs/PRODUCT.md#execution-states: a socket close resets the state to idle (and nothing is left waiting for an answer).
   const wasConnected = useRef(isConnected);
   useEffect(() => {
     if (wasConnected.current && !isConnected) {
@@ -191,7 +191,7 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
     wasConnected.current = isConnected;
   }, [isConnected, store, stopFlag]);
 
-  /** Spec §4: the mode cannot change while generating or running. */
+  /** docs/PRODUCT.md#execution-states: the mode cannot change while generating or running. */
   const setMode = useCallback(
     (next: TestMode) => {
       if (isBusy(store.getState().status)) return;
@@ -226,7 +226,7 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
     try {
       id = await ensureSession(targetUrl, mode, testCommand);
     } catch {
-      // The sessions store showed why (spec §8 'Failed to create session: …').
+      // The sessions store showed why ('Failed to create session: …', docs/PRODUCT.md#sessions).
       store.dispatch({ type: 'generate_aborted' });
       return;
     }
@@ -297,7 +297,7 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
     [store, runCheck, runPayload, send, sessionId],
   );
 
-  /** Spec §4, §9: Stop sets the flag (3 s); pressing it again while set forces the stop. */
+  /** docs/PRODUCT.md#stopping-a-run: Stop sets the flag (3 s); pressing it again while set forces the stop. */
   const stop = useCallback(() => {
     const force = stopFlag.set();
     try {
@@ -384,7 +384,7 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
   );
   const onImageError = useCallback((shot: ScreenshotItem) => void links.imageFailed(shot), [links]);
 
-  /** Downloads screenshots (spaced, spec §2), renewing stale links first. */
+  /** Downloads screenshots (spaced, docs/PRODUCT.md#screenshots), renewing stale links first. */
   const downloadScreenshots = useCallback(
     async (keys: readonly string[]) => {
       await links.ensureFresh();

@@ -9,7 +9,7 @@ import {
   statusTone,
 } from './execution';
 
-describe('nextStatus (spec §4 automation execution states)', () => {
+describe('nextStatus (docs/PRODUCT.md#execution-states)', () => {
   const cases: [ExecutionStatus, ExecutionEvent, ExecutionStatus][] = [
     ['idle', 'generate_requested', 'generating'],
     ['generating', 'test_cases_generated', 'idle'],
@@ -46,7 +46,7 @@ describe('nextStatus (spec §4 automation execution states)', () => {
   });
 });
 
-describe('statusText (spec §4 texts)', () => {
+describe('statusText (status texts, docs/PRODUCT.md#execution-states)', () => {
   it('says what each state is doing, in both modes', () => {
     expect(statusText('generating', 'full', null)).toBe('Analyzing website and generating test cases...');
     expect(statusText('generating', 'command', null)).toBe(
@@ -61,7 +61,7 @@ describe('statusText (spec §4 texts)', () => {
   });
 });
 
-describe('a completed run with failures does not read as a success (departure from spec §4)', () => {
+describe('a completed run with failures does not read as a success (a departure, docs/PRODUCT.md#execution-states)', () => {
   it('says "successfully" only when every test passed', () => {
     expect(statusText('completed', 'full', null, { passed: 18, total: 18 })).toBe(
       'All tests completed successfully!',

@@ -1,9 +1,9 @@
 import type { TestMode } from '@argus/protocol';
 
-/** Spec §4: the automation execution states. */
+/** docs/PRODUCT.md#execution-states: the automation execution states. */
 export type ExecutionStatus = 'idle' | 'generating' | 'running' | 'completed' | 'failed';
 
-/** What moves the execution state (spec §4). */
+/** What moves the execution state (docs/PRODUCT.md#execution-states). */
 export type ExecutionEvent =
   | 'generate_requested'
   | 'test_cases_generated'
@@ -24,7 +24,7 @@ export function isBusy(status: ExecutionStatus): boolean {
 }
 
 /**
- * Spec §4 transitions. idle→generating on a generation request; generating→idle on
+ * The transitions of docs/PRODUCT.md#execution-states. idle→generating on a generation request; generating→idle on
  * test_cases_generated; idle→running on execution_started; running→completed on all_tests_completed;
  * running→idle on execution_stopped; any→failed on an error; a socket close resets to idle.
  * Completed and failed are idle states that still show the last outcome, so they start new work too.
@@ -62,7 +62,7 @@ export function hasFailures(outcome: RunOutcome | null | undefined): boolean {
 
 /**
  * How the status line reads: a completed run is a success only if every test passed; with any
- * failure it is a warning (a departure from spec §4, which says 'successfully' whatever the outcome).
+ * failure it is a warning (a departure from the original product, which says 'successfully' whatever the outcome).
  */
 export type StatusTone = 'busy' | 'success' | 'warning' | 'error' | 'neutral';
 
@@ -81,7 +81,7 @@ export function statusTone(status: ExecutionStatus, outcome: RunOutcome | null |
 }
 
 /**
- * Spec §4 status texts, except a completed run with failures: 'All tests completed: P/T passed'
+ * The status texts of docs/PRODUCT.md#execution-states, except a completed run with failures: 'All tests completed: P/T passed'
  * instead of 'All tests completed successfully!' (see ARCHITECTURE.md, departures).
  */
 export function statusText(

@@ -13,7 +13,7 @@ const idle = initialAutomationState;
 const generating: AutomationState = { ...idle, status: 'generating', generationMode: 'command' };
 const running: AutomationState = { ...idle, status: 'running' };
 
-describe('noticeFor (spec §8 texts)', () => {
+describe('noticeFor (docs/PRODUCT.md#automation-toasts)', () => {
   it('announces generated cases with their count and mode', () => {
     const cases = [{ test_name: 'a' }, { test_name: 'b' }];
     expect(noticeFor(message('test_cases_generated', { test_cases: cases }), generating)).toEqual({

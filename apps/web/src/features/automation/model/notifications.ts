@@ -4,11 +4,11 @@ import type { AutomationState } from './automation-state';
 export interface Notice {
   kind: 'success' | 'error' | 'info';
   text: string;
-  /** Milliseconds; react-hot-toast's defaults (spec §9) when absent. */
+  /** Milliseconds; react-hot-toast's defaults (docs/PRODUCT.md#toasts) when absent. */
   duration?: number;
 }
 
-/** Spec §8 texts of the screen's own actions. */
+/** The texts (docs/PRODUCT.md#automation-toasts) of the screen's own actions. */
 export const NOTICES = {
   stopping: 'Stopping execution...',
   stopFailed: 'Failed to send stop command',
@@ -21,11 +21,11 @@ export const NOTICES = {
   runFailed: (reason: string) => `Failed to run test: ${reason}`,
 } as const;
 
-/** Spec §9: 'Stopping execution...' shows for 2 s; 'All tests completed!' for 6 s. */
+/** docs/PRODUCT.md#automation-toasts: 'Stopping execution...' shows for 2 s; 'All tests completed!' for 6 s. */
 export const STOPPING_TOAST_MS = 2000;
 export const ALL_COMPLETED_TOAST_MS = 6000;
 
-/** The toast a server message brings (spec §8), given the state before the message. */
+/** The toast a server message brings (docs/PRODUCT.md#automation-toasts), given the state before the message. */
 export function noticeFor(message: ServerMessage, before: AutomationState): Notice | null {
   switch (message.type) {
     case 'test_cases_generated': {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { priorityLabel, priorityTone, stepPreview } from './priority';
 
-describe('priority colours (spec §9)', () => {
+describe('priority colours (docs/PRODUCT.md#test-cases)', () => {
   it('paints high and critical red, medium orange, low green, anything else medium', () => {
     expect(priorityTone('high')).toBe('red');
     expect(priorityTone('Critical')).toBe('red');
@@ -14,7 +14,7 @@ describe('priority colours (spec §9)', () => {
   });
 });
 
-describe('stepPreview (spec §2: first 3 steps, then "... and N more steps")', () => {
+describe('stepPreview (docs/PRODUCT.md#test-cases: first 3 steps, then "... and N more steps")', () => {
   it('shows up to three steps and counts the rest', () => {
     expect(stepPreview(['a', 'b'])).toEqual({ shown: ['a', 'b'], more: null });
     expect(stepPreview(['a', 'b', 'c'])).toEqual({ shown: ['a', 'b', 'c'], more: null });

@@ -1,4 +1,4 @@
-/** Spec §9 priority colours: high and critical red, medium orange, low green; default medium. */
+/** Priority colours (docs/PRODUCT.md#test-cases): high and critical red, medium orange, low green; default medium. */
 export type PriorityTone = 'red' | 'orange' | 'green';
 
 export function priorityTone(priority: string | null | undefined): PriorityTone {
@@ -13,7 +13,7 @@ export function priorityLabel(priority: string | null | undefined): string {
   return value.charAt(0).toUpperCase() + value.slice(1);
 }
 
-/** Spec §2: a case shows its first 3 steps, then '... and N more steps'. */
+/** docs/PRODUCT.md#test-cases: a case shows its first 3 steps, then '... and N more steps'. */
 export const PREVIEW_STEPS = 3;
 
 export function stepPreview(steps: readonly string[]): { shown: readonly string[]; more: string | null } {

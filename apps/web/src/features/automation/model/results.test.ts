@@ -55,7 +55,7 @@ describe('results', () => {
   });
 });
 
-describe('export (spec §9)', () => {
+describe('export (docs/PRODUCT.md#results-and-export)', () => {
   it('is named test-results-{mode}-{date}.json', () => {
     expect(exportFileName('full', new Date('2026-03-04T23:59:00Z'))).toBe(
       'test-results-full-2026-03-04.json',

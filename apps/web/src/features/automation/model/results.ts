@@ -51,7 +51,7 @@ export function formatDuration(seconds: number | null | undefined): string {
   return `${minutes}m ${Math.round(seconds - minutes * 60)}s`;
 }
 
-/** Spec §9: `test-results-{mode}-{date}.json`, the date as YYYY-MM-DD. */
+/** docs/PRODUCT.md#results-and-export: `test-results-{mode}-{date}.json`, the date as YYYY-MM-DD. */
 export function exportFileName(mode: TestMode, date: Date): string {
   return `test-results-${mode}-${date.toISOString().slice(0, 10)}.json`;
 }
@@ -68,7 +68,7 @@ export interface ExportInput {
 }
 
 /**
- * Spec §9 export: url, command, testMode, timestamp, testCases, testResults, screenshots without
+ * The export of docs/PRODUCT.md#results-and-export: url, command, testMode, timestamp, testCases, testResults, screenshots without
  * image data (names, steps, sizes only) and summary {total, passed, failed, executionTime}.
  */
 export function buildExport(input: ExportInput) {

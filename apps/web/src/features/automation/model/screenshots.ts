@@ -21,7 +21,7 @@ export interface ScreenshotItem {
   fileName: string;
 }
 
-/** The image inside a step update (spec §3: base64_data, data or image_data) as a data URL. */
+/** The image inside a step update (docs/PRODUCT.md#step-log: base64_data, data or image_data) as a data URL. */
 export function screenshotDataUrl(shot: StepUpdate['screenshot']): string | null {
   const raw = shot?.base64_data || shot?.data || shot?.image_data;
   if (!raw) return null;
@@ -138,5 +138,5 @@ export function addScreenshot(items: readonly ScreenshotItem[], item: Screenshot
   return next;
 }
 
-/** Spec §2: 'Download All' spaces its downloads 100 ms apart. */
+/** docs/PRODUCT.md#screenshots: 'Download All' spaces its downloads 100 ms apart. */
 export const DOWNLOAD_SPACING_MS = 100;

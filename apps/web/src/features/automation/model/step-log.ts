@@ -168,7 +168,7 @@ export function firstErrorKey(entries: readonly LogEntry[]): string | null {
   return entries.find((entry) => entry.status === 'error')?.key ?? null;
 }
 
-/** Spec §9: the log scrolls in 200 px jumps. */
+/** docs/PRODUCT.md#step-log: the log scrolls in 200 px jumps. */
 export const LOG_SCROLL_STEP_PX = 200;
 
 export function scrollTarget(current: number, direction: 'up' | 'down', maxScroll: number): number {
@@ -176,7 +176,7 @@ export function scrollTarget(current: number, direction: 'up' | 'down', maxScrol
   return Math.min(Math.max(0, next), Math.max(0, maxScroll));
 }
 
-/** A compact, image-free copy of the last log lines for storing with the session (spec §9: 10). */
+/** A compact, image-free copy of the last log lines for storing with the session (docs/PRODUCT.md#sessions: 10). */
 export function logsForStorage(entries: readonly LogEntry[], limit = 10) {
   return entries.slice(-limit).map((entry) => ({
     timestamp: entry.timestamp,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createStopFlag, newStopId, STOP_FLAG_RESET_MS } from './stop-flag';
 
-describe('stop flag (spec §4, §9)', () => {
+describe('stop flag (docs/PRODUCT.md#stopping-a-run)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 

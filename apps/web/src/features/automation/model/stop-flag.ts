@@ -1,4 +1,4 @@
-/** Spec §9: the stop flag resets by itself 3 s after Stop was pressed. */
+/** docs/PRODUCT.md#stopping-a-run: the stop flag resets by itself 3 s after Stop was pressed. */
 export const STOP_FLAG_RESET_MS = 3000;
 
 export interface StopFlag {
@@ -17,7 +17,7 @@ export interface StopFlagOptions {
 }
 
 /**
- * Spec §4: the flag is set when Stop is pressed and cleared after 3 s or on the server's
+ * docs/PRODUCT.md#stopping-a-run: the flag is set when Stop is pressed and cleared after 3 s or on the server's
  * acknowledgement; Stop pressed while it is set is sent with force.
  */
 export function createStopFlag(options: StopFlagOptions = {}): StopFlag {

@@ -9,7 +9,7 @@ const ok = {
   isConnected: true,
 };
 
-describe('validateGenerate (spec §5, in order)', () => {
+describe('validateGenerate (docs/PRODUCT.md#generation, in order)', () => {
   it('passes a complete request', () => {
     expect(validateGenerate(ok)).toBeNull();
     expect(validateGenerate({ ...ok, mode: 'command', command: 'test the login form' })).toBeNull();
@@ -51,7 +51,7 @@ describe('validateGenerate (spec §5, in order)', () => {
   });
 });
 
-describe('canGenerate (spec §5: when the button is enabled)', () => {
+describe('canGenerate (docs/PRODUCT.md#generation: when the button is enabled)', () => {
   const ready = { ...ok, isBusy: false };
   it('is disabled for an empty URL, an empty command in command mode, busy, disconnected or logged out', () => {
     expect(canGenerate(ready)).toBe(true);
@@ -68,7 +68,7 @@ describe('canGenerate (spec §5: when the button is enabled)', () => {
   });
 });
 
-describe('validateRun (spec §5 Run all, in order)', () => {
+describe('validateRun (docs/PRODUCT.md#running-tests, in order)', () => {
   const ready = { testCaseCount: 3, isConnected: true, sessionId: 's1', isLoggedIn: true };
   it('checks test cases, connection, session, login', () => {
     expect(validateRun(ready)).toBeNull();

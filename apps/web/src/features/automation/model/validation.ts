@@ -1,6 +1,6 @@
 import type { TestMode } from '@argus/protocol';
 
-/** Spec §5 texts. */
+/** The texts of docs/PRODUCT.md#generation and docs/PRODUCT.md#running-tests. */
 export const VALIDATION = {
   urlRequired: 'Please enter a URL',
   commandRequired: 'Please enter a command for command-based testing',
@@ -30,7 +30,7 @@ export interface GenerateInput {
   isConnected: boolean;
 }
 
-/** Spec §5, in its order: URL, command (command mode), login, absolute URL, connection. */
+/** docs/PRODUCT.md#generation, in its order: URL, command (command mode), login, absolute URL, connection. */
 export function validateGenerate(input: GenerateInput): string | null {
   if (!input.url.trim()) return VALIDATION.urlRequired;
   if (input.mode === 'command' && !input.command.trim()) return VALIDATION.commandRequired;
@@ -40,7 +40,7 @@ export function validateGenerate(input: GenerateInput): string | null {
   return null;
 }
 
-/** Spec §5: the Generate button is disabled when a check would fail before even trying. */
+/** docs/PRODUCT.md#generation: the Generate button is disabled when a check would fail before even trying. */
 export function canGenerate(input: GenerateInput & { isBusy: boolean }): boolean {
   return (
     input.url.trim().length > 0 &&
@@ -58,7 +58,7 @@ export interface RunInput {
   isLoggedIn: boolean;
 }
 
-/** Spec §5 Run all, in its order: test cases, connection, active session, login. */
+/** docs/PRODUCT.md#running-tests, in its order: test cases, connection, active session, login. */
 export function validateRun(input: RunInput): string | null {
   if (input.testCaseCount === 0) return VALIDATION.noTestCases;
   if (!input.isConnected) return VALIDATION.notConnected;

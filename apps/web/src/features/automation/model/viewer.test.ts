@@ -10,7 +10,7 @@ import {
   zoomPercent,
 } from './viewer';
 
-describe('viewer maths (spec §9: zoom 0.5-3 in steps of 0.2, 90° rotation)', () => {
+describe('viewer maths (docs/PRODUCT.md#screenshots: zoom 0.5-3 in steps of 0.2, 90° rotation)', () => {
   it('zooms in 20% steps up to 300%', () => {
     const seen: number[] = [];
     let zoom = 1;

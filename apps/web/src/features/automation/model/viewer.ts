@@ -1,4 +1,4 @@
-/** Spec §9: the screenshot viewer zooms from 0.5 to 3 in steps of 0.2 and rotates by 90 degrees. */
+/** docs/PRODUCT.md#screenshots: the screenshot viewer zooms from 0.5 to 3 in steps of 0.2 and rotates by 90 degrees. */
 export const MIN_ZOOM = 0.5;
 export const MAX_ZOOM = 3;
 export const ZOOM_STEP = 0.2;
@@ -38,7 +38,7 @@ export function stepIndex(index: number, delta: number, count: number): number {
 
 export type ViewerCommand = 'close' | 'previous' | 'next' | 'zoom-in' | 'zoom-out' | 'rotate';
 
-/** Spec §2 viewer keys: Esc closes, arrows navigate, +/- zoom, R rotates. */
+/** Viewer keys (docs/PRODUCT.md#screenshots): Esc closes, arrows navigate, +/- zoom, R rotates. */
 export function viewerCommandForKey(key: string): ViewerCommand | null {
   switch (key) {
     case 'Escape':

@@ -1,7 +1,7 @@
 import { type Session, type SessionListQuery, SessionSchema } from '@argus/protocol';
 import { apiRequest } from '../../../lib/api-client';
 
-/** GET /api/sessions/ (trailing slash, spec §7): the signed-in user's sessions. */
+/** GET /api/sessions/ (trailing slash, docs/PRODUCT.md#sessions): the signed-in user's sessions. */
 export function listSessions(query: SessionListQuery = {}, signal?: AbortSignal): Promise<Session[]> {
   const { session_type, status, limit, offset } = query;
   return apiRequest(
@@ -23,7 +23,7 @@ export function listSessions(query: SessionListQuery = {}, signal?: AbortSignal)
 const PAGE_SIZE = 500;
 
 /**
- * Every session of the signed-in user, page after page: the counters count them all (spec §4), and
+ * Every session of the signed-in user, page after page: the counters count them all (docs/PRODUCT.md#sessions), and
  * the server answers at most 500 at a time.
  */
 export async function listAllSessions(

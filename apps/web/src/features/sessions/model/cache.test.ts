@@ -21,7 +21,7 @@ const base: ClientSession = {
   },
 };
 
-describe('session cache (spec §9: per user, last 10 logs, no screenshots)', () => {
+describe('session cache (docs/PRODUCT.md#sessions: per user, last 10 logs, no screenshots)', () => {
   it('keeps one entry per user', () => {
     const storage = new MemoryStorage();
     writeSessionCache(storage, 'u1', [base]);

@@ -9,7 +9,7 @@ export interface StorageLike {
   removeItem(key: string): void;
 }
 
-/** Spec §9: sessions are cached in local storage per user. */
+/** docs/PRODUCT.md#sessions: sessions are cached in local storage per user. */
 export function sessionCacheKey(userId: string): string {
   return `argus.sessions.${userId}`;
 }
@@ -17,7 +17,7 @@ export function sessionCacheKey(userId: string): string {
 const CACHE_VERSION = 1;
 const STATUSES = new Set<string>(SESSION_STATUSES.map((s) => s.toLowerCase()));
 
-/** The session as stored: no screenshots, last 10 logs (spec §9). */
+/** The session as stored: no screenshots, last 10 logs (docs/PRODUCT.md#sessions). */
 export function toCachedSession(session: ClientSession): ClientSession {
   return { ...session, metadata: sanitizeMetadata(session.metadata) };
 }

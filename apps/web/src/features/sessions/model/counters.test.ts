@@ -19,7 +19,7 @@ function session(type: ClientSession['type'], status: ClientSession['status']): 
   };
 }
 
-describe('countActiveSessions (spec §4: only active sessions count)', () => {
+describe('countActiveSessions (docs/PRODUCT.md#sessions: only active sessions count)', () => {
   it('counts active sessions per type and in total', () => {
     expect(
       countActiveSessions([

@@ -3,7 +3,7 @@ import type { ClientSession, SessionCounters } from './types';
 export const EMPTY_COUNTERS: SessionCounters = { conversational: 0, automation: 0, total: 0 };
 
 /**
- * Spec §4: only active sessions count; each counts towards its type (conversational or automation)
+ * docs/PRODUCT.md#sessions: only active sessions count; each counts towards its type (conversational or automation)
  * and towards the total. Derived from the list, so a create adds one, deleting (or closing) an
  * active session takes one away, and no counter can go below 0.
  */

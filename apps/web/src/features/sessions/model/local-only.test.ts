@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isLocalOnlyId, makeLocalOnlySession, stripLocalSuffix, toNewSession } from './local-only';
 
-describe('local-only sessions (spec §4)', () => {
+describe('local-only sessions (docs/PRODUCT.md#sessions)', () => {
   const now = new Date('2026-03-04T05:06:07.000Z');
   const local = makeLocalOnlySession(
     { type: 'automation', title: 'Smoke', url: 'https://a.example', metadata: { testCases: [] } },

@@ -2,7 +2,7 @@ import { isLocalSessionId, LOCAL_SESSION_ID_PREFIX } from '@argus/protocol';
 import type { ClientSession, NewSession } from './types';
 
 /**
- * Spec §4: a session the server could not create lives only in this browser until it is synced. The
+ * docs/PRODUCT.md#sessions: a session the server could not create lives only in this browser until it is synced. The
  * prefix is the protocol's: the server accepts such an id on a run as a label it cannot own.
  */
 export const LOCAL_ID_PREFIX = LOCAL_SESSION_ID_PREFIX;

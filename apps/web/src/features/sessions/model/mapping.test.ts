@@ -20,7 +20,7 @@ const server: Session = {
   updated_at: '2026-01-02T00:00:00.000Z',
 };
 
-describe('session mapping (spec §3, §4)', () => {
+describe('session mapping (docs/PRODUCT.md#sessions)', () => {
   it('lower-cases the status for the client and upper-cases it for the server', () => {
     expect(toClientStatus('CANCELLED')).toBe('cancelled');
     expect(toServerStatus('closed')).toBe('CLOSED');

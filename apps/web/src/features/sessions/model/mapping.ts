@@ -9,7 +9,7 @@ import type {
 import { sanitizeMetadata } from './sanitize';
 import type { ClientSession, NewSession, SessionMetadata } from './types';
 
-/** The server stores status in upper case, the client in lower case (spec §4). */
+/** The server stores status in upper case, the client in lower case (docs/PRODUCT.md#sessions). */
 export function toClientStatus(status: SessionStatus): ClientSessionStatus {
   return status.toLowerCase() as ClientSessionStatus;
 }
@@ -24,7 +24,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * Server settings carry the client's metadata and name next to the screen's own settings
- * (spec §3: settings hold testCases and metadata).
+ * (docs/PRODUCT.md#sessions: settings hold testCases and metadata).
  */
 export function toClientSession(session: Session): ClientSession {
   const { metadata, name, ...settings } = session.settings;

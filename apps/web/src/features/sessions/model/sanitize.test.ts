@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_STORED_LOGS, sanitizeMetadata } from './sanitize';
 
-describe('sanitizeMetadata (spec §9: last 10 logs, no screenshots)', () => {
+describe('sanitizeMetadata (docs/PRODUCT.md#sessions: last 10 logs, no screenshots)', () => {
   it('keeps only the last 10 logs', () => {
     const logs = Array.from({ length: 25 }, (_, i) => ({ message: `log ${i}` }));
     const clean = sanitizeMetadata({ logs });

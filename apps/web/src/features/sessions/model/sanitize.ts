@@ -1,9 +1,9 @@
 import type { SessionMetadata } from './types';
 
-/** Spec §9: only the last 10 logs are kept when a session is stored. */
+/** docs/PRODUCT.md#sessions: only the last 10 logs are kept when a session is stored. */
 export const MAX_STORED_LOGS = 10;
 
-/** Keys whose values are image data; they are never stored (spec §9: no screenshots). */
+/** Keys whose values are image data; they are never stored (docs/PRODUCT.md#sessions: no screenshots). */
 const IMAGE_KEYS = new Set(['screenshots', 'screenshot', 'image_data', 'base64_data', 'frame']);
 
 function withoutImages(value: unknown, depth: number): unknown {

@@ -38,7 +38,7 @@ export interface SessionsSnapshot {
   error: string | null;
 }
 
-/** Spec §8 texts. */
+/** The texts of docs/PRODUCT.md#sessions. */
 export const SESSION_ERRORS = {
   unauthenticated: 'User must be authenticated to create sessions',
   loadFailed: 'Failed to load sessions from both backend and local storage',
@@ -60,7 +60,7 @@ function defaultRandomId(): string {
 }
 
 /**
- * The signed-in user's sessions, kept in memory and in a per-user local cache, with the spec §4 rules:
+ * The signed-in user's sessions, kept in memory and in a per-user local cache, with the rules of docs/PRODUCT.md#sessions:
  * a session the server cannot create becomes local-only (never sent on update or delete, syncable
  * later); an update the server refuses keeps the local change; counters count active sessions.
  * Framework-free: React subscribes through `subscribe`/`getSnapshot`.
@@ -160,7 +160,7 @@ export class SessionStore {
     }
   }
 
-  /** Creates on the server; when that fails, keeps the session local-only (spec §4). */
+  /** Creates on the server; when that fails, keeps the session local-only (docs/PRODUCT.md#sessions). */
   async create(input: NewSession): Promise<ClientSession> {
     const { userId } = this.deps;
     if (!userId) throw new Error(SESSION_ERRORS.unauthenticated);
@@ -213,7 +213,7 @@ export class SessionStore {
     }
   }
 
-  /** Spec §4: closing sets the status to closed. */
+  /** docs/PRODUCT.md#sessions: closing sets the status to closed. */
   close(id: string): Promise<ClientSession> {
     return this.update(id, { status: 'closed' });
   }
@@ -235,7 +235,7 @@ export class SessionStore {
     this.set({ sessions: this.snapshot.sessions.filter((s) => s.id !== id) });
   }
 
-  /** Creates a local-only session on the server and replaces the local copy with it (spec §4). */
+  /** Creates a local-only session on the server and replaces the local copy with it (docs/PRODUCT.md#sessions). */
   async sync(id: string): Promise<ClientSession> {
     const current = this.find(id);
     if (!current) throw new Error(SESSION_ERRORS.notFound);

@@ -1,6 +1,6 @@
 import type { ClientSessionStatus, JsonObject, SessionType } from '@argus/protocol';
 
-/** What a screen keeps about a session beyond the server's fields (spec §3). */
+/** What a screen keeps about a session beyond the server's fields (docs/PRODUCT.md#sessions). */
 export interface SessionMetadata {
   testCases?: unknown[];
   executionResults?: unknown[];
@@ -10,7 +10,7 @@ export interface SessionMetadata {
 }
 
 /**
- * A session as screens see it (spec §3 "Session (client)"): camelCase dates, lowercase status, and a
+ * A session as screens see it (docs/PRODUCT.md#sessions, in the browser): camelCase dates, lowercase status, and a
  * flag for sessions that exist only in this browser because the server could not create them.
  */
 export interface ClientSession {
@@ -46,7 +46,7 @@ export type SessionPatch = Partial<
   Pick<ClientSession, 'title' | 'name' | 'url' | 'description' | 'status' | 'settings' | 'metadata'>
 >;
 
-/** Spec §3: counters of active sessions. */
+/** docs/PRODUCT.md#sessions: counters of active sessions. */
 export interface SessionCounters {
   conversational: number;
   automation: number;
