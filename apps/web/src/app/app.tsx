@@ -19,7 +19,7 @@ export function App() {
           </UserScopedProviders>
         </AuthProvider>
       </BrowserRouter>
-      {/* react-hot-toast's defaults are spec §9's rules: top-right, 4 s, success 2 s, loading sticky. */}
+      {/* react-hot-toast's defaults are the toast rules of docs/PRODUCT.md#toasts: top-right, 4 s, success 2 s, loading sticky. */}
       <Toaster position="top-right" />
     </QueryClientProvider>
   );

@@ -118,7 +118,7 @@ function Settings() {
 }
 
 /**
- * Spec §2 route table. `/` is the landing page (a signed-in user goes to /dashboard); every screen
+ * The route table of docs/PRODUCT.md#routes. `/` is the landing page (a signed-in user goes to /dashboard); every screen
  * but /, /login, /register and /forgot-password is behind the guard and the shared layout; any other
  * path goes to /.
  */

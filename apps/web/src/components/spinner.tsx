@@ -13,7 +13,7 @@ export function Spinner({ className, label = 'Loading' }: { className?: string; 
   );
 }
 
-/** Shown while the signed-in state is still being worked out (spec §2). */
+/** Shown while the signed-in state is still being worked out (docs/PRODUCT.md#routes). */
 export function FullPageSpinner({ label = 'Loading' }: { label?: string }) {
   return (
     <div className="flex min-h-screen items-center justify-center bg-slate-50 text-indigo-600">

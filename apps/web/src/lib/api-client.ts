@@ -43,7 +43,7 @@ let unauthorizedHandler: UnauthorizedHandler = () => {
 };
 
 /**
- * Who reacts when a call answers 401 (spec §7: the token is removed and the user goes to /login).
+ * Who reacts when a call answers 401 (docs/PRODUCT.md#sign-in: the token is removed and the user goes to /login).
  * The auth provider registers itself so the move happens inside the router, without a page reload.
  * Returns a function restoring the previous handler.
  */
@@ -76,8 +76,8 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 /**
- * One HTTP call to the Argus server. Sends the bearer token and JSON, a form or a multipart body (spec §7), maps failures to
- * ApiError (spec §8) and, on a 401 outside the current-user check, signs the user out.
+ * One HTTP call to the Argus server. Sends the bearer token and JSON, a form or a multipart body (docs/PRODUCT.md#http-api), maps failures to
+ * ApiError (docs/PRODUCT.md#api-errors) and, on a 401 outside the current-user check, signs the user out.
  */
 export async function apiRequest<T = unknown>(
   path: string,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, describeHttpError, errorText, networkError } from './api-error';
 
-describe('describeHttpError (spec §8 generic API errors)', () => {
+describe('describeHttpError (docs/PRODUCT.md#api-errors)', () => {
   it('turns a 422 into "Validation Error: " plus the joined field messages', () => {
     const error = describeHttpError(422, {
       detail: [

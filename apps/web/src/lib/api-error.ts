@@ -1,7 +1,7 @@
 import { ErrorResponseSchema, type ValidationIssue } from '@argus/protocol';
 
 /**
- * An HTTP call that did not succeed. `message` is the generic text of spec §8 ('Validation Error: …',
+ * An HTTP call that did not succeed. `message` is the generic text (docs/PRODUCT.md#api-errors: 'Validation Error: …',
  * 'Authentication failed', 'HTTP error! status: N'); `detail` is the server's own explanation when it
  * gave one, which screens show in preference (e.g. 'Incorrect username or password').
  */
@@ -27,7 +27,7 @@ export class ApiError extends Error {
   }
 }
 
-/** Turns a failed answer (status and parsed JSON body, if any) into an ApiError (spec §7, §8). */
+/** Turns a failed answer (status and parsed JSON body, if any) into an ApiError (docs/PRODUCT.md#http-api, docs/PRODUCT.md#api-errors). */
 export function describeHttpError(status: number, body: unknown): ApiError {
   const parsed = ErrorResponseSchema.safeParse(body);
   const detail = parsed.success ? parsed.data.detail : undefined;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSavedUser } from './auth-storage';
 
-describe('parseSavedUser (spec §4: a corrupt saved user signs out)', () => {
+describe('parseSavedUser (docs/PRODUCT.md#sign-in: a corrupt saved user signs out)', () => {
   const user = { id: 'u1', username: 'jane', email: 'jane@example.com', full_name: null };
 
   it('reads a valid user', () => {

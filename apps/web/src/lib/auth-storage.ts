@@ -1,7 +1,7 @@
 import { type User, UserSchema } from '@argus/protocol';
 
 /**
- * Where the signed-in user's token and profile live (spec §4: restored from local storage at start).
+ * Where the signed-in user's token and profile live (docs/PRODUCT.md#sign-in: restored from local storage at start).
  * Every feature reads them through these helpers so the keys live in one place.
  */
 export const TOKEN_STORAGE_KEY = 'argus.token';
@@ -38,7 +38,7 @@ export function clearAuth(): void {
 
 export type SavedUser = { kind: 'none' } | { kind: 'ok'; user: User } | { kind: 'corrupt' };
 
-/** Reads the saved user; a value that is not JSON or not a user is reported as corrupt (spec §4). */
+/** Reads the saved user; a value that is not JSON or not a user is reported as corrupt (docs/PRODUCT.md#sign-in). */
 export function parseSavedUser(raw: string | null): SavedUser {
   if (raw === null) return { kind: 'none' };
   try {

@@ -34,7 +34,7 @@ export interface AuthContextValue {
   isAuthenticated: boolean;
   /** True while a saved token without a saved user is being checked: show a spinner. */
   isLoading: boolean;
-  /** Stores a successful login's token and user (spec §7). */
+  /** Stores a successful login's token and user (docs/PRODUCT.md#sign-in). */
   signIn: (response: LoginResponse) => void;
   /** Clears the stored sign-in, says 'Logged out successfully' and goes to /login. */
   logout: () => void;
@@ -48,7 +48,7 @@ const SIGNED_OUT: AuthState = {
 };
 
 /**
- * Spec §4: the token and user are restored from local storage at start and the user is treated as
+ * docs/PRODUCT.md#sign-in: the token and user are restored from local storage at start and the user is treated as
  * signed in at once; the token is verified in the background. A corrupt saved user signs out.
  */
 function restoreState(): AuthState {
@@ -76,7 +76,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
-  // Background token check: up to 3 attempts (spec §9). Only a 401 signs the user out.
+  // Background token check: up to 3 attempts (docs/PRODUCT.md#sign-in). Only a 401 signs the user out.
   const { token, needsVerification } = state;
   useEffect(() => {
     if (!token || !needsVerification) return;

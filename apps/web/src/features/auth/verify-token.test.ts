@@ -28,7 +28,7 @@ async function settle<T>(promise: Promise<T>): Promise<{ value?: T; error?: unkn
   return result;
 }
 
-describe('verifyToken (spec §9: 3 attempts, 1 s × attempt number apart, with TanStack Query retry)', () => {
+describe('verifyToken (docs/PRODUCT.md#sign-in: 3 attempts, 1 s × attempt number apart, with TanStack Query retry)', () => {
   let queryClient: QueryClient;
   beforeEach(() => {
     vi.useFakeTimers();

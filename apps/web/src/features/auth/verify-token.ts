@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/api-error';
 
-/** Spec §9: token verification makes 3 attempts, waiting 1 s times the attempt number between them. */
+/** docs/PRODUCT.md#sign-in: token verification makes 3 attempts, waiting 1 s times the attempt number between them. */
 export const TOKEN_VERIFY_ATTEMPTS = 3;
 export const TOKEN_VERIFY_DELAY_MS = 1000;
 
@@ -30,7 +30,7 @@ export const TOKEN_CHECK_RETRY = {
 } as const;
 
 /**
- * Checks the saved token with `check` (GET /api/auth/me), retried as spec §9 says. Resolves with its
+ * Checks the saved token with `check` (GET /api/auth/me), retried as docs/PRODUCT.md#sign-in says. Resolves with its
  * answer or rejects with the last error; `queryClient.cancelQueries({ queryKey: TOKEN_CHECK_KEY })`
  * aborts it (its signal) and rejects it with a CancelledError.
  */

@@ -15,7 +15,7 @@ import { CONVERSATIONAL_TEXTS } from './model/texts';
 import type { ConversationalScreenProps } from './types';
 
 /**
- * The conversational screen (spec §2 /conversational): an optional URL bar, the live browser as
+ * The conversational screen (/conversational, docs/PRODUCT.md#conversational-mode): an optional URL bar, the live browser as
  * video in a browser-like frame, and the chat that drives it; beyond the spec, takeover on the video,
  * 'Save as test' and past conversations.
  */
@@ -24,7 +24,7 @@ export function ConversationalScreen(props: ConversationalScreenProps) {
   const { state } = conv;
   const [saving, setSaving] = useState(false);
   const connection = props.realtime.status;
-  // Spec §8/§9: once the reconnect attempts are spent, the page must be refreshed.
+  // docs/PRODUCT.md#conversational-texts: once the reconnect attempts are spent, the page must be refreshed.
   const lost = connection === 'error';
   const showFrame = state.active || state.stopping;
 

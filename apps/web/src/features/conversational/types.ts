@@ -25,7 +25,7 @@ export interface ConversationalStoredSession {
 
 /**
  * What the screen needs from the sessions store (the app passes its sessions context value): a
- * conversational session per start (spec §4), marked cancelled with its stop time and reason when it
+ * conversational session per start (docs/PRODUCT.md#sessions), marked cancelled with its stop time and reason when it
  * stops; the automation sessions a conversation can be saved into.
  */
 export interface ConversationalSessions {
@@ -54,6 +54,6 @@ export interface ConversationalScreenProps {
   user: User | null;
   realtime: ConversationalRealtime;
   sessions: ConversationalSessions;
-  /** Spec §7: the page-unload beacon to /cleanup for this session; true when the browser queued it. */
+  /** docs/PRODUCT.md#stopping-a-conversation: the page-unload beacon to /cleanup for this session; true when the browser queued it. */
   sendUnloadBeacon: (sessionId: string | null) => boolean;
 }

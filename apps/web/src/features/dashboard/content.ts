@@ -11,7 +11,7 @@ export interface ModeCard {
   badge?: string;
 }
 
-/** Spec §2: the home dashboard's three mode cards. */
+/** The home dashboard's three mode cards (docs/PRODUCT.md#home-dashboard). */
 export const MODE_CARDS: ModeCard[] = [
   {
     title: 'Conversational Mode',
@@ -44,7 +44,7 @@ export const MODE_CARDS: ModeCard[] = [
   },
 ];
 
-/** Spec §1: the marketing claims. */
+/** The marketing claims (docs/PRODUCT.md#landing-page). */
 export const HEADLINE_STATS = [
   { value: '10K+', label: 'Active users' },
   { value: '500K+', label: 'Tests run' },

@@ -10,7 +10,7 @@ function greeting(date: Date): string {
   return 'Good evening';
 }
 
-/** Spec §2: the home dashboard: three mode cards, four headline stats, three testimonials. */
+/** The home dashboard (docs/PRODUCT.md#home-dashboard): three mode cards, four headline stats, three testimonials. */
 export function HomeDashboard({ userName }: { userName: string }) {
   return (
     <div className="mx-auto max-w-6xl space-y-10">

@@ -15,11 +15,11 @@ import { VisualPanel } from './components/visual-panel';
 import { useDesignComparison } from './hooks/use-design-comparison';
 import type { DesignComparisonScreenProps } from './types';
 
-/** Spec §8: the socket is gone for good (reconnect attempts spent). */
+/** docs/PRODUCT.md#comparison-texts: the socket is gone for good (reconnect attempts spent). */
 const CONNECTION_LOST = 'Connection lost. Please refresh the page.';
 
 /**
- * The design comparison screen (spec §2 /figma-comparison): the design (a Figma file or an uploaded
+ * The design comparison screen (/figma-comparison, docs/PRODUCT.md#design-comparison): the design (a Figma file or an uploaded
  * image) and the website on the left with Pro Tips and the past comparisons; progress and the results summary on the right;
  * below, the detail tabs beside the visual comparison, whose boxes follow the Issues tab.
  */

@@ -13,7 +13,7 @@ import {
   Workflow,
 } from 'lucide-react';
 
-/** Spec §9: the hero's feature highlights rotate every 3.5 s. */
+/** docs/PRODUCT.md#landing-page: the hero's feature highlights rotate every 3.5 s. */
 export const HIGHLIGHT_ROTATION_MS = 3500;
 
 export interface FeatureHighlight {
@@ -23,7 +23,7 @@ export interface FeatureHighlight {
   icon: LucideIcon;
 }
 
-/** Spec §2: the four rotating feature highlights, each with a Coming Soon button. */
+/** docs/PRODUCT.md#landing-page: the four rotating feature highlights, each with a Coming Soon button. */
 export const FEATURE_HIGHLIGHTS: readonly FeatureHighlight[] = [
   {
     id: 'generation',
@@ -62,7 +62,7 @@ export interface FeatureCard {
   icon: LucideIcon;
 }
 
-/** Spec §2: the feature-card grid; each 'Get Started' leads to its own screen. */
+/** docs/PRODUCT.md#landing-page: the feature-card grid; each 'Get Started' leads to its own screen. */
 export const FEATURE_CARDS: readonly FeatureCard[] = [
   {
     title: 'Test Automation',
@@ -103,7 +103,7 @@ export const FEATURE_CARDS: readonly FeatureCard[] = [
   },
 ];
 
-/** Spec §1: the marketing claims, exactly. */
+/** docs/PRODUCT.md#landing-page: the marketing claims, exactly. */
 export const STATS: readonly { value: string; label: string }[] = [
   { value: '10K+', label: 'Active users' },
   { value: '500K+', label: 'Tests executed' },
@@ -148,7 +148,7 @@ export interface Step {
   icon: LucideIcon;
 }
 
-/** Spec §2 'How it Works': connect, generate, execute and monitor. */
+/** 'How it Works' (docs/PRODUCT.md#landing-page): connect, generate, execute and monitor. */
 export const STEPS: readonly Step[] = [
   {
     title: 'Connect your application',

@@ -16,7 +16,7 @@ export interface LandingPageProps {
   isAuthenticated?: boolean;
 }
 
-/** Route `/` (spec §2 "Landing page"). */
+/** Route `/` (docs/PRODUCT.md#landing-page). */
 export function LandingPage({ isAuthenticated = false }: LandingPageProps) {
   const [demoOpen, setDemoOpen] = useState(false);
   const [videoOpen, setVideoOpen] = useState(false);

@@ -1,4 +1,4 @@
-/** Spec §3 "Pricing plan" (name, price, period, description, features, badge, popular) with §9's values. */
+/** A pricing plan (name, price, period, description, features, badge, popular) with its values (docs/PRODUCT.md#pricing). */
 export interface PricingPlan {
   name: string;
   /** Display price, e.g. '$99' or 'Custom'. */

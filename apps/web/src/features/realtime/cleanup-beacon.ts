@@ -1,8 +1,8 @@
 import type { CleanupBeacon } from '@argus/protocol';
 
 /**
- * Spec §7: on page unload the running conversation is stopped with a beacon to `/cleanup`. A beacon
- * cannot set headers, so the token travels in the body (DESIGN.md §5). Returns whether the browser
+ * docs/PRODUCT.md#stopping-a-conversation: on page unload the running conversation is stopped with a beacon to `/cleanup`. A beacon
+ * cannot set headers, so the token travels in the body (docs/ARCHITECTURE.md#departures-from-the-spec-and-why). Returns whether the browser
  * queued it.
  */
 export function sendCleanupBeacon({

@@ -18,11 +18,11 @@ import {
  * (`invalidMessages`), never passed on; a server of another protocol version is said plainly.
  */
 
-/** Spec §9: reconnect 3 s after an abnormal close; give up after 5 attempts in a row. */
+/** docs/PRODUCT.md#connection: reconnect 3 s after an abnormal close; give up after 5 attempts in a row. */
 export const RECONNECT_DELAY_MS = 3000;
 export const MAX_RECONNECT_ATTEMPTS = 5;
 
-/** Spec §8 texts. */
+/** The texts of docs/PRODUCT.md#connection. */
 export const REALTIME_ERRORS = {
   connection: 'WebSocket connection error',
   create: 'Failed to create WebSocket connection',

@@ -9,7 +9,7 @@ import { FigmaPanel } from './components/figma-panel';
 import { UsagePanel } from './components/usage-panel';
 
 /**
- * The Settings screen (spec §2 /settings): the AI engine with its key, this month's usage and budget,
+ * The Settings screen (/settings, docs/PRODUCT.md#routes): the AI engine with its key, this month's usage and budget,
  * the Figma token, and whatever account panels the app adds (`account`: the password change).
  */
 export function SettingsScreen({ account }: { account?: ReactNode }) {

@@ -5,7 +5,7 @@ import { Outlet, useLocation } from 'react-router';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { SIDEBAR_ID, Sidebar } from './sidebar';
 
-/** Spec §9: the sidebar breakpoint (Tailwind's `lg`). */
+/** docs/PRODUCT.md#authenticated-shell: the sidebar breakpoint (Tailwind's `lg`). */
 export const SIDEBAR_BREAKPOINT_PX = 1024;
 const COLLAPSED_KEY = 'argus.sidebar.collapsed';
 
@@ -28,7 +28,7 @@ export interface AppLayoutProps {
   children?: ReactNode;
 }
 
-/** The authenticated shell (spec §2): sidebar, top bar titled 'Testing', and the screen. */
+/** The authenticated shell (docs/PRODUCT.md#authenticated-shell): sidebar, top bar titled 'Testing', and the screen. */
 export function AppLayout({ user, onLogout, headerAside, notice, children }: AppLayoutProps) {
   const isDesktop = useMediaQuery(`(min-width: ${SIDEBAR_BREAKPOINT_PX}px)`);
   const [mobileOpen, setMobileOpen] = useState(false);

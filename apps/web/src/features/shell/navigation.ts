@@ -19,7 +19,7 @@ export interface NavItem {
   icon: LucideIcon;
 }
 
-/** Spec §2: the sidebar's main items, in order. */
+/** docs/PRODUCT.md#authenticated-shell: the sidebar's main items, in order. */
 export const MAIN_NAV: NavItem[] = [
   { label: 'Home', to: '/dashboard', icon: House },
   { label: 'Conversational Mode', to: '/conversational', icon: MessagesSquare },
@@ -30,7 +30,7 @@ export const MAIN_NAV: NavItem[] = [
   { label: 'Settings', to: '/settings', icon: Settings },
 ];
 
-/** Spec §2: the Projects group. */
+/** docs/PRODUCT.md#authenticated-shell: the Projects group. */
 export const PROJECT_NAV: NavItem[] = [
   { label: 'Web Application', to: '/projects/web', icon: Globe },
   { label: 'Mobile App', to: '/projects/mobile', icon: Smartphone },

@@ -60,7 +60,7 @@ export interface SidebarProps {
 }
 
 /**
- * Spec §2: a fixed overlay below 1024 px (shown on demand), inline from 1024 px (collapsible to an
+ * docs/PRODUCT.md#authenticated-shell: a fixed overlay below 1024 px (shown on demand), inline from 1024 px (collapsible to an
  * icon rail). Main items, the Projects group, the user card and Logout.
  */
 export function Sidebar({ user, onLogout, compact, mobileOpen }: SidebarProps) {

@@ -15,7 +15,7 @@ export function changePassword(body: ChangePasswordRequest): Promise<ChangePassw
 }
 
 /**
- * Changes the signed-in user's password and says how it went (spec §8). The server revokes the
+ * Changes the signed-in user's password and says how it went (docs/PRODUCT.md#password-change). The server revokes the
  * token in use, so the fresh one it answers with replaces it at once.
  */
 export function useChangePassword() {

@@ -2,7 +2,7 @@ import { type LoginRequest, type LoginResponse, LoginResponseSchema } from '@arg
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 
-/** POST /api/auth/login, form-encoded (spec §7); `username` may be a username or an email address. */
+/** POST /api/auth/login, form-encoded (docs/PRODUCT.md#sign-in); `username` may be a username or an email address. */
 export function login({ username, password }: LoginRequest): Promise<LoginResponse> {
   return apiRequest(
     '/api/auth/login',

@@ -13,7 +13,7 @@ type Field = 'current_password' | 'new_password' | 'confirm_password';
 const EMPTY: Record<Field, string> = { current_password: '', new_password: '', confirm_password: '' };
 
 /**
- * Spec §7/§8 password change: current, new and confirmation, with the registration's strength meter
+ * The password change of docs/PRODUCT.md#password-change: current, new and confirmation, with the registration's strength meter
  * and match indicator. The hook toasts 'Password changed successfully!' or the server's detail
  * ('Password change failed' otherwise) and keeps the fresh token the server answers with.
  */

@@ -12,7 +12,7 @@ const RULES: Array<{ key: keyof PasswordChecks; label: string }> = [
 const LEVEL_STYLE = ['bg-slate-200', 'bg-red-500', 'bg-red-500', 'bg-amber-500', 'bg-emerald-500'];
 const LABEL_STYLE = ['text-slate-500', 'text-red-600', 'text-red-600', 'text-amber-700', 'text-emerald-700'];
 
-/** Spec §5: the four rules as a meter (0 'Enter password', 1-2 'Weak', 3 'Good', 4 'Strong') and a checklist. */
+/** docs/PRODUCT.md#registration: the four rules as a meter (0 'Enter password', 1-2 'Weak', 3 'Good', 4 'Strong') and a checklist. */
 export function PasswordStrength({ password }: { password: string }) {
   const { score, label } = passwordStrength(password);
   const checks = passwordChecks(password);
@@ -59,7 +59,7 @@ export function PasswordStrength({ password }: { password: string }) {
   );
 }
 
-/** Spec §5: 'Passwords match' / 'Passwords do not match', once something is typed in the confirmation. */
+/** docs/PRODUCT.md#registration: 'Passwords match' / 'Passwords do not match', once something is typed in the confirmation. */
 export function PasswordMatch({ password, confirm }: { password: string; confirm: string }) {
   if (!confirm) return null;
   const matches = password === confirm;

@@ -8,7 +8,7 @@ export interface GuardState {
   from?: string;
 }
 
-/** The authentication guard (spec §2): a spinner while auth loads, /login when signed out. */
+/** The authentication guard (docs/PRODUCT.md#routes): a spinner while auth loads, /login when signed out. */
 export function RequireAuth({ children }: { children?: ReactNode }) {
   const { status } = useAuth();
   const location = useLocation();

@@ -24,7 +24,7 @@ export interface BrowserFrameProps {
 }
 
 /**
- * Spec §2: the browser-like frame while streaming: three dots (red stops the session, yellow and
+ * docs/PRODUCT.md#live-video: the browser-like frame while streaming: three dots (red stops the session, yellow and
  * green do nothing), reload, the read-only URL, a loading spinner, the live video and fullscreen;
  * beyond the spec, 'Take control' (takeover) and the frame rate.
  */

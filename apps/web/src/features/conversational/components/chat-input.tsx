@@ -17,7 +17,7 @@ export interface ChatInputProps {
 }
 
 /**
- * Spec §2, §5, §9: Enter sends, Shift+Enter is a new line; at most 1000 characters, with a counter
+ * docs/PRODUCT.md#chat: Enter sends, Shift+Enter is a new line; at most 1000 characters, with a counter
  * from 80 %; grows up to 120 px; disabled unless connected and while the assistant types.
  */
 export function ChatInput({ sessionActive, disabled, onSend }: ChatInputProps) {

@@ -73,7 +73,7 @@ export function ChatBubble({ message }: { message: ChatMessage }) {
   );
 }
 
-/** Spec §2: the message list, the typing indicator and a scroll-to-bottom button. */
+/** docs/PRODUCT.md#chat: the message list, the typing indicator and a scroll-to-bottom button. */
 export function ChatMessages({
   messages,
   typing,

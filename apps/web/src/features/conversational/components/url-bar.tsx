@@ -2,7 +2,7 @@ import { Globe, Play } from 'lucide-react';
 import { Button } from '../../../components/button';
 import { TextField } from '../../../components/text-field';
 
-/** Spec §2: the optional URL bar (hidden once a session is active); Start Video once a URL is typed. */
+/** docs/PRODUCT.md#starting-a-conversation: the optional URL bar (hidden once a session is active); Start Video once a URL is typed. */
 export function UrlBar({
   url,
   onUrlChange,

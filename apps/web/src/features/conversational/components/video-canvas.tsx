@@ -22,7 +22,7 @@ export interface VideoCanvasProps {
 }
 
 /**
- * The live video (spec §2): the latest frame drawn on an 854×480 canvas, 'Waiting for video stream...'
+ * The live video (docs/PRODUCT.md#live-video): the latest frame drawn on an 854×480 canvas, 'Waiting for video stream...'
  * before the first. In control, the canvas is focusable and its input is sent to the page.
  */
 export function VideoCanvas({

@@ -17,7 +17,7 @@ import type { ConversationalScreenProps } from '../types';
 /** Why a session stopped (sent with stop_conversation and kept with the session). */
 export type StopReason = 'user_stopped' | 'page_unload' | 'page_hide' | 'navigation' | 'component_unmount';
 
-/** Spec §8: the success texts' durations. */
+/** The success texts' durations (docs/PRODUCT.md#toasts). */
 const STOPPING_TOAST_MS = 2000;
 
 function hostOf(url: string): string {
@@ -31,7 +31,7 @@ function hostOf(url: string): string {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The conversational screen's behaviour (spec §4): start (a session, then start_conversation), chat
+ * The conversational screen's behaviour (docs/PRODUCT.md#conversational-mode): start (a session, then start_conversation), chat
  * (starting first when inactive, 1 s before the first message), the live video (latest 10 frames, fps
  * every second, stalled after 3 s), stops (ignored while one is in progress or the page unloads), the
  * automatic stops on unload, page hide, back/forward and unmount (once per clean-up, with the unload
@@ -139,7 +139,7 @@ export function useConversational({ user, realtime, sessions, sendUnloadBeacon }
       store.dispatch({ type: 'socket_closed' });
       return;
     }
-    // Spec §4: on socket open the server is asked to clean up the user's orphaned sessions; not while
+    // docs/PRODUCT.md#starting-a-conversation: on socket open the server is asked to clean up the user's orphaned sessions; not while
     // this screen has a session of its own running (a reconnect), which would stop it.
     if (store.getState().active) return;
     try {
@@ -229,7 +229,7 @@ export function useConversational({ user, realtime, sessions, sendUnloadBeacon }
         return false;
       }
       if (!before.active) {
-        // Spec §4: a message while inactive starts a session, waits 1 s, then is sent.
+        // docs/PRODUCT.md#starting-a-conversation: a message while inactive starts a session, waits 1 s, then is sent.
         if (!(await start())) return false;
         setStarting(true);
         await sleep(AUTO_START_WAIT_MS);
@@ -264,7 +264,7 @@ export function useConversational({ user, realtime, sessions, sendUnloadBeacon }
       .catch(() => {});
   }, []);
 
-  /** Spec §4: Stop (the red dot). Ignored while a stop is in progress or the page unloads. */
+  /** docs/PRODUCT.md#stopping-a-conversation: Stop (the red dot). Ignored while a stop is in progress or the page unloads. */
   const stop = useCallback(() => {
     const current = store.getState();
     if (!current.active || !current.sessionId) return;

@@ -9,7 +9,7 @@ import {
   showCounter,
 } from './chat-input';
 
-describe('chat input (spec §5, §9)', () => {
+describe('chat input (docs/PRODUCT.md#chat)', () => {
   it('trims, ignores empty text and keeps at most 1000 characters', () => {
     expect(prepareMessage('  click Products \n')).toBe('click Products');
     expect(prepareMessage('   \n\t')).toBeNull();

@@ -25,7 +25,7 @@ function started(): ConversationalState {
 const server = (state: ConversationalState, input: ServerMessageInput, id = 'm') =>
   conversationalReducer(state, { type: 'server', message: msg(input), id });
 
-describe('conversational state (spec §4)', () => {
+describe('conversational state (docs/PRODUCT.md#conversational-mode)', () => {
   it('inactive → active and loading on start; a frame sets ready', () => {
     const state = started();
     expect(state).toMatchObject({ active: true, browserStatus: 'loading', sessionId: 's1' });

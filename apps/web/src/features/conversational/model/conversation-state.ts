@@ -1,10 +1,10 @@
 import { type ConversationMessageRecord, featureOf, type ServerMessage } from '@argus/protocol';
 import { CONVERSATIONAL_TEXTS } from './texts';
 
-/** Spec §4: the live browser's status. */
+/** The live browser's status (docs/PRODUCT.md#live-video). */
 export type BrowserStatus = 'idle' | 'loading' | 'ready' | 'stopping' | 'stopped' | 'error';
 
-/** Spec §3: a chat message. */
+/** docs/PRODUCT.md#chat: a chat message. */
 export interface ChatMessage {
   id: string;
   role: 'user' | 'assistant' | 'system';
@@ -28,7 +28,7 @@ export interface ChatMessage {
 export interface ConversationalState {
   /** The conversational session the screen follows: only its messages are this screen's. */
   sessionId: string | null;
-  /** Spec §4: inactive → active on start; a stop (or the server's) makes it inactive again. */
+  /** docs/PRODUCT.md#starting-a-conversation: inactive → active on start; a stop (or the server's) makes it inactive again. */
   active: boolean;
   browserStatus: BrowserStatus;
   /** What the server says of a browser still loading (its place in line for a browser), else null. */
@@ -94,7 +94,7 @@ function reduceServer(state: ConversationalState, message: ServerMessage, id: st
   const now = new Date().toISOString();
   switch (message.type) {
     case 'video_frame':
-      // Spec §4: a received frame sets ready (not once a stop is under way or done).
+      // docs/PRODUCT.md#live-video: a received frame sets ready (not once a stop is under way or done).
       if (!state.active || state.stopping || state.browserStatus === 'ready') return state;
       return { ...state, browserStatus: 'ready' };
     case 'browser_status': {
@@ -171,7 +171,7 @@ function reduceServer(state: ConversationalState, message: ServerMessage, id: st
         metadata: { type: 'error', timestamp: now },
       };
       const next = { ...state, messages: [...state.messages, item], typing: false };
-      // Spec §8: an error about stopping ends the session, with status error; so does one refusing
+      // docs/PRODUCT.md#conversational-texts: an error about stopping ends the session, with status error; so does one refusing
       // the start (before the browser was ready), or the screen would wait for a browser forever.
       if (/stop/i.test(text) || state.browserStatus === 'loading') {
         return { ...stoppedState(next, 'error'), messages: next.messages };
@@ -226,7 +226,7 @@ export function conversationalReducer(
         messages: state.messages.map((m) => (m.id === action.id ? { ...m, status: 'pending' } : m)),
       };
     case 'stop_requested':
-      // Spec §4: stopping clears the frames and the URL and awaits the confirmation.
+      // docs/PRODUCT.md#stopping-a-conversation: stopping clears the frames and the URL and awaits the confirmation.
       return { ...state, stopping: true, typing: false, browserStatus: 'stopping', currentUrl: '' };
     case 'stop_failed':
       return { ...state, stopping: false, browserStatus: state.active ? 'ready' : state.browserStatus };

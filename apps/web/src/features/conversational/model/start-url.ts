@@ -3,7 +3,7 @@ export const DEFAULT_START_URL = '';
 
 /**
  * The page the live browser starts on: the typed URL (https:// added when no scheme was typed), or
- * '' when nothing was typed: the server's default start page, a search engine's home page (spec §2,
+ * '' when nothing was typed: the server's default start page, a search engine's home page (docs/PRODUCT.md#starting-a-conversation,
  * CONVERSATION_START_URL). Null when it is no http(s) URL at all.
  */
 export function normalizeStartUrl(input: string): string | null {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createStopGuard } from './stop-guard';
 
-describe('stop guard (spec §4)', () => {
+describe('stop guard (docs/PRODUCT.md#stopping-a-conversation)', () => {
   it('ignores a stop while one is in progress', () => {
     const guard = createStopGuard();
     expect(guard.tryBegin()).toBe(true);

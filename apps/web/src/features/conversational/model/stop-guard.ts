@@ -1,5 +1,5 @@
 /**
- * Spec §4: a stop is ignored while another is in progress or while the page unloads; the automatic
+ * docs/PRODUCT.md#stopping-a-conversation: a stop is ignored while another is in progress or while the page unloads; the automatic
  * stops (unload, page hide, back/forward, unmount) happen once per clean-up of a session.
  */
 export interface StopGuard {
@@ -42,5 +42,5 @@ export function createStopGuard(): StopGuard {
 
 /** How long a stop waits for the server's confirmation before it is taken as done. */
 export const STOP_CONFIRM_TIMEOUT_MS = 10_000;
-/** Spec §9: the first message after an automatic start waits 1 s. */
+/** docs/PRODUCT.md#starting-a-conversation: the first message after an automatic start waits 1 s. */
 export const AUTO_START_WAIT_MS = 1000;

@@ -1,4 +1,4 @@
-/** Spec texts of the conversational screen (§2, §4, §5, §8), character for character. */
+/** The conversational screen's texts (docs/PRODUCT.md#conversational-mode), character for character. */
 export const CONVERSATIONAL_TEXTS = {
   waitingForVideo: 'Waiting for video stream...',
   thinking: 'AI is thinking...',
@@ -14,5 +14,5 @@ export const CONVERSATIONAL_TEXTS = {
   stopping: 'Stopping session...',
 } as const;
 
-/** Spec §3: the conversational session's name. */
+/** The conversational session's name (docs/PRODUCT.md#sessions). */
 export const SESSION_NAME = 'Video Chat Session';

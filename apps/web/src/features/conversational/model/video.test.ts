@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, FpsMeter, FrameBuffer, MAX_FRAMES } from './video';
 
-describe('video (spec §2, §3, §9)', () => {
+describe('video (docs/PRODUCT.md#live-video)', () => {
   it('draws on an 854×480 canvas', () => {
     expect([CANVAS_WIDTH, CANVAS_HEIGHT]).toEqual([854, 480]);
   });

@@ -1,4 +1,4 @@
-/** Spec §2, §3, §9: the live video. */
+/** The live video (docs/PRODUCT.md#live-video). */
 export const CANVAS_WIDTH = 854;
 export const CANVAS_HEIGHT = 480;
 /** Only the latest 10 frames are kept. */
@@ -8,7 +8,7 @@ export const FPS_INTERVAL_MS = 1000;
 /** Without a frame for 3 s the stream is treated as stopped. */
 export const STREAM_STALL_MS = 3000;
 
-/** Spec §3: a video frame. */
+/** A video frame (docs/PRODUCT.md#live-video). */
 export interface VideoFrame {
   id: string;
   /** An image data URL. */
@@ -79,7 +79,7 @@ export class FpsMeter {
     return this.rate;
   }
 
-  /** Spec §2: no frame for 3 s (or none yet) means the stream is stopped. */
+  /** docs/PRODUCT.md#live-video: no frame for 3 s (or none yet) means the stream is stopped. */
   isStalled(now: number): boolean {
     return this.lastFrameAt === null || now - this.lastFrameAt > STREAM_STALL_MS;
   }

@@ -2,7 +2,7 @@ import { PenTool } from 'lucide-react';
 import { ConnectionBadge } from '../../../components/connection-badge';
 import type { ComparisonRealtime } from '../types';
 
-/** Spec §2: the title and the connection indicator (Connected / Connecting... / Disconnected). */
+/** The title (docs/PRODUCT.md#design-comparison) and the connection indicator (Connected / Connecting... / Disconnected). */
 export function ComparisonHeader({ connection }: { connection: ComparisonRealtime['status'] }) {
   return (
     <section className="rounded-2xl border border-slate-200 bg-white px-5 py-5 shadow-xs sm:px-6">

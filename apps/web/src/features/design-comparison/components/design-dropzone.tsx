@@ -14,7 +14,7 @@ export interface DesignDropzoneProps {
   onRemove: () => void;
 }
 
-/** Spec §2 Upload Image: drag-and-drop or click-to-browse; after upload, the file with a remove button. */
+/** Upload Image (docs/PRODUCT.md#comparison-inputs): drag-and-drop or click-to-browse; after upload, the file with a remove button. */
 export function DesignDropzone({ upload, uploading, disabled, onFile, onRemove }: DesignDropzoneProps) {
   const inputId = useId();
   const hintId = useId();
@@ -62,7 +62,7 @@ export function DesignDropzone({ upload, uploading, disabled, onFile, onRemove }
     event.preventDefault();
     setOver(false);
     if (disabled || uploading) return;
-    // Spec §5: only the first dropped file is used.
+    // docs/PRODUCT.md#comparison-inputs: only the first dropped file is used.
     onFile(firstFile(event.dataTransfer.files));
   };
 

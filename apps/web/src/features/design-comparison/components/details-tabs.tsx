@@ -41,7 +41,7 @@ function Rich({ text }: { text: string }) {
   );
 }
 
-/** Spec §9 priority colours: high and critical red, medium orange, low green. */
+/** Priority colours (docs/PRODUCT.md#comparison-results): high and critical red, medium orange, low green. */
 function PriorityBadge({ priority }: { priority: string }) {
   const tone =
     priority === 'high' || priority === 'critical' ? 'red' : priority === 'low' ? 'green' : 'orange';
@@ -268,7 +268,7 @@ export interface DetailsTabsProps {
   onCopyCss: (css: string) => void;
 }
 
-/** Spec §2 detail panel: Overview, Issues, Recommendations, CSS Fixes (WAI-ARIA tabs, arrow keys move). */
+/** The detail panel (docs/PRODUCT.md#comparison-results): Overview, Issues, Recommendations, CSS Fixes (WAI-ARIA tabs, arrow keys move). */
 export const DetailsTabs = forwardRef<HTMLElement, DetailsTabsProps>(function DetailsTabs(
   { view, tab, onTabChange, selectedIssue, onSelectIssue, onCopyCss },
   ref,

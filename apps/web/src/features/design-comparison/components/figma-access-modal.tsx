@@ -10,7 +10,7 @@ export interface FigmaAccessModalProps {
   onAcknowledge: () => void;
 }
 
-/** Spec §2: 'Figma File Access Required' with its two ways to share a file, Cancel and 'Got it!'. */
+/** docs/PRODUCT.md#figma-access: 'Figma File Access Required' with its two ways to share a file, Cancel and 'Got it!'. */
 export function FigmaAccessModal({ help, onCancel, onAcknowledge }: FigmaAccessModalProps) {
   const email = help?.serviceAccountEmail ?? null;
   return (

@@ -8,7 +8,7 @@ const TIPS = [
   'Start with the high-priority issues; the CSS fixes name the element and the value the design uses.',
 ];
 
-/** Spec §2: a Pro Tips card. */
+/** A Pro Tips card (docs/PRODUCT.md#comparison-results). */
 export function ProTips() {
   return (
     <Panel title="Pro Tips" icon={Lightbulb} testId="pro-tips">

@@ -3,7 +3,7 @@ import { Panel } from '../../../components/panel';
 import { cn } from '../../../lib/cn';
 import type { ComparisonState } from '../model/comparison-state';
 
-/** Spec §2/§4: the progress card's message and percentage bar in each state. */
+/** docs/PRODUCT.md#comparison-progress: the progress card's message and percentage bar in each state. */
 export function ProgressCard({ state }: { state: ComparisonState }) {
   const { status, message, progress, error } = state;
   const bar =

@@ -11,7 +11,7 @@ export interface ResultsSummaryProps {
   onExport: () => void;
 }
 
-/** Spec §2 Results Summary: the overall similarity, the quality badge, View Details and Export. */
+/** Results Summary (docs/PRODUCT.md#comparison-results): the overall similarity, the quality badge, View Details and Export. */
 export function ResultsSummary({ view, onViewDetails, onExport }: ResultsSummaryProps) {
   const tone = scoreTone(view.similarity);
   return (

@@ -34,7 +34,7 @@ export interface SetupPanelProps {
   onNew: () => void;
 }
 
-/** Spec §2: the method (Figma File or Upload Image), the website, and Start / Stop / New Comparison. */
+/** docs/PRODUCT.md#comparison-inputs: the method (Figma File or Upload Image), the website, and Start / Stop / New Comparison. */
 export function SetupPanel(props: SetupPanelProps) {
   const figmaError = props.method === 'figma' ? figmaUrlError(props.figmaUrl) : null;
   const siteError = websiteUrlError(props.websiteUrl);

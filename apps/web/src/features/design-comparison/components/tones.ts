@@ -1,6 +1,6 @@
 import type { QualityTone, ScoreTone } from '../model/results';
 
-/** Spec §2 quality badge colours (Excellent green, Good blue, Fair yellow, else red). */
+/** Quality badge colours (docs/PRODUCT.md#comparison-results) (Excellent green, Good blue, Fair yellow, else red). */
 export const QUALITY_BADGE: Record<QualityTone, string> = {
   green: 'bg-emerald-50 text-emerald-700 ring-emerald-200',
   blue: 'bg-blue-50 text-blue-700 ring-blue-200',
@@ -8,7 +8,7 @@ export const QUALITY_BADGE: Record<QualityTone, string> = {
   red: 'bg-red-50 text-red-700 ring-red-200',
 };
 
-/** Spec §9 score colours. */
+/** Score colours (docs/PRODUCT.md#comparison-results). */
 export const SCORE_TEXT: Record<ScoreTone, string> = {
   green: 'text-emerald-700',
   yellow: 'text-yellow-700',

@@ -28,12 +28,12 @@ import { COMPARISON_TEXTS, completedToast, EXPORT_FILE_NAME, SESSION_NAME } from
 import { type ComparisonMethod, checkDesignFile, isValidFigmaUrl, startBlocker } from '../model/validation';
 import type { DesignComparisonScreenProps } from '../types';
 
-/** Spec §3 defaults: no focus, responsive on, threshold 75. */
+/** The options' defaults (docs/PRODUCT.md#comparison-inputs): no focus, responsive on, threshold 75. */
 const OPTIONS: ComparisonOptions = { focus: [], include_responsive: true, similarity_threshold: 75 };
 const UPLOAD_TOAST_ID = 'design-upload';
-/** Spec §8 (socket not open). */
+/** docs/PRODUCT.md#comparison-texts (socket not open). */
 const CONNECTION_LOST = 'Connection lost. Please refresh the page.';
-/** Spec §8 'Session not found': a `?session=` naming no comparison of this user. */
+/** 'Session not found' (docs/PRODUCT.md#comparison-texts): a `?session=` naming no comparison of this user. */
 const SESSION_NOT_FOUND = 'Session not found';
 
 /** What the access modal shows beyond the spec's fixed text: the service account, when the server names it. */
@@ -48,7 +48,7 @@ function readHelp(data: { [key: string]: unknown }): FigmaHelp {
 
 /**
  * The design comparison screen's behaviour: the form (method, URLs, the uploaded design), the
- * comparison's state fed by server messages (spec §4), start/stop/new, the access modal, export and
+ * comparison's state fed by server messages (docs/PRODUCT.md#comparison-progress), start/stop/new, the access modal, export and
  * copy, the session each comparison belongs to, and reopening one with `?session=<id>`.
  */
 export function useDesignComparison({ realtime, sessions }: DesignComparisonScreenProps) {

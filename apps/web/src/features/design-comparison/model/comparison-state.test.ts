@@ -18,7 +18,7 @@ function run(...events: ComparisonEvent[]): ComparisonState {
   return events.reduce(comparisonReducer, INITIAL_STATE);
 }
 
-describe('the comparison state (spec §4)', () => {
+describe('the comparison state (docs/PRODUCT.md#comparison-progress)', () => {
   it('idle → running → completed at 100% with "Comparison completed!"', () => {
     const running = run({ type: 'start' });
     expect(running.status).toBe('running');

@@ -1,7 +1,7 @@
 import { type ComparisonResults, featureOf, type ServerMessage } from '@argus/protocol';
 import { COMPARISON_TEXTS } from './texts';
 
-/** Spec §4: idle, running (progress with percentage), completed, failed, stopped. */
+/** docs/PRODUCT.md#comparison-progress: idle, running (progress with percentage), completed, failed, stopped. */
 export type ComparisonStatus = 'idle' | 'running' | 'completed' | 'failed' | 'stopped';
 
 export interface ComparisonState {
@@ -40,11 +40,11 @@ export type ComparisonEvent =
 
 const clampPercent = (value: number) => Math.max(0, Math.min(100, Math.round(value)));
 
-/** The comparison's transitions (spec §4). Events that do not apply to the current state change nothing. */
+/** The comparison's transitions (docs/PRODUCT.md#comparison-progress). Events that do not apply to the current state change nothing. */
 export function comparisonReducer(state: ComparisonState, event: ComparisonEvent): ComparisonState {
   switch (event.type) {
     case 'start':
-      // Spec §4: starting clears previous results.
+      // docs/PRODUCT.md#comparison-progress: starting clears previous results.
       return { ...INITIAL_STATE, status: 'running', message: 'Starting comparison...', progress: 0 };
     case 'progress':
       if (state.status !== 'running') return state;

@@ -43,14 +43,14 @@ const raw = {
 const results = ComparisonResultsSchema.parse(raw);
 
 describe('colours', () => {
-  it('quality badge: Excellent green, Good blue, Fair yellow, else red (spec §2)', () => {
+  it('quality badge: Excellent green, Good blue, Fair yellow, else red (docs/PRODUCT.md#comparison-results)', () => {
     expect(qualityTone('Excellent')).toBe('green');
     expect(qualityTone('Good')).toBe('blue');
     expect(qualityTone('Fair')).toBe('yellow');
     expect(qualityTone('Poor')).toBe('red');
     expect(qualityTone('anything')).toBe('red');
   });
-  it('scores: at least 80 green, at least 60 yellow, else red (spec §9)', () => {
+  it('scores: at least 80 green, at least 60 yellow, else red (docs/PRODUCT.md#comparison-results)', () => {
     expect(scoreTone(80)).toBe('green');
     expect(scoreTone(79.9)).toBe('yellow');
     expect(scoreTone(60)).toBe('yellow');

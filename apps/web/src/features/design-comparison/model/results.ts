@@ -8,7 +8,7 @@ import type {
   ViewportImages,
 } from '@argus/protocol';
 
-/** Spec §2: the quality badge's colour: Excellent green, Good blue, Fair yellow, anything else red. */
+/** docs/PRODUCT.md#comparison-results: the quality badge's colour: Excellent green, Good blue, Fair yellow, anything else red. */
 export type QualityTone = 'green' | 'blue' | 'yellow' | 'red';
 
 export function qualityTone(rating: string): QualityTone {
@@ -18,7 +18,7 @@ export function qualityTone(rating: string): QualityTone {
   return 'red';
 }
 
-/** Spec §9 score colours: at least 80 green, at least 60 yellow, else red. */
+/** Score colours (docs/PRODUCT.md#comparison-results): at least 80 green, at least 60 yellow, else red. */
 export type ScoreTone = 'green' | 'yellow' | 'red';
 
 export function scoreTone(percent: number): ScoreTone {

@@ -1,4 +1,4 @@
-/** Spec texts of the design comparison screen (§2, §4, §5, §8), character for character. */
+/** The design comparison screen's texts (docs/PRODUCT.md#design-comparison), character for character. */
 export const COMPARISON_TEXTS = {
   title: 'Design Comparison',
   invalidWebsiteUrl: 'Please enter a valid website URL',
@@ -20,13 +20,13 @@ export const COMPARISON_TEXTS = {
   modalTitle: 'Figma File Access Required',
 } as const;
 
-/** Spec §8: 'Comparison completed! Similarity: N%'. */
+/** docs/PRODUCT.md#comparison-results: 'Comparison completed! Similarity: N%'. */
 export function completedToast(similarity: number): string {
   return `Comparison completed! Similarity: ${Math.round(similarity)}%`;
 }
 
-/** Spec §3: the design session's name. */
+/** The design session's name (docs/PRODUCT.md#sessions). */
 export const SESSION_NAME = 'Figma Design Comparison';
 
-/** Spec §9 / §2: the export's file name. */
+/** docs/PRODUCT.md#comparison-results: the export's file name. */
 export const EXPORT_FILE_NAME = 'comparison-results.json';

@@ -12,7 +12,7 @@ import {
   websiteUrlError,
 } from './validation';
 
-describe('website URL (spec §5)', () => {
+describe('website URL (docs/PRODUCT.md#comparison-inputs)', () => {
   it('accepts http:// and https:// addresses', () => {
     expect(isValidWebsiteUrl('https://example.com')).toBe(true);
     expect(isValidWebsiteUrl('  http://127.0.0.1:8080/shop?x=1 ')).toBe(true);
@@ -27,7 +27,7 @@ describe('website URL (spec §5)', () => {
   });
 });
 
-describe('Figma URL (spec §5)', () => {
+describe('Figma URL (docs/PRODUCT.md#comparison-inputs)', () => {
   it("accepts a file link on Figma's https site", () => {
     expect(isValidFigmaUrl('https://www.figma.com/design/AbCdEf1234/Landing?node-id=1-2')).toBe(true);
     expect(isValidFigmaUrl('https://figma.com/file/AbCdEf1234/Landing')).toBe(true);
@@ -47,7 +47,7 @@ describe('Figma URL (spec §5)', () => {
   });
 });
 
-describe('the design file (spec §5, §9)', () => {
+describe('the design file (docs/PRODUCT.md#comparison-inputs)', () => {
   it('must be an image', () => {
     expect(checkDesignFile({ type: 'application/pdf', size: 10 })).toBe('Please select an image file');
     expect(checkDesignFile({ type: '', size: 10 })).toBe('Please select an image file');
@@ -72,7 +72,7 @@ describe('the design file (spec §5, §9)', () => {
   });
 });
 
-describe('Start Comparison (spec §5)', () => {
+describe('Start Comparison (docs/PRODUCT.md#comparison-inputs)', () => {
   const ready: StartInput = {
     method: 'image',
     websiteUrl: 'https://example.com',

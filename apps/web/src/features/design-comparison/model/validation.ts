@@ -3,7 +3,7 @@ import { COMPARISON_TEXTS } from './texts';
 
 export type ComparisonMethod = 'figma' | 'image';
 
-/** Spec §5: the website must parse and begin with http:// or https://. */
+/** docs/PRODUCT.md#comparison-inputs: the website must parse and begin with http:// or https://. */
 export function isValidWebsiteUrl(value: string): boolean {
   const text = value.trim();
   if (!/^https?:\/\//i.test(text)) return false;
@@ -16,7 +16,7 @@ export function isValidWebsiteUrl(value: string): boolean {
 }
 
 /**
- * Spec §5: a Figma URL starts with the Figma site's https address. Both of Figma's hosts are read
+ * docs/PRODUCT.md#comparison-inputs: a Figma URL starts with the Figma site's https address. Both of Figma's hosts are read
  * (the server's reader accepts figma.com and www.figma.com), and a bare host is no file, so a path
  * after it is required.
  */
@@ -45,7 +45,7 @@ export function figmaUrlError(value: string): string | null {
   return isValidFigmaUrl(value) ? null : COMPARISON_TEXTS.invalidFigmaUrl;
 }
 
-/** Spec §5: image/ types only, under 10 MB. Returns the message to show, or null when the file may be sent. */
+/** docs/PRODUCT.md#comparison-inputs: image/ types only, under 10 MB. Returns the message to show, or null when the file may be sent. */
 export function checkDesignFile(file: { type: string; size: number }): string | null {
   if (!file.type.startsWith('image/')) return COMPARISON_TEXTS.notAnImage;
   if (file.size > MAX_UPLOAD_BYTES) return COMPARISON_TEXTS.tooLarge;
@@ -66,7 +66,7 @@ function fileSize(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** Spec §5: only the first dropped file is used. */
+/** docs/PRODUCT.md#comparison-inputs: only the first dropped file is used. */
 export function firstFile<T>(files: ArrayLike<T> | null | undefined): T | null {
   return files && files.length > 0 ? (files[0] ?? null) : null;
 }
@@ -83,7 +83,7 @@ export interface StartInput {
 }
 
 /**
- * Why Start Comparison cannot be pressed (spec §5: connected, website URL valid, and Figma URL valid or
+ * Why Start Comparison cannot be pressed (docs/PRODUCT.md#comparison-inputs: connected, website URL valid, and Figma URL valid or
  * an image uploaded), or null when it can.
  */
 export function startBlocker(input: StartInput): string | null {

@@ -29,7 +29,7 @@ function describeError(status: number, body: unknown): string {
   return `HTTP error! status: ${status}`;
 }
 
-/** `POST /api/demo-requests` (DESIGN.md §5): stores a demo request; answers 201 `{success, id, message}`. */
+/** `POST /api/demo-requests` (docs/PRODUCT.md#demo-request; docs/ARCHITECTURE.md#departures-from-the-spec-and-why): stores a demo request; answers 201 `{success, id, message}`. */
 export async function submitDemoRequest(
   request: DemoRequest,
   signal?: AbortSignal,

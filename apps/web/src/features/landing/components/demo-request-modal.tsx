@@ -4,7 +4,7 @@ import { type ChangeEvent, type FormEvent, type Ref, useEffect, useRef, useState
 import { Dialog } from '../../../components/dialog';
 import { DemoRequestError, submitDemoRequest } from '../api/submit-demo-request';
 
-/** Spec §2: after '✓ Request Sent!' the form is cleared and the modal closes after 2 s. */
+/** docs/PRODUCT.md#demo-request: after '✓ Request Sent!' the form is cleared and the modal closes after 2 s. */
 export const DEMO_CLOSE_DELAY_MS = 2000;
 
 type Status = 'idle' | 'sending' | 'success' | 'error';

@@ -7,7 +7,7 @@ function announceComingSoon(feature: FeatureHighlight) {
   window.alert(`${feature.title} is coming soon! We're putting the finishing touches on it. Stay tuned.`);
 }
 
-/** Spec §2: four feature highlights rotating every 3.5 s, each with a Coming Soon button. */
+/** docs/PRODUCT.md#landing-page: four feature highlights rotating every 3.5 s, each with a Coming Soon button. */
 export function FeatureShowcase() {
   const [paused, setPaused] = useState(false);
   const { index, select } = useRotatingIndex(FEATURE_HIGHLIGHTS.length, HIGHLIGHT_ROTATION_MS, paused);

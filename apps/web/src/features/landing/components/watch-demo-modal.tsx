@@ -26,7 +26,7 @@ interface WatchDemoModalProps {
   onClose: () => void;
 }
 
-/** Spec §2 'Watch Demo': a product walkthrough, and a button to try it live at /conversational. */
+/** 'Watch Demo' (docs/PRODUCT.md#landing-page): a product walkthrough, and a button to try it live at /conversational. */
 export function WatchDemoModal({ open, onClose }: WatchDemoModalProps) {
   return (
     <Dialog
