@@ -1,7 +1,7 @@
 import type { LucideIcon } from 'lucide-react';
 import { Construction } from 'lucide-react';
 
-/** docs/PRODUCT.md#placeholder-screens: test history, analytics and settings say 'Coming Soon' / 'This feature is under development.' */
+/** docs/PRODUCT.md#placeholder-screens: screens not built yet say 'Coming Soon' / 'This feature is under development.' */
 export function ComingSoon({ screen, icon: Icon = Construction }: { screen?: string; icon?: LucideIcon }) {
   return (
     <div
