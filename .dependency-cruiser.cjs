@@ -1,4 +1,4 @@
-// Import boundaries of DESIGN.md §2 and docs/ARCHITECTURE.md, checked by dependency-cruiser.
+// Import boundaries of docs/ARCHITECTURE.md ("Packages and the direction of imports"), checked by dependency-cruiser.
 // Run it with `npm run check:boundaries` (scripts/check-boundaries.mjs): that script lets dependency-cruiser's
 // swc parser read .tsx files, which the bare `depcruise` command cannot do here (see the script's header).
 //
@@ -7,7 +7,7 @@
 const { existsSync, readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
-/** Which workspaces each workspace may import (DESIGN.md §2). The server app wires everything but the web app. */
+/** Which workspaces each workspace may import (docs/ARCHITECTURE.md). The server app wires everything but the web app. */
 const ALLOWED = {
   'packages/protocol': [],
   'packages/db': ['packages/protocol'],
@@ -59,7 +59,7 @@ const workspaces = ['apps', 'packages'].flatMap((group) =>
 const dirOfPackage = Object.fromEntries(workspaces.map(({ dir, manifest }) => [manifest.name, dir]));
 
 /**
- * One rule per workspace: the workspace packages it may import (DESIGN.md §2). Imports of the apps are the
+ * One rule per workspace: the workspace packages it may import (ALLOWED). Imports of the apps are the
  * business of not-to-server-app and not-to-web-app. A workspace missing from ALLOWED may import none.
  */
 const directionRules = workspaces.map(({ dir }) => {
@@ -69,8 +69,8 @@ const directionRules = workspaces.map(({ dir }) => {
     name: `direction-${dir.replace('/', '-')}`,
     severity: 'error',
     comment: allowed
-      ? `${dir} may import ${names.length ? `only ${names.join(' and ')}` : 'no other workspace'} (DESIGN.md §2).`
-      : `${dir} is not in ALLOWED of .dependency-cruiser.cjs: add it, with the workspaces DESIGN.md §2 lets it import.`,
+      ? `${dir} may import ${names.length ? `only ${names.join(' and ')}` : 'no other workspace'} (docs/ARCHITECTURE.md, the direction of imports).`
+      : `${dir} is not in ALLOWED of .dependency-cruiser.cjs: add it, with the workspaces docs/ARCHITECTURE.md lets it import.`,
     from: { path: `^${reEscape(dir)}/` },
     to: {
       path: '^packages/[^/]+/',
@@ -121,6 +121,16 @@ module.exports = {
         'Shared web code (src/components, src/lib, src/hooks) may not import a feature or src/app: features build on shared code, not the other way round.',
       from: { path: '^apps/web/src/(components|lib|hooks)/' },
       to: { path: '^apps/web/src/(features|app)/' },
+    },
+    {
+      name: 'server-features-not-to-ws',
+      severity: 'error',
+      comment:
+        'Server business code (src/automation, conversation, comparison, activity, runs, services, realtime) may not import the socket layer (src/ws/): it reaches sockets through the UserChannel of src/realtime/user-channel.ts, and the socket handlers (src/ws/handlers/) call the services, not the other way round (docs/ARCHITECTURE.md, the direction of imports).',
+      from: {
+        path: '^apps/server/src/(automation|conversation|comparison|activity|runs|services|realtime)/',
+      },
+      to: { path: '^apps/server/src/ws/' },
     },
     ...directionRules,
     {
@@ -234,9 +244,18 @@ module.exports = {
     },
     ...declaredWorkspaceRules,
     {
+      name: 'no-cycle',
+      severity: 'error',
+      comment:
+        'Imports may not go round in a circle, type-only imports included: a cycle makes the load order decide what is still undefined, and its files can only be understood (and moved) together. Move what both sides need to a module both import.',
+      from: {},
+      to: { circular: true },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
-      comment: 'The import resolves to no file: a typo, a missing file, or a package that is not installed.',
+      comment:
+        "The import resolves to no file: a typo, a missing file, a package that is not installed, or a workspace whose package.json exports no entry (e.g. '@argus/server').",
       from: {},
       to: { couldNotResolve: true, pathNot: '^@argus/[^/]+/.' },
     },

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Import boundaries (DESIGN.md §2, docs/ARCHITECTURE.md): runs dependency-cruiser with the rules of
+// Import boundaries (docs/ARCHITECTURE.md, the direction of imports): runs dependency-cruiser with the rules of
 // .dependency-cruiser.cjs over the workspaces' sources, e2e/, bench/ and fixtures/, and fails naming, for each
 // violation, the file, the import as written and the rule. Offline; about 2-3 s.
 //
@@ -120,9 +120,11 @@ if (violations.length > 0) {
     const file =
       module === v.to || v.to.includes('node_modules/') || !existsSync(join(root, v.to)) ? '' : ` (${v.to})`;
     lines.push(`  ✖ ${v.from} imports '${module}'${file}  [${rule}]`);
+    // A cycle is reported once, at one of its imports; the rest of the way round says where to cut it.
+    if (v.cycle) lines.push(`      cycle: ${[v.from, ...v.cycle.map((step) => step.name)].join(' → ')}`);
   }
   console.error(
-    `Import boundary violations (DESIGN.md §2; rules in .dependency-cruiser.cjs): ${violations.length}\n${lines.join('\n')}\n`,
+    `Import boundary violations (docs/ARCHITECTURE.md; rules in .dependency-cruiser.cjs): ${violations.length}\n${lines.join('\n')}\n`,
   );
   process.exit(1);
 }

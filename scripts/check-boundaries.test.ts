@@ -70,7 +70,12 @@ function plant(root: string, files: Record<string, string>): void {
 function editManifest(
   root: string,
   dir: string,
-  edit: (manifest: { dependencies: Record<string, string> }) => void,
+  edit: (manifest: {
+    dependencies: Record<string, string>;
+    exports?: unknown;
+    main?: string;
+    types?: string;
+  }) => void,
 ) {
   const path = join(root, dir, 'package.json');
   const manifest = JSON.parse(readFileSync(path, 'utf8'));
@@ -143,6 +148,19 @@ const cases: Case[] = [
     files: { 'packages/engine/src/planted-server.ts': "export * from '@argus/server';\n" },
   },
   {
+    name: 'a package importing a workspace name that resolves nowhere (the server app with no entry)',
+    rule: 'not-to-unresolvable',
+    file: 'packages/db/src/planted-unresolved.ts',
+    specifier: '@argus/server',
+    files: { 'packages/db/src/planted-unresolved.ts': "export * from '@argus/server';\n" },
+    manifests: (root) =>
+      editManifest(root, 'apps/server', (manifest) => {
+        manifest.exports = {};
+        delete manifest.main;
+        delete manifest.types;
+      }),
+  },
+  {
     name: 'protocol importing another workspace (a type-only import)',
     rule: 'direction-packages-protocol',
     file: 'packages/protocol/src/planted-direction.ts',
@@ -192,6 +210,23 @@ const cases: Case[] = [
     file: 'apps/server/src/planted-web.ts',
     specifier: '../../web/src/lib/cn',
     files: { 'apps/server/src/planted-web.ts': "export * from '../../web/src/lib/cn';\n" },
+  },
+  {
+    name: 'a server feature importing the socket layer (a type-only import)',
+    rule: 'server-features-not-to-ws',
+    file: 'apps/server/src/automation/planted-ws.ts',
+    specifier: '../ws/realtime-hub',
+    files: {
+      'apps/server/src/automation/planted-ws.ts':
+        "import type { RealtimeHub } from '../ws/realtime-hub';\nexport type Hub = RealtimeHub;\n",
+    },
+  },
+  {
+    name: 'a server service importing a socket handler',
+    rule: 'server-features-not-to-ws',
+    file: 'apps/server/src/services/planted-ws.ts',
+    specifier: '../ws/handlers/automation',
+    files: { 'apps/server/src/services/planted-ws.ts': "export * from '../ws/handlers/automation';\n" },
   },
   {
     name: "a deep import of a package's file by name",
@@ -290,6 +325,18 @@ const cases: Case[] = [
   },
 ];
 
+/**
+ * A cycle of three files, closed by a type-only import. dependency-cruiser reports a cycle once, at whichever of
+ * its imports it meets first, so the test accepts any of the three and checks the whole way round.
+ */
+const cycle: Record<string, string> = {
+  'packages/db/src/planted-cycle/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
+  'packages/db/src/planted-cycle/b.ts': "import { c } from './c';\nexport const b = c;\n",
+  'packages/db/src/planted-cycle/c.ts':
+    "import type { a } from './a';\nexport const c: typeof a | null = null;\n",
+};
+const cycleFiles = Object.keys(cycle);
+
 /** Imports the rules allow, planted beside the violations: none of them may be reported. */
 const legal: Record<string, string> = {
   'apps/web/src/app/planted-legal.tsx':
@@ -297,6 +344,9 @@ const legal: Record<string, string> = {
   'apps/web/src/features/shell/planted-legal.ts':
     "export * from '../../components/button';\nexport * from '../../lib/cn';\nexport * from './sidebar';\n",
   'apps/server/src/planted-legal.ts': "export * from '@argus/ai';\nexport * from '@argus/db';\n",
+  'apps/server/src/comparison/planted-legal.ts': "export * from '../realtime/user-channel';\n",
+  'apps/server/src/ws/handlers/planted-legal.ts':
+    "export * from '../../automation/automation-service';\nexport * from '../../realtime/user-channel';\n",
   'packages/engine/src/planted-legal.test.ts':
     "export * from '../../../fixtures/site/serve';\nimport 'vitest';\n",
   'e2e/planted-legal.e2e.test.ts':
@@ -323,6 +373,7 @@ describe('npm run check:boundaries', () => {
         plant(root, files ?? {});
         manifests?.(root);
       }
+      plant(root, cycle);
       plant(root, legal);
       return check(root);
     })(),
@@ -371,6 +422,25 @@ describe('npm run check:boundaries', () => {
   );
 
   it(
+    'fails on a cycle of imports (one of them type-only), naming no-cycle and the whole way round',
+    async () => {
+      const [, planted] = await runs;
+      expect(planted.code).toBe(1);
+      const cycles = reported(planted.output).filter(({ rule }) => rule === 'no-cycle');
+      expect(cycles).toHaveLength(1);
+      expect(cycleFiles).toContain(cycles[0].file);
+      const way = planted.output.match(/^ +cycle: (.*)$/m)?.[1].split(' → ') ?? [];
+      expect(way).toHaveLength(4);
+      expect(way[0]).toBe(cycles[0].file);
+      expect(way.at(-1)).toBe(way[0]);
+      // The way round follows the imports: a → b → c → a, from wherever it starts.
+      const start = cycleFiles.indexOf(way[0]);
+      expect(way.slice(0, 3)).toEqual([0, 1, 2].map((i) => cycleFiles[(start + i) % 3]));
+    },
+    timeout,
+  );
+
+  it(
     'reports only the planted violations, none of the legal imports beside them',
     async () => {
       const [, planted] = await runs;
@@ -380,7 +450,7 @@ describe('npm run check:boundaries', () => {
       const undeclared = (file: string, specifier: string) =>
         (file.startsWith('packages/engine/') && specifier === 'playwright-core') ||
         (file.startsWith('packages/ai/') && specifier === '@argus/engine');
-      const plantedFiles = new Set(cases.map((c) => c.file));
+      const plantedFiles = new Set([...cases.map((c) => c.file), ...cycleFiles]);
       expect(
         violations.filter(
           ({ file, specifier, rule }) =>

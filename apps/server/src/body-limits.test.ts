@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { checkJsonShape, MAX_BODY_DEPTH, MAX_BODY_VALUES, parseFormText, parseJsonText } from './body-limits';
 import { parseTrustProxy } from './config';
 import { securePrivateDir } from './data-dir';
-import { AppError, parseWith } from './errors';
+import { AppError } from './errors';
+import { parseWith } from './validation';
 
 const codeOf = (work: () => unknown) => {
   try {

@@ -8,11 +8,12 @@ import {
   type User,
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
-import { AppError, parseWith } from '../errors';
+import { AppError } from '../errors';
 import { currentUser } from '../plugins/authenticate';
 import type { Services } from '../services';
 import { toPublicUser } from '../services/auth-service';
 import type { RateLimiter } from '../services/rate-limiter';
+import { parseWith } from '../validation';
 
 function enforce(limiter: RateLimiter, key: string): void {
   const { allowed, retryAfterSeconds } = limiter.hit(key);

@@ -9,11 +9,12 @@ import {
   TestRunUpdateSchema,
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
-import { AppError, parseWith } from '../errors';
+import { AppError } from '../errors';
 import { currentUser } from '../plugins/authenticate';
 import type { Services } from '../services';
 import { checkSessionOwner, ownTestRun } from '../services/ownership';
 import { checkRunSize } from '../services/quotas';
+import { parseWith } from '../validation';
 
 export function toApiTestRun(
   row: TestRunRow,

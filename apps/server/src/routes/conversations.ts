@@ -14,11 +14,12 @@ import {
   TestCaseSchema,
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
-import { AppError, parseWith } from '../errors';
+import { AppError } from '../errors';
 import { currentUser } from '../plugins/authenticate';
 import type { Services } from '../services';
 import { checkSessionOwner } from '../services/ownership';
 import { checkRunSize } from '../services/quotas';
+import { parseWith } from '../validation';
 
 const PageQuerySchema = SessionListQuerySchema.pick({ limit: true, offset: true });
 

@@ -1,7 +1,8 @@
 import { type DemoRequestResponse, DemoRequestSchema } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
-import { AppError, parseWith } from '../errors';
+import { AppError } from '../errors';
 import type { Services } from '../services';
+import { parseWith } from '../validation';
 
 /** The landing page's demo form (our own endpoint instead of a third-party service: docs/ARCHITECTURE.md#departures-from-the-spec-and-why). */
 export async function demoRequestRoutes(app: FastifyInstance, { services }: { services: Services }) {

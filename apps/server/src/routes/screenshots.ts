@@ -1,6 +1,6 @@
 import { IdParamsSchema, ScreenshotRecordSchema, TestCaseScreenshotsParamsSchema } from '@argus/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, parseWith } from '../errors';
+import { AppError } from '../errors';
 import { bearerToken } from '../plugins/authenticate';
 import { toScreenshotRef } from '../runs/run-recorder';
 import type { Services } from '../services';
@@ -8,6 +8,7 @@ import { sniffImage } from '../services/blob-store';
 import { ownTestRun } from '../services/ownership';
 import { storageQuotaError } from '../services/quotas';
 import type { SignedQuery } from '../services/signed-urls';
+import { parseWith } from '../validation';
 
 /** A base64 screenshot of up to 10 MB decoded, and some room for the rest of the record. */
 const UPLOAD_BODY_LIMIT = 15 * 1024 * 1024;

@@ -8,9 +8,10 @@ import {
   SessionUpdateSchema,
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
-import { AppError, parseWith } from '../errors';
+import { AppError } from '../errors';
 import { currentUser } from '../plugins/authenticate';
 import type { Services } from '../services';
+import { parseWith } from '../validation';
 
 export function toApiSession(row: SessionRow): Session {
   return {

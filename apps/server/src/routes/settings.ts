@@ -5,9 +5,10 @@ import {
   type TestConnectionResponse,
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
-import { AppError, parseWith } from '../errors';
+import { AppError } from '../errors';
 import { currentUser } from '../plugins/authenticate';
 import type { Services } from '../services';
+import { parseWith } from '../validation';
 
 /**
  * The signed-in user's Settings (issue 9): the AI engine (provider, model, base URL, API key), the

@@ -7,10 +7,11 @@ import {
   toUploadedDesign,
   UPLOAD_TOO_LARGE,
 } from '../comparison/design-uploads';
-import { AppError, parseWith } from '../errors';
+import { AppError } from '../errors';
 import { bearerToken } from '../plugins/authenticate';
 import type { Services } from '../services';
 import type { DesignLinkKind, SignedQuery } from '../services/signed-urls';
+import { parseWith } from '../validation';
 
 /** The multipart errors of @fastify/multipart, by code, as our own refusals. */
 function multipartError(error: unknown): AppError | null {
