@@ -1,8 +1,6 @@
 import { cn } from '../lib/cn';
+import type { SocketStatus } from '../lib/screen-realtime';
 import { Badge } from './badge';
-
-/** The socket's state as the realtime client reports it. */
-export type SocketStatus = 'disconnected' | 'connecting' | 'connected' | 'error';
 
 const CONNECTION: Record<SocketStatus, { label: string; dot: string }> = {
   connected: { label: 'Connected', dot: 'bg-emerald-500' },
@@ -11,16 +9,45 @@ const CONNECTION: Record<SocketStatus, { label: string; dot: string }> = {
   error: { label: 'Disconnected', dot: 'bg-red-500' },
 };
 
-/** Spec §2's connection indicator (Connected / Connecting... / Disconnected), as every screen shows it. */
-export function ConnectionBadge({ status, testId }: { status: SocketStatus; testId: string }) {
+/**
+ * The connection indicator (Connected / Connecting... / Disconnected; docs/PRODUCT.md). A screen's header
+ * shows it toned by the state; the app shell's header shows it as a quiet white pill ('plain').
+ */
+export function ConnectionBadge({
+  status,
+  testId,
+  title,
+  look = 'toned',
+}: {
+  status: SocketStatus;
+  testId: string;
+  /** Shown on hover, e.g. why the socket is down. */
+  title?: string;
+  look?: 'toned' | 'plain';
+}) {
   const conn = CONNECTION[status];
+  const dot = <span className={cn('size-2 rounded-full', conn.dot)} aria-hidden />;
+  if (look === 'plain') {
+    return (
+      <span
+        className="inline-flex items-center gap-2 rounded-full border border-slate-200 bg-white px-3 py-1 text-xs font-medium text-slate-600"
+        title={title}
+        data-testid={testId}
+        data-status={status}
+      >
+        {dot}
+        {conn.label}
+      </span>
+    );
+  }
   return (
     <Badge
       tone={status === 'connected' ? 'green' : status === 'connecting' ? 'amber' : 'red'}
       data-testid={testId}
       data-status={status}
+      title={title}
     >
-      <span className={cn('size-2 rounded-full', conn.dot)} aria-hidden />
+      {dot}
       {conn.label}
     </Badge>
   );

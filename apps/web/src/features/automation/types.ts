@@ -1,17 +1,9 @@
-import type { ClientMessageInput, ServerMessage, User } from '@argus/protocol';
+import type { User } from '@argus/protocol';
+import type { ScreenRealtime } from '../../lib/screen-realtime';
 import type { ScreenSessionStore } from '../../lib/sessions/screen-session';
 
-/**
- * What the screen needs from the realtime socket. The app passes its realtime context value
- * (features do not import each other); only these members are used.
- */
-export interface AutomationRealtime {
-  status: 'disconnected' | 'connecting' | 'connected' | 'error';
-  isConnected: boolean;
-  /** Throws while disconnected or when the message does not match the protocol. */
-  send: (message: ClientMessageInput) => void;
-  client: { onMessage(listener: (message: ServerMessage) => void): () => void };
-}
+/** What the screen needs from the realtime socket (see ScreenRealtime). */
+export type AutomationRealtime = ScreenRealtime;
 
 export interface AutomationScreenProps {
   /** The signed-in user, or null (then the screen asks to log in). */

@@ -1,16 +1,9 @@
-import type { ClientMessageInput, JsonObject, ServerMessage, User } from '@argus/protocol';
+import type { JsonObject, User } from '@argus/protocol';
+import type { ScreenRealtime } from '../../lib/screen-realtime';
 
-/**
- * What the screen needs from the realtime socket. The app passes its realtime context value
- * (features do not import each other); only these members are used.
- */
-export interface ConversationalRealtime {
-  status: 'disconnected' | 'connecting' | 'connected' | 'error';
-  isConnected: boolean;
+/** What the screen needs from the realtime socket (see ScreenRealtime), with the last error too. */
+export interface ConversationalRealtime extends ScreenRealtime {
   lastError: string | null;
-  /** Throws while disconnected or when the message does not match the protocol. */
-  send: (message: ClientMessageInput) => void;
-  client: { onMessage(listener: (message: ServerMessage) => void): () => void };
 }
 
 /** A session as the screen reads it (the sessions store's client sessions fit). */

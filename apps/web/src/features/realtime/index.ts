@@ -1,9 +1,7 @@
 export { sendCleanupBeacon } from './cleanup-beacon';
-export { ConnectionBadge } from './connection-badge';
 export { ProtocolMismatchBanner } from './protocol-mismatch-banner';
 export {
   buildSocketUrl,
-  type ConnectionStatus,
   MAX_RECONNECT_ATTEMPTS,
   REALTIME_ERRORS,
   RECONNECT_DELAY_MS,

@@ -7,6 +7,7 @@ import {
   WS_CLOSE,
   WS_CLOSE_REASONS,
 } from '@argus/protocol';
+import type { SocketStatus } from '../../lib/screen-realtime';
 
 /**
  * The realtime channel (docs/ARCHITECTURE.md, The socket): one WebSocket per signed-in user at `/ws/{userId}`
@@ -32,10 +33,8 @@ export const REALTIME_ERRORS = {
   outdated: 'Argus has been updated on the server. Reload the page to continue.',
 } as const;
 
-export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected' | 'error';
-
 export interface RealtimeState {
-  status: ConnectionStatus;
+  status: SocketStatus;
   lastError: string | null;
   /** The server's clock at authentication (from `connection_established`). */
   serverTime: string | null;

@@ -8,7 +8,8 @@ import {
   useRef,
   useSyncExternalStore,
 } from 'react';
-import { type ConnectionStatus, RealtimeClient, type RealtimeState } from './realtime-client';
+import type { SocketStatus } from '../../lib/screen-realtime';
+import { RealtimeClient, type RealtimeState } from './realtime-client';
 
 export interface RealtimeContextValue extends RealtimeState {
   isConnected: boolean;
@@ -73,7 +74,7 @@ export function useRealtime(): RealtimeContextValue {
 }
 
 /** The connection status for a badge or banner: connected, connecting, disconnected or error. */
-export function useConnectionStatus(): { status: ConnectionStatus; lastError: string | null } {
+export function useConnectionStatus(): { status: SocketStatus; lastError: string | null } {
   const { status, lastError } = useRealtime();
   return { status, lastError };
 }

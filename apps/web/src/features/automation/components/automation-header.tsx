@@ -16,10 +16,11 @@ import {
 } from 'lucide-react';
 import { Badge } from '../../../components/badge';
 import { ConnectionBadge } from '../../../components/connection-badge';
+import { ScreenHeader } from '../../../components/screen-header';
 import { SmallButton } from '../../../components/small-button';
 import { cn } from '../../../lib/cn';
+import type { SocketStatus } from '../../../lib/screen-realtime';
 import type { ExecutionStatus, StatusTone } from '../model/execution';
-import type { AutomationRealtime } from '../types';
 
 function StatusIcon({ tone }: { tone: StatusTone }) {
   switch (tone) {
@@ -48,7 +49,7 @@ const TONE_TEXT: Record<StatusTone, string> = {
 export interface AutomationHeaderProps {
   user: User | null;
   mode: TestMode;
-  connection: AutomationRealtime['status'];
+  connection: SocketStatus;
   status: ExecutionStatus;
   /** Success only for a completed run where every test passed; a run with failures is a warning. */
   statusTone: StatusTone;
@@ -68,24 +69,22 @@ export function AutomationHeader(props: AutomationHeaderProps) {
   const { user, mode, connection, status, statusTone: tone } = props;
   const userLabel = user ? user.full_name?.trim() || user.username : null;
   return (
-    <section className="rounded-2xl border border-slate-200 bg-white px-5 py-5 shadow-xs sm:px-6">
-      <div className="flex flex-wrap items-start gap-4">
-        <span className="flex size-11 shrink-0 items-center justify-center rounded-xl bg-indigo-600 text-white shadow-sm shadow-indigo-600/20">
-          <Bot className="size-5" aria-hidden />
-        </span>
-        <div className="min-w-0 flex-1">
-          <h1 className="text-xl font-semibold tracking-tight text-slate-900">Automation Mode</h1>
-          <p
-            className={cn('mt-1 flex items-start gap-2 text-sm', TONE_TEXT[tone])}
-            data-testid="automation-status"
-            data-state={status}
-            data-tone={tone}
-            aria-live="polite"
-          >
-            <StatusIcon tone={tone} />
-            <span className="min-w-0 break-words">{props.statusText}</span>
-          </p>
-        </div>
+    <ScreenHeader
+      icon={Bot}
+      title="Automation Mode"
+      description={
+        <p
+          className={cn('mt-1 flex items-start gap-2 text-sm', TONE_TEXT[tone])}
+          data-testid="automation-status"
+          data-state={status}
+          data-tone={tone}
+          aria-live="polite"
+        >
+          <StatusIcon tone={tone} />
+          <span className="min-w-0 break-words">{props.statusText}</span>
+        </p>
+      }
+      aside={
         <div className="flex flex-wrap items-center gap-2">
           <Badge tone="slate" data-testid="automation-user">
             <UserRound className="size-3.5" aria-hidden />
@@ -101,7 +100,8 @@ export function AutomationHeader(props: AutomationHeaderProps) {
           </Badge>
           <ConnectionBadge status={connection} testId="automation-connection" />
         </div>
-      </div>
+      }
+    >
       <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
         <SmallButton
           variant="danger"
@@ -129,6 +129,6 @@ export function AutomationHeader(props: AutomationHeaderProps) {
           </SmallButton>
         </div>
       </div>
-    </section>
+    </ScreenHeader>
   );
 }

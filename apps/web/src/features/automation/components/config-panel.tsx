@@ -2,9 +2,10 @@ import type { TestMode } from '@argus/protocol';
 import { Globe, Layers, Loader2, Settings2, Sparkles, SquareTerminal } from 'lucide-react';
 import { type FormEvent, useId } from 'react';
 import { Panel } from '../../../components/panel';
+import { SegmentedControl, type SegmentedOption } from '../../../components/segmented-control';
 import { cn } from '../../../lib/cn';
 
-const MODES: { value: TestMode; label: string; hint: string; icon: typeof Layers }[] = [
+const MODES: SegmentedOption<TestMode>[] = [
   { value: 'full', label: 'Full', hint: 'Explore the site and test everything found', icon: Layers },
   { value: 'command', label: 'Command', hint: 'Test what you describe in plain words', icon: SquareTerminal },
 ];
@@ -35,41 +36,19 @@ export function ConfigPanel(props: ConfigPanelProps) {
   return (
     <Panel title="Test Configuration" icon={Settings2} testId="config-panel">
       <form onSubmit={submit} noValidate className="space-y-4">
-        <fieldset disabled={props.modeLocked}>
-          <legend className="text-sm font-medium text-slate-700">Test mode</legend>
-          <div className="mt-1.5 grid grid-cols-2 gap-1 rounded-xl bg-slate-100 p-1">
-            {MODES.map((option) => {
-              const selected = props.mode === option.value;
-              const Icon = option.icon;
-              return (
-                <label
-                  key={option.value}
-                  title={option.hint}
-                  className={cn(
-                    'relative flex items-center justify-center gap-2 rounded-lg px-3 py-2 text-sm font-medium transition',
-                    'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-indigo-600 has-[:disabled]:opacity-60',
-                    selected ? 'bg-white text-indigo-700 shadow-sm' : 'text-slate-600 hover:text-slate-900',
-                  )}
-                >
-                  <input
-                    type="radio"
-                    name="test-mode"
-                    value={option.value}
-                    checked={selected}
-                    onChange={() => props.onModeChange(option.value)}
-                    className="absolute inset-0 size-full cursor-pointer appearance-none rounded-lg opacity-0 disabled:cursor-not-allowed"
-                  />
-                  <Icon className="size-4" aria-hidden />
-                  {option.label}
-                </label>
-              );
-            })}
-          </div>
+        <SegmentedControl
+          legend="Test mode"
+          name="test-mode"
+          value={props.mode}
+          onChange={props.onModeChange}
+          options={MODES}
+          disabled={props.modeLocked}
+        >
           <p className="mt-1.5 text-xs text-slate-500">
             {MODES.find((option) => option.value === props.mode)?.hint}
             {props.modeLocked && ' · locked while busy'}
           </p>
-        </fieldset>
+        </SegmentedControl>
 
         <div>
           <label htmlFor={urlId} className="block text-sm font-medium text-slate-700">

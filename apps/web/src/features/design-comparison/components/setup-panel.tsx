@@ -3,12 +3,12 @@ import { Globe, ImageUp, Loader2, PenTool, Play, RotateCcw, Settings2, Square } 
 import type { FormEvent } from 'react';
 import { Button } from '../../../components/button';
 import { Panel } from '../../../components/panel';
+import { SegmentedControl, type SegmentedOption } from '../../../components/segmented-control';
 import { TextField } from '../../../components/text-field';
-import { cn } from '../../../lib/cn';
 import { type ComparisonMethod, figmaUrlError, websiteUrlError } from '../model/validation';
 import { DesignDropzone } from './design-dropzone';
 
-const METHODS: { value: ComparisonMethod; label: string; hint: string; icon: typeof PenTool }[] = [
+const METHODS: SegmentedOption<ComparisonMethod>[] = [
   { value: 'figma', label: 'Figma File', hint: 'A frame of a Figma file', icon: PenTool },
   { value: 'image', label: 'Upload Image', hint: 'A PNG, JPG, GIF or WebP export', icon: ImageUp },
 ];
@@ -45,37 +45,14 @@ export function SetupPanel(props: SetupPanelProps) {
   return (
     <Panel title="Compare" icon={Settings2} testId="comparison-setup">
       <form onSubmit={submit} noValidate className="space-y-5">
-        <fieldset disabled={props.running}>
-          <legend className="text-sm font-medium text-slate-700">Design source</legend>
-          <div className="mt-1.5 grid grid-cols-2 gap-1 rounded-xl bg-slate-100 p-1">
-            {METHODS.map((option) => {
-              const selected = props.method === option.value;
-              const Icon = option.icon;
-              return (
-                <label
-                  key={option.value}
-                  title={option.hint}
-                  className={cn(
-                    'relative flex items-center justify-center gap-2 rounded-lg px-3 py-2 text-sm font-medium transition',
-                    'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-indigo-600 has-[:disabled]:opacity-60',
-                    selected ? 'bg-white text-indigo-700 shadow-sm' : 'text-slate-600 hover:text-slate-900',
-                  )}
-                >
-                  <input
-                    type="radio"
-                    name="comparison-method"
-                    value={option.value}
-                    checked={selected}
-                    onChange={() => props.onMethodChange(option.value)}
-                    className="absolute inset-0 size-full cursor-pointer appearance-none rounded-lg opacity-0 disabled:cursor-not-allowed"
-                  />
-                  <Icon className="size-4" aria-hidden />
-                  {option.label}
-                </label>
-              );
-            })}
-          </div>
-        </fieldset>
+        <SegmentedControl
+          legend="Design source"
+          name="comparison-method"
+          value={props.method}
+          onChange={props.onMethodChange}
+          options={METHODS}
+          disabled={props.running}
+        />
 
         {props.method === 'figma' ? (
           <div>

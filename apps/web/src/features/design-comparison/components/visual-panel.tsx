@@ -1,6 +1,7 @@
 import { Columns2, ImageOff, Layers, ScanEye } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Panel } from '../../../components/panel';
+import { SegmentedControl } from '../../../components/segmented-control';
 import { cn } from '../../../lib/cn';
 import { boxInImage, humanize, type IssueView, issuesOn, type ResultsView } from '../model/results';
 
@@ -86,52 +87,6 @@ function Boxes({
   );
 }
 
-/** A row of radio buttons drawn as a segmented control (the config panel's look). */
-function Segmented({
-  label,
-  name,
-  value,
-  onChange,
-  options,
-}: {
-  label: string;
-  name: string;
-  value: string;
-  onChange: (value: string) => void;
-  options: { value: string; label: string; icon?: typeof Columns2 }[];
-}) {
-  return (
-    <fieldset className="flex gap-1 rounded-xl bg-slate-100 p-1">
-      <legend className="sr-only">{label}</legend>
-      {options.map((option) => {
-        const checked = option.value === value;
-        const Icon = option.icon;
-        return (
-          <label
-            key={option.value}
-            className={cn(
-              'relative inline-flex items-center gap-1.5 rounded-lg px-3 py-1 text-xs font-medium transition',
-              'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-indigo-600',
-              checked ? 'bg-white text-indigo-700 shadow-sm' : 'text-slate-600 hover:text-slate-900',
-            )}
-          >
-            <input
-              type="radio"
-              name={name}
-              value={option.value}
-              checked={checked}
-              onChange={() => onChange(option.value)}
-              className="absolute inset-0 size-full cursor-pointer appearance-none rounded-lg opacity-0"
-            />
-            {Icon && <Icon className="size-3.5" aria-hidden />}
-            {option.label}
-          </label>
-        );
-      })}
-    </fieldset>
-  );
-}
-
 function Picture({
   src,
   alt,
@@ -211,16 +166,18 @@ export function VisualPanel({
     >
       <div className="flex flex-wrap items-center gap-3">
         {view.images.length > 1 && (
-          <Segmented
-            label="Viewport"
+          <SegmentedControl
+            size="compact"
+            legend="Viewport"
             name={`${sliderId}-viewport`}
             value={image.name}
             onChange={onViewportChange}
             options={view.images.map((entry) => ({ value: entry.name, label: humanize(entry.name) }))}
           />
         )}
-        <Segmented
-          label="View"
+        <SegmentedControl
+          size="compact"
+          legend="View"
           name={`${sliderId}-mode`}
           value={mode}
           onChange={(value) => setMode(value === 'overlay' ? 'overlay' : 'side')}
