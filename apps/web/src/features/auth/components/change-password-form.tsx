@@ -6,8 +6,8 @@ import { Button } from '../../../components/button';
 import { Panel } from '../../../components/panel';
 import { ApiError } from '../../../lib/api-error';
 import { useChangePassword } from '../api/change-password';
+import { NewPasswordFields } from './new-password-fields';
 import { PasswordField } from './password-field';
-import { PasswordMatch, PasswordStrength } from './password-strength';
 
 type Field = 'current_password' | 'new_password' | 'confirm_password';
 const EMPTY: Record<Field, string> = { current_password: '', new_password: '', confirm_password: '' };
@@ -78,28 +78,22 @@ export function ChangePasswordForm() {
           error={errors.current_password}
           required
         />
-        <PasswordField
-          label="New password"
-          name="new_password"
-          autoComplete="new-password"
-          value={values.new_password}
-          onChange={set('new_password')}
-          error={errors.new_password}
-          required
-        >
-          <PasswordStrength password={values.new_password} />
-        </PasswordField>
-        <PasswordField
-          label="Confirm new password"
-          name="confirm_password"
-          autoComplete="new-password"
-          value={values.confirm_password}
-          onChange={set('confirm_password')}
-          error={errors.confirm_password}
-          required
-        >
-          <PasswordMatch password={values.new_password} confirm={values.confirm_password} />
-        </PasswordField>
+        <NewPasswordFields
+          password={{
+            label: 'New password',
+            name: 'new_password',
+            value: values.new_password,
+            onChange: set('new_password'),
+            error: errors.new_password,
+          }}
+          confirm={{
+            label: 'Confirm new password',
+            name: 'confirm_password',
+            value: values.confirm_password,
+            onChange: set('confirm_password'),
+            error: errors.confirm_password,
+          }}
+        />
         <div className="flex justify-end">
           <Button type="submit" disabled={!canSubmit}>
             {busy && <Loader2 className="size-4 animate-spin" aria-hidden />}

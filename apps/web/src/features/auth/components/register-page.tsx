@@ -8,8 +8,7 @@ import { TextField } from '../../../components/text-field';
 import { ApiError } from '../../../lib/api-error';
 import { useRegister } from '../api/register';
 import { AuthLayout, FormAlert } from './auth-layout';
-import { PasswordField } from './password-field';
-import { PasswordMatch, PasswordStrength } from './password-strength';
+import { NewPasswordFields } from './new-password-fields';
 
 type Field = 'username' | 'email' | 'password' | 'confirmPassword';
 type FieldErrors = Partial<Record<Field, string>>;
@@ -145,32 +144,25 @@ export function RegisterPage() {
           error={errors.email}
           required
         />
-        <PasswordField
-          label="Password"
-          name="password"
-          autoComplete="new-password"
-          placeholder="Create a strong password"
-          value={values.password}
-          onChange={set('password')}
-          error={errors.password}
-          required
-        >
-          <PasswordStrength password={values.password} />
-        </PasswordField>
-        <PasswordField
-          label="Confirm password"
-          name="confirmPassword"
-          autoComplete="new-password"
-          placeholder="Repeat your password"
-          value={values.confirmPassword}
-          onChange={set('confirmPassword')}
-          error={errors.confirmPassword}
-          required
-        >
-          {!errors.confirmPassword && (
-            <PasswordMatch password={values.password} confirm={values.confirmPassword} />
-          )}
-        </PasswordField>
+        <NewPasswordFields
+          password={{
+            label: 'Password',
+            name: 'password',
+            placeholder: 'Create a strong password',
+            value: values.password,
+            onChange: set('password'),
+            error: errors.password,
+          }}
+          confirm={{
+            label: 'Confirm password',
+            name: 'confirmPassword',
+            placeholder: 'Repeat your password',
+            value: values.confirmPassword,
+            onChange: set('confirmPassword'),
+            error: errors.confirmPassword,
+          }}
+          hideMatchOnError
+        />
         <Button type="submit" disabled={busy || !rulesHold || !matches} className="w-full py-3">
           {busy && <Loader2 className="size-4 animate-spin" aria-hidden />}
           {busy ? 'Creating account...' : 'Create Account'}

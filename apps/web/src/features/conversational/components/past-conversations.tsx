@@ -1,7 +1,6 @@
-import { ArrowLeft, History, MessageSquare } from 'lucide-react';
+import { ArrowLeft, MessageSquare } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { EmptyState } from '../../../components/empty-state';
-import { Panel } from '../../../components/panel';
+import { PastListPanel } from '../../../components/past-list-panel';
 import { SmallButton } from '../../../components/small-button';
 import { Spinner } from '../../../components/spinner';
 import { useConversation } from '../api/get-conversation';
@@ -58,45 +57,35 @@ export function PastConversations({ enabled }: { enabled: boolean }) {
   const list = useConversations(enabled);
   const [open, setOpen] = useState<string | null>(null);
   return (
-    <Panel title="Past conversations" icon={History} testId="past-conversations">
-      {open ? (
-        <Transcript id={open} onBack={() => setOpen(null)} />
-      ) : list.isPending ? (
-        <div className="flex justify-center py-6 text-indigo-600">
-          <Spinner label="Loading conversations" />
-        </div>
-      ) : list.isError ? (
-        <p className="text-sm text-red-700" role="alert">
-          {list.error.message}
-        </p>
-      ) : list.data.length === 0 ? (
-        <EmptyState
-          icon={MessageSquare}
-          title="No conversations yet"
-          hint="Each video session you start is kept here."
-        />
-      ) : (
-        <ul className="-my-1 max-h-72 divide-y divide-slate-100 overflow-y-auto">
-          {list.data.map((conversation) => (
-            <li key={conversation.id}>
-              <button
-                type="button"
-                onClick={() => setOpen(conversation.id)}
-                className="flex w-full flex-col items-start gap-0.5 rounded-lg px-2 py-2 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
-                data-testid="past-conversation-item"
-              >
-                <span className="w-full truncate text-sm font-medium text-slate-800">
-                  {conversation.title}
-                </span>
-                <span className="w-full truncate text-xs text-slate-500">
-                  {when(conversation.updated_at)}
-                  {conversation.url ? ` · ${conversation.url}` : ''}
-                </span>
-              </button>
-            </li>
-          ))}
-        </ul>
+    <PastListPanel
+      title="Past conversations"
+      testId="past-conversations"
+      loadingLabel="Loading conversations"
+      pending={list.isPending}
+      error={list.isError ? list.error.message : null}
+      items={list.data}
+      empty={{
+        icon: MessageSquare,
+        title: 'No conversations yet',
+        hint: 'Each video session you start is kept here.',
+      }}
+      listHeightClassName="max-h-72"
+      itemKey={(conversation) => conversation.id}
+      renderItem={(conversation) => (
+        <button
+          type="button"
+          onClick={() => setOpen(conversation.id)}
+          className="flex w-full flex-col items-start gap-0.5 rounded-lg px-2 py-2 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
+          data-testid="past-conversation-item"
+        >
+          <span className="w-full truncate text-sm font-medium text-slate-800">{conversation.title}</span>
+          <span className="w-full truncate text-xs text-slate-500">
+            {when(conversation.updated_at)}
+            {conversation.url ? ` · ${conversation.url}` : ''}
+          </span>
+        </button>
       )}
-    </Panel>
+      replacement={open ? <Transcript id={open} onBack={() => setOpen(null)} /> : undefined}
+    />
   );
 }

@@ -1,0 +1,66 @@
+import type { LucideIcon } from 'lucide-react';
+import { History } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { cn } from '../lib/cn';
+import { EmptyState } from './empty-state';
+import { Panel } from './panel';
+import { Spinner } from './spinner';
+
+/**
+ * A panel listing the user's past work of one kind (conversations, comparisons): a spinner while the list
+ * loads, the error when it fails, an empty state when there is none, else a scrolling list of entries.
+ */
+export function PastListPanel<T>({
+  title,
+  testId,
+  loadingLabel,
+  pending,
+  error,
+  items,
+  empty,
+  listHeightClassName,
+  itemKey,
+  renderItem,
+  replacement,
+}: {
+  title: string;
+  testId: string;
+  /** Said by the spinner, e.g. 'Loading conversations'. */
+  loadingLabel: string;
+  pending: boolean;
+  /** The loading failure's message, or null. */
+  error: string | null;
+  items: readonly T[] | undefined;
+  empty: { icon: LucideIcon; title: string; hint: string };
+  /** The list's max height, e.g. 'max-h-72'. */
+  listHeightClassName: string;
+  itemKey: (item: T) => string;
+  /** One entry's content, inside its list item. */
+  renderItem: (item: T) => ReactNode;
+  /** Shown instead of the list when given, e.g. one entry opened. */
+  replacement?: ReactNode;
+}) {
+  return (
+    <Panel title={title} icon={History} testId={testId}>
+      {replacement ? (
+        replacement
+      ) : pending ? (
+        <div className="flex justify-center py-6 text-indigo-600">
+          <Spinner label={loadingLabel} />
+        </div>
+      ) : error !== null ? (
+        <p className="text-sm text-red-700" role="alert">
+          {error}
+        </p>
+      ) : !items || items.length === 0 ? (
+        <EmptyState icon={empty.icon} title={empty.title} hint={empty.hint} />
+      ) : (
+        <ul className={cn('-my-1', listHeightClassName, 'divide-y divide-slate-100 overflow-y-auto')}>
+          {items.map((item) => (
+            <li key={itemKey(item)}>{renderItem(item)}</li>
+          ))}
+        </ul>
+      )}
+    </Panel>
+  );
+}
