@@ -1,12 +1,13 @@
 // Builds the server for production: one ES module bundle of apps/server/src/server.ts with the workspace
 // packages (@argus/*, TypeScript sources) inlined and every npm dependency left to node_modules, so
-// `npm start` runs plain `node` with no runtime transpiler. Output: apps/server/dist (gitignored).
-import { cp, rm } from 'node:fs/promises';
+// `npm start` runs plain `node` with no runtime transpiler. Output: apps/server/dist (gitignored), rebuilt
+// only when its inputs changed and swapped in whole (scripts/build-once.mjs), so a second `npm start` from
+// the same checkout neither rebuilds nor pulls the bundle from under a server that is starting.
+import { cp } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { build } from 'esbuild';
+import { buildOnce } from './build-once.mjs';
 
 const root = resolve(import.meta.dirname, '..');
-const outdir = resolve(root, 'apps/server/dist');
 
 /** npm packages stay external (resolved from node_modules at run time); workspace packages are bundled. */
 const externalNpmPackages = {
@@ -19,22 +20,41 @@ const externalNpmPackages = {
   },
 };
 
-const started = performance.now();
-await rm(outdir, { recursive: true, force: true });
-await build({
-  absWorkingDir: root,
-  entryPoints: { server: 'apps/server/src/server.ts' },
-  outdir,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20.19',
-  sourcemap: 'linked',
-  plugins: [externalNpmPackages],
-  logLevel: 'warning',
+await buildOnce({
+  root,
+  label: 'server',
+  outDir: resolve(root, 'apps/server/dist'),
+  // packages/db/src holds the SQL migrations; the lock file pins esbuild and what the bundle imports.
+  inputs: [
+    'apps/server/src',
+    'apps/server/package.json',
+    'packages/*/src',
+    'packages/*/package.json',
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'tsconfig.base.json',
+    'scripts/build-server.mjs',
+    'scripts/build-once.mjs',
+  ],
+  async build(outdir) {
+    // Loaded only when building: the up-to-date check stays a hash and nothing more.
+    const { build } = await import('esbuild');
+    await build({
+      absWorkingDir: root,
+      entryPoints: { server: 'apps/server/src/server.ts' },
+      outdir,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20.19',
+      sourcemap: 'linked',
+      plugins: [externalNpmPackages],
+      logLevel: 'warning',
+    });
+    // Files read relative to a module (`import.meta.dirname`) are read relative to the bundle:
+    // packages/db's SQL migrations. (config.ts finds the repository root three levels up, which
+    // apps/server/dist is as much as apps/server/src.)
+    await cp(resolve(root, 'packages/db/src/migrations'), resolve(outdir, 'migrations'), { recursive: true });
+  },
 });
-// Files read relative to a module (`import.meta.dirname`) are read relative to the bundle:
-// packages/db's SQL migrations. (config.ts finds the repository root three levels up, which
-// apps/server/dist is as much as apps/server/src.)
-await cp(resolve(root, 'packages/db/src/migrations'), resolve(outdir, 'migrations'), { recursive: true });
-console.log(`server built in ${Math.round(performance.now() - started)} ms → apps/server/dist/server.js`);

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Installs what is missing before `npm start` / `npm test`: npm packages, and a Chromium from the
-// system package manager when none is found. Uses Node built-ins only (it runs before npm install)
-// and returns in well under a second when nothing is missing.
+// system package manager when none is found. Uses Node built-ins only (it runs before npm ci, and
+// scripts/build-once.mjs is built-ins only too) and returns in well under a second when nothing is missing.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withLock } from './build-once.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const log = (message) => console.log(`[setup] ${message}`);
@@ -26,16 +27,31 @@ if (major < 20 || (major === 20 && minor < 19)) {
   process.exit(1);
 }
 
-// 2. npm packages: install when node_modules is missing or older than the lock file.
+// 2. npm packages: install when node_modules is missing or older than the lock file. `npm ci`, never
+// `npm install`: it installs exactly the committed lock file and never rewrites it, so a fresh clone stays
+// clean (the lock holds every platform's optional binaries, so it matches package.json on any of them).
+// Under a lock: two `npm start`s at once on a fresh clone would otherwise both empty node_modules.
 const lock = join(root, 'package-lock.json');
 const installed = join(root, 'node_modules', '.package-lock.json');
-if (
-  !existsSync(installed) ||
-  (existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs + 1000)
-) {
-  // `npm install`, not `npm ci`: the registry reachable here lacks some optional per-platform packages
-  // (e.g. Biome's macOS and Windows binaries), which `npm ci` counts as a lock-file mismatch.
-  run('npm', ['install', '--no-audit', '--no-fund']);
+const needsInstall = () =>
+  !existsSync(installed) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs + 1000);
+if (needsInstall()) {
+  await withLock(
+    root,
+    'npm-ci',
+    () => {
+      if (!needsInstall()) return; // another process installed while this one waited
+      const ci = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { stdio: 'inherit', cwd: root });
+      if (ci.status !== 0) {
+        console.error(
+          '[setup] npm ci failed. If package.json changed without package-lock.json, run `npm install` ' +
+            'to update the lock file (and commit it).',
+        );
+        process.exit(ci.status ?? 1);
+      }
+    },
+    log,
+  );
 }
 
 // 3. A browser, unless a remote one is configured.
