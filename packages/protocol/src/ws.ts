@@ -29,8 +29,8 @@ import { ModelUsageSchema } from './models';
 
 /**
  * The version of this protocol. Raise it with any change an older client would misread (a message
- * or field it requires that the server no longer sends, a changed meaning). Version 1 was the original product's (docs/PRODUCT.md#realtime-messages)
- * `{type, data}` without `session_id`.
+ * or field it requires that the server no longer sends, a changed meaning). Version 1 was the original product's
+ * `{type, data}` without `session_id` (docs/PRODUCT.md#realtime-messages).
  */
 export const PROTOCOL_VERSION = 2;
 

@@ -15,7 +15,7 @@ export interface ProgressPanelProps {
   notice?: string | null;
 }
 
-/** Progress (docs/PRODUCT.md#execution-states) (current, total from test_progress) as a bar, with the tests running now. */
+/** Progress, current of total from test_progress, as a bar with the tests running now (docs/PRODUCT.md#execution-states). */
 export function ProgressPanel({
   status,
   tone,

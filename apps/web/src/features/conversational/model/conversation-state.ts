@@ -4,7 +4,7 @@ import { CONVERSATIONAL_TEXTS } from './texts';
 /** The live browser's status (docs/PRODUCT.md#live-video). */
 export type BrowserStatus = 'idle' | 'loading' | 'ready' | 'stopping' | 'stopped' | 'error';
 
-/** docs/PRODUCT.md#chat: a chat message. */
+/** A chat message (docs/PRODUCT.md#chat). */
 export interface ChatMessage {
   id: string;
   role: 'user' | 'assistant' | 'system';

@@ -1,6 +1,6 @@
 import type { QualityTone, ScoreTone } from '../model/results';
 
-/** Quality badge colours (docs/PRODUCT.md#comparison-results) (Excellent green, Good blue, Fair yellow, else red). */
+/** Quality badge colours: Excellent green, Good blue, Fair yellow, else red (docs/PRODUCT.md#comparison-results). */
 export const QUALITY_BADGE: Record<QualityTone, string> = {
   green: 'bg-emerald-50 text-emerald-700 ring-emerald-200',
   blue: 'bg-blue-50 text-blue-700 ring-blue-200',

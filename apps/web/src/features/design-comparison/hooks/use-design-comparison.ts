@@ -31,7 +31,7 @@ import type { DesignComparisonScreenProps } from '../types';
 /** The options' defaults (docs/PRODUCT.md#comparison-inputs): no focus, responsive on, threshold 75. */
 const OPTIONS: ComparisonOptions = { focus: [], include_responsive: true, similarity_threshold: 75 };
 const UPLOAD_TOAST_ID = 'design-upload';
-/** docs/PRODUCT.md#comparison-texts (socket not open). */
+/** When the socket is not open (docs/PRODUCT.md#comparison-texts). */
 const CONNECTION_LOST = 'Connection lost. Please refresh the page.';
 /** 'Session not found' (docs/PRODUCT.md#comparison-texts): a `?session=` naming no comparison of this user. */
 const SESSION_NOT_FOUND = 'Session not found';
