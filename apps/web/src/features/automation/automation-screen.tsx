@@ -17,7 +17,7 @@ import { summarize } from './model/results';
 import type { ScreenshotItem } from './model/screenshots';
 import type { AutomationScreenProps } from './types';
 
-/** Spec texts of the two banners. */
+/** The two banners' texts (docs/PRODUCT.md#automation). */
 const AUTOMATION_BANNERS = {
   loggedOut: 'Please login to create and run automation tests',
   disconnected: 'Connection lost. Please refresh and try again.',
