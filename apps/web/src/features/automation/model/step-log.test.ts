@@ -5,7 +5,6 @@ import {
   countByStatus,
   filterEntries,
   firstErrorKey,
-  LOG_SCROLL_STEP_PX,
   type LogEntry,
   logKey,
   logsForStorage,
@@ -109,7 +108,6 @@ describe('log filters, counts and navigation', () => {
   });
 
   it('scrolls in 200 px jumps within the list', () => {
-    expect(LOG_SCROLL_STEP_PX).toBe(200);
     expect(scrollTarget(0, 'down', 1000)).toBe(200);
     expect(scrollTarget(900, 'down', 1000)).toBe(1000);
     expect(scrollTarget(150, 'up', 1000)).toBe(0);
