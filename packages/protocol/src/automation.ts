@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { HttpUrlOrEmptySchema, HttpUrlSchema, JsonObjectSchema, TimestampSchema } from './common';
+import {
+  HttpUrlOrEmptySchema,
+  HttpUrlSchema,
+  JsonObjectSchema,
+  SessionIdSchema,
+  TimestampSchema,
+} from './common';
 import { ModelUsageSchema } from './models';
 
 export const TestModeSchema = z.enum(['full', 'command']);
@@ -238,3 +244,161 @@ export const ScreenshotRecordSchema = z.object({
   metadata: JsonObjectSchema.optional(),
 });
 export type ScreenshotRecord = z.infer<typeof ScreenshotRecordSchema>;
+
+// ---- socket payloads: the `data` of automation's messages (ws.ts wraps them in the envelope) ----------
+
+export const GenerateTestCasesDataSchema = z.object({
+  url: HttpUrlSchema,
+  session_id: SessionIdSchema.nullable().optional(),
+});
+export const CommandGenerateTestCasesDataSchema = z.object({
+  url: HttpUrlSchema,
+  command: z.string().trim().min(1).max(4000),
+  session_id: SessionIdSchema.nullable().optional(),
+});
+export const RunAllTestsDataSchema = z.object({
+  url: HttpUrlSchema,
+  test_cases: TestCaseListSchema,
+  test_mode: TestModeSchema.default('full'),
+  command: z.string().max(4000).nullable().optional(),
+  session_id: SessionIdSchema.nullable().optional(),
+  test_run_id: z.string().max(100).nullable().optional(),
+});
+export const RunSingleTestDataSchema = z.object({
+  url: HttpUrlSchema,
+  test_case: TestCaseSchema,
+  test_mode: TestModeSchema.default('full'),
+  command: z.string().max(4000).nullable().optional(),
+  session_id: SessionIdSchema.nullable().optional(),
+  test_run_id: z.string().max(100).nullable().optional(),
+});
+export const StopExecutionDataSchema = z.object({
+  stopId: z.string().max(100).optional(),
+  force: z.boolean().default(false),
+  session_id: SessionIdSchema.nullable().optional(),
+  user_id: z.string().max(100).optional(),
+  timestamp: TimestampSchema.optional(),
+});
+export const CleanupSessionDataSchema = z.object({
+  session_id: SessionIdSchema.nullable().optional(),
+  reason: z.string().max(200).optional(),
+  timestamp: TimestampSchema.optional(),
+});
+/**
+ * Not in the spec: the automation screen asks, once it listens, whether a generation or run of the
+ * user's is already under way (after a reload, in a second tab, after a reconnect). The answer is
+ * `automation_in_progress`, or nothing when the user has nothing under way.
+ */
+export const GetAutomationStatusDataSchema = z.object({}).passthrough().default({});
+/**
+ * Not in the spec: while a run executes, stream the test in focus as `video_frame`s addressed to the
+ * automation session (docs/PRODUCT.md#realtime-messages lists `video_frame` among the automation messages); off by default.
+ */
+export const AutomationVideoDataSchema = z.object({
+  session_id: SessionIdSchema.nullable().optional(),
+  enabled: z.boolean(),
+});
+
+// URLs in server payloads are the server's own (checked as they came in, or links it made, some relative
+// such as `/api/screenshots/…`), so they are plain strings: an answer about an older record must not fail.
+
+export const GenerationStartedDataSchema = z.object({
+  message: z.string().optional(),
+  url: z.string().optional(),
+});
+export const ProgressUpdateDataSchema = z.object({ message: z.string() });
+export const TestCasesGeneratedDataSchema = z.object({
+  test_cases: z.array(TestCaseSchema),
+  /** Which engine wrote them (the built-in one says it is rule-based). */
+  engine: z.string().optional(),
+  /** The test run the server recorded for this suite; send it back with run_all_tests. */
+  test_run_id: z.string().optional(),
+  /** What writing them cost in model calls (absent for the built-in engine). */
+  usage: ModelUsageSchema.optional(),
+});
+export const ExecutionStartedDataSchema = z.object({
+  total_tests: z.number().int(),
+  test_run_id: z.string().optional(),
+  /** Which engine carries out the steps (the built-in one, and a model for free-form steps). */
+  engine: z.string().optional(),
+});
+export const ExecutionStoppingDataSchema = z.object({}).passthrough().default({});
+
+/** What automation_in_progress says of a generation and a run alike. */
+const WorkUnderWaySchema = z.object({
+  url: z.string(),
+  test_mode: TestModeSchema,
+  command: z.string().nullable(),
+  session_id: z.string().nullable(),
+});
+
+/**
+ * Not in the spec: the answer to get_automation_status when a generation or run of the user's is
+ * under way, so a late tab (a reload, a second tab, a reconnect) shows it as if it had been there.
+ */
+export const AutomationInProgressSchema = z.discriminatedUnion('kind', [
+  WorkUnderWaySchema.extend({ kind: z.literal('generating'), messages: z.array(z.string()) }),
+  WorkUnderWaySchema.extend({
+    kind: z.literal('running'),
+    test_run_id: z.string(),
+    test_cases: z.array(TestCaseSchema),
+    total_tests: z.number().int(),
+    /** Tests that have finished, in the order they finished. */
+    results: z.array(
+      z.object({
+        test_name: z.string(),
+        status: z.enum(['passed', 'failed']),
+        execution_time: z.number(),
+        error: z.string().nullable(),
+      }),
+    ),
+    /** Tests started and not finished yet. */
+    active_tests: z.array(z.string()),
+    /** Each step so far in its latest state, without its image; `screenshot_url` once it is stored. */
+    steps: z
+      .array(
+        z.object({
+          test_name: z.string(),
+          step_data: StepUpdateSchema,
+          screenshot_url: z.string().nullable(),
+        }),
+      )
+      .default([]),
+    /** Seconds since the run started. */
+    elapsed: z.number(),
+  }),
+]);
+export type AutomationInProgress = z.output<typeof AutomationInProgressSchema>;
+export type AutomationInProgressInput = z.input<typeof AutomationInProgressSchema>;
+
+export const TestProgressDataSchema = z.object({
+  current_test: z.number().int(),
+  total_tests: z.number().int(),
+  test_name: z.string(),
+});
+export const StepUpdateDataSchema = z.object({
+  step_data: StepUpdateSchema,
+  test_name: z.string().optional(),
+});
+export const TestCompletedDataSchema = z.object({ test_name: z.string(), result: TestResultSchema });
+export const TestFailedDataSchema = z.object({
+  test_name: z.string(),
+  error: z.string(),
+  execution_time: z.number(),
+  screenshots: z.array(z.unknown()).default([]),
+  logs: z.array(z.unknown()).default([]),
+});
+export const AllTestsCompletedDataSchema = z.object({
+  total_tests: z.number().int(),
+  passed: z.number().int(),
+  execution_time: z.number(),
+  /** Which engine carried out the steps. */
+  engine: z.string().optional(),
+  /** Model calls the run made (free-form steps, judged results); all zero on a cached rerun. */
+  usage: ModelUsageSchema.optional(),
+});
+export const ExecutionStoppedDataSchema = z.object({
+  execution_time: z.number(),
+  /** Model calls the stopped run made before it stopped. */
+  usage: ModelUsageSchema.optional(),
+});

@@ -51,6 +51,9 @@ export const HttpUrlOrEmptySchema = urlText().superRefine((value, ctx) => {
 /** A path parameter naming one record (`/api/sessions/{id}`, `/api/automation/test-runs/{id}`, …). */
 export const IdParamsSchema = z.object({ id: z.string().max(100) });
 
+/** The session a socket message names (a server id, or a client's `local_…` one). */
+export const SessionIdSchema = z.string().max(100);
+
 /** ISO-8601 timestamp as sent over the wire. */
 export const TimestampSchema = z.string().max(64);
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HttpUrlOrEmptySchema, HttpUrlSchema, JsonObjectSchema, SessionIdSchema } from './common';
 import { VIEWPORT_LIMITS } from './step-language';
 
 /** docs/PRODUCT.md#comparison-inputs: uploads are images only, at most 10 MB. */
@@ -245,3 +246,57 @@ export const ComparisonSummaryListSchema = z.array(ComparisonSummarySchema);
 export const ComparisonListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(50).default(50),
 });
+
+// ---- socket payloads: the `data` of the design comparison's messages (ws.ts wraps them in the envelope) -
+
+export const FigmaWebsiteComparisonDataSchema = z.discriminatedUnion('comparison_type', [
+  z.object({
+    comparison_type: z.literal('figma'),
+    session_id: SessionIdSchema.nullable().optional(),
+    figma_url: HttpUrlSchema,
+    website_url: HttpUrlSchema,
+    options: ComparisonOptionsSchema.optional(),
+    viewports: z.record(z.string(), ViewportSchema).optional(),
+  }),
+  z.object({
+    comparison_type: z.literal('image'),
+    session_id: SessionIdSchema.nullable().optional(),
+    file_id: z.string().max(200),
+    website_url: HttpUrlSchema,
+    options: ComparisonOptionsSchema.optional(),
+    viewports: z.record(z.string(), ViewportSchema).optional(),
+  }),
+]);
+export const UploadAndCompareImageDataSchema = z.object({
+  image_data: z.string().startsWith('data:image/'),
+  filename: z.string().max(255).default('uploaded-design.png'),
+  website_url: HttpUrlSchema.optional(),
+  session_id: SessionIdSchema.nullable().optional(),
+});
+export const StopComparisonDataSchema = z
+  .object({ session_id: SessionIdSchema.nullable().optional() })
+  .passthrough()
+  .default({});
+export const GetFigmaHelpDataSchema = z.object({
+  /** The file the user asks about; empty when none was typed yet. */
+  figma_url: HttpUrlOrEmptySchema.optional(),
+  error_context: z.string().max(100).default('general'),
+  session_id: SessionIdSchema.nullable().optional(),
+});
+
+// URLs in server payloads are the server's own links, so they are plain strings.
+
+export const FigmaPermissionErrorDataSchema = JsonObjectSchema.default({});
+export const VisionComparisonProgressDataSchema = z.object({
+  message: z.string(),
+  progress_percentage: z.number().min(0).max(100),
+});
+export const VisionComparisonCompletedDataSchema = z.object({ results: ComparisonResultsSchema });
+export const VisionComparisonErrorDataSchema = z.object({ error: z.string() });
+export const UploadCompletedDataSchema = z.object({
+  file_id: z.string(),
+  filename: z.string(),
+  url: z.string(),
+  thumbnail_url: z.string().optional(),
+});
+export const FigmaSharingInstructionsDataSchema = JsonObjectSchema.default({});

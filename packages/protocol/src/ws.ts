@@ -1,15 +1,51 @@
 import { z } from 'zod';
 import {
-  StepUpdateSchema,
-  TestCaseListSchema,
-  TestCaseSchema,
-  TestModeSchema,
-  TestResultSchema,
+  AllTestsCompletedDataSchema,
+  AutomationInProgressSchema,
+  AutomationVideoDataSchema,
+  CleanupSessionDataSchema,
+  CommandGenerateTestCasesDataSchema,
+  ExecutionStartedDataSchema,
+  ExecutionStoppedDataSchema,
+  ExecutionStoppingDataSchema,
+  GenerateTestCasesDataSchema,
+  GenerationStartedDataSchema,
+  GetAutomationStatusDataSchema,
+  ProgressUpdateDataSchema,
+  RunAllTestsDataSchema,
+  RunSingleTestDataSchema,
+  StepUpdateDataSchema,
+  StopExecutionDataSchema,
+  TestCasesGeneratedDataSchema,
+  TestCompletedDataSchema,
+  TestFailedDataSchema,
+  TestProgressDataSchema,
 } from './automation';
-import { HttpUrlOrEmptySchema, HttpUrlSchema, JsonObjectSchema, TimestampSchema } from './common';
-import { ComparisonOptionsSchema, ComparisonResultsSchema, ViewportSchema } from './comparison';
+import { SessionIdSchema, TimestampSchema } from './common';
+import {
+  FigmaPermissionErrorDataSchema,
+  FigmaSharingInstructionsDataSchema,
+  FigmaWebsiteComparisonDataSchema,
+  GetFigmaHelpDataSchema,
+  StopComparisonDataSchema,
+  UploadAndCompareImageDataSchema,
+  UploadCompletedDataSchema,
+  VisionComparisonCompletedDataSchema,
+  VisionComparisonErrorDataSchema,
+  VisionComparisonProgressDataSchema,
+} from './comparison';
+import {
+  BrowserActionDataSchema,
+  BrowserInputDataSchema,
+  BrowserStatusDataSchema,
+  CleanupOrphanedSessionsDataSchema,
+  ConversationMessageDataSchema,
+  ConversationResponseDataSchema,
+  ConversationStoppedDataSchema,
+  StartConversationDataSchema,
+  StopConversationDataSchema,
+} from './conversations';
 import { ErrorCodeSchema } from './errors';
-import { ModelUsageSchema } from './models';
 
 /**
  * The realtime protocol (docs/PRODUCT.md#realtime-messages): one socket per user at `/ws/{userId}`, every message `{type, data}`.
@@ -25,6 +61,9 @@ import { ModelUsageSchema } from './models';
  *   - `connection_established` says the protocol version, and a client of another version asks the
  *     user to reload rather than misreading messages;
  *   - a socket is only ever closed with one of the codes and reasons of `WS_CLOSE_REASONS`.
+ *
+ * This file holds the envelope and the unions; each feature's payloads (`FooDataSchema`, the `data` of
+ * message `foo`) live in its own file: automation.ts, conversations.ts, comparison.ts.
  */
 
 /**
@@ -135,186 +174,36 @@ export const RequestIdSchema = z.string().min(1).max(100);
 const msg = <T extends string, D extends z.ZodType>(type: T, data: D) =>
   z.object({ type: z.literal(type), data, request_id: RequestIdSchema.optional() });
 
-const SessionIdSchema = z.string().max(100);
-
 // ---- client → server -------------------------------------------------------------------------
 
 export const AuthMessageSchema = msg('auth', z.object({ token: z.string().max(4096) }));
 
-export const GenerateTestCasesSchema = msg(
-  'generate_test_cases',
-  z.object({ url: HttpUrlSchema, session_id: SessionIdSchema.nullable().optional() }),
-);
+export const GenerateTestCasesSchema = msg('generate_test_cases', GenerateTestCasesDataSchema);
 export const CommandGenerateTestCasesSchema = msg(
   'command_generate_test_cases',
-  z.object({
-    url: HttpUrlSchema,
-    command: z.string().trim().min(1).max(4000),
-    session_id: SessionIdSchema.nullable().optional(),
-  }),
+  CommandGenerateTestCasesDataSchema,
 );
-export const RunAllTestsSchema = msg(
-  'run_all_tests',
-  z.object({
-    url: HttpUrlSchema,
-    test_cases: TestCaseListSchema,
-    test_mode: TestModeSchema.default('full'),
-    command: z.string().max(4000).nullable().optional(),
-    session_id: SessionIdSchema.nullable().optional(),
-    test_run_id: z.string().max(100).nullable().optional(),
-  }),
-);
-export const RunSingleTestSchema = msg(
-  'run_single_test',
-  z.object({
-    url: HttpUrlSchema,
-    test_case: TestCaseSchema,
-    test_mode: TestModeSchema.default('full'),
-    command: z.string().max(4000).nullable().optional(),
-    session_id: SessionIdSchema.nullable().optional(),
-    test_run_id: z.string().max(100).nullable().optional(),
-  }),
-);
-export const StopExecutionSchema = msg(
-  'stop_execution',
-  z.object({
-    stopId: z.string().max(100).optional(),
-    force: z.boolean().default(false),
-    session_id: SessionIdSchema.nullable().optional(),
-    user_id: z.string().max(100).optional(),
-    timestamp: TimestampSchema.optional(),
-  }),
-);
-export const CleanupSessionSchema = msg(
-  'cleanup_session',
-  z.object({
-    session_id: SessionIdSchema.nullable().optional(),
-    reason: z.string().max(200).optional(),
-    timestamp: TimestampSchema.optional(),
-  }),
-);
-export const StartConversationSchema = msg(
-  'start_conversation',
-  z.object({
-    session_id: SessionIdSchema,
-    /** Empty or absent: the client's default start page (docs/PRODUCT.md#starting-a-conversation: a search engine's home page). */
-    url: HttpUrlOrEmptySchema.optional(),
-    video_streaming: z.boolean().default(true),
-  }),
-);
-export const ConversationMessageSchema = msg(
-  'conversation_message',
-  z.object({
-    message: z.string().trim().min(1).max(1000),
-    session_id: SessionIdSchema,
-    /** The page the live browser shows; empty or null before one has loaded. */
-    current_url: HttpUrlOrEmptySchema.nullable().optional(),
-  }),
-);
-export const StopConversationSchema = msg(
-  'stop_conversation',
-  z.object({
-    session_id: SessionIdSchema.nullable().optional(),
-    reason: z.string().max(200).optional(),
-    forced_cleanup: z.boolean().optional(),
-    timestamp: TimestampSchema.optional(),
-  }),
-);
-/**
- * Takeover (not in the spec): an input event on the live video's canvas, in canvas pixels; the server
- * maps it to the page's viewport (`canvas` is the size the client drew the frame at) and sends it
- * through CDP, so a user can act by hand (sign in, solve a consent banner) and hand back to the chat.
- */
-export const BrowserInputSchema = msg(
-  'browser_input',
-  z.object({
-    session_id: SessionIdSchema,
-    canvas: z.object({ width: z.number().positive().max(10_000), height: z.number().positive().max(10_000) }),
-    input: z.discriminatedUnion('type', [
-      z.object({
-        type: z.literal('pointer'),
-        action: z.enum(['move', 'down', 'up', 'click']),
-        x: z.number().finite(),
-        y: z.number().finite(),
-        button: z.enum(['left', 'middle', 'right']).default('left'),
-      }),
-      z.object({
-        type: z.literal('wheel'),
-        x: z.number().finite(),
-        y: z.number().finite(),
-        deltaX: z.number().finite().min(-10_000).max(10_000),
-        deltaY: z.number().finite().min(-10_000).max(10_000),
-      }),
-      z.object({
-        type: z.literal('key'),
-        action: z.enum(['down', 'up', 'press']),
-        /** `KeyboardEvent.key` (`a`, `Enter`, `ArrowDown`) or a chord (`Control+A`). */
-        key: z.string().min(1).max(40),
-      }),
-    ]),
-  }),
-);
-/**
- * Not in the spec: while a run executes, stream the test in focus as `video_frame`s addressed to the
- * automation session (docs/PRODUCT.md#realtime-messages lists `video_frame` among the automation messages); off by default.
- */
-export const AutomationVideoSchema = msg(
-  'automation_video',
-  z.object({ session_id: SessionIdSchema.nullable().optional(), enabled: z.boolean() }),
-);
+export const RunAllTestsSchema = msg('run_all_tests', RunAllTestsDataSchema);
+export const RunSingleTestSchema = msg('run_single_test', RunSingleTestDataSchema);
+export const StopExecutionSchema = msg('stop_execution', StopExecutionDataSchema);
+export const CleanupSessionSchema = msg('cleanup_session', CleanupSessionDataSchema);
+export const StartConversationSchema = msg('start_conversation', StartConversationDataSchema);
+export const ConversationMessageSchema = msg('conversation_message', ConversationMessageDataSchema);
+export const StopConversationSchema = msg('stop_conversation', StopConversationDataSchema);
+/** Takeover of the live browser (not in the spec): see BrowserInputDataSchema. */
+export const BrowserInputSchema = msg('browser_input', BrowserInputDataSchema);
+/** A run's live video on request (not in the spec): see AutomationVideoDataSchema. */
+export const AutomationVideoSchema = msg('automation_video', AutomationVideoDataSchema);
 export const CleanupOrphanedSessionsSchema = msg(
   'cleanup_orphaned_sessions',
-  z.object({ user_id: z.string().max(100).optional(), timestamp: TimestampSchema.optional() }),
+  CleanupOrphanedSessionsDataSchema,
 );
-export const FigmaWebsiteComparisonSchema = msg(
-  'figma_website_comparison',
-  z.discriminatedUnion('comparison_type', [
-    z.object({
-      comparison_type: z.literal('figma'),
-      session_id: SessionIdSchema.nullable().optional(),
-      figma_url: HttpUrlSchema,
-      website_url: HttpUrlSchema,
-      options: ComparisonOptionsSchema.optional(),
-      viewports: z.record(z.string(), ViewportSchema).optional(),
-    }),
-    z.object({
-      comparison_type: z.literal('image'),
-      session_id: SessionIdSchema.nullable().optional(),
-      file_id: z.string().max(200),
-      website_url: HttpUrlSchema,
-      options: ComparisonOptionsSchema.optional(),
-      viewports: z.record(z.string(), ViewportSchema).optional(),
-    }),
-  ]),
-);
-export const UploadAndCompareImageSchema = msg(
-  'upload_and_compare_image',
-  z.object({
-    image_data: z.string().startsWith('data:image/'),
-    filename: z.string().max(255).default('uploaded-design.png'),
-    website_url: HttpUrlSchema.optional(),
-    session_id: SessionIdSchema.nullable().optional(),
-  }),
-);
-/**
- * Not in the spec: the automation screen asks, once it listens, whether a generation or run of the
- * user's is already under way (after a reload, in a second tab, after a reconnect). The answer is
- * `automation_in_progress`, or nothing when the user has nothing under way.
- */
-export const GetAutomationStatusSchema = msg('get_automation_status', z.object({}).passthrough().default({}));
-export const StopComparisonSchema = msg(
-  'stop_comparison',
-  z.object({ session_id: SessionIdSchema.nullable().optional() }).passthrough().default({}),
-);
-export const GetFigmaHelpSchema = msg(
-  'get_figma_help',
-  z.object({
-    /** The file the user asks about; empty when none was typed yet. */
-    figma_url: HttpUrlOrEmptySchema.optional(),
-    error_context: z.string().max(100).default('general'),
-    session_id: SessionIdSchema.nullable().optional(),
-  }),
-);
+export const FigmaWebsiteComparisonSchema = msg('figma_website_comparison', FigmaWebsiteComparisonDataSchema);
+export const UploadAndCompareImageSchema = msg('upload_and_compare_image', UploadAndCompareImageDataSchema);
+/** Whether work is under way, after a reload or in a second tab (not in the spec): see GetAutomationStatusDataSchema. */
+export const GetAutomationStatusSchema = msg('get_automation_status', GetAutomationStatusDataSchema);
+export const StopComparisonSchema = msg('stop_comparison', StopComparisonDataSchema);
+export const GetFigmaHelpSchema = msg('get_figma_help', GetFigmaHelpDataSchema);
 
 /**
  * `POST /cleanup`, the page-unload beacon (docs/PRODUCT.md#stopping-a-conversation): a `stop_conversation` or `cleanup_session`
@@ -416,10 +305,6 @@ export function describeClientFrame(raw: string): {
 }
 
 // ---- server → client -------------------------------------------------------------------------
-// URLs here are the server's own (checked as they came in, or links it made, some relative such as
-// `/api/screenshots/…`), so they are plain strings: an answer about an older record must not fail.
-
-const empty = z.object({}).passthrough().default({});
 
 /** A server message: `session_id` beside `type` and `data`, and the `request_id` it answers, if any. */
 const serverMsg = <T extends string, D extends z.ZodType>(type: T, data: D) =>
@@ -431,53 +316,6 @@ const serverMsg = <T extends string, D extends z.ZodType>(type: T, data: D) =>
     request_id: RequestIdSchema.optional(),
     data,
   });
-
-/** What automation_in_progress says of a generation and a run alike. */
-const WorkUnderWaySchema = z.object({
-  url: z.string(),
-  test_mode: TestModeSchema,
-  command: z.string().nullable(),
-  session_id: z.string().nullable(),
-});
-
-/**
- * Not in the spec: the answer to get_automation_status when a generation or run of the user's is
- * under way, so a late tab (a reload, a second tab, a reconnect) shows it as if it had been there.
- */
-export const AutomationInProgressSchema = z.discriminatedUnion('kind', [
-  WorkUnderWaySchema.extend({ kind: z.literal('generating'), messages: z.array(z.string()) }),
-  WorkUnderWaySchema.extend({
-    kind: z.literal('running'),
-    test_run_id: z.string(),
-    test_cases: z.array(TestCaseSchema),
-    total_tests: z.number().int(),
-    /** Tests that have finished, in the order they finished. */
-    results: z.array(
-      z.object({
-        test_name: z.string(),
-        status: z.enum(['passed', 'failed']),
-        execution_time: z.number(),
-        error: z.string().nullable(),
-      }),
-    ),
-    /** Tests started and not finished yet. */
-    active_tests: z.array(z.string()),
-    /** Each step so far in its latest state, without its image; `screenshot_url` once it is stored. */
-    steps: z
-      .array(
-        z.object({
-          test_name: z.string(),
-          step_data: StepUpdateSchema,
-          screenshot_url: z.string().nullable(),
-        }),
-      )
-      .default([]),
-    /** Seconds since the run started. */
-    elapsed: z.number(),
-  }),
-]);
-export type AutomationInProgress = z.output<typeof AutomationInProgressSchema>;
-export type AutomationInProgressInput = z.input<typeof AutomationInProgressSchema>;
 
 /**
  * A socket `error`: the text to show, its code from the catalogue (`ERRORS`; the server always sends
@@ -502,121 +340,40 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
     }),
   ),
   // automation
-  serverMsg('generation_started', z.object({ message: z.string().optional(), url: z.string().optional() })),
-  serverMsg('progress_update', z.object({ message: z.string() })),
-  serverMsg(
-    'test_cases_generated',
-    z.object({
-      test_cases: z.array(TestCaseSchema),
-      /** Which engine wrote them (the built-in one says it is rule-based). */
-      engine: z.string().optional(),
-      /** The test run the server recorded for this suite; send it back with run_all_tests. */
-      test_run_id: z.string().optional(),
-      /** What writing them cost in model calls (absent for the built-in engine). */
-      usage: ModelUsageSchema.optional(),
-    }),
-  ),
-  serverMsg(
-    'execution_started',
-    z.object({
-      total_tests: z.number().int(),
-      test_run_id: z.string().optional(),
-      /** Which engine carries out the steps (the built-in one, and a model for free-form steps). */
-      engine: z.string().optional(),
-    }),
-  ),
-  serverMsg('execution_stopping', empty),
+  serverMsg('generation_started', GenerationStartedDataSchema),
+  serverMsg('progress_update', ProgressUpdateDataSchema),
+  serverMsg('test_cases_generated', TestCasesGeneratedDataSchema),
+  serverMsg('execution_started', ExecutionStartedDataSchema),
+  serverMsg('execution_stopping', ExecutionStoppingDataSchema),
   /** Not in the spec: the answer to get_automation_status when something is under way. */
   serverMsg('automation_in_progress', AutomationInProgressSchema),
-  serverMsg(
-    'test_progress',
-    z.object({ current_test: z.number().int(), total_tests: z.number().int(), test_name: z.string() }),
-  ),
-  serverMsg('step_update', z.object({ step_data: StepUpdateSchema, test_name: z.string().optional() })),
-  serverMsg('test_completed', z.object({ test_name: z.string(), result: TestResultSchema })),
-  serverMsg(
-    'test_failed',
-    z.object({
-      test_name: z.string(),
-      error: z.string(),
-      execution_time: z.number(),
-      screenshots: z.array(z.unknown()).default([]),
-      logs: z.array(z.unknown()).default([]),
-    }),
-  ),
-  serverMsg(
-    'all_tests_completed',
-    z.object({
-      total_tests: z.number().int(),
-      passed: z.number().int(),
-      execution_time: z.number(),
-      /** Which engine carried out the steps. */
-      engine: z.string().optional(),
-      /** Model calls the run made (free-form steps, judged results); all zero on a cached rerun. */
-      usage: ModelUsageSchema.optional(),
-    }),
-  ),
-  serverMsg(
-    'execution_stopped',
-    z.object({
-      execution_time: z.number(),
-      /** Model calls the stopped run made before it stopped. */
-      usage: ModelUsageSchema.optional(),
-    }),
-  ),
+  serverMsg('test_progress', TestProgressDataSchema),
+  serverMsg('step_update', StepUpdateDataSchema),
+  serverMsg('test_completed', TestCompletedDataSchema),
+  serverMsg('test_failed', TestFailedDataSchema),
+  serverMsg('all_tests_completed', AllTestsCompletedDataSchema),
+  serverMsg('execution_stopped', ExecutionStoppedDataSchema),
   serverMsg('error', SocketErrorSchema),
-  /** A live browser's frame: always about one session (the conversational screen's). */
+  /**
+   * A live browser's frame: always about one session (the conversational screen's, or the automation
+   * session whose run streams). It stays here, beside the envelope, since both features send it.
+   */
   serverMsg(
     'video_frame',
     z.object({ frame: z.string(), timestamp: z.union([TimestampSchema, z.number()]) }),
   ).extend({ session_id: z.string() }),
   // conversational
-  serverMsg(
-    'conversation_response',
-    z.object({
-      message: z.string(),
-      timestamp: TimestampSchema,
-      actions: z.array(z.unknown()).optional(),
-      video_streaming: z.boolean().optional(),
-    }),
-  ),
-  serverMsg(
-    'browser_action',
-    z.object({
-      message: z.string().optional(),
-      action: z.string(),
-      url: z.string().optional(),
-      screenshot: z.string().optional(),
-      video_streaming: z.boolean().optional(),
-    }),
-  ),
-  serverMsg(
-    'browser_status',
-    z.object({
-      status: z.enum(['idle', 'loading', 'ready', 'stopping', 'stopped', 'error']),
-      /** While loading: why it is taking long (its place in the line for a browser). */
-      message: z.string().max(200).optional(),
-    }),
-  ),
-  serverMsg('conversation_stopped', z.object({ message: z.string(), timestamp: TimestampSchema })),
+  serverMsg('conversation_response', ConversationResponseDataSchema),
+  serverMsg('browser_action', BrowserActionDataSchema),
+  serverMsg('browser_status', BrowserStatusDataSchema),
+  serverMsg('conversation_stopped', ConversationStoppedDataSchema),
   // design comparison
-  serverMsg('figma_permission_error', JsonObjectSchema.default({})),
-  serverMsg(
-    'vision_comparison_progress',
-    z.object({ message: z.string(), progress_percentage: z.number().min(0).max(100) }),
-  ),
-  serverMsg('vision_comparison_completed', z.object({ results: ComparisonResultsSchema })),
-  serverMsg('vision_comparison_error', z.object({ error: z.string() })),
-  serverMsg(
-    'upload_completed',
-    z.object({
-      file_id: z.string(),
-      filename: z.string(),
-      url: z.string(),
-      thumbnail_url: z.string().optional(),
-    }),
-  ),
-  serverMsg('figma_sharing_instructions', JsonObjectSchema.default({})),
+  serverMsg('figma_permission_error', FigmaPermissionErrorDataSchema),
+  serverMsg('vision_comparison_progress', VisionComparisonProgressDataSchema),
+  serverMsg('vision_comparison_completed', VisionComparisonCompletedDataSchema),
+  serverMsg('vision_comparison_error', VisionComparisonErrorDataSchema),
+  serverMsg('upload_completed', UploadCompletedDataSchema),
+  serverMsg('figma_sharing_instructions', FigmaSharingInstructionsDataSchema),
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 export type ServerMessageInput = z.input<typeof ServerMessageSchema>;
