@@ -14,7 +14,7 @@ import { addressed, type Send, type UserChannel } from '../realtime/user-channel
 import { type ChatResolver, ChatTurns, startProblem } from './chat-turns';
 import { FrameRelay } from './frame-relay';
 import { checkLiveBrowsers } from './limits';
-import { type Emit, errorText, LIVE_VIEWPORT, type Live, LiveBrowsers, now } from './live-browsers';
+import { type Emit, errorText, LIVE_VIEWPORT, type Live, LiveBrowsers, newLive, now } from './live-browsers';
 import { ConversationRecords, type ConversationStore } from './persistence';
 import { Takeover } from './takeover';
 import { LiveTimers } from './timers';
@@ -113,32 +113,13 @@ export class ConversationService {
     checkLiveBrowsers(config, { mine: this.liveCount(userId), all: this.liveCount() });
     const defaulted = !data.url;
     const url = data.url || config.conversationStartUrl;
-    let opened!: (session: BrowserSession | null) => void;
-    const live: Live = {
+    const { live, opened } = newLive({
       userId,
       sessionId,
       startUrl: url,
       streaming: data.video_streaming,
-      activity: null,
-      session: null,
-      opened: new Promise((resolve) => {
-        opened = resolve;
-      }),
       conversation: this.records.conversationFor(userId, sessionId, url),
-      lastFrame: null,
-      toldUrl: null,
-      casting: false,
-      watched: true,
-      graceTimer: null,
-      idleTimer: null,
-      lifeTimer: null,
-      watchTimer: null,
-      turn: null,
-      inputs: Promise.resolve(),
-      pendingInputs: 0,
-      pendingMove: null,
-      closing: null,
-    };
+    });
     this.browsers.add(live);
     this.timers.limitLifetime(live);
     try {

@@ -54,6 +54,38 @@ export interface Live {
   closing: Promise<void> | null;
 }
 
+/**
+ * A live browser as it starts: nothing open, nothing streamed or counted yet, watched (the user's tab
+ * just asked for it). `opened` settles its `opened` promise once the session is open, or with null.
+ */
+export function newLive(
+  start: Pick<Live, 'userId' | 'sessionId' | 'startUrl' | 'streaming' | 'conversation'>,
+): { live: Live; opened: (session: BrowserSession | null) => void } {
+  let opened!: (session: BrowserSession | null) => void;
+  const live: Live = {
+    ...start,
+    activity: null,
+    session: null,
+    opened: new Promise((resolve) => {
+      opened = resolve;
+    }),
+    lastFrame: null,
+    toldUrl: null,
+    casting: false,
+    watched: true,
+    graceTimer: null,
+    idleTimer: null,
+    lifeTimer: null,
+    watchTimer: null,
+    turn: null,
+    inputs: Promise.resolve(),
+    pendingInputs: 0,
+    pendingMove: null,
+    closing: null,
+  };
+  return { live, opened };
+}
+
 export const now = () => new Date().toISOString();
 export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
