@@ -3,8 +3,8 @@ import type { Activity } from '../activity/activity-registry';
 import type { Unaddressed } from '../realtime/user-channel';
 
 /**
- * The conversational screen's video canvas (docs/ARCHITECTURE.md, Conversational mode): the live
- * browser's viewport is this size, so frames fill it.
+ * The conversational screen's video canvas (docs/PRODUCT.md, Live video): the live browser's viewport
+ * is this size, so frames fill it.
  */
 export const LIVE_VIEWPORT = { width: 854, height: 480 } as const;
 
