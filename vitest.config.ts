@@ -15,6 +15,7 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['apps/server/src/**/*.api.test.ts', 'packages/*/src/**/*.api.test.ts'],
+          globalSetup: ['apps/server/src/testing/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           // Each file starts real servers and browsers; on two cores, one file at a time stays predictable.

@@ -12,7 +12,7 @@ describe('request body limits (PGlite)', () => {
 
   beforeAll(async () => {
     server = await start({ REGISTRATIONS_PER_IP: '1000', CLEANUP_REQUESTS_PER_IP: '5' });
-    api = client(server.url);
+    api = client(server);
   });
   afterAll(async () => {
     await server?.stop();
@@ -132,7 +132,7 @@ describe('TRUST_PROXY (PGlite)', () => {
   });
 
   it('counts per-IP limits by the forwarded client address when the proxy is trusted', async () => {
-    const api = client(server.url);
+    const api = client(server);
     const beacon = (clientIp: string) =>
       api.call('POST', '/cleanup', {
         json: { token: 'not-a-token', type: 'cleanup_session', data: {} },

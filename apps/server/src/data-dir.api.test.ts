@@ -31,10 +31,11 @@ describe('private data directory (PGlite)', () => {
     const parent = await mkdtemp(join(tmpdir(), 'argus-modes-'));
     parents.push(parent);
     const dataDir = join(parent, 'data');
-    const server = await spawnServer({ DATA_DIR: dataDir });
+    // The server makes its database itself here: the files initdb writes must be private too.
+    const server = await spawnServer({ DATA_DIR: dataDir }, { freshDatabase: true });
     try {
       // A user row, so the database has written more than its initial cluster.
-      const api = client(server.url);
+      const api = client(server);
       await api.signUp('modes');
       const all = await modes(dataDir);
       expect(all.length).toBeGreaterThan(50); // the PGlite cluster is there

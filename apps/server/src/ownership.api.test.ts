@@ -38,7 +38,7 @@ describe.each(apiTargets())("another user's session or test run is refused, on $
 
   beforeAll(async () => {
     server = await start();
-    api = client(server.url);
+    api = client(server);
     alice = await api.signUp('alice');
     bob = await api.signUp('bob');
     const session = await api.call('POST', '/api/sessions/', {

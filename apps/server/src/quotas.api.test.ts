@@ -56,7 +56,7 @@ describe.each(apiTargets())('run size and storage quotas, on $name', ({ start })
       MAX_STEPS_PER_CASE: '2',
       MAX_STORED_BYTES_PER_USER: '1000',
     });
-    api = client(server.url);
+    api = client(server);
     alice = await api.signUp('alice');
     bob = await api.signUp('bob');
     socket = await socketFor(server, alice);
@@ -190,7 +190,7 @@ describe('quotas while the browser works (PGlite)', () => {
   });
 
   it('a generation hands out no more cases than a run may hold, and says so', async () => {
-    const api = client(small.url);
+    const api = client(small);
     const alice = await api.signUp('alice');
     const socket = await socketFor(small, alice);
     socket.send('generate_test_cases', { url: `${site.url}/` });
@@ -202,7 +202,7 @@ describe('quotas while the browser works (PGlite)', () => {
   }, 120_000);
 
   it('a run that reaches the storage quota goes on without storing screenshots, and its log says why', async () => {
-    const api = client(small.url);
+    const api = client(small);
     const bob = await api.signUp('bob');
     // 990 of 1000 bytes used: the run may start, and its first screenshot does not fit.
     expect((await upload(api, bob, await newRun(api, bob), 990)).status).toBe(201);
@@ -241,7 +241,7 @@ describe('quotas while the browser works (PGlite)', () => {
   }, 120_000);
 
   it('MAX_BROWSERS_PER_USER: a run holds at most two browsers; asking for another is refused, for that user only', async () => {
-    const api = client(roomy.url);
+    const api = client(roomy);
     const alice = await api.signUp('alice');
     const bob = await api.signUp('bob');
     const socket = await socketFor(roomy, alice);
@@ -294,7 +294,7 @@ describe('quotas while the browser works (PGlite)', () => {
   }, 180_000);
 
   it('the default limits: 100 cases of 100 steps, not one more', async () => {
-    const api = client(roomy.url);
+    const api = client(roomy);
     const carol = await api.signUp('carol');
     const post = (test_cases: unknown) =>
       api.call('POST', '/api/automation/test-runs', {

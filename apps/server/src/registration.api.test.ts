@@ -61,7 +61,7 @@ describe.each(apiTargets())('REGISTRATION=closed, on $name', ({ name }) => {
     const env: Record<string, string> = { ...(await storage()), REGISTRATION: 'closed' };
     let server: RunningServer = await spawnServer(env);
     try {
-      const api = client(server.url);
+      const api = client(server);
       for (const path of ['/api/auth/register', '/auth/register']) {
         const res = await api.call('POST', path, {
           json: {
@@ -121,7 +121,7 @@ describe.each(apiTargets())('REGISTRATION=closed, on $name', ({ name }) => {
       expect(piped.code, piped.err).toBe(0);
 
       if (!env.DATABASE_URL) server = await spawnServer(env);
-      const api2 = client(server.url);
+      const api2 = client(server);
       const login = await api2.login('alice@example.com', 'Sup3rSecret');
       expect(login.status).toBe(200);
       const me = await api2.call('GET', '/api/auth/me', { token: login.data.access_token });
@@ -139,7 +139,7 @@ describe.each(apiTargets())('REGISTRATION=closed, on $name', ({ name }) => {
   it('stays open by default', async () => {
     const server = await spawnServer(await storage());
     try {
-      const res = await client(server.url).register('dave');
+      const res = await client(server).register('dave');
       expect(res.status).toBe(201);
     } finally {
       await server.stop();

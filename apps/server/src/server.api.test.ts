@@ -23,7 +23,7 @@ describe.each(apiTargets())('server on $name', ({ name, start }) => {
   let api: ReturnType<typeof client>;
   beforeAll(async () => {
     server = await start({ WEB_DIST: webDist });
-    api = client(server.url);
+    api = client(server);
   });
   afterAll(async () => {
     await server?.stop();
@@ -68,7 +68,7 @@ describe('server process lifecycle (PGlite)', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'argus-life-'));
     try {
       const first = await spawnServer({ DATA_DIR: dataDir, WEB_DIST: webDist, LOG_LEVEL: 'info' });
-      const api = client(first.url);
+      const api = client(first);
       const { token, user } = await api.signUp('persist', 'Passw0rd1');
       await api.call('POST', '/api/sessions/', {
         token,
@@ -94,7 +94,7 @@ describe('server process lifecycle (PGlite)', () => {
       expect(first.output()).toContain('[redacted]');
 
       const second = await spawnServer({ DATA_DIR: dataDir, WEB_DIST: webDist });
-      const again = client(second.url);
+      const again = client(second);
       const login = await again.login('persist', 'Passw0rd1');
       expect(login.status).toBe(200);
       // The signing secret was kept in DATA_DIR, so the old token is still valid.

@@ -25,7 +25,7 @@ describe.each(apiTargets())('only http(s) URLs come in, on $name', ({ start }) =
 
   beforeAll(async () => {
     server = await start();
-    api = client(server.url);
+    api = client(server);
     alice = await api.signUp('alice');
     socket = openSocket(`${server.url.replace('http', 'ws')}/ws/${alice.user.id}?token=${alice.token}`);
     await socket.next('connection_established');
@@ -139,7 +139,7 @@ describe.each(apiTargets())('records stored before the URL rule still load, on $
     const env = scratch ? { DATA_DIR: dataDir, DATABASE_URL: scratch.url } : { DATA_DIR: dataDir };
     try {
       const first = await spawnServer(env);
-      const api = client(first.url);
+      const api = client(first);
       const alice = await api.signUp('alice');
       const session = await api.call('POST', '/api/sessions/', {
         token: alice.token,
@@ -164,7 +164,7 @@ describe.each(apiTargets())('records stored before the URL rule still load, on $
 
       const second = await spawnServer(env);
       try {
-        const again = client(second.url);
+        const again = client(second);
         const one = await again.call('GET', `/api/sessions/${session.data.id}`, { token: alice.token });
         expect(one.status).toBe(200);
         expect(one.data.url).toBe('javascript:alert(1)');

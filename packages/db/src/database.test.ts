@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, migrate, openDatabase, repositories, testEngines, UniqueViolation } from './index';
 
-const engines = testEngines();
+const engines = testEngines({ fresh: true });
 if (engines.length === 1)
   console.log('[db tests] TEST_DATABASE_URL is unset: the PostgreSQL engine tests are skipped.');
 

@@ -54,7 +54,13 @@ export {
   type TestRunsRepository,
   testRunsRepository,
 } from './test-runs';
-export { createScratchDatabase, type TestEngine, testEngines } from './testing';
+export {
+  createScratchDatabase,
+  openMigratedPglite,
+  seedPgliteDir,
+  type TestEngine,
+  testEngines,
+} from './testing';
 export { type UserSettingsPatch, type UserSettingsRepository, userSettingsRepository } from './user-settings';
 export { isUuid, type NewUser, UniqueViolation, type UsersRepository, usersRepository } from './users';
 

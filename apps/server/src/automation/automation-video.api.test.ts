@@ -18,7 +18,7 @@ let sessionId: string;
 beforeAll(async () => {
   site = await serveFixtureSite();
   server = await spawnServer({ ALLOWED_TARGETS: '127.0.0.1' });
-  const api = client(server.url);
+  const api = client(server);
   const a = await api.signUp('alice');
   const b = await api.signUp('bob');
   sessionId = (

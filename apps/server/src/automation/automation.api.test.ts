@@ -31,7 +31,7 @@ describe('automation over the socket, against the fixture site', () => {
   beforeAll(async () => {
     site = await serveFixtureSite();
     server = await spawnServer({ ALLOWED_TARGETS: '127.0.0.1', AUTOMATION_PARALLELISM: '2' });
-    api = client(server.url);
+    api = client(server);
     alice = await api.signUp('alice');
     const session = await api.call('POST', '/api/sessions/', {
       token: alice.token,
@@ -308,7 +308,7 @@ describe('automation records over HTTP', () => {
   let api: ReturnType<typeof client>;
   beforeAll(async () => {
     server = await spawnServer();
-    api = client(server.url);
+    api = client(server);
   });
   afterAll(async () => {
     await server?.stop();
@@ -473,7 +473,7 @@ describe('a server restarted mid-run', () => {
         ALLOWED_TARGETS: '127.0.0.1',
         AUTOMATION_PARALLELISM: '1',
       });
-      const api = client(first.url);
+      const api = client(first);
       const alice = await api.signUp('alice');
       const socket = openSocket(
         `${first.url.replace('http', 'ws')}/ws/${alice.user.id}?token=${alice.token}`,
@@ -493,7 +493,7 @@ describe('a server restarted mid-run', () => {
       await first.crash();
 
       const second = await spawnServer({ DATA_DIR: dataDir });
-      const again = client(second.url);
+      const again = client(second);
       const run = await again.call('GET', `/api/automation/test-runs/${started.data.test_run_id}`, {
         token: alice.token,
       });

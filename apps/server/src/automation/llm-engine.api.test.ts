@@ -30,7 +30,7 @@ describe('the LLM engine through the server', () => {
     model = await startScriptedModelServer(ruleModel(SUITE));
     app = await serveFixtureApp('todo');
     server = await spawnServer({ ALLOWED_TARGETS: '127.0.0.1', AUTOMATION_PARALLELISM: '1' });
-    api = client(server.url);
+    api = client(server);
     alice = await api.signUp('alice');
     const saved = await api.call('PUT', '/api/settings', {
       token: alice.token,

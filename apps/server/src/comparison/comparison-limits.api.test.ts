@@ -79,7 +79,7 @@ describe('design comparison limits (a server of its own)', () => {
       WS_MESSAGES_PER_SECOND: '100',
       WS_MESSAGE_BURST: '100',
     });
-    api = client(server.url);
+    api = client(server);
     const signed = await api.signUp('carol');
     token = signed.token;
     userId = signed.user.id;

@@ -107,7 +107,7 @@ describe('design comparison (real server, Chromium, fake Figma)', () => {
       FIGMA_TOKEN_SHARED: 'true',
       FIGMA_API_BASE: figma.url,
     });
-    api = client(server.url);
+    api = client(server);
     const a = await api.signUp('alice');
     const b = await api.signUp('bob');
     alice = { token: a.token, id: a.user.id };

@@ -156,7 +156,7 @@ describe('conversational mode (real server, Chromium)', () => {
       CONVERSATION_GRACE_MS: '2000',
       CONVERSATION_IDLE_MS: '120000',
     });
-    api = client(server.url);
+    api = client(server);
     const a = await api.signUp('alice_live');
     const b = await api.signUp('bob_live');
     alice = { token: a.token, id: a.user.id };
@@ -480,7 +480,7 @@ describe('conversational mode: idle timeout and an unreachable start page', () =
       CONVERSATION_IDLE_MS: '1500',
       CONVERSATION_START_URL: `http://127.0.0.1:${closedPort}/`,
     });
-    api = client(server.url);
+    api = client(server);
   });
   afterAll(async () => {
     await server?.stop();

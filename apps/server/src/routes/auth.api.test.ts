@@ -12,7 +12,7 @@ describe.each(apiTargets())('auth API on $name', ({ start }) => {
 
   beforeAll(async () => {
     server = await start({ JWT_SECRET, LOGIN_FAILURES_PER_USER: '3', REGISTRATIONS_PER_IP: '1000' });
-    api = client(server.url);
+    api = client(server);
   });
   afterAll(async () => {
     await server?.stop();

@@ -12,7 +12,7 @@ describe.each(apiTargets())('conversations REST on $name', ({ start }) => {
 
   beforeAll(async () => {
     server = await start();
-    api = client(server.url);
+    api = client(server);
     alice = await api.signUp('alice_conv');
     bob = await api.signUp('bob_conv');
   });

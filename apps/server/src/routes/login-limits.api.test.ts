@@ -10,7 +10,7 @@ describe('login limits per account (PGlite)', () => {
   beforeAll(async () => {
     // The per-IP limit is out of the way here: every request comes from 127.0.0.1.
     server = await start({ LOGIN_FAILURES_PER_USER: '10', LOGIN_ATTEMPTS_PER_IP: '1000' });
-    api = client(server.url);
+    api = client(server);
   });
   afterAll(async () => {
     await server?.stop();

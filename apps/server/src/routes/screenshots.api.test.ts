@@ -71,7 +71,7 @@ describe('screenshot images through short-lived signed links', () => {
 
   beforeAll(async () => {
     [server, shortLived] = await Promise.all([spawnServer(), spawnServer({ SIGNED_URL_TTL_SECONDS: '2' })]);
-    api = client(server.url);
+    api = client(server);
     alice = await api.signUp('alice');
     bob = await api.signUp('bob');
     runId = await newRun(api, alice.token);
@@ -196,7 +196,7 @@ describe('screenshot images through short-lived signed links', () => {
   });
 
   it('refuses a genuine link once its lifetime (SIGNED_URL_TTL_SECONDS) is over', async () => {
-    const shortApi = client(shortLived.url);
+    const shortApi = client(shortLived);
     const carol = await shortApi.signUp('carol');
     const carolsRun = await newRun(shortApi, carol.token);
     const shot = await upload(shortApi, carol.token, carolsRun, PNG, 'image/png');

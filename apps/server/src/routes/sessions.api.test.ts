@@ -10,7 +10,7 @@ describe.each(apiTargets())('sessions API on $name', ({ start }) => {
 
   beforeAll(async () => {
     server = await start();
-    api = client(server.url);
+    api = client(server);
     alice = await api.signUp('alice');
     bob = await api.signUp('bob');
   });

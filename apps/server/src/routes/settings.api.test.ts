@@ -22,7 +22,7 @@ describe.each(apiTargets())('settings API on $name', ({ name, start }) => {
     dataDir = await mkdtemp(join(tmpdir(), 'argus-settings-'));
     // The scripted model server listens on 127.0.0.1, which a user's base URL may reach only when named.
     server = await start({ ALLOWED_TARGETS: '127.0.0.1', DATA_DIR: dataDir });
-    api = client(server.url);
+    api = client(server);
     alice = await api.signUp('alice');
     bob = await api.signUp('bob');
   });

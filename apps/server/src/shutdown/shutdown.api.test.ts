@@ -406,7 +406,7 @@ describe('20 starts of the built server, each stopped with SIGTERM to its proces
 
   /** Every committed row of the starts before is there; then this start commits its own. */
   async function checkAndCommit(server: Started, label: string) {
-    const api = client(server.url);
+    const api = client(server);
     const listed = await api.call('GET', '/api/sessions/?limit=500', { token: owner.token });
     expect(listed.status).toBe(200);
     const titles = (listed.data as { title: string }[]).map((s) => s.title);
@@ -433,7 +433,7 @@ describe('20 starts of the built server, each stopped with SIGTERM to its proces
 
   it('start 1: a fresh DATA_DIR, an account and a session, then SIGTERM', async () => {
     const server = await start();
-    owner = await client(server.url).signUp('owner');
+    owner = await client(server).signUp('owner');
     await checkAndCommit(server, 'start-1');
     await stop(server, 'start-1');
   });

@@ -1,6 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { createScratchDatabase } from '@argus/db';
-import { type RunningServer, spawnServer } from './spawn-server';
+import type { FastifyInstance } from 'fastify';
+import { startInProcess } from './in-process-server';
+import type { RunningServer } from './spawn-server';
 
 export interface ApiTarget {
   name: 'pglite' | 'postgresql';
@@ -11,16 +13,17 @@ const pgUrl = process.env.TEST_DATABASE_URL;
 
 /**
  * The server on each database engine: PGlite always, PostgreSQL when TEST_DATABASE_URL is set
- * (CI sets it). Each start gets its own scratch database, dropped when the server stops.
+ * (CI sets it). Each start is an in-process server (testing/in-process-server.ts) on its own copy
+ * of the migrated template database, dropped when the server stops.
  */
 export function apiTargets(): ApiTarget[] {
-  const targets: ApiTarget[] = [{ name: 'pglite', start: (env) => spawnServer(env) }];
+  const targets: ApiTarget[] = [{ name: 'pglite', start: (env) => startInProcess(env) }];
   if (pgUrl) {
     targets.push({
       name: 'postgresql',
       start: async (env) => {
         const scratch = await createScratchDatabase(pgUrl);
-        const server = await spawnServer({ ...env, DATABASE_URL: scratch.url });
+        const server = await startInProcess({ ...env, DATABASE_URL: scratch.url });
         return {
           ...server,
           stop: async () => {
@@ -37,8 +40,13 @@ export function apiTargets(): ApiTarget[] {
   return targets;
 }
 
-/** Small JSON client for API tests. */
-export function client(baseUrl: string) {
+/**
+ * Small JSON client for API tests. Given an in-process server, requests go through `app.inject()`
+ * (no socket, same routes, hooks and error handling); given a URL or a spawned server, over HTTP.
+ */
+export function client(target: string | { url: string; app?: FastifyInstance }) {
+  const baseUrl = typeof target === 'string' ? target : target.url;
+  const app = typeof target === 'string' ? undefined : target.app;
   const call = async (
     method: string,
     path: string,
@@ -56,16 +64,24 @@ export function client(baseUrl: string) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.json);
     }
-    const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
-    const text = await res.text();
-    // biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes
-    let data: any;
-    try {
-      data = text ? JSON.parse(text) : undefined;
-    } catch {
-      data = text;
+    if (
+      app &&
+      (body === undefined || body === null || typeof body === 'string' || body instanceof URLSearchParams)
+    ) {
+      if (body instanceof URLSearchParams) {
+        headers['content-type'] ??= 'application/x-www-form-urlencoded;charset=UTF-8';
+        body = body.toString();
+      }
+      const res = await app.inject({
+        method: method as 'GET',
+        url: path,
+        headers,
+        ...(typeof body === 'string' ? { payload: body } : {}),
+      });
+      return { status: res.statusCode, data: parseBody(res.body), headers: toHeaders(res.headers) };
     }
-    return { status: res.status, data, headers: res.headers };
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    return { status: res.status, data: parseBody(await res.text()), headers: res.headers };
   };
   return {
     call,
@@ -88,6 +104,25 @@ export function client(baseUrl: string) {
       };
     },
   };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes
+function parseBody(text: string): any {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return text;
+  }
+}
+
+/** `inject`'s header object as the `Headers` a fetch answer has, so tests read both alike. */
+function toHeaders(raw: Record<string, string | string[] | number | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, String(one));
+  }
+  return headers;
 }
 
 /**

@@ -1,11 +1,23 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { seedPgliteDir } from '@argus/db';
 
 /** Repository root, from this file's place in apps/server/src/testing. */
 export const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
+/** The built server (`npm run build:server`; the test projects' global set-up builds it when stale). */
+export const SERVER_BUNDLE = join(REPO_ROOT, 'apps/server/dist/server.js');
+
+export interface SpawnOptions {
+  /**
+   * Let the server create its PGlite database itself (initdb and every migration), as a first start
+   * does, instead of starting from a copy of the migrated template. @default false
+   */
+  freshDatabase?: boolean;
+}
 
 export interface RunningServer {
   /** e.g. http://127.0.0.1:43123 */
@@ -36,14 +48,23 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts the real server (apps/server/src/server.ts) as a child process on a free port with its own
- * data directory, and waits until /api/health answers.
+ * Starts the real, built server (apps/server/dist/server.js, what `npm start` runs) as a child process
+ * on a free port with its own data directory, and waits until /api/health answers. Its embedded
+ * database starts as a copy of the migrated template unless the data directory already holds one.
  */
-export async function spawnServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
+export async function spawnServer(
+  env: Record<string, string | undefined> = {},
+  { freshDatabase = false }: SpawnOptions = {},
+): Promise<RunningServer> {
+  if (!existsSync(SERVER_BUNDLE))
+    throw new Error(`${SERVER_BUNDLE} is missing: run \`npm run build:server\` (the test set-up does).`);
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'argus-test-')));
+  if (!freshDatabase && !env.DATABASE_URL && !existsSync(join(dataDir, 'db'))) {
+    await seedPgliteDir(join(dataDir, 'db'));
+  }
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -66,7 +87,7 @@ export async function spawnServer(env: Record<string, string | undefined> = {}):
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const url = `http://127.0.0.1:${port}`;
 
-  // Generous: a loaded two-core machine can take a while to compile and open a fresh database.
+  // Generous: a loaded two-core machine can take a while to open a fresh database.
   const deadline = Date.now() + 120_000;
   let ready = false;
   while (Date.now() < deadline) {

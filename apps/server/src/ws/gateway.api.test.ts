@@ -15,7 +15,7 @@ describe('realtime gateway (PGlite)', () => {
   beforeAll(async () => {
     server = await start();
     wsBase = server.url.replace('http', 'ws');
-    const api = client(server.url);
+    const api = client(server);
     alice = await api.signUp('alice');
     bob = await api.signUp('bob');
   });

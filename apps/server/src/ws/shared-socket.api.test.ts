@@ -36,7 +36,7 @@ describe('one socket, several screens and sessions', () => {
     // Room for a second generation's browser, so the refusal below is the conflict with the first (a
     // generation takes up to two browsers; with the default two, it would be BROWSER_LIMIT_REACHED).
     server = await spawnServer({ ALLOWED_TARGETS: '127.0.0.1', MAX_BROWSERS_PER_USER: '4' });
-    const api = client(server.url);
+    const api = client(server);
     alice = await api.signUp('alice');
     const types = {
       automation: 'automation',
