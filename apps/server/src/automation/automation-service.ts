@@ -59,9 +59,10 @@ export interface AutomationDeps {
 
 /**
  * Generation and execution for the automation screen: checks a request, begins the work in the
- * activity registry, and drives the explorer, the planner and the test executor it is given, while
- * the run recorder writes everything as it happens (a closed tab loses nothing). Messages go to
- * every open socket of the user.
+ * activity registry, and drives generateSuite (@argus/ai, the pipeline the mutation test measures)
+ * over the browser work and planner it is given, then the test executor, while the run recorder
+ * writes everything as it happens (a closed tab loses nothing). Messages go to every open socket of
+ * the user.
  */
 export class AutomationService {
   private readonly video = new AutomationVideo();
