@@ -41,6 +41,7 @@ if (needsInstall()) {
     'npm-ci',
     () => {
       if (!needsInstall()) return; // another process installed while this one waited
+      log('$ npm ci --no-audit --no-fund');
       const ci = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { stdio: 'inherit', cwd: root });
       if (ci.status !== 0) {
         console.error(
