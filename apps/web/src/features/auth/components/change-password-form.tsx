@@ -1,11 +1,12 @@
 import { passwordChecks } from '@argus/protocol';
 import { KeyRound, Loader2 } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Button } from '../../../components/button';
 import { Panel } from '../../../components/panel';
 import { ApiError } from '../../../lib/api-error';
 import { useChangePassword } from '../api/change-password';
+import { fieldIssues, useFormFields } from '../hooks/use-form-fields';
 import { NewPasswordFields } from './new-password-fields';
 import { PasswordField } from './password-field';
 
@@ -19,18 +20,11 @@ const EMPTY: Record<Field, string> = { current_password: '', new_password: '', c
  */
 export function ChangePasswordForm() {
   const change = useChangePassword();
-  const [values, setValues] = useState(EMPTY);
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const { values, errors, setErrors, set, reset } = useFormFields(EMPTY);
   const rulesHold = Object.values(passwordChecks(values.new_password)).every(Boolean);
   const matches = values.new_password === values.confirm_password;
   const busy = change.isPending;
   const canSubmit = Boolean(values.current_password) && rulesHold && matches && !busy;
-
-  const set = (field: Field) => (event: { target: { value: string } }) => {
-    const value = event.target.value;
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -44,17 +38,10 @@ export function ChangePasswordForm() {
       return;
     }
     change.mutate(values, {
-      onSuccess: () => {
-        setValues(EMPTY);
-        setErrors({});
-      },
+      onSuccess: reset,
       onError: (error) => {
         if (!(error instanceof ApiError)) return;
-        const next: Partial<Record<Field, string>> = {};
-        for (const issue of error.issues) {
-          const field = issue.loc[issue.loc.length - 1];
-          if (typeof field === 'string' && field in EMPTY) next[field as Field] ??= issue.msg;
-        }
+        const next = fieldIssues(error, EMPTY);
         if (error.status === 400 && error.detail) next.current_password = error.detail;
         setErrors(next);
       },

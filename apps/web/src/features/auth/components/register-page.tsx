@@ -7,6 +7,7 @@ import { Button } from '../../../components/button';
 import { TextField } from '../../../components/text-field';
 import { ApiError } from '../../../lib/api-error';
 import { useRegister } from '../api/register';
+import { fieldIssues, useFormFields } from '../hooks/use-form-fields';
 import { AuthLayout, FormAlert } from './auth-layout';
 import { NewPasswordFields } from './new-password-fields';
 
@@ -22,11 +23,7 @@ const REQUIRED: Record<Field, string> = {
 
 /** Puts a server refusal next to the field it is about, when it names one. */
 function fieldErrorsFrom(error: ApiError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) {
-    const field = issue.loc[issue.loc.length - 1];
-    if (typeof field === 'string' && field in REQUIRED) errors[field as Field] ??= issue.msg;
-  }
+  const errors = fieldIssues(error, REQUIRED);
   if (error.status === 409 && error.detail) {
     if (/username/i.test(error.detail)) errors.username = error.detail;
     else if (/email/i.test(error.detail)) errors.email = error.detail;
@@ -37,25 +34,18 @@ function fieldErrorsFrom(error: ApiError): FieldErrors {
 export function RegisterPage() {
   const navigate = useNavigate();
   const register = useRegister();
-  const [values, setValues] = useState<Record<Field, string>>({
+  const { values, errors, setErrors, set } = useFormFields<Field>({
     username: '',
     email: '',
     password: '',
     confirmPassword: '',
   });
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
 
   const checks = passwordChecks(values.password);
   const rulesHold = Object.values(checks).every(Boolean);
   const matches = values.password === values.confirmPassword;
   const busy = register.isPending;
-
-  const set = (field: Field) => (event: { target: { value: string } }) => {
-    const value = event.target.value;
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
