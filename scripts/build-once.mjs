@@ -96,13 +96,10 @@ function isAlive(pid) {
  * or older than 15 minutes) is taken over.
  */
 export async function withLock(root, name, fn, log = console.log) {
-  const dir = join(
-    tmpdir(),
-    `argus-locks-${createHash('sha256').update(resolve(root)).digest('hex').slice(0, 16)}`,
-  );
-  mkdirSync(dir, { recursive: true });
-  const lock = join(dir, `${name}.lock`);
-  const mine = join(dir, `${name}.${process.pid}.${Date.now()}`);
+  const checkout = createHash('sha256').update(resolve(root)).digest('hex').slice(0, 16);
+  // Files straight in the temp directory, not in a folder of their own: nothing is left once released.
+  const lock = join(tmpdir(), `argus-${checkout}-${name}.lock`);
+  const mine = `${lock}.${process.pid}.${Date.now()}`;
   const owner = JSON.stringify({ pid: process.pid, since: Date.now() });
   // A hard link appears whole or not at all, so a waiter never reads a half-written owner.
   writeFileSync(mine, owner);

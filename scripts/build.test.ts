@@ -2,6 +2,7 @@
 // once both succeed and only one of them builds; with nothing changed a build does nothing, quickly; a rebuild
 // never leaves apps/server/dist or apps/web/dist missing long enough for a starting server to notice.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   appendFileSync,
   cpSync,
@@ -116,6 +117,9 @@ describe('scripts/build.mjs', () => {
     // No staging directory is left beside either output.
     expect(readdirSync(join(copy, 'apps/server')).filter((name) => name.startsWith('.'))).toEqual([]);
     expect(readdirSync(join(copy, 'apps/web')).filter((name) => name.startsWith('.'))).toEqual([]);
+    // Nor any lock file (they live in the temp directory, named after the checkout).
+    const checkout = createHash('sha256').update(copy).digest('hex').slice(0, 16);
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`argus-${checkout}-`))).toEqual([]);
   }, 300_000);
 
   it('with nothing changed, a build leaves both outputs alone and returns quickly', async () => {
