@@ -1,5 +1,32 @@
 import { defineConfig } from 'vitest/config';
 
+// How the suite is split (docs/TESTING.md): by what a file holds, so the files that can run side by
+// side do. `npm test` runs the groups in order: in-process files two at a time (unit, api), then the
+// files that drive Chromium or start server processes one at a time (api-browser, browser, e2e). The
+// mutation, load and endurance projects are CI's (.ci/run), not part of `npm test`.
+
+/** Test files side by side in the in-process group: one per core of the two-core machines we run on. */
+const IN_PROCESS_WORKERS = 2;
+
+/**
+ * API test files whose server drives Chromium (generation, runs, live browsers, captures) or that
+ * start server processes: one at a time, after the in-process files. Every other *.api.test.ts runs
+ * in the parallel `api` project; a new file that starts a browser belongs here.
+ */
+const BROWSER_API_TESTS = [
+  'apps/server/src/automation/**/*.api.test.ts',
+  'apps/server/src/comparison/**/*.api.test.ts',
+  'apps/server/src/conversation/**/*.api.test.ts',
+  'apps/server/src/shutdown/**/*.api.test.ts',
+  'apps/server/src/ws/shared-socket.api.test.ts',
+  'apps/server/src/quotas.api.test.ts',
+  'apps/server/src/server.api.test.ts',
+  'apps/server/src/data-dir.api.test.ts',
+];
+
+/** Builds the server bundle when stale and makes the migrated template databases, once per run. */
+const SERVER_SETUP = ['apps/server/src/testing/global-setup.ts'];
+
 export default defineConfig({
   test: {
     projects: [
@@ -7,19 +34,40 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
-          exclude: ['**/*.api.test.ts', '**/*.browser.test.ts', '**/*.load.test.ts', '**/node_modules/**'],
+          exclude: [
+            '**/*.api.test.ts',
+            '**/*.browser.test.ts',
+            '**/*.load.test.ts',
+            '**/*.endurance.test.ts',
+            '**/node_modules/**',
+          ],
           environment: 'node',
+          maxWorkers: IN_PROCESS_WORKERS,
+          sequence: { groupOrder: 0 },
         },
       },
       {
         test: {
+          // The server in-process (testing/in-process-server.ts: app.inject and a listener for sockets).
           name: 'api',
           include: ['apps/server/src/**/*.api.test.ts', 'packages/*/src/**/*.api.test.ts'],
-          globalSetup: ['apps/server/src/testing/global-setup.ts'],
+          exclude: [...BROWSER_API_TESTS, '**/node_modules/**'],
+          globalSetup: SERVER_SETUP,
           testTimeout: 60_000,
           hookTimeout: 180_000,
-          // Each file starts real servers and browsers; on two cores, one file at a time stays predictable.
+          maxWorkers: IN_PROCESS_WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          name: 'api-browser',
+          include: BROWSER_API_TESTS,
+          globalSetup: SERVER_SETUP,
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -29,36 +77,59 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,
-        },
-      },
-      {
-        test: {
-          // The mutation test of generated suites (mutation/README.md): minutes, not part of test:all.
-          name: 'mutation',
-          include: ['mutation/**/*.mutation.test.ts'],
-          testTimeout: 900_000,
-          hookTimeout: 60_000,
-          fileParallelism: false,
-        },
-      },
-      {
-        test: {
-          // Many users at once against one spawned server (npm run test:load): minutes, CI only, not in test:all.
-          name: 'load',
-          include: ['apps/server/src/**/*.load.test.ts'],
-          testTimeout: 600_000,
-          hookTimeout: 180_000,
-          fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
       {
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.test.ts', 'fixtures/**/*.e2e.test.ts'],
+          globalSetup: SERVER_SETUP,
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          // Two cores: one browser-driven file at a time keeps timings sane.
           fileParallelism: false,
+          sequence: { groupOrder: 3 },
+        },
+      },
+      {
+        test: {
+          // The mutation test of generated suites (mutation/README.md): minutes, CI only.
+          name: 'mutation',
+          include: ['mutation/**/*.mutation.test.ts'],
+          testTimeout: 900_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 4 },
+        },
+      },
+      {
+        test: {
+          // Many users at once against one spawned server (npm run test:load): minutes, CI only.
+          name: 'load',
+          include: ['apps/server/src/**/*.load.test.ts'],
+          globalSetup: SERVER_SETUP,
+          testTimeout: 600_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 5 },
+        },
+      },
+      {
+        test: {
+          // The long versions of the checks `npm test` runs short (testing/endurance.ts): CI only,
+          // through `npm run test:endurance`, which selects the tests named 'endurance: …'.
+          name: 'endurance',
+          include: [
+            'apps/server/src/shutdown/shutdown.api.test.ts',
+            'apps/server/src/conversation/conversation.api.test.ts',
+            'apps/server/src/ws/frame-backpressure.api.test.ts',
+          ],
+          env: { ARGUS_ENDURANCE: '1' },
+          globalSetup: SERVER_SETUP,
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 6 },
         },
       },
     ],

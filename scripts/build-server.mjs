@@ -42,7 +42,8 @@ await buildOnce({
     const { build } = await import('esbuild');
     await build({
       absWorkingDir: root,
-      entryPoints: { server: 'apps/server/src/server.ts' },
+      // The server, and the administrator's CLI (`npm run user:add`), which its tests run built too.
+      entryPoints: { server: 'apps/server/src/server.ts', 'user-add': 'apps/server/src/cli/user-add.ts' },
       outdir,
       bundle: true,
       platform: 'node',

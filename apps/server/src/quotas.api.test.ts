@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveFixtureSite } from '../../../fixtures/site/serve';
 import { apiTargets, client } from './testing/api-targets';
-import { type RunningServer, spawnServer } from './testing/spawn-server';
+import { startInProcess } from './testing/in-process-server';
+import type { RunningServer } from './testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from './testing/ws-client';
 
 type Api = ReturnType<typeof client>;
@@ -175,13 +176,13 @@ describe('quotas while the browser works (PGlite)', () => {
   beforeAll(async () => {
     site = await serveFixtureSite();
     [small, roomy] = await Promise.all([
-      spawnServer({
+      startInProcess({
         ALLOWED_TARGETS: '127.0.0.1',
         MAX_CASES_PER_RUN: '3',
         MAX_STORED_BYTES_PER_USER: '1000',
       }),
       // Defaults, except that a run may take four browsers: MAX_BROWSERS_PER_USER (2) must hold it back.
-      spawnServer({ ALLOWED_TARGETS: '127.0.0.1', AUTOMATION_PARALLELISM: '4' }),
+      startInProcess({ ALLOWED_TARGETS: '127.0.0.1', AUTOMATION_PARALLELISM: '4' }),
     ]);
   }, 180_000);
   afterAll(async () => {

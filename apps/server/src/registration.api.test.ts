@@ -5,21 +5,22 @@ import { join } from 'node:path';
 import { createScratchDatabase } from '@argus/db';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiTargets, client } from './testing/api-targets';
-import { REPO_ROOT, type RunningServer, spawnServer } from './testing/spawn-server';
+import { startInProcess } from './testing/in-process-server';
+import { REPO_ROOT, type RunningServer } from './testing/spawn-server';
 
 const CLOSED = {
   detail: 'Registration is closed on this server. Ask an administrator for an account.',
   code: 'REGISTRATION_CLOSED',
 };
 
-/** `npm run user:add -- …` as an administrator types it, with the server's environment. */
+/** The built CLI `npm run user:add -- …` runs (apps/server/dist/user-add.js), with the server's environment. */
 function userAdd(
   args: string[],
   env: Record<string, string>,
   stdin?: string,
 ): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'user:add', '--', ...args], {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'apps/server/dist/user-add.js'), ...args], {
       cwd: REPO_ROOT,
       env: { ...process.env, DATABASE_URL: '', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -59,7 +60,7 @@ describe.each(apiTargets())('REGISTRATION=closed, on $name', ({ name }) => {
 
   it('answers registration with 403 and the reason, creating nobody; user:add makes an account that signs in', async () => {
     const env: Record<string, string> = { ...(await storage()), REGISTRATION: 'closed' };
-    let server: RunningServer = await spawnServer(env);
+    let server: RunningServer = await startInProcess(env);
     try {
       const api = client(server);
       for (const path of ['/api/auth/register', '/auth/register']) {
@@ -120,7 +121,7 @@ describe.each(apiTargets())('REGISTRATION=closed, on $name', ({ name }) => {
       );
       expect(piped.code, piped.err).toBe(0);
 
-      if (!env.DATABASE_URL) server = await spawnServer(env);
+      if (!env.DATABASE_URL) server = await startInProcess(env);
       const api2 = client(server);
       const login = await api2.login('alice@example.com', 'Sup3rSecret');
       expect(login.status).toBe(200);
@@ -137,7 +138,7 @@ describe.each(apiTargets())('REGISTRATION=closed, on $name', ({ name }) => {
   }, 180_000);
 
   it('stays open by default', async () => {
-    const server = await spawnServer(await storage());
+    const server = await startInProcess(await storage());
     try {
       const res = await client(server).register('dave');
       expect(res.status).toBe(201);

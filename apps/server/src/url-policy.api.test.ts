@@ -5,7 +5,8 @@ import { createScratchDatabase, openDatabase } from '@argus/db';
 import { URL_SCHEME_REFUSED } from '@argus/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTargets, client } from './testing/api-targets';
-import { type RunningServer, spawnServer } from './testing/spawn-server';
+import { startInProcess } from './testing/in-process-server';
+import type { RunningServer } from './testing/spawn-server';
 import { openSocket, type TestSocket } from './testing/ws-client';
 
 const TEXT = 'Blocked by the target policy: only http and https pages can be tested';
@@ -138,7 +139,7 @@ describe.each(apiTargets())('records stored before the URL rule still load, on $
     const scratch = name === 'postgresql' && pgUrl ? await createScratchDatabase(pgUrl) : undefined;
     const env = scratch ? { DATA_DIR: dataDir, DATABASE_URL: scratch.url } : { DATA_DIR: dataDir };
     try {
-      const first = await spawnServer(env);
+      const first = await startInProcess(env);
       const api = client(first);
       const alice = await api.signUp('alice');
       const session = await api.call('POST', '/api/sessions/', {
@@ -162,7 +163,7 @@ describe.each(apiTargets())('records stored before the URL rule still load, on $
       );
       await db.close();
 
-      const second = await spawnServer(env);
+      const second = await startInProcess(env);
       try {
         const again = client(second);
         const one = await again.call('GET', `/api/sessions/${session.data.id}`, { token: alice.token });

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serveFixtureSite } from '../../../../fixtures/site/serve';
 import { client } from '../testing/api-targets';
-import { type RunningServer, spawnServer } from '../testing/spawn-server';
+import { startInProcess } from '../testing/in-process-server';
+import type { RunningServer } from '../testing/spawn-server';
 import { openSocket, type TestSocket } from '../testing/ws-client';
 
 let server: RunningServer;
@@ -17,7 +18,7 @@ let sessionId: string;
 
 beforeAll(async () => {
   site = await serveFixtureSite();
-  server = await spawnServer({ ALLOWED_TARGETS: '127.0.0.1' });
+  server = await startInProcess({ ALLOWED_TARGETS: '127.0.0.1' });
   const api = client(server);
   const a = await api.signUp('alice');
   const b = await api.signUp('bob');

@@ -3,6 +3,7 @@ import type { StepUpdate } from '@argus/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveFixtureSite } from '../../../../fixtures/site/serve';
 import { client, declareOversizedBody } from '../testing/api-targets';
+import { startInProcess } from '../testing/in-process-server';
 import { type RunningServer, spawnServer } from '../testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
 
@@ -30,7 +31,7 @@ describe('automation over the socket, against the fixture site', () => {
 
   beforeAll(async () => {
     site = await serveFixtureSite();
-    server = await spawnServer({ ALLOWED_TARGETS: '127.0.0.1', AUTOMATION_PARALLELISM: '2' });
+    server = await startInProcess({ ALLOWED_TARGETS: '127.0.0.1', AUTOMATION_PARALLELISM: '2' });
     api = client(server);
     alice = await api.signUp('alice');
     const session = await api.call('POST', '/api/sessions/', {
@@ -307,7 +308,7 @@ describe('automation records over HTTP', () => {
   let server: RunningServer;
   let api: ReturnType<typeof client>;
   beforeAll(async () => {
-    server = await spawnServer();
+    server = await startInProcess();
     api = client(server);
   });
   afterAll(async () => {

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TODO_LLM_SUITE } from '../../../../fixtures/apps/llm-suites';
 import { type FixtureApp, serveFixtureApp } from '../../../../fixtures/apps/serve';
 import { client } from '../testing/api-targets';
-import { type RunningServer, spawnServer } from '../testing/spawn-server';
+import { startInProcess } from '../testing/in-process-server';
+import type { RunningServer } from '../testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
 
 const SUITE = TODO_LLM_SUITE;
@@ -29,7 +30,7 @@ describe('the LLM engine through the server', () => {
   beforeAll(async () => {
     model = await startScriptedModelServer(ruleModel(SUITE));
     app = await serveFixtureApp('todo');
-    server = await spawnServer({ ALLOWED_TARGETS: '127.0.0.1', AUTOMATION_PARALLELISM: '1' });
+    server = await startInProcess({ ALLOWED_TARGETS: '127.0.0.1', AUTOMATION_PARALLELISM: '1' });
     api = client(server);
     alice = await api.signUp('alice');
     const saved = await api.call('PUT', '/api/settings', {

@@ -5,7 +5,8 @@ import { ComparisonResultsSchema, UploadedDesignSchema } from '@argus/protocol';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../testing/api-targets';
-import { type RunningServer, spawnServer } from '../testing/spawn-server';
+import { startInProcess } from '../testing/in-process-server';
+import type { RunningServer } from '../testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
 
 /**
@@ -71,7 +72,7 @@ describe('design comparison limits (a server of its own)', () => {
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    server = await spawnServer({
+    server = await startInProcess({
       ALLOWED_TARGETS: '127.0.0.1',
       MAX_STORED_BYTES_PER_USER: String(3 * MiB),
       UPLOADS_PER_USER: '12',

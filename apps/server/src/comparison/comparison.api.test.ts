@@ -18,7 +18,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { landingPage } from '../../../../fixtures/design/landing';
 import { client } from '../testing/api-targets';
-import { type RunningServer, spawnServer } from '../testing/spawn-server';
+import { startInProcess } from '../testing/in-process-server';
+import type { RunningServer } from '../testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
 
 /**
@@ -101,7 +102,7 @@ describe('design comparison (real server, Chromium, fake Figma)', () => {
         [BUSY_KEY]: { file, behaviour: { rateLimited: { retryAfterSeconds: 120, times: 1000 } } },
       },
     });
-    server = await spawnServer({
+    server = await startInProcess({
       ALLOWED_TARGETS: '127.0.0.1',
       FIGMA_TOKEN: TOKEN,
       FIGMA_TOKEN_SHARED: 'true',

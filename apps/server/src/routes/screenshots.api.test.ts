@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../testing/api-targets';
-import { type RunningServer, spawnServer } from '../testing/spawn-server';
+import { startInProcess } from '../testing/in-process-server';
+import type { RunningServer } from '../testing/spawn-server';
 
 /** Two different small images: a 1×1 PNG and a 1×1 GIF. */
 const PNG = Buffer.from(
@@ -70,7 +71,10 @@ describe('screenshot images through short-lived signed links', () => {
   let bobs: Ref;
 
   beforeAll(async () => {
-    [server, shortLived] = await Promise.all([spawnServer(), spawnServer({ SIGNED_URL_TTL_SECONDS: '2' })]);
+    [server, shortLived] = await Promise.all([
+      startInProcess(),
+      startInProcess({ SIGNED_URL_TTL_SECONDS: '2' }),
+    ]);
     api = client(server);
     alice = await api.signUp('alice');
     bob = await api.signUp('bob');

@@ -5,6 +5,7 @@ import { runInNewContext } from 'node:vm';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
+import { endurance } from '../testing/endurance';
 import { FRAME_BUFFER_LIMIT_BYTES, RealtimeHub } from './realtime-hub';
 
 /**
@@ -15,8 +16,8 @@ import { FRAME_BUFFER_LIMIT_BYTES, RealtimeHub } from './realtime-hub';
  */
 
 const FPS = 30;
-/** Seconds the reader reads nothing while frames are pushed. */
-const STALL_SECONDS = 8;
+/** Seconds the reader reads nothing while frames are pushed (8 in CI's endurance project). */
+const STALL_SECONDS = endurance(2, 8);
 const FRAME_BYTES = 50 * 1024;
 
 const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() } as unknown as FastifyBaseLogger;
@@ -82,7 +83,7 @@ describe('video frames to a reader that reads nothing', () => {
     return total;
   }
 
-  it('keeps at most one frame waiting per socket and session, the latest, and delivers it once the reader reads', async () => {
+  it(`endurance: a reader stalled ${STALL_SECONDS} s: at most one frame waits per socket and session, the latest, delivered once the reader reads`, async () => {
     // Plain sends first: what the server would hold without sendFrame.
     const plain = await stalledReader();
     const plainBefore = memory();
