@@ -152,19 +152,37 @@ export async function buildApp({
   };
 
   // Routes
-  await app.register(healthRoutes, { services });
-  await app.register(authRoutes, { prefix: '/api/auth', services });
-  await app.register(authRoutes, { prefix: '/auth', services });
-  await app.register(sessionRoutes, { prefix: '/api/sessions', services });
-  await app.register(settingsRoutes, { prefix: '/api/settings', services });
-  await app.register(demoRequestRoutes, { services });
-  await app.register(automationRoutes, { prefix: '/api/automation', services });
-  await app.register(screenshotRoutes, { services });
-  await app.register(conversationRoutes, { prefix: '/api/conversations', services });
-  await app.register(uploadRoutes, { services });
-  await app.register(comparisonRoutes, { services });
+  // Each route plugin gets the services it uses (its options type lists them), never the whole bag.
+  const { auth, repos, blobs, urls, limits } = services;
+  await app.register(healthRoutes, { db: services.db, config });
+  await app.register(authRoutes, { prefix: '/api/auth', auth, repos, config, limits });
+  await app.register(authRoutes, { prefix: '/auth', auth, repos, config, limits });
+  await app.register(sessionRoutes, { prefix: '/api/sessions', repos });
+  await app.register(settingsRoutes, {
+    prefix: '/api/settings',
+    modelSettings: services.modelSettings,
+    limits,
+  });
+  await app.register(demoRequestRoutes, { repos, limits });
+  await app.register(automationRoutes, {
+    prefix: '/api/automation',
+    repos,
+    urls,
+    config,
+    automation: services.automation,
+  });
+  await app.register(screenshotRoutes, { auth, repos, blobs, urls, config });
+  await app.register(conversationRoutes, {
+    prefix: '/api/conversations',
+    repos,
+    config,
+    conversations: services.conversations,
+    pool: services.pool,
+  });
+  await app.register(uploadRoutes, { auth, repos, blobs, urls, config, comparisons: services.comparisons });
+  await app.register(comparisonRoutes, { repos, blobs, urls, comparisons: services.comparisons });
   await app.register(gatewayRoutes, { services, hub, handlers });
-  await app.register(cleanupRoutes, { services, hub, handlers });
+  await app.register(cleanupRoutes, { auth, limits, hub, handlers });
   await registerWebApp(app, config.webDist);
 
   return app;

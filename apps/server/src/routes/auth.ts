@@ -20,8 +20,14 @@ function enforce(limiter: RateLimiter, key: string): void {
   if (!allowed) throw new AppError('RATE_LIMITED', undefined, { 'retry-after': String(retryAfterSeconds) });
 }
 
+/** What these routes use of the app's services (app.ts hands each plugin only these). */
+export type AuthRouteServices = Pick<Services, 'auth' | 'repos'> & {
+  config: Pick<Services['config'], 'registration'>;
+  limits: Pick<Services['limits'], 'registrationsPerIp' | 'loginPerIp' | 'loginFailuresPerUser'>;
+};
+
 /** Mounted at /api/auth and, for the other client docs/PRODUCT.md#http-api names, at /auth. */
-export async function authRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function authRoutes(app: FastifyInstance, services: AuthRouteServices) {
   const { auth, repos, limits } = services;
 
   app.post('/register', async (request, reply) => {

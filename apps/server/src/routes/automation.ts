@@ -64,8 +64,13 @@ export function toApiTestRun(
   };
 }
 
+/** What these routes use of the app's services (app.ts hands each plugin only these). */
+export type AutomationRouteServices = Pick<Services, 'repos' | 'urls' | 'automation'> & {
+  config: Pick<Services['config'], 'maxCasesPerRun' | 'maxStepsPerCase'>;
+};
+
 /** The automation endpoints of docs/PRODUCT.md#http-api, owner-scoped. The server also writes these records itself during a run. */
-export async function automationRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function automationRoutes(app: FastifyInstance, services: AutomationRouteServices) {
   const runs = services.repos.testRuns;
   app.addHook('preHandler', app.requireUser);
 

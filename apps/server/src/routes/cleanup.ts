@@ -7,10 +7,15 @@ import { parseWith } from '../validation';
 import { dispatch, type MessageHandlers, messageContext } from '../ws/message-handlers';
 import type { RealtimeHub } from '../ws/realtime-hub';
 
+/** What the beacon uses of the app's services (app.ts hands it only these). */
+export type CleanupRouteServices = Pick<Services, 'auth'> & {
+  limits: Pick<Services['limits'], 'cleanupPerIp'>;
+};
+
 /** `POST /cleanup`: the page-unload beacon; it can stop only the caller's own sessions. */
 export async function cleanupRoutes(
   app: FastifyInstance,
-  { services, hub, handlers }: { services: Services; hub: RealtimeHub; handlers: MessageHandlers },
+  { hub, handlers, ...services }: CleanupRouteServices & { hub: RealtimeHub; handlers: MessageHandlers },
 ) {
   app.post('/cleanup', async (request, reply) => {
     // No login here (the token is in the body): bound what one client can make the server check.

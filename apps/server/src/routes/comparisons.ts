@@ -16,13 +16,16 @@ import { parseWith } from '../validation';
 
 const SessionParamsSchema = z.object({ session_id: z.string().min(1).max(100) });
 
+/** What these routes use of the app's services (app.ts hands each plugin only these). */
+export type ComparisonRouteServices = Pick<Services, 'repos' | 'blobs' | 'urls' | 'comparisons'>;
+
 /**
  * `GET /api/comparisons`: the user's past comparisons (the latest of each design session, newest first,
  * `?limit=` at most 50). `GET /api/comparisons/:session_id`: the latest comparison of one of the user's design sessions, its
  * image links signed afresh, with the uploaded design it used (`design`, as POST /api/uploads answers); 404 when there is none of theirs. `GET /api/comparisons/images/:id`: one
  * image a comparison shows, through its signed link (owner bound by the signature, row read owner-scoped).
  */
-export async function comparisonRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function comparisonRoutes(app: FastifyInstance, services: ComparisonRouteServices) {
   app.get('/api/comparisons/images/:id', async (request, reply) => {
     const { id } = parseWith(IdParamsSchema, request.params, 'path');
     const { ownerId, expires } = services.urls.verifyDesign(

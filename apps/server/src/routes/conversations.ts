@@ -66,11 +66,16 @@ function parses(line: string): boolean {
   }
 }
 
+/** What these routes use of the app's services (app.ts hands each plugin only these). */
+export type ConversationRouteServices = Pick<Services, 'repos' | 'conversations' | 'pool'> & {
+  config: Pick<Services['config'], 'maxCasesPerRun' | 'maxStepsPerCase'>;
+};
+
 /**
  * `/api/conversations`: the conversations of conversational mode and their messages, owner-scoped
  * (another user's conversation answers 404 like a missing one), and "Save as test".
  */
-export async function conversationRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function conversationRoutes(app: FastifyInstance, services: ConversationRouteServices) {
   const { conversations, sessions } = services.repos;
   app.addHook('preHandler', app.requireUser);
   // The live browsers close with the server, before the browser pool does.

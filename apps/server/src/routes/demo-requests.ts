@@ -4,8 +4,13 @@ import { AppError } from '../errors';
 import type { Services } from '../services';
 import { parseWith } from '../validation';
 
+/** What these routes use of the app's services (app.ts hands each plugin only these). */
+export type DemoRequestRouteServices = Pick<Services, 'repos'> & {
+  limits: Pick<Services['limits'], 'demoRequestsPerIp'>;
+};
+
 /** The landing page's demo form (our own endpoint instead of a third-party service: docs/ARCHITECTURE.md#departures-from-the-spec-and-why). */
-export async function demoRequestRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function demoRequestRoutes(app: FastifyInstance, services: DemoRequestRouteServices) {
   app.post('/api/demo-requests', async (request, reply) => {
     const { allowed, retryAfterSeconds } = services.limits.demoRequestsPerIp.hit(request.ip);
     if (!allowed) throw new AppError('RATE_LIMITED', undefined, { 'retry-after': String(retryAfterSeconds) });

@@ -2,7 +2,10 @@ import type { HealthResponse } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
 
-export async function healthRoutes(app: FastifyInstance, { services }: { services: Services }) {
+/** What these routes use of the app's services (app.ts hands each plugin only these). */
+export type HealthRouteServices = Pick<Services, 'db'> & { config: Pick<Services['config'], 'version'> };
+
+export async function healthRoutes(app: FastifyInstance, services: HealthRouteServices) {
   const started = Date.now();
   app.get('/api/health', async (): Promise<HealthResponse> => {
     // A health check that cannot reach its database is not healthy.

@@ -14,13 +14,18 @@ import { parseWith } from '../validation';
 const UPLOAD_BODY_LIMIT = 15 * 1024 * 1024;
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
+/** What these routes use of the app's services (app.ts hands each plugin only these). */
+export type ScreenshotRouteServices = Pick<Services, 'auth' | 'repos' | 'blobs' | 'urls'> & {
+  config: Pick<Services['config'], 'maxStoredBytesPerUser'>;
+};
+
 /**
  * Screenshots are served to their owner only. Uploads and lists take the login token as
  * `Authorization: Bearer` and nowhere else. An <img> cannot send a header, so an image opens through a
  * short-lived link signed for that one screenshot and its owner (`services.urls`), handed out with
  * every screenshot reference: no login token ever sits in a URL, a history entry or a proxy log.
  */
-export async function screenshotRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function screenshotRoutes(app: FastifyInstance, services: ScreenshotRouteServices) {
   const runs = services.repos.testRuns;
 
   const userOf = async (request: FastifyRequest) => {

@@ -28,8 +28,11 @@ export function toApiSession(row: SessionRow): Session {
   };
 }
 
+/** What these routes use of the app's services (app.ts hands each plugin only these). */
+export type SessionRouteServices = Pick<Services, 'repos'>;
+
 /** The sessions endpoints of docs/PRODUCT.md#http-api: every route owner-scoped; another user's session answers 404 like a missing one. */
-export async function sessionRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function sessionRoutes(app: FastifyInstance, services: SessionRouteServices) {
   const { sessions } = services.repos;
   app.addHook('preHandler', app.requireUser);
 

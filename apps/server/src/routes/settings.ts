@@ -10,12 +10,17 @@ import { currentUser } from '../plugins/authenticate';
 import type { Services } from '../services';
 import { parseWith } from '../validation';
 
+/** What these routes use of the app's services (app.ts hands each plugin only these). */
+export type SettingsRouteServices = Pick<Services, 'modelSettings'> & {
+  limits: Pick<Services['limits'], 'testConnectionPerUser'>;
+};
+
 /**
  * The signed-in user's Settings (issue 9): the AI engine (provider, model, base URL, API key), the
  * Figma token and the monthly model budget. Every route is the caller's own; secrets go in and never
  * come back but masked ('sk-…a1b2'). Bodies are not logged (Fastify logs method and URL only).
  */
-export async function settingsRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function settingsRoutes(app: FastifyInstance, services: SettingsRouteServices) {
   const { modelSettings, limits } = services;
   /** Users with a connection test waiting for its model: one at a time each (a slow or hostile base URL is held once). */
   const testing = new Set<string>();

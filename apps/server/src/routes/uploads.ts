@@ -27,13 +27,18 @@ function multipartError(error: unknown): AppError | null {
   return null;
 }
 
+/** What these routes use of the app's services (app.ts hands each plugin only these). */
+export type UploadRouteServices = Pick<Services, 'auth' | 'repos' | 'blobs' | 'urls' | 'comparisons'> & {
+  config: Pick<Services['config'], 'maxStoredBytesPerUser'>;
+};
+
 /**
  * Design uploads (issue 11). `POST /api/uploads` takes the login token as `Authorization: Bearer` and
  * one image as multipart field `file`, streamed with a hard 10 MB cap; what it is comes from its bytes.
  * The image and its thumbnail open through short-lived links signed for that upload and its owner
  * (`services.urls.design`), like screenshots: no login token ever sits in a URL.
  */
-export async function uploadRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function uploadRoutes(app: FastifyInstance, services: UploadRouteServices) {
   // Encapsulated here: only these routes read multipart bodies. One file part, nothing else of size.
   await app.register(multipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 1024, headerPairs: 100 },
