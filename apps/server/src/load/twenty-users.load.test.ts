@@ -86,7 +86,7 @@ describe(`${USERS} users at once, ${MAX_BROWSERS} browsers`, () => {
       REGISTRATIONS_PER_IP: String(USERS + 10),
       LOGIN_ATTEMPTS_PER_IP: String(USERS + 10),
     });
-    const api = client(server.url);
+    const api = client(server);
     for (let i = 0; i < USERS; i++) {
       const name = `load${i + 1}`;
       const { token, user } = await api.signUp(name);
@@ -149,7 +149,7 @@ describe(`${USERS} users at once, ${MAX_BROWSERS} browsers`, () => {
     const totalMs = Date.now() - t0;
     const rssAfter = treeRssMiB(server.pid);
 
-    const api = client(server.url);
+    const api = client(server);
     for (const [i, { user, end, runId }] of completed.entries()) {
       expect(end.type, `${user.name}: ${JSON.stringify(end.data)}`).toBe('all_tests_completed');
       expect(end.data.total_tests).toBe(caseCounts[i]);

@@ -15,8 +15,13 @@ import { FRAME_BUFFER_LIMIT_BYTES, RealtimeHub } from './realtime-hub';
  * plain sends to an equally stalled reader. This runs the hub in-process over real sockets.
  */
 
-const FPS = 30;
-/** Seconds the reader reads nothing while frames are pushed (8 in CI's endurance project). */
+/**
+ * Frames per second pushed. What matters is how many frames a stalled reader misses (240: enough to
+ * fill the kernel's socket buffers many times over), not for how long: the normal suite pushes them
+ * in 2 s, CI's endurance project at a live stream's 30 fps for 8 s.
+ */
+const FPS = endurance(120, 30);
+/** Seconds the reader reads nothing while frames are pushed. */
 const STALL_SECONDS = endurance(2, 8);
 const FRAME_BYTES = 50 * 1024;
 
