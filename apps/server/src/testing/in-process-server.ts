@@ -6,7 +6,7 @@ import { openDatabase, seedPgliteDir } from '@argus/db';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
-import { freePort, type RunningServer } from './spawn-server';
+import { freePort, type RunningServer, testServerEnv } from './spawn-server';
 
 export interface InProcessServer extends RunningServer {
   /** The app itself: `app.inject()` reaches the routes without a socket (testing/api-targets.ts `client`). */
@@ -24,16 +24,7 @@ export async function startInProcess(env: Record<string, string | undefined> = {
   const port = await freePort();
   const ownDataDir = !env.DATA_DIR;
   const dataDir = env.DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'argus-test-')));
-  const config = loadConfig({
-    ...process.env,
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    ...env,
-  });
+  const config = loadConfig(testServerEnv(port, dataDir, env));
   const pgliteDir = join(dataDir, 'db');
   if (!config.databaseUrl && !existsSync(pgliteDir)) await seedPgliteDir(pgliteDir);
   const db = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir });

@@ -48,6 +48,27 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * The environment a test's server runs with, spawned or in-process: quiet logs, 127.0.0.1 on `port`,
+ * its own `dataDir`, the embedded database unless `env` names another; `env` overrides the rest.
+ */
+export function testServerEnv(
+  port: number,
+  dataDir: string,
+  env: Record<string, string | undefined>,
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    ...env,
+  };
+}
+
+/**
  * Starts the real, built server (apps/server/dist/server.js, what `npm start` runs) as a child process
  * on a free port with its own data directory, and waits until /api/health answers. Its embedded
  * database starts as a copy of the migrated template unless the data directory already holds one.
@@ -66,16 +87,7 @@ export async function spawnServer(
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], {
     cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      ...env,
-    },
+    env: testServerEnv(port, dataDir, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk) => {
