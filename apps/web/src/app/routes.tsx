@@ -1,6 +1,5 @@
 import { lazy, Suspense, useCallback } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
-import { ConnectionBadge } from '../components/connection-badge';
 import { FullPageSpinner } from '../components/spinner';
 import {
   ChangePasswordForm,
@@ -21,9 +20,9 @@ import {
   WebProjectScreen,
 } from '../features/placeholders';
 import {
+  ConnectionBadge,
   ProtocolMismatchBanner,
   sendCleanupBeacon,
-  useConnectionStatus,
   useRealtime,
 } from '../features/realtime';
 import { useSessions } from '../features/sessions';
@@ -45,14 +44,6 @@ const SettingsScreen = lazy(() =>
   import('../features/settings').then((m) => ({ default: m.SettingsScreen })),
 );
 
-/** The shell header's live connection pill; its hover text says why the socket is down. */
-function ShellConnectionBadge() {
-  const { status, lastError } = useConnectionStatus();
-  return (
-    <ConnectionBadge status={status} testId="connection-status" title={lastError ?? undefined} look="plain" />
-  );
-}
-
 /** The shell for signed-in screens, fed by the auth state. Only rendered behind RequireAuth. */
 function AuthenticatedShell() {
   const { user, logout } = useAuth();
@@ -61,7 +52,7 @@ function AuthenticatedShell() {
     <AppLayout
       user={user}
       onLogout={logout}
-      headerAside={<ShellConnectionBadge />}
+      headerAside={<ConnectionBadge />}
       notice={<ProtocolMismatchBanner />}
     />
   );

@@ -18,10 +18,7 @@ export function Badge({
   children,
   className,
   ...rest
-}: { tone?: Tone; children: ReactNode; className?: string; title?: string } & Record<
-  `data-${string}`,
-  string | undefined
->) {
+}: { tone?: Tone; children: ReactNode; className?: string } & Record<`data-${string}`, string | undefined>) {
   return (
     <span
       className={cn(

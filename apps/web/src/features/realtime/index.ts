@@ -1,4 +1,5 @@
 export { sendCleanupBeacon } from './cleanup-beacon';
+export { ConnectionBadge } from './connection-badge';
 export { ProtocolMismatchBanner } from './protocol-mismatch-banner';
 export {
   buildSocketUrl,
