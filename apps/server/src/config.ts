@@ -149,6 +149,10 @@ export interface Config {
   exploreMaxPages: number;
   /** Time the built-in generator explores for, in ms. @default 20000 */
   exploreTimeBudgetMs: number;
+  /** Actions the built-in generator tries on the app to find behaviours (replays not counted). @default 40 */
+  exploreBehaviourMaxActions: number;
+  /** Time the built-in generator acts on the app and replays what it found, in ms. @default 30000 */
+  exploreBehaviourTimeBudgetMs: number;
   /** @default 10000 */
   stepTimeoutMs: number;
   /** @default 90000 */
@@ -386,6 +390,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     figmaApiBase: httpUrl(env.FIGMA_API_BASE, 'FIGMA_API_BASE') ?? 'https://api.figma.com',
     exploreMaxPages: Math.max(1, int(env.EXPLORE_MAX_PAGES, 10, 'EXPLORE_MAX_PAGES')),
     exploreTimeBudgetMs: int(env.EXPLORE_TIME_BUDGET_MS, 20_000, 'EXPLORE_TIME_BUDGET_MS'),
+    exploreBehaviourMaxActions: Math.max(
+      1,
+      int(env.EXPLORE_BEHAVIOUR_MAX_ACTIONS, 40, 'EXPLORE_BEHAVIOUR_MAX_ACTIONS'),
+    ),
+    exploreBehaviourTimeBudgetMs: int(
+      env.EXPLORE_BEHAVIOUR_TIME_BUDGET_MS,
+      30_000,
+      'EXPLORE_BEHAVIOUR_TIME_BUDGET_MS',
+    ),
     stepTimeoutMs: int(env.STEP_TIMEOUT_MS, 10_000, 'STEP_TIMEOUT_MS'),
     testTimeoutMs: int(env.TEST_TIMEOUT_MS, 90_000, 'TEST_TIMEOUT_MS'),
     shutdownTimeoutMs: Math.max(1, int(env.SHUTDOWN_TIMEOUT_MS, 15_000, 'SHUTDOWN_TIMEOUT_MS')),

@@ -18,6 +18,8 @@ const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() } as unknown as Fasti
 const config = {
   exploreMaxPages: 3,
   exploreTimeBudgetMs: 1000,
+  exploreBehaviourMaxActions: 6,
+  exploreBehaviourTimeBudgetMs: 2000,
   automationParallelism: 2,
   stepTimeoutMs: 1000,
   testTimeoutMs: 5000,
@@ -179,6 +181,8 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
       'https://shop.example/',
       expect.objectContaining({ signal: expect.any(AbortSignal), pages: [] }),
     );
+    // The operator's behaviour budget (EXPLORE_BEHAVIOUR_*) reaches the explorer.
+    expect(exploreBehaviours.mock.calls[0][1]).toMatchObject({ maxActions: 6, timeBudgetMs: 2000 });
     expect(generate.mock.calls[0][0].behaviours).toEqual([behaviour]);
     const messages = sent.filter((m) => m.type === 'progress_update').map((m) => m.data.message);
     expect(messages).toContain('Trying: type into "New todo" and press Enter');

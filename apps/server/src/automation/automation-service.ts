@@ -36,6 +36,8 @@ export interface AutomationDeps {
     Config,
     | 'exploreMaxPages'
     | 'exploreTimeBudgetMs'
+    | 'exploreBehaviourMaxActions'
+    | 'exploreBehaviourTimeBudgetMs'
     | 'automationParallelism'
     | 'stepTimeoutMs'
     | 'testTimeoutMs'
@@ -181,7 +183,11 @@ export class AutomationService {
             onProgress: progress,
             maxPages: config.exploreMaxPages,
             timeBudgetMs: config.exploreTimeBudgetMs,
-            behaviour: { concurrency: browsers },
+            behaviour: {
+              concurrency: browsers,
+              maxActions: config.exploreBehaviourMaxActions,
+              timeBudgetMs: config.exploreBehaviourTimeBudgetMs,
+            },
           });
           const { cases: planned, notice } = suite;
           if (notice) progress(notice);

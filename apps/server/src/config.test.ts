@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config';
+
+describe('configuration of the built-in generator', () => {
+  it('has the documented defaults', () => {
+    expect(loadConfig({})).toMatchObject({
+      exploreMaxPages: 10,
+      exploreTimeBudgetMs: 20_000,
+      exploreBehaviourMaxActions: 40,
+      exploreBehaviourTimeBudgetMs: 30_000,
+    });
+  });
+
+  it('reads the behaviour budget from the environment', () => {
+    expect(
+      loadConfig({ EXPLORE_BEHAVIOUR_MAX_ACTIONS: '6', EXPLORE_BEHAVIOUR_TIME_BUDGET_MS: '5000' }),
+    ).toMatchObject({ exploreBehaviourMaxActions: 6, exploreBehaviourTimeBudgetMs: 5000 });
+    // An explorer allowed no action would spend its time on nothing, as a crawl of no page would.
+    expect(loadConfig({ EXPLORE_BEHAVIOUR_MAX_ACTIONS: '0' }).exploreBehaviourMaxActions).toBe(1);
+  });
+
+  it('refuses what is not a non-negative integer, naming the setting', () => {
+    expect(() => loadConfig({ EXPLORE_BEHAVIOUR_MAX_ACTIONS: 'many' })).toThrow(
+      /EXPLORE_BEHAVIOUR_MAX_ACTIONS must be a non-negative integer/,
+    );
+    expect(() => loadConfig({ EXPLORE_BEHAVIOUR_TIME_BUDGET_MS: '-1' })).toThrow(
+      /EXPLORE_BEHAVIOUR_TIME_BUDGET_MS must be a non-negative integer/,
+    );
+    expect(() => loadConfig({ EXPLORE_BEHAVIOUR_TIME_BUDGET_MS: '2.5' })).toThrow(
+      /EXPLORE_BEHAVIOUR_TIME_BUDGET_MS/,
+    );
+  });
+});
