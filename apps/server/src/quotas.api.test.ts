@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveFixtureSite } from '../../../fixtures/site/serve';
 import { apiTargets, client } from './testing/api-targets';
 import { startInProcess } from './testing/in-process-server';
+import { SMALL_EXPLORATION } from './testing/small-exploration';
 import type { RunningServer } from './testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from './testing/ws-client';
 
@@ -176,13 +177,15 @@ describe('quotas while the browser works (PGlite)', () => {
   beforeAll(async () => {
     site = await serveFixtureSite();
     [small, roomy] = await Promise.all([
+      // Small generations: the fixture site still yields more cases (8) than the 3 a run may hold here.
       startInProcess({
+        ...SMALL_EXPLORATION,
         ALLOWED_TARGETS: '127.0.0.1',
         MAX_CASES_PER_RUN: '3',
         MAX_STORED_BYTES_PER_USER: '1000',
       }),
       // Defaults, except that a run may take four browsers: MAX_BROWSERS_PER_USER (2) must hold it back.
-      startInProcess({ ALLOWED_TARGETS: '127.0.0.1', AUTOMATION_PARALLELISM: '4' }),
+      startInProcess({ ...SMALL_EXPLORATION, ALLOWED_TARGETS: '127.0.0.1', AUTOMATION_PARALLELISM: '4' }),
     ]);
   }, 180_000);
   afterAll(async () => {
