@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveFixtureSite } from '../../../../fixtures/site/serve';
 import { client } from '../testing/api-targets';
 import { startInProcess } from '../testing/in-process-server';
+import { SMALL_EXPLORATION } from '../testing/small-exploration';
 import type { RunningServer } from '../testing/spawn-server';
 import { openSocket, type TestSocket } from '../testing/ws-client';
 
@@ -36,7 +37,12 @@ describe('one socket, several screens and sessions', () => {
     site = await serveFixtureSite();
     // Room for a second generation's browser, so the refusal below is the conflict with the first (a
     // generation takes up to two browsers; with the default two, it would be BROWSER_LIMIT_REACHED).
-    server = await startInProcess({ ALLOWED_TARGETS: '127.0.0.1', MAX_BROWSERS_PER_USER: '4' });
+    // A small generation: the test is about where its messages go, not what it finds.
+    server = await startInProcess({
+      ...SMALL_EXPLORATION,
+      ALLOWED_TARGETS: '127.0.0.1',
+      MAX_BROWSERS_PER_USER: '4',
+    });
     const api = client(server);
     alice = await api.signUp('alice');
     const types = {
