@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveFixtureSite } from '../../../../fixtures/site/serve';
 import { client } from '../testing/api-targets';
 import { endurance } from '../testing/endurance';
+import { SMALL_EXPLORATION } from '../testing/small-exploration';
 import { freePort, REPO_ROOT } from '../testing/spawn-server';
 import { openSocket } from '../testing/ws-client';
 
@@ -342,8 +343,8 @@ describe(`endurance: ${STARTS} starts of the built server, each stopped with SIG
         SHUTDOWN_TIMEOUT_MS: String(DEADLINE_MS),
         REGISTRATIONS_PER_IP: '1000',
         LOGIN_ATTEMPTS_PER_IP: '1000',
-        EXPLORE_MAX_PAGES: '4',
-        EXPLORE_TIME_BUDGET_MS: '8000',
+        // Start 2's generation needs more than 3 cases, not the whole site: 8 from 2 pages.
+        ...SMALL_EXPLORATION,
         AUTOMATION_PARALLELISM: '2',
       },
     });
