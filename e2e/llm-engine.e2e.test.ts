@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { ruleModel, type ScriptedModelServer, startScriptedModelServer } from '@argus/ai/testing';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SMALL_EXPLORATION } from '../apps/server/src/testing/small-exploration';
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
 import { TODO_LLM_SUITE } from '../fixtures/apps/llm-suites';
 import { type FixtureApp, serveFixtureApp } from '../fixtures/apps/serve';
@@ -37,7 +38,8 @@ const rules = ruleModel(SUITE);
 
 beforeAll(async () => {
   [server, model, app, browser] = await Promise.all([
-    spawnServer({ ALLOWED_TARGETS: '127.0.0.1', AUTOMATION_PARALLELISM: '1' }),
+    // The scripted model writes the suite whatever was explored: a small exploration will do.
+    spawnServer({ ...SMALL_EXPLORATION, ALLOWED_TARGETS: '127.0.0.1', AUTOMATION_PARALLELISM: '1' }),
     startScriptedModelServer(async (request, index) => {
       await new Promise((resolve) => setTimeout(resolve, MODEL_DELAY_MS));
       return rules(request, index);
