@@ -1,9 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 // How the suite is split (docs/TESTING.md): by what a file holds, so the files that can run side by
-// side do. `npm test` runs the groups in order: in-process files two at a time (unit, api), then the
-// files that drive Chromium or start server processes one at a time (api-browser, browser, e2e). The
-// mutation, load and endurance projects are CI's (.ci/run), not part of `npm test`.
+// side do. `npm test` runs two groups in order: the in-process files two at a time (unit, api), then
+// the files that drive Chromium or start server processes, one at a time within each project
+// (api-browser, browser, e2e), the three projects side by side: such a file spends much of its time
+// waiting on pages and processes, not computing. The mutation, load and endurance projects are CI's
+// (.ci/run), not part of `npm test`.
 
 /** Test files side by side in the in-process group: one per core of the two-core machines we run on. */
 const IN_PROCESS_WORKERS = 2;
@@ -77,7 +79,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -88,7 +90,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -99,7 +101,7 @@ export default defineConfig({
           testTimeout: 900_000,
           hookTimeout: 60_000,
           fileParallelism: false,
-          sequence: { groupOrder: 4 },
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -111,7 +113,7 @@ export default defineConfig({
           testTimeout: 600_000,
           hookTimeout: 180_000,
           fileParallelism: false,
-          sequence: { groupOrder: 5 },
+          sequence: { groupOrder: 3 },
         },
       },
       {
@@ -129,7 +131,7 @@ export default defineConfig({
           testTimeout: 300_000,
           hookTimeout: 180_000,
           fileParallelism: false,
-          sequence: { groupOrder: 6 },
+          sequence: { groupOrder: 4 },
         },
       },
     ],
