@@ -33,7 +33,7 @@ export interface Services {
   pool: BrowserPool;
   /** MAX_BROWSERS_PER_USER: the browser contexts each user's work holds. */
   browsers: BrowserBudget;
-  /** What is under way per user (generations, runs; later live browsers and comparisons). */
+  /** What is under way per user: generations, runs, live browsers and comparisons. */
   activities: ActivityRegistry;
   /** Writes runs, results, logs and screenshots as they happen. */
   recorder: RunRecorder;
