@@ -13,10 +13,16 @@ import { COMMANDS, type FixtureApp, formatReport, measureMutationScore } from '.
 const ARTIFACTS = join(import.meta.dirname, 'artifacts');
 /** The aim of issue 8: at least 80 % of the planted bugs caught by a suite nobody edited. */
 const MIN_SCORE = 0.8;
+/** Cases of one run at once, and bug runs at once (each on its own instance of the app). */
+const PARALLELISM = 2;
+const BUGS_AT_ONCE = Number(process.env.MUTATION_BUGS_AT_ONCE ?? 4);
 
 let pool: BrowserPool;
 beforeAll(() => {
-  pool = new BrowserPool({ policy: new TargetPolicy({ allowedTargets: ['127.0.0.1'] }), maxContexts: 2 });
+  pool = new BrowserPool({
+    policy: new TargetPolicy({ allowedTargets: ['127.0.0.1'] }),
+    maxContexts: PARALLELISM * BUGS_AT_ONCE,
+  });
   mkdirSync(ARTIFACTS, { recursive: true });
 });
 afterAll(() => pool?.close());
@@ -27,6 +33,8 @@ describe.each<FixtureApp>(['todo', 'cart'])('a suite generated for the %s app', 
     async (mode) => {
       const report = await measureMutationScore(pool, app, {
         command: mode === 'command' ? COMMANDS[app] : undefined,
+        parallelism: PARALLELISM,
+        bugsAtOnce: BUGS_AT_ONCE,
         onProgress: (m) => console.log(m),
       });
       const text = formatReport(report);

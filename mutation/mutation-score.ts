@@ -5,8 +5,10 @@
  * 1. Serve the clean app and generate a suite (`generateSuite`, the same path a user's generation takes).
  * 2. Run the suite twice on the clean app: every failure there is a false alarm, every test that
  *    passes once and fails once is flaky.
- * 3. For each planted bug in turn (`setBug`, same URLs): run the suite; the bug is caught when at
- *    least one test that passed on the clean app fails.
+ * 3. For each planted bug: run the suite on an instance of the app serving only that bug; the bug is
+ *    caught when at least one test that passed on the clean app fails. Several bugs run at once, each
+ *    on its own instance (its own port), with the cases' origin rewritten to that instance's: a caught
+ *    bug spends most of its run in a failing step's timeout, waiting, not working.
  */
 import { BuiltinPlanner, generateSuite } from '@argus/ai';
 import { type BrowserPool, runTestCase, type TestOutcome } from '@argus/engine';
@@ -26,6 +28,8 @@ export const COMMANDS: Record<FixtureApp, string> = {
 
 export interface BugResult {
   bug: string;
+  /** Wall-clock time of this bug's run (its runs overlap with other bugs'). */
+  runMs: number;
   description: string;
   caught: boolean;
   /** Tests that failed with this bug switched on (the run stops starting tests at the first failure). */
@@ -46,11 +50,26 @@ export interface MutationReport {
   /** Tests whose outcome differed between the two clean runs. */
   flaky: string[];
   bugs: BugResult[];
+  /** Wall-clock time of each clean run and of all the bug runs. */
+  phases: { cleanMs: [number, number]; bugsMs: number };
   caught: number;
   planted: number;
   /** caught / planted, 0..1. */
   score: number;
   runMs: number;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * The cases as they would have been generated on `to` instead of `from` (both origins): a generated
+ * case names its start page and may navigate to or check absolute URLs. Only the origin changes, so
+ * every step still does on the bug's instance what it did on the clean app.
+ */
+export function rebaseCases(cases: TestCase[], from: string, to: string): TestCase[] {
+  const [fromHost, toHost] = [new URL(from).host, new URL(to).host];
+  const text = JSON.stringify(cases).split(fromHost).join(toHost);
+  return JSON.parse(text) as TestCase[];
 }
 
 /**
@@ -82,12 +101,25 @@ async function runSuite(
   return outcomes;
 }
 
+export interface MutationOptions {
+  command?: string;
+  /** Cases of one run at once. @default 2 */
+  parallelism?: number;
+  /**
+   * Bug runs at once, each on its own instance of the app; the pool needs `parallelism` contexts
+   * for each (the test gives it 8). 1 runs them one after the other. @default 4
+   */
+  bugsAtOnce?: number;
+  onProgress?: (message: string) => void;
+}
+
 export async function measureMutationScore(
   pool: BrowserPool,
   app: FixtureApp,
-  options: { command?: string; parallelism?: number; onProgress?: (message: string) => void } = {},
+  options: MutationOptions = {},
 ): Promise<MutationReport> {
   const parallelism = options.parallelism ?? 2;
+  const bugsAtOnce = Math.max(1, options.bugsAtOnce ?? 4);
   const say = options.onProgress ?? (() => {});
   const site = await serveFixtureApp(app);
   try {
@@ -99,13 +131,20 @@ export async function measureMutationScore(
     });
     const generationMs = performance.now() - t;
     const cases = suite.cases;
-    say(`${app}: generated ${cases.length} cases in ${(generationMs / 1000).toFixed(1)} s`);
+    say(`${app}: generated ${cases.length} cases in ${seconds(generationMs)}`);
 
+    // One clean run after the other, as the suite's user would run it twice; nothing shares the
+    // machine with a clean run, so a false alarm or a flaky test is the suite's, not the load's.
     t = performance.now();
-    const clean = [
-      (await runSuite(pool, cases, start, parallelism)) as TestOutcome[],
-      (await runSuite(pool, cases, start, parallelism)) as TestOutcome[],
-    ];
+    const clean: TestOutcome[][] = [];
+    const cleanMs: [number, number] = [0, 0];
+    for (const run of [0, 1]) {
+      const runStart = performance.now();
+      clean.push((await runSuite(pool, cases, start, parallelism)) as TestOutcome[]);
+      cleanMs[run] = performance.now() - runStart;
+      const failed = clean[run].filter((o) => o.status === 'failed').length;
+      say(`${app}: clean run ${run + 1}: ${failed} of ${cases.length} failed in ${seconds(cleanMs[run])}`);
+    }
     const falseFailures: MutationReport['falseFailures'] = [];
     const flaky: string[] = [];
     cases.forEach((c, i) => {
@@ -122,21 +161,45 @@ export async function measureMutationScore(
         clean[0][i].status === 'passed' && clean[1][i].status === 'passed' ? [i] : [],
       ),
     );
-    const bugs: BugResult[] = [];
-    for (const [bug, description] of Object.entries(BUGS[app])) {
-      site.setBug(bug);
-      const outcomes = await runSuite(pool, cases, start, parallelism, { counted: trusted });
-      const failed = outcomes.flatMap((o, i) => (trusted.has(i) && o?.status === 'failed' ? [i] : []));
-      bugs.push({
-        bug,
-        description,
-        caught: failed.length > 0,
-        failedTests: failed.map((i) => cases[i].test_name),
-        firstError: failed.length ? (outcomes[failed[0]]?.error ?? null) : null,
-      });
-      say(`${app}: ${bug} ${failed.length ? `caught by ${failed.length} test(s)` : 'NOT caught'}`);
-    }
-    site.setBug(null);
+    const bugsStart = performance.now();
+    const runBug = async ([bug, description]: [string, string]): Promise<BugResult> => {
+      const runStart = performance.now();
+      const instance = await serveFixtureApp(app, { bug });
+      try {
+        const rebased = rebaseCases(cases, site.url, instance.url);
+        const outcomes = await runSuite(pool, rebased, `${instance.url}/`, parallelism, {
+          counted: trusted,
+        });
+        const failed = outcomes.flatMap((o, i) => (trusted.has(i) && o?.status === 'failed' ? [i] : []));
+        const runMs = performance.now() - runStart;
+        say(
+          `${app}: ${bug} ${failed.length ? `caught by ${failed.length} test(s)` : 'NOT caught'} in ${seconds(runMs)}`,
+        );
+        return {
+          bug,
+          runMs,
+          description,
+          caught: failed.length > 0,
+          failedTests: failed.map((i) => cases[i].test_name),
+          firstError: failed.length ? (outcomes[failed[0]]?.error ?? null) : null,
+        };
+      } finally {
+        await instance.close();
+      }
+    };
+    const planted = Object.entries(BUGS[app]);
+    const bugs: BugResult[] = new Array(planted.length);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(bugsAtOnce, planted.length) }, async () => {
+        while (next < planted.length) {
+          const i = next++;
+          bugs[i] = await runBug(planted[i]);
+        }
+      }),
+    );
+    const bugsMs = performance.now() - bugsStart;
+    say(`${app}: ${planted.length} bug runs (${bugsAtOnce} at once) in ${seconds(bugsMs)}`);
     const caught = bugs.filter((b) => b.caught).length;
     return {
       app,
@@ -148,6 +211,7 @@ export async function measureMutationScore(
       falseFailures,
       flaky,
       bugs,
+      phases: { cleanMs, bugsMs },
       caught,
       planted: bugs.length,
       score: bugs.length ? caught / bugs.length : 0,
@@ -165,14 +229,15 @@ export function formatReport(report: MutationReport): string {
     `Engine: ${report.engine}. ${report.cases.length} generated tests in ${(report.generationMs / 1000).toFixed(1)} s; ` +
     `mutation score **${report.caught}/${report.planted} (${Math.round(report.score * 100)} %)**; ` +
     `false failures on the clean app: ${report.falseFailures.length}; flaky: ${report.flaky.length}; ` +
-    `runs took ${(report.runMs / 1000).toFixed(0)} s.\n\n`;
+    `runs took ${(report.runMs / 1000).toFixed(0)} s (clean runs ${report.phases.cleanMs.map(seconds).join(' and ')}, ` +
+    `bug runs ${seconds(report.phases.bugsMs)}).\n\n`;
   const rows = report.bugs
     .map(
       (b) =>
-        `| \`${b.bug}\` | ${b.description} | ${b.caught ? `caught by ${b.failedTests.map((t) => `"${t}"`).join(', ')}` : '**missed**'} |`,
+        `| \`${b.bug}\` | ${b.description} | ${b.caught ? `caught by ${b.failedTests.map((t) => `"${t}"`).join(', ')}` : '**missed**'} | ${seconds(b.runMs)} |`,
     )
     .join('\n');
   const tests = report.cases.map((c) => `- ${c.test_name}`).join('\n');
   const alarms = report.falseFailures.map((f) => `- ${f.test}: ${f.error}`).join('\n');
-  return `${head}| bug | what it breaks | result |\n|---|---|---|\n${rows}\n\nGenerated tests:\n${tests}\n${alarms ? `\nFalse failures:\n${alarms}\n` : ''}`;
+  return `${head}| bug | what it breaks | result | run |\n|---|---|---|---|\n${rows}\n\nGenerated tests:\n${tests}\n${alarms ? `\nFalse failures:\n${alarms}\n` : ''}`;
 }
