@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SMALL_EXPLORATION } from '../apps/server/src/testing/small-exploration';
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
 import { type FixtureSite, serveFixtureSite } from '../fixtures/site/serve';
 import { PageOpener } from './support/app';
@@ -15,7 +16,7 @@ import { ARTIFACTS_DIR, launchBrowser } from './support/browser';
  */
 
 const PASSWORD = 'Correct1horse';
-/** Generation explores the fixture site for up to 20 s; slow on a loaded two-core machine. */
+/** A small generation (two pages) still takes a while on a loaded two-core machine. */
 const GENERATION_TIMEOUT = 90_000;
 
 let server: RunningServer;
@@ -26,7 +27,8 @@ let userSeq = 0;
 
 beforeAll(async () => {
   [server, site, browser] = await Promise.all([
-    spawnServer({ ALLOWED_TARGETS: '127.0.0.1' }),
+    // Generated cases are audited on the screen, whatever they are: a small generation will do.
+    spawnServer({ ...SMALL_EXPLORATION, ALLOWED_TARGETS: '127.0.0.1' }),
     serveFixtureSite(),
     launchBrowser(),
   ]);
