@@ -16,6 +16,11 @@ const MIN_SCORE = 0.8;
 /** Cases of one run at once, and bug runs at once (each on its own instance of the app). */
 const PARALLELISM = 2;
 const BUGS_AT_ONCE = Number(process.env.MUTATION_BUGS_AT_ONCE ?? 4);
+if (!Number.isInteger(BUGS_AT_ONCE) || BUGS_AT_ONCE < 1) {
+  throw new Error(
+    `MUTATION_BUGS_AT_ONCE must be a whole number >= 1, not "${process.env.MUTATION_BUGS_AT_ONCE}"`,
+  );
+}
 
 let pool: BrowserPool;
 beforeAll(() => {
