@@ -2,7 +2,6 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMALL_BEHAVIOUR_EXPLORATION } from '../apps/server/src/testing/small-exploration';
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
 import { type FixtureSite, serveFixtureSite } from '../fixtures/site/serve';
 import { PageOpener, toast } from './support/app';
@@ -27,9 +26,7 @@ let userSeq = 0;
 
 beforeAll(async () => {
   [server, site, browser] = await Promise.all([
-    // Every page is still crawled: the run must meet the planted defects, and command mode the sign-in
-    // page. Acting on the app for behaviours is not what these tests look at, so it is kept short.
-    spawnServer({ ...SMALL_BEHAVIOUR_EXPLORATION, ALLOWED_TARGETS: '127.0.0.1' }),
+    spawnServer({ ALLOWED_TARGETS: '127.0.0.1' }),
     serveFixtureSite(),
     launchBrowser(),
   ]);
