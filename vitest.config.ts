@@ -1,14 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
 // How the suite is split (docs/TESTING.md): by what a file holds, so the files that can run side by
-// side do. `npm test` runs two groups in order: the in-process files two at a time (unit, api), then
-// the files that drive Chromium or start server processes, one at a time within each project
-// (api-browser, browser, e2e), the three projects side by side: such a file spends much of its time
-// waiting on pages and processes, not computing. The mutation, load and endurance projects are CI's
+// side do. `npm test` runs two groups in order: the in-process files (unit, api), then the files that
+// drive Chromium or start server processes (api-browser, browser, e2e), two files at a time in each
+// group (a group's projects share one pool). The mutation, load and endurance projects are CI's
 // (.ci/run), not part of `npm test`.
 
 /** Test files side by side in the in-process group: one per core of the two-core machines we run on. */
 const IN_PROCESS_WORKERS = 2;
+/**
+ * Browser-holding files side by side, across api-browser, browser and e2e (one pool for the group):
+ * such a file waits on pages, processes and sockets much of the time, so two at once keep two cores
+ * busy where one leaves them half idle (docs/TESTING.md has the figures).
+ */
+const BROWSER_WORKERS = 2;
 
 /**
  * API test files whose server drives Chromium (generation, runs, live browsers, captures) or that
@@ -68,7 +73,7 @@ export default defineConfig({
           globalSetup: SERVER_SETUP,
           testTimeout: 60_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          maxWorkers: BROWSER_WORKERS,
           sequence: { groupOrder: 1 },
         },
       },
@@ -78,7 +83,7 @@ export default defineConfig({
           include: ['packages/*/src/**/*.browser.test.ts', 'fixtures/**/*.browser.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          fileParallelism: false,
+          maxWorkers: BROWSER_WORKERS,
           sequence: { groupOrder: 1 },
         },
       },
@@ -89,7 +94,7 @@ export default defineConfig({
           globalSetup: SERVER_SETUP,
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          maxWorkers: BROWSER_WORKERS,
           sequence: { groupOrder: 1 },
         },
       },
