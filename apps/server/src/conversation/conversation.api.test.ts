@@ -5,8 +5,7 @@ import { parseStep } from '@argus/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../testing/api-targets';
 import { endurance } from '../testing/endurance';
-import { startInProcess } from '../testing/in-process-server';
-import { freePort, type RunningServer } from '../testing/spawn-server';
+import { freePort, type RunningServer, spawnServer } from '../testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
 
 /**
@@ -155,7 +154,9 @@ describe('conversational mode (real server, Chromium)', () => {
 
   beforeAll(async () => {
     site = await serveSite();
-    server = await startInProcess({
+    // A server process of its own: these tests read the server's heap (diagnostics), which in the
+    // test's own process would also hold every frame the test's tabs received.
+    server = await spawnServer({
       ALLOWED_TARGETS: '127.0.0.1',
       MAX_BROWSERS: '6',
       MAX_LIVE_BROWSERS_PER_USER: '1',
@@ -481,7 +482,7 @@ describe('conversational mode: idle timeout and an unreachable start page', () =
 
   beforeAll(async () => {
     const closedPort = await freePort();
-    server = await startInProcess({
+    server = await spawnServer({
       ALLOWED_TARGETS: '127.0.0.1',
       CONVERSATION_IDLE_MS: '1500',
       CONVERSATION_START_URL: `http://127.0.0.1:${closedPort}/`,
