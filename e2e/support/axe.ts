@@ -17,7 +17,7 @@ export interface AxeViolation {
   impact: AxeImpact | null;
   help: string;
   /** One CSS selector path per failing node, with axe's summary of what is wrong there. */
-  nodes: Array<{ target: string; summary: string }>;
+  nodes: Array<{ target: string; summary: string; html: string }>;
 }
 
 /**
@@ -35,15 +35,17 @@ interface AxeGlobals {
         id: string;
         impact: AxeImpact | null;
         help: string;
-        nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+        nodes: Array<{ target: unknown[]; failureSummary?: string; html?: string }>;
       }>;
     }>;
   };
   document: {
+    addEventListener(type: string, listener: () => void, capture: boolean): void;
+    removeEventListener(type: string, listener: () => void, capture: boolean): void;
     getAnimations(): Array<{
       playState: string;
       finished: Promise<unknown>;
-      effect: { getComputedTiming(): { iterations: number } } | null;
+      effect: { getComputedTiming(): { iterations: number; activeDuration: number | string } } | null;
     }>;
   };
 }
@@ -72,23 +74,59 @@ export async function waitForSettledAnimations(page: Page, maxMs = 2000): Promis
  * debugging protocol (page.evaluate), which the policy does not govern, rather than a <script> tag.
  */
 export async function runAxe(page: Page, within?: string): Promise<AxeViolation[]> {
-  await waitForSettledAnimations(page);
   const loaded = await page.evaluate(() => Boolean((globalThis as unknown as AxeGlobals).axe));
   if (!loaded) await page.evaluate(AXE_SOURCE);
+  // A toast may start leaving (or another arrive) while axe measures, and a 0.4 s fade can begin and
+  // end within one run: a run during which a short animation started or played measured colours
+  // mid-fade, so it is taken again once the page is still.
+  let violations: AxeViolation[] = [];
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    await waitForSettledAnimations(page);
+    const run = await axeOnce(page, within);
+    violations = run.violations;
+    if (!run.animated) break;
+  }
+  return violations;
+}
+
+async function axeOnce(
+  page: Page,
+  within?: string,
+): Promise<{ violations: AxeViolation[]; animated: boolean }> {
   return page.evaluate(async (selector) => {
     const w = globalThis as unknown as AxeGlobals;
     if (!w.axe) throw new Error('axe-core did not load');
-    const context = selector ? { include: [selector] } : w.document;
-    const result = await w.axe.run(context, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.map((n) => ({
-        target: n.target.map(String).join(' >> '),
-        summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').trim(),
-      })),
-    }));
+    const short = () =>
+      w.document.getAnimations().some((a) => {
+        const timing = a.effect?.getComputedTiming();
+        return a.playState === 'running' && timing !== undefined && Number(timing.activeDuration) <= 2000;
+      });
+    let animated = false;
+    const started = () => {
+      if (short()) animated = true;
+    };
+    const events = ['animationstart', 'transitionstart'];
+    for (const e of events) w.document.addEventListener(e, started, true);
+    try {
+      const context = selector ? { include: [selector] } : w.document;
+      const result = await w.axe.run(context, { resultTypes: ['violations'] });
+      animated ||= short();
+      return {
+        animated,
+        violations: result.violations.map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          help: v.help,
+          nodes: v.nodes.map((n) => ({
+            target: n.target.map(String).join(' >> '),
+            summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').trim(),
+            html: (n.html ?? '').slice(0, 300),
+          })),
+        })),
+      };
+    } finally {
+      for (const e of events) w.document.removeEventListener(e, started, true);
+    }
   }, within ?? null);
 }
 
