@@ -7,14 +7,41 @@ import { BrowserPool, runTestCase, TargetPolicy } from '@argus/engine';
 import type { TestCase } from '@argus/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureApp, serveFixtureApp } from '../../../fixtures/apps/serve';
-import { generateSuite } from './generate-suite';
+import { generateSuite, poolBrowsers, type SuiteBrowsers } from './generate-suite';
 import { createPlanner } from './registry';
 
 let pool: BrowserPool;
+let browsers: SuiteBrowsers;
 const planner = createPlanner({ provider: 'builtin' });
+
+/**
+ * The pool's real explorers, each exploration made once per start URL and kept: the tests of one app
+ * differ in what the planner is asked (all, or a command), not in what exploring the unchanged app
+ * finds, so the second and third ask the planner about the first's findings instead of exploring
+ * the same app again (about 40 s each here). A test run alone explores for itself.
+ */
+function exploredOnce(real: SuiteBrowsers): SuiteBrowsers {
+  const pages = new Map<string, ReturnType<SuiteBrowsers['explore']>>();
+  const behaviours = new Map<string, ReturnType<NonNullable<SuiteBrowsers['exploreBehaviours']>>>();
+  const explore = real.exploreBehaviours;
+  return {
+    ...real,
+    explore: (url, options) => {
+      if (!pages.has(url)) pages.set(url, real.explore(url, options));
+      return pages.get(url)!;
+    },
+    exploreBehaviours: explore
+      ? (url, options) => {
+          if (!behaviours.has(url)) behaviours.set(url, explore(url, options));
+          return behaviours.get(url)!;
+        }
+      : undefined,
+  };
+}
 
 beforeAll(() => {
   pool = new BrowserPool({ policy: new TargetPolicy({ allowedTargets: ['127.0.0.1'] }), maxContexts: 2 });
+  browsers = exploredOnce(poolBrowsers(pool));
 });
 afterAll(async () => {
   await pool?.close();
@@ -51,7 +78,7 @@ describe('generateSuite on the to-do app', () => {
 
   it('full mode: behaviour tests first, each named for what it checks, all passing on the clean app', async () => {
     const progress: string[] = [];
-    const suite = await generateSuite(pool, `${app.url}/`, {
+    const suite = await generateSuite(browsers, `${app.url}/`, {
       ...UNHURRIED,
       planner,
       onProgress: (m) => progress.push(m),
@@ -78,14 +105,14 @@ describe('generateSuite on the to-do app', () => {
   }, 400_000);
 
   it('command mode: the behaviours the command names, and a notice when nothing matches', async () => {
-    const suite = await generateSuite(pool, `${app.url}/`, {
+    const suite = await generateSuite(browsers, `${app.url}/`, {
       ...UNHURRIED,
       planner,
       command: 'verify the Active filter hides completed items',
     });
     expect(suite.cases.map((c) => c.test_name)).toEqual(['The Active filter hides completed items']);
     expect(suite.notice).toBeUndefined();
-    const none = await generateSuite(pool, `${app.url}/`, {
+    const none = await generateSuite(browsers, `${app.url}/`, {
       ...UNHURRIED,
       planner,
       command: 'check the weather forecast',
@@ -99,7 +126,7 @@ describe('generateSuite on the cart', () => {
   it('a command about quantities and totals gets the quantity behaviours, passing on the clean app', async () => {
     const app = await serveFixtureApp('cart');
     try {
-      const suite = await generateSuite(pool, `${app.url}/`, {
+      const suite = await generateSuite(browsers, `${app.url}/`, {
         ...UNHURRIED,
         planner,
         command: 'check that the cart total updates when I change the quantity',
