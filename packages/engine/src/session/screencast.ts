@@ -69,6 +69,10 @@ export class Screencaster {
   }
 }
 
+/** How long a started screencast may stay without a frame before it is started again, and how often. */
+const NO_FRAME_RETRY_MS = 1_000;
+const NO_FRAME_RETRIES = 3;
+
 /** One running screencast: a frame with its consumer, and at most one waiting (the newest). */
 class Screencast {
   private consuming = false;
@@ -76,10 +80,16 @@ class Screencast {
   private stopped = false;
   private readonly listener = (event: ScreencastFrameEvent) => this.arrive(event);
   // A navigation that swaps the renderer can leave a screencast started before it silent (seen on a
-  // loaded CI machine: a whole run without a frame), so each new main document starts it again.
+  // loaded CI machine: a whole run without a frame), so each new main document starts it again. The
+  // swap can also come between the start being sent and this listener seeing the navigation (a
+  // session's first navigation while its screencast is still starting), so a start that brought no
+  // frame is repeated a few times (NO_FRAME_RETRY_MS apart) until one comes.
   private readonly onNavigated = (frame: Frame) => {
     if (frame === this.page.mainFrame() && !this.stopped) void this.start().catch(() => {});
   };
+  private framed = false;
+  private retries = 0;
+  private retry: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     readonly cdp: CDPSession,
@@ -98,11 +108,28 @@ class Screencast {
   }
 
   start(): Promise<unknown> {
+    this.framed = false;
+    this.retries = 0;
+    this.armRetry();
     return this.cdp.send('Page.startScreencast', this.params);
+  }
+
+  private armRetry(): void {
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      if (this.stopped || this.framed || this.retries >= NO_FRAME_RETRIES) return;
+      this.retries += 1;
+      this.armRetry();
+      this.cdp.send('Page.startScreencast', this.params).catch(() => {});
+    }, NO_FRAME_RETRY_MS);
+    this.retry.unref?.();
   }
 
   stop(): void {
     this.stopped = true;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
     this.cdp.off('Page.screencastFrame', this.listener);
     this.page.off('framenavigated', this.onNavigated);
     if (this.waiting) this.ack(this.waiting);
@@ -110,6 +137,7 @@ class Screencast {
   }
 
   private arrive(event: ScreencastFrameEvent): void {
+    this.framed = true;
     if (this.stopped) this.ack(event);
     else if (!this.consuming) void this.deliver(event);
     else {
