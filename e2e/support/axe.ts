@@ -40,12 +40,10 @@ interface AxeGlobals {
     }>;
   };
   document: {
-    addEventListener(type: string, listener: () => void, capture: boolean): void;
-    removeEventListener(type: string, listener: () => void, capture: boolean): void;
     getAnimations(): Array<{
       playState: string;
       finished: Promise<unknown>;
-      effect: { getComputedTiming(): { iterations: number; activeDuration: number | string } } | null;
+      effect: { getComputedTiming(): { iterations: number } } | null;
     }>;
   };
 }
@@ -77,58 +75,35 @@ export async function runAxe(page: Page, within?: string): Promise<AxeViolation[
   const loaded = await page.evaluate(() => Boolean((globalThis as unknown as AxeGlobals).axe));
   if (!loaded) await page.evaluate(AXE_SOURCE);
   // A toast may start leaving (or another arrive) while axe measures, and a 0.4 s fade can begin and
-  // end within one run: a run during which a short animation started or played, or that found a
-  // contrast failure, is taken again once the page is still. A real contrast failure is found again
-  // (the last run's findings are returned); one measured mid-fade is not.
+  // end within one run: a run that found a contrast failure is taken again once the page is still. A
+  // real contrast failure is found again (the last run's findings are returned); one measured
+  // mid-fade is not.
   let violations: AxeViolation[] = [];
   for (let attempt = 0; attempt < 3; attempt += 1) {
     if (attempt > 0) await page.waitForTimeout(500);
     await waitForSettledAnimations(page);
-    const run = await axeOnce(page, within);
-    violations = run.violations;
-    if (!run.animated && !violations.some((v) => v.id === 'color-contrast')) break;
+    violations = await axeOnce(page, within);
+    if (!violations.some((v) => v.id === 'color-contrast')) break;
   }
   return violations;
 }
 
-async function axeOnce(
-  page: Page,
-  within?: string,
-): Promise<{ violations: AxeViolation[]; animated: boolean }> {
+async function axeOnce(page: Page, within?: string): Promise<AxeViolation[]> {
   return page.evaluate(async (selector) => {
     const w = globalThis as unknown as AxeGlobals;
     if (!w.axe) throw new Error('axe-core did not load');
-    const short = () =>
-      w.document.getAnimations().some((a) => {
-        const timing = a.effect?.getComputedTiming();
-        return a.playState === 'running' && timing !== undefined && Number(timing.activeDuration) <= 2000;
-      });
-    let animated = false;
-    const started = () => {
-      if (short()) animated = true;
-    };
-    const events = ['animationstart', 'transitionstart'];
-    for (const e of events) w.document.addEventListener(e, started, true);
-    try {
-      const context = selector ? { include: [selector] } : w.document;
-      const result = await w.axe.run(context, { resultTypes: ['violations'] });
-      animated ||= short();
-      return {
-        animated,
-        violations: result.violations.map((v) => ({
-          id: v.id,
-          impact: v.impact,
-          help: v.help,
-          nodes: v.nodes.map((n) => ({
-            target: n.target.map(String).join(' >> '),
-            summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').trim(),
-            html: (n.html ?? '').slice(0, 300),
-          })),
-        })),
-      };
-    } finally {
-      for (const e of events) w.document.removeEventListener(e, started, true);
-    }
+    const context = selector ? { include: [selector] } : w.document;
+    const result = await w.axe.run(context, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({
+        target: n.target.map(String).join(' >> '),
+        summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').trim(),
+        html: (n.html ?? '').slice(0, 300),
+      })),
+    }));
   }, within ?? null);
 }
 
