@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { viewportProblem } from '@argus/protocol';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { BrowserSession, type SessionOptions } from './browser-session';
 import {
   CHROMIUM_ARGS,
@@ -8,6 +8,7 @@ import {
   MAX_POPUPS_PER_CONTEXT,
   PAGE_GUARD_SCRIPT,
   RUNNING_AS_ROOT,
+  refuseLocalSchemes,
 } from './chromium';
 import { AbortedError } from './errors';
 import { type PolicyProxy, startPolicyProxy } from './policy-proxy';
@@ -163,6 +164,17 @@ export class BrowserPool {
   }
 
   private async launch(): Promise<Browser> {
+    const browser = await this.launchOrConnect();
+    try {
+      await refuseLocalSchemes(browser);
+    } catch (error) {
+      await browser.close().catch(() => {});
+      throw error;
+    }
+    return browser;
+  }
+
+  private async launchOrConnect(): Promise<Browser> {
     if (this.options.wsEndpoint) return chromium.connect(this.options.wsEndpoint, { timeout: 30_000 });
     const proxy = await this.getProxy();
     return chromium.launch({
@@ -272,8 +284,15 @@ export class BrowserPool {
     // from all of them. Past the session's own page and a few popups (a link that opens a new tab
     // keeps working), every new page of this context is closed as it appears; pages, not renderer
     // processes, are counted, since same-origin popups share their opener's renderer.
-    context.on('page', (page) => {
-      if (context.pages().length > 1 + MAX_POPUPS_PER_CONTEXT) void page.close().catch(() => {});
+    // Each new page closes every page past the allowance, oldest kept (the list is in creation order),
+    // so a page whose close failed while it was still being set up is closed on the next one.
+    const closing = new WeakSet<Page>();
+    context.on('page', () => {
+      for (const extra of context.pages().slice(1 + MAX_POPUPS_PER_CONTEXT)) {
+        if (closing.has(extra)) continue;
+        closing.add(extra);
+        extra.close().catch(() => closing.delete(extra));
+      }
     });
     try {
       // Functions passed to page.evaluate are serialised from our compiled code; when it was compiled

@@ -41,7 +41,14 @@ export type {
   SessionOptions,
   WheelInput,
 } from './browser-session';
-export { CHROMIUM_ARGS, findChromium, RUNNING_AS_ROOT } from './chromium';
+export {
+  CHROMIUM_ARGS,
+  findChromium,
+  findFullChromium,
+  REFUSED_SCHEMES,
+  RUNNING_AS_ROOT,
+  refuseLocalSchemes,
+} from './chromium';
 export { AbortedError, abortableDelay } from './errors';
 export {
   type ExploreOptions,

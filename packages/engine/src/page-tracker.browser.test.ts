@@ -4,14 +4,16 @@ import { type TestCase, TestCaseSchema } from '@argus/protocol';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from './browser-pool';
-import { CHROMIUM_ARGS, findChromium } from './chromium';
+import { CHROMIUM_ARGS, findFullChromium } from './chromium';
 import { PageTracker } from './page-tracker';
 import { TargetPolicy } from './target-policy';
 import { runTestCase } from './test-runner';
 
 /**
  * A site without a favicon (every unknown path answers 404): the browser's own request for
- * /favicon.ico, and anything else a visitor never sees, must not fail the page-health checks.
+ * /favicon.ico, and anything else a visitor never sees, must not fail the page-health checks. The full
+ * Chromium (CHROMIUM_PATH may name one, and remote browsers usually are one) asks for the favicon; the
+ * headless shell the engine prefers does not, so these checks run in the full browser.
  */
 const PAGES: Record<string, string> = {
   '/plain.html': '<!doctype html><title>Plain</title><h1>No favicon here</h1>',
@@ -30,7 +32,11 @@ let servers: Server[] = [];
 let base: string;
 /** A second origin: the browser remembers a favicon that failed, per URL. */
 let otherBase: string;
-const pool = new BrowserPool({ policy: new TargetPolicy({ allowedTargets: ['127.0.0.1'] }), maxContexts: 2 });
+const pool = new BrowserPool({
+  policy: new TargetPolicy({ allowedTargets: ['127.0.0.1'] }),
+  maxContexts: 2,
+  chromiumPath: findFullChromium(),
+});
 const testCase = (steps: string[]): TestCase => TestCaseSchema.parse({ test_name: 'health', steps });
 
 async function startSite(): Promise<{ server: Server; url: string }> {
@@ -122,7 +128,7 @@ describe('page-health checks ignore what a visitor never sees', () => {
 describe('PageTracker', () => {
   it('keeps the browser-own favicon request and source maps apart, but counts an icon the page links', async () => {
     const browser = await chromium.launch({
-      executablePath: findChromium(),
+      executablePath: findFullChromium(),
       headless: true,
       args: CHROMIUM_ARGS,
     });

@@ -5,7 +5,7 @@ import { type TestCase, URL_SCHEME_REFUSED } from '@argus/protocol';
 import { type BrowserServer, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from './browser-pool';
-import { CHROMIUM_ARGS, findChromium } from './chromium';
+import { CHROMIUM_ARGS, findChromium, findFullChromium } from './chromium';
 import { TargetPolicy } from './target-policy';
 import { runTestCase } from './test-runner';
 
@@ -192,6 +192,33 @@ describe.each([
     photographedOnlyWebPages(viaRun);
   });
 
+  it('its browser itself refuses local files and browser pages asked for directly, past the engine', async () => {
+    await pool.withContext(async (context) => {
+      for (const url of [
+        'file:///etc/hostname',
+        'FILE:///etc/passwd',
+        'chrome://version',
+        'chrome-extension://abcdefghijklmnop/page.html',
+        'devtools://devtools/bundled/inspector.html',
+      ]) {
+        const page = await context.newPage();
+        const shown: string[] = [];
+        page.on('framenavigated', (frame) => shown.push(frame.url()));
+        const error = await page.goto(url, { timeout: 10_000 }).then(
+          () => null,
+          (e: Error) => e.message,
+        );
+        // The headless shell has no browser pages (ERR_INVALID_URL, ERR_ABORTED); local files are
+        // refused by the engine's CDP block (BLOCKED_BY_CLIENT) or Chromium's managed block list.
+        expect(error, url).toMatch(/ERR_(BLOCKED_BY_CLIENT|BLOCKED_BY_ADMINISTRATOR|INVALID_URL|ABORTED)/);
+        if (url.toLowerCase().startsWith('file:')) expect(error).toMatch(/ERR_BLOCKED_BY_/);
+        // Nothing of the address was ever shown: at most Chromium's error page.
+        expect(shown.filter((shownUrl) => !shownUrl.startsWith('chrome-error:')), url).toEqual([]);
+        await page.close();
+      }
+    });
+  });
+
   it('refuses a relative target that resolves to another scheme', async () => {
     const outcome = await runTestCase(
       pool,
@@ -325,12 +352,14 @@ describe('the policy proxy a remote browser goes through', () => {
   });
 });
 
+// The full browser reads it (CHROMIUM_PATH may name one); the headless shell reads no policy files.
 describe("Chromium's own URL block list (scripts/setup.mjs writes it)", () => {
   const policyFile = '/etc/chromium/policies/managed/argus-url-blocklist.json';
+  const fullChromium = () => new BrowserPool({ policy: policy(), maxContexts: 1, chromiumPath: findFullChromium() });
   it.skipIf(!existsSync(policyFile))(
     'refuses local files and browser pages even when asked directly, past the engine',
     async () => {
-      const pool = new BrowserPool({ policy: policy(), maxContexts: 1 });
+      const pool = fullChromium();
       try {
         await pool.withContext(async (context) => {
           for (const url of ['file:///etc/hostname', 'chrome://version', 'view-source:http://shop.test/']) {
@@ -351,7 +380,7 @@ describe("Chromium's own URL block list (scripts/setup.mjs writes it)", () => {
   it.skipIf(!existsSync(policyFile))(
     'leaves Playwright working: new pages, about:blank, screenshots and a screencast',
     async () => {
-      const pool = new BrowserPool({ policy: policy(), maxContexts: 1 });
+      const pool = fullChromium();
       try {
         await pool.withContext(async (context) => {
           const page = await context.newPage();

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { type BrowserServer, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from './browser-pool';
-import { CHROMIUM_ARGS, findChromium, WEBRTC_ARGS } from './chromium';
+import { CHROMIUM_ARGS, findChromium, findFullChromium, WEBRTC_ARGS } from './chromium';
 import { TargetPolicy } from './target-policy';
 
 /**
@@ -126,8 +126,11 @@ describe.each([
 });
 
 /** Peer connections built by the probe page in a browser without the engine's page script. */
-async function probeBare(args: string[]): Promise<{ results: string[]; packets: number }> {
-  const browser = await chromium.launch({ executablePath: findChromium(), args });
+async function probeBare(
+  args: string[],
+  executablePath = findChromium(),
+): Promise<{ results: string[]; packets: number }> {
+  const browser = await chromium.launch({ executablePath, args });
   const before = packets;
   try {
     const page = await browser.newPage();
@@ -156,7 +159,8 @@ describe("Chromium's own layers, without the engine's page script", () => {
     'the managed policy scripts/setup.mjs writes sends no STUN packet without the switches either',
     async () => {
       const args = CHROMIUM_ARGS.filter((arg) => !WEBRTC_ARGS.includes(arg));
-      expect(await probeBare(args)).toEqual({ results: GATHERED, packets: 0 });
+      // The full browser reads it; the headless shell reads no policy files.
+      expect(await probeBare(args, findFullChromium())).toEqual({ results: GATHERED, packets: 0 });
     },
   );
 });
