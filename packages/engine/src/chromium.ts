@@ -40,7 +40,10 @@ export const CHROMIUM_ARGS = [
  * managed policies, so the schemes the block list refuses are refused through CDP as well
  * ({@link refuseLocalSchemes}), in every browser the engine uses.
  */
-const HEADLESS_SHELL_PATHS = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium-headless-shell'];
+const HEADLESS_SHELL_PATHS = [
+  '/usr/lib/chromium/chromium-headless-shell',
+  '/usr/bin/chromium-headless-shell',
+];
 /** The full browser; `/usr/bin/chromium` is a wrapper script that prints noise, so the binary comes first. */
 const FULL_CHROMIUM_PATHS = [
   '/usr/lib/chromium/chromium',

@@ -213,7 +213,10 @@ describe.each([
         expect(error, url).toMatch(/ERR_(BLOCKED_BY_CLIENT|BLOCKED_BY_ADMINISTRATOR|INVALID_URL|ABORTED)/);
         if (url.toLowerCase().startsWith('file:')) expect(error).toMatch(/ERR_BLOCKED_BY_/);
         // Nothing of the address was ever shown: at most Chromium's error page.
-        expect(shown.filter((shownUrl) => !shownUrl.startsWith('chrome-error:')), url).toEqual([]);
+        expect(
+          shown.filter((shownUrl) => !shownUrl.startsWith('chrome-error:')),
+          url,
+        ).toEqual([]);
         await page.close();
       }
     });
@@ -355,7 +358,8 @@ describe('the policy proxy a remote browser goes through', () => {
 // The full browser reads it (CHROMIUM_PATH may name one); the headless shell reads no policy files.
 describe("Chromium's own URL block list (scripts/setup.mjs writes it)", () => {
   const policyFile = '/etc/chromium/policies/managed/argus-url-blocklist.json';
-  const fullChromium = () => new BrowserPool({ policy: policy(), maxContexts: 1, chromiumPath: findFullChromium() });
+  const fullChromium = () =>
+    new BrowserPool({ policy: policy(), maxContexts: 1, chromiumPath: findFullChromium() });
   it.skipIf(!existsSync(policyFile))(
     'refuses local files and browser pages even when asked directly, past the engine',
     async () => {
