@@ -4,8 +4,11 @@ import { BrowserPool, TargetPolicy } from '@argus/engine';
 import { ComparisonResultsSchema } from '@argus/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { landingPage, PLANTED, VARIANTS, type Variant } from '../../../fixtures/design/landing';
-import { capturePage } from './capture';
+import { capturePage, readDomFacts } from './capture';
 import { compareDesignDetailed } from './compare';
+import { extractDesignFacts } from './figma/design-nodes';
+import type { FigmaNode } from './figma/figma-types';
+import { compareStyles, type DomElementFacts, parseCssColor, parsePx } from './figma/style-compare';
 import { type Box, intersection } from './regions';
 
 /**
@@ -156,4 +159,97 @@ describe('design comparison accuracy on planted differences', () => {
     console.log(`design-diff accuracy\n  ${lines.join('\n  ')}`);
     expect(found).toBe(Object.keys(PLANTED).length);
   });
+});
+
+/** The page's DOM facts, as `capture.ts` reads them for a Figma comparison. */
+async function domFactsOf(variant: Variant): Promise<DomElementFacts[]> {
+  const session = await pool.openSession({ viewport: DESKTOP.desktop });
+  try {
+    await session.navigate(`${site}?v=${variant}`);
+    return await readDomFacts(session);
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * The clean page described as a Figma frame would describe it: a text node per element holding text
+ * (fonts as Figma names them, line heights 'Auto' as Figma writes an auto line height, or in pixels as
+ * a designer who typed the rendered value would), a rectangle per solid background.
+ */
+function figmaFrameOf(facts: DomElementFacts[], lineHeights: 'auto' | 'pixels'): FigmaNode {
+  const channel = (n: number) => n / 255;
+  const fill = (css: string | undefined) => {
+    const colour = parseCssColor(css);
+    if (!colour || colour.a === 0) return undefined;
+    return {
+      type: 'SOLID',
+      color: { r: channel(colour.r), g: channel(colour.g), b: channel(colour.b), a: colour.a },
+    };
+  };
+  const box = (f: DomElementFacts) => ({ ...f.box });
+  const isLeaf = (f: DomElementFacts) =>
+    !facts.some((o) => o !== f && o.text && o.selector.startsWith(`${f.selector} > `));
+  const children: FigmaNode[] = [];
+  for (const [i, f] of facts.entries()) {
+    const background = f.selector === 'body' ? undefined : fill(f.computed.backgroundColor);
+    if (background)
+      children.push({
+        id: `9:${i}`,
+        name: f.selector,
+        type: 'RECTANGLE',
+        absoluteBoundingBox: box(f),
+        fills: [background],
+      });
+    if (!f.text || !isLeaf(f)) continue;
+    const c = f.computed;
+    const rendered = parsePx(c.lineHeight) ?? parsePx(c.lineHeightRendered);
+    const auto = lineHeights === 'auto' && parsePx(c.lineHeight) === undefined;
+    children.push({
+      id: `8:${i}`,
+      name: f.selector,
+      type: 'TEXT',
+      characters: f.text,
+      absoluteBoundingBox: box(f),
+      fills: [fill(c.color)!],
+      style: {
+        fontFamily: (c.fontFamily ?? '').split(',')[0].replaceAll('"', '').trim(),
+        fontSize: parsePx(c.fontSize),
+        fontWeight: Number(c.fontWeight),
+        letterSpacing: 0,
+        lineHeightPx: rendered,
+        lineHeightUnit: auto ? 'INTRINSIC_%' : 'PIXELS',
+      },
+    });
+  }
+  const body = facts.find((f) => f.selector === 'body')!;
+  return {
+    id: '1:1',
+    name: 'Desktop',
+    type: 'FRAME',
+    absoluteBoundingBox: { x: 0, y: 0, width: 1920, height: body.box.height },
+    fills: [fill(body.computed.backgroundColor) ?? fill('rgb(255, 255, 255)')!],
+    children,
+  };
+}
+
+describe('design comparison accuracy from a Figma frame (texts in line-height: normal)', () => {
+  it.each(['auto', 'pixels'] as const)(
+    'line heights %s: the clean page gets no fix, the planted colour change exactly its own',
+    async (lineHeights) => {
+      const clean = await domFactsOf('clean');
+      // The fixture's header, button, card title and footer are in `line-height: normal`.
+      expect(clean.filter((f) => f.computed.lineHeight === 'normal' && f.text).length).toBeGreaterThan(3);
+      const design = extractDesignFacts(figmaFrameOf(clean, lineHeights));
+      const fixesFor = (dom: DomElementFacts[]) =>
+        compareStyles(design, dom, { viewportWidth: 1920 }).fixes.map((f) => f.css_code);
+      const onClean = fixesFor(clean);
+      const onColour = fixesFor(await domFactsOf('colour'));
+      console.log(
+        `design-diff accuracy, Figma (${lineHeights} line heights): clean ${onClean.length} fix(es); colour: ${onColour.join(' ') || 'none'}`,
+      );
+      expect(onClean).toEqual([]);
+      expect(onColour).toEqual(['#cta { background-color: #2563eb; }']);
+    },
+  );
 });

@@ -1,4 +1,9 @@
-import { DOM_FACT_PROPERTIES, type DomElementFacts, domElementFacts } from './figma/style-compare';
+import {
+  DOM_FACT_PROPERTIES,
+  type DomElementFacts,
+  domElementFacts,
+  RENDERED_LINE_HEIGHT,
+} from './figma/style-compare';
 import type { Box } from './regions';
 
 /**
@@ -108,7 +113,7 @@ export interface ElementInfo {
 type InPageBox = { x: number; y: number; width: number; height: number };
 type InPageQuery =
   | { kind: 'under-boxes'; boxes: InPageBox[]; properties: readonly string[] }
-  | { kind: 'facts'; properties: readonly string[]; max: number };
+  | { kind: 'facts'; properties: readonly string[]; max: number; renderedLineHeightKey: string };
 
 /**
  * Runs in the page (through `evaluate`, so it must not use anything outside its body): one stable
@@ -168,6 +173,32 @@ function inspectPage(query: InPageQuery): unknown {
     for (const node of el.childNodes) if (node.nodeType === Node.TEXT_NODE) text += node.textContent ?? '';
     return text;
   };
+  // A keyword line height (`normal`) is as tall as the element's font makes it: a one-line probe
+  // inheriting the element's font and line height, measured and removed at once (no paint between),
+  // once per font.
+  const rendered = new Map<string, string | undefined>();
+  const renderedLineHeight = (el: Element, cs: CSSStyleDeclaration): string | undefined => {
+    if (/px$/.test(cs.lineHeight) || !ownText(el).trim()) return undefined;
+    const font = [
+      cs.fontFamily,
+      cs.fontSize,
+      cs.fontWeight,
+      cs.fontStyle,
+      cs.fontStretch,
+      cs.lineHeight,
+    ].join('|');
+    if (rendered.has(font)) return rendered.get(font);
+    const probe = document.createElement('span');
+    probe.textContent = 'x';
+    probe.style.cssText =
+      'position:absolute;display:block;visibility:hidden;line-height:inherit;margin:0;padding:0;border:0;white-space:nowrap';
+    el.appendChild(probe);
+    const height = probe.getBoundingClientRect().height;
+    probe.remove();
+    const value = height > 0 ? `${Math.round(height * 100) / 100}px` : undefined;
+    rendered.set(font, value);
+    return value;
+  };
 
   if (query.kind === 'under-boxes') {
     const candidates: { el: Element; box: InPageBox }[] = [];
@@ -215,12 +246,10 @@ function inspectPage(query: InPageQuery): unknown {
     if (el !== document.body && !ownText(el).trim() && !paints) continue;
     // biome-ignore lint/performance/useDomNodeTextContent: the text as shown (DomElementFacts), not hidden nodes' text
     const text = ((el as HTMLElement).innerText ?? '').replace(/\s+/g, ' ').trim().slice(0, 500);
-    out.push({
-      selector: selectorOf(el),
-      text: el === document.body ? '' : text,
-      box: seen.box,
-      style: styleOf(cs),
-    });
+    const style = styleOf(cs);
+    const lineHeight = renderedLineHeight(el, cs);
+    if (lineHeight) style[query.renderedLineHeightKey] = lineHeight;
+    out.push({ selector: selectorOf(el), text: el === document.body ? '' : text, box: seen.box, style });
   }
   return out;
 }
@@ -253,7 +282,12 @@ export function readDomFacts(session: CaptureSession, signal?: AbortSignal): Pro
   return (
     session.evaluate(
       inspectPage,
-      { kind: 'facts', properties: DOM_FACT_PROPERTIES, max: MAX_DOM_FACTS } as InPageQuery,
+      {
+        kind: 'facts',
+        properties: DOM_FACT_PROPERTIES,
+        max: MAX_DOM_FACTS,
+        renderedLineHeightKey: RENDERED_LINE_HEIGHT,
+      } as InPageQuery,
       { signal },
     ) as Promise<{ selector: string; text: string; box: Box; style: Record<string, string> }[]>
   ).then((list) => list.map(domElementFacts));

@@ -93,7 +93,7 @@ function page(): DomElementFacts[] {
         letterSpacing: '-0.5px',
       },
     },
-    // Reworded a little; line-height normal instead of 28 px.
+    // Reworded a little; line-height normal (21.6 px as rendered) instead of 28 px.
     {
       selector: '.hero p',
       text: 'Argus tests your website with AI and compares it with your design.',
@@ -104,6 +104,7 @@ function page(): DomElementFacts[] {
         fontSize: '18px',
         fontWeight: '400',
         lineHeight: 'normal',
+        lineHeightRendered: '21.6px',
       },
     },
     // Padding 10/20 instead of 12/24, gap 4 instead of 8, background a different indigo.
@@ -192,6 +193,17 @@ describe('compareStyles', () => {
       ].sort(),
     );
     for (const f of result.fixes) expect(CssFixSchema.parse(f)).toEqual(f);
+  });
+
+  it('compares a keyword line height by what it renders: as tall as the design, or unknown, proposes nothing', () => {
+    const para = page().find((e) => e.selector === '.hero p')!;
+    const withLineHeight = (rendered: string | undefined) =>
+      compareStyles(facts, [{ ...para, computed: { ...para.computed, lineHeightRendered: rendered } }], {
+        viewportWidth: 1440,
+      }).fixes.filter((f) => f.property === 'line-height');
+    expect(withLineHeight('27.5px')).toEqual([]);
+    expect(withLineHeight(undefined)).toEqual([]);
+    expect(withLineHeight('21.6px')).toMatchObject([{ current_value: 'normal', recommended_value: '28px' }]);
   });
 
   it('says what kind each difference is and where it is', () => {

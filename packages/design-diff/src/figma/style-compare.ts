@@ -27,6 +27,11 @@ export interface DomElementFacts {
     fontSize?: string;
     fontWeight?: string;
     lineHeight?: string;
+    /**
+     * The line height as rendered, in px, when `lineHeight` is a keyword (`normal`): what the font
+     * makes of it, measured in the page (capture.ts), since the keyword alone says nothing of its size.
+     */
+    lineHeightRendered?: string;
     letterSpacing?: string;
     paddingTop?: string;
     paddingRight?: string;
@@ -302,8 +307,10 @@ function compareText(text: DesignText, element: DomElementFacts, out: Collector)
     }
   }
   if (text.lineHeightPx !== undefined && c.lineHeight !== undefined) {
-    const site = parsePx(c.lineHeight);
-    if (site === undefined || Math.abs(site - text.lineHeightPx) > TOLERANCES.lineHeightPx) {
+    // What renders is compared, not the keyword: `normal` is as tall as the font makes it, which is
+    // what a design's own px value often is. A keyword whose size is unknown proposes nothing.
+    const site = parsePx(c.lineHeight) ?? parsePx(c.lineHeightRendered);
+    if (site !== undefined && Math.abs(site - text.lineHeightPx) > TOLERANCES.lineHeightPx) {
       out.add('typography', element, node, 'line-height', px(text.lineHeightPx), c.lineHeight);
     }
   }
@@ -491,6 +498,12 @@ export const DOM_FACT_PROPERTIES = [
   'display',
 ] as const;
 
+/**
+ * The key under which a capture's style record holds the rendered line height (in px) of an element
+ * whose `line-height` is a keyword; not a CSS property.
+ */
+export const RENDERED_LINE_HEIGHT = 'line-height-rendered';
+
 /** Builds `DomElementFacts` from a capture's kebab-case computed-style record (missing properties stay unknown). */
 export function domElementFacts(element: {
   selector: string;
@@ -510,6 +523,7 @@ export function domElementFacts(element: {
       fontSize: s['font-size'],
       fontWeight: s['font-weight'],
       lineHeight: s['line-height'],
+      lineHeightRendered: s[RENDERED_LINE_HEIGHT],
       letterSpacing: s['letter-spacing'],
       paddingTop: s['padding-top'],
       paddingRight: s['padding-right'],
