@@ -452,7 +452,7 @@ describe('automation screen', () => {
     await page.getByLabel('Website URL').press('Enter');
     await toast(page, 'Please enter a command for command-based testing').waitFor();
 
-    await page.getByRole('textbox', { name: 'Command' }).fill('test the login form');
+    await page.getByRole('textbox', { name: 'Command' }).fill('test the login form and the weather forecast');
     await generateButton(page).click();
     await waitForState(page, 'generating', 5000);
     expect(await statusText(page).textContent()).toBe(
@@ -468,7 +468,19 @@ describe('automation screen', () => {
     for (const text of await cases.allTextContents()) {
       expect(text).toMatch(/log ?in|sign ?in|password/i);
     }
+    // Each part of the command says what covers it, or why nothing does.
+    const coverage = page.getByTestId('command-coverage');
+    expect(await coverage.getByRole('heading').textContent()).toBe('Your command: 1 of 2 parts covered');
+    const clauses = coverage.getByTestId('command-clause');
+    expect(await clauses.count()).toBe(2);
+    expect(await clauses.nth(0).getAttribute('data-covered')).toBe('true');
+    const loginTests = (await cases.getByRole('heading').allTextContents()).map((t) => t.trim());
+    expect(await clauses.nth(0).textContent()).toBe(`“test the login form” — ${loginTests.join(', ')}`);
+    expect(await clauses.nth(1).getAttribute('data-covered')).toBe('false');
+    expect(await clauses.nth(1).textContent()).toMatch(/^“the weather forecast”No test covers it: /);
     await screenshot(page, 'automation-command-1440');
+    await coverage.scrollIntoViewIfNeeded();
+    await screenshot(page, 'automation-command-coverage-1440');
 
     // Narrow screens stack the columns.
     await page.setViewportSize({ width: 390, height: 844 });

@@ -202,6 +202,7 @@ describe('command mode over behaviours', () => {
     expect(matchCommand('check the weather widget', named)).toEqual({
       chosen: [],
       unmatched: ['check the weather widget'],
+      clauses: [{ clause: 'check the weather widget', matched: [] }],
     });
     const notices: string[] = [];
     const cases = await new BuiltinPlanner().generate(

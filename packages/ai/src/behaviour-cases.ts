@@ -327,22 +327,46 @@ function bigrams(list: string[]): Set<string> {
   return out;
 }
 
+/** A command's clauses: "adding a todo, completing it and the filters" → three. */
+export function commandClauses(command: string): string[] {
+  return command
+    .split(/[,;.!?]|\band\b|\bthen\b|\balso\b|\bplus\b/i)
+    .map((c) => c.trim())
+    .filter((c) => words(c).length > 0);
+}
+
+/**
+ * "todo", "item", "cart" alone say what the app is, and "form", "page", "button" where it is, not
+ * what to test ("test the login form" is not about the search form): a hit on another word is needed.
+ */
+const GENERIC = new Set([
+  ...['todo', 'item', 'cart', 'list', 'product', 'entry', 'task'],
+  ...['form', 'page', 'field', 'button', 'link', 'site', 'test', 'check', 'verify', 'work'],
+]);
+
+/** The words of a clause that say what to test, not what the app is or where. */
+export function strongWords(clause: string): string[] {
+  return words(clause).filter((w) => !GENERIC.has(w));
+}
+
 /**
  * The behaviours a command asks for: each clause of the command ("adding a todo", "the filters") is
  * matched against each behaviour's words (names, controls, synonyms of its action), neighbouring
- * words counting double; per clause, the best matches are kept. Clauses nothing matched come back too.
+ * words counting double; per clause, the best matches are kept. Clauses nothing matched come back too,
+ * and each clause with what it matched.
  */
 export function matchCommand(
   command: string,
   named: NamedBehaviour[],
-): { chosen: NamedBehaviour[]; unmatched: string[] } {
-  const clauses = command
-    .split(/[,;.!?]|\band\b|\bthen\b|\balso\b|\bplus\b/i)
-    .map((c) => c.trim())
-    .filter((c) => words(c).length > 0);
+): {
+  chosen: NamedBehaviour[];
+  unmatched: string[];
+  clauses: { clause: string; matched: NamedBehaviour[] }[];
+} {
   const chosen = new Set<NamedBehaviour>();
   const unmatched: string[] = [];
-  for (const clause of clauses) {
+  const clauses: { clause: string; matched: NamedBehaviour[] }[] = [];
+  for (const clause of commandClauses(command)) {
     const want = words(clause);
     const pairs = bigrams(want);
     let best = 0;
@@ -354,18 +378,13 @@ export function matchCommand(
       best = Math.max(best, score);
       return { b, score, hits };
     });
-    // "todo", "item", "cart" alone say what the app is, and "form", "page", "button" where it is, not
-    // what to test ("test the login form" is not about the search form): a hit on another word is needed.
-    const generic = new Set([
-      ...['todo', 'item', 'cart', 'list', 'product', 'entry', 'task'],
-      ...['form', 'page', 'field', 'button', 'link', 'site', 'test', 'check', 'verify', 'work'],
-    ]);
-    const strong = (b: NamedBehaviour) => want.some((w) => b.words.has(w) && !generic.has(w));
+    const strong = (b: NamedBehaviour) => want.some((w) => b.words.has(w) && !GENERIC.has(w));
     const kept = scored.filter((s) => s.score > 0 && s.score >= best * 0.6 && strong(s.b));
     if (kept.length === 0) unmatched.push(clause);
     for (const s of kept) chosen.add(s.b);
+    clauses.push({ clause, matched: kept.map((s) => s.b) });
   }
-  return { chosen: named.filter((n) => chosen.has(n)), unmatched };
+  return { chosen: named.filter((n) => chosen.has(n)), unmatched, clauses };
 }
 
 // ---- cases -------------------------------------------------------------------------------------

@@ -119,6 +119,42 @@ describe('generateSuite on the to-do app', () => {
     });
     expect(none.cases).toEqual([]);
     expect(none.notice).toMatch(/nothing matching "check the weather forecast".*Configure an LLM/);
+    expect(none.coverage).toEqual([
+      {
+        clause: 'check the weather forecast',
+        tests: [],
+        reason: expect.stringMatching(/^No test covers it: nothing/),
+      },
+    ]);
+  }, 400_000);
+
+  it('command mode: every clause of a many-part command gets a test, and the result says which', async () => {
+    const command =
+      'Test adding a todo, completing it, editing it, deleting it, the All/Active/Completed filters, ' +
+      'the items-left counter and Clear completed';
+    const suite = await generateSuite(browsers, `${app.url}/`, { ...UNHURRIED, planner, command });
+    const names = new Set(suite.cases.map((c) => c.test_name));
+    const coverage = suite.coverage ?? [];
+    console.log(
+      `command coverage on the to-do app:\n  ${coverage.map((c) => `${c.clause}: ${c.tests.join(' | ') || c.reason}`).join('\n  ')}`,
+    );
+    expect(coverage.map((c) => c.clause)).toEqual([
+      'Test adding a todo',
+      'completing it',
+      'editing it',
+      'deleting it',
+      'the All/Active/Completed filters',
+      'the items-left counter',
+      'Clear completed',
+    ]);
+    for (const clause of coverage) {
+      expect(clause.tests.length, `${clause.clause}: ${clause.reason}`).toBeGreaterThan(0);
+      for (const test of clause.tests) expect(names.has(test), test).toBe(true);
+    }
+    expect(coverage.find((c) => c.clause === 'Clear completed')?.tests).toContain(
+      'Clear completed removes only completed items',
+    );
+    expect(await failures(app, suite.cases), 'false alarms').toEqual([]);
   }, 400_000);
 });
 

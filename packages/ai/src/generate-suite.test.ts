@@ -15,7 +15,17 @@ const start = page('https://shop.example/home');
 const contact = page('https://shop.example/contact', {
   forms: [{ hasPassword: false }],
 } as unknown as Partial<PageObservation>);
-const behaviour = { kind: 'add', description: 'type into "New todo" and press Enter' } as Behaviour;
+const behaviour = {
+  kind: 'add',
+  description: 'type into "New todo" and press Enter',
+  control: { name: 'New todo' },
+  setup: [],
+  action: [],
+  setupActions: [],
+  effects: [],
+  assertions: [],
+  itemsBefore: [],
+} as unknown as Behaviour;
 const written: TestCase = {
   test_name: 'Home loads',
   description: '',
@@ -80,6 +90,10 @@ describe('generateSuite over injected browser work', () => {
       behaviours: 1,
       explored: [start, contact],
       notice: undefined,
+      // The planner wrote nothing for the clause, though a behaviour matched it.
+      coverage: [
+        { clause: 'add an item', tests: [], reason: expect.stringMatching(/but wrote no test for it/) },
+      ],
     });
   });
 

@@ -8,7 +8,8 @@ import {
   exploreBehaviours,
   type PageObservation,
 } from '@argus/engine';
-import type { TestCase } from '@argus/protocol';
+import type { ClauseCoverage, TestCase } from '@argus/protocol';
+import { commandCoverage } from './command-coverage';
 import type { Planner } from './planner';
 
 export interface GenerateSuiteOptions {
@@ -39,6 +40,8 @@ export interface GeneratedSuite {
   explored: PageObservation[];
   /** Something to tell the user with the result (a command nothing matched). */
   notice?: string;
+  /** Command mode: each clause of the command with the tests that cover it, or why none does. */
+  coverage?: ClauseCoverage[];
 }
 
 /** Other pages worth acting on: the explored pages with forms or buttons, after the start page. */
@@ -150,6 +153,9 @@ export async function generateSuite(
     behaviours: behaviours.length,
     explored: pages,
     notice,
+    ...(command?.trim()
+      ? { coverage: commandCoverage(command, cases, { behaviours, engine: planner.engine }) }
+      : {}),
   };
 }
 

@@ -12,6 +12,7 @@ export { BUILTIN_CHAT_HELP, BuiltinChatPlanner } from './chat/builtin-chat';
 export type { ChatAction, ChatContext, ChatPlanner, ChatTurn } from './chat/chat-planner';
 export { CHAT_SYSTEM, createChatPlanner, LlmChatPlanner, type LlmChatPlannerOptions } from './chat/llm-chat';
 export { type Intent, isQuestion, parseIntent, splitClauses } from './chat/phrases';
+export { commandCoverage, coverageOf } from './command-coverage';
 export {
   type GeneratedSuite,
   type GenerateSuiteOptions,

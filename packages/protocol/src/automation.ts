@@ -307,8 +307,23 @@ export const GenerationStartedDataSchema = z.object({
   url: z.string().optional(),
 });
 export const ProgressUpdateDataSchema = z.object({ message: z.string() });
+/**
+ * Command mode: each clause of the command ("deleting it", "the All/Active/Completed filters"), with the
+ * tests that cover it, or why none does. A clause nothing covers is named, never dropped.
+ */
+export const ClauseCoverageSchema = z.object({
+  clause: z.string().max(500),
+  /** Names of the suite's tests that cover it. */
+  tests: z.array(z.string().max(300)).max(200),
+  /** Why no test covers it (present only when `tests` is empty). */
+  reason: z.string().max(2000).optional(),
+});
+export type ClauseCoverage = z.infer<typeof ClauseCoverageSchema>;
+
 export const TestCasesGeneratedDataSchema = z.object({
   test_cases: z.array(TestCaseSchema),
+  /** Command mode: what each clause of the command got. */
+  command_coverage: z.array(ClauseCoverageSchema).max(50).optional(),
   /** Which engine wrote them (the built-in one says it is rule-based). */
   engine: z.string().optional(),
   /** The test run the server recorded for this suite; send it back with run_all_tests. */

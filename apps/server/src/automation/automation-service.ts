@@ -1,4 +1,4 @@
-import { generateSuite, type SuiteBrowsers } from '@argus/ai';
+import { coverageOf, generateSuite, type SuiteBrowsers } from '@argus/ai';
 import {
   type BrowserSession,
   BUILTIN_ENGINE,
@@ -220,7 +220,13 @@ export class AutomationService {
           });
           emit({
             type: 'test_cases_generated',
-            data: { test_cases: cases, engine: planner.engine, test_run_id: run.id, usage: usage?.() },
+            data: {
+              test_cases: cases,
+              engine: planner.engine,
+              test_run_id: run.id,
+              usage: usage?.(),
+              ...(suite.coverage ? { command_coverage: coverageOf(suite.coverage, cases) } : {}),
+            },
           });
         } catch (error) {
           if (signal.aborted) return;

@@ -110,6 +110,7 @@ export function AutomationScreen(props: AutomationScreenProps) {
             testCases={state.testCases}
             engine={state.engine}
             generationUsage={state.generationUsage}
+            commandCoverage={state.commandCoverage}
             results={state.results}
             runningTests={state.status === 'running' ? state.activeTests : []}
             busy={busy}

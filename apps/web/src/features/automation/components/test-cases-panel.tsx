@@ -1,4 +1,4 @@
-import type { ModelUsage, TestCase } from '@argus/protocol';
+import type { ClauseCoverage, ModelUsage, TestCase } from '@argus/protocol';
 import { CheckCircle2, Cpu, ListChecks, Loader2, Play, PlayCircle, Trash2, XCircle } from 'lucide-react';
 import { Fragment, memo } from 'react';
 import { Badge } from '../../../components/badge';
@@ -10,6 +10,7 @@ import { isCustomCase } from '../model/custom-case';
 import { priorityLabel, priorityTone, stepPreview } from '../model/priority';
 import type { TestResultItem } from '../model/results';
 import { formatTokenSplit, usageParts } from '../model/usage';
+import { CommandCoverage } from './command-coverage';
 import { CustomCaseForm } from './custom-case-form';
 
 export interface TestCasesPanelProps {
@@ -17,6 +18,8 @@ export interface TestCasesPanelProps {
   engine: string | null;
   /** What writing the cases cost in model calls (null for the built-in engine). */
   generationUsage?: ModelUsage | null;
+  /** Command mode: what each clause of the command got. */
+  commandCoverage?: readonly ClauseCoverage[] | null;
   results: readonly TestResultItem[];
   runningTests: readonly string[];
   busy: boolean;
@@ -166,6 +169,7 @@ export function TestCasesPanel(props: TestCasesPanelProps) {
           </span>
         </p>
       )}
+      {props.commandCoverage && <CommandCoverage coverage={props.commandCoverage} />}
       <CustomCaseForm
         existingNames={props.testCases.map((c) => c.test_name)}
         url={props.url}

@@ -297,6 +297,29 @@ describe('automation state: the LLM engine (which engine, and what the model cos
     expect(again.generationUsage).toBeNull();
   });
 
+  it("keeps a command's clause coverage with its cases, and forgets it when the next cases come without", () => {
+    const coverage = [
+      { clause: 'adding a todo', tests: ['Adding an item'] },
+      { clause: 'the weather', tests: [], reason: 'No test covers it: nothing matches it.' },
+    ];
+    const withCoverage = run(
+      [
+        { type: 'generate_requested', url: 'http://127.0.0.1:4400/', mode: 'command' },
+        server('test_cases_generated', { test_cases: cases, command_coverage: coverage }),
+      ],
+      generated,
+    );
+    expect(withCoverage.commandCoverage).toEqual(coverage);
+    const next = run(
+      [
+        { type: 'generate_requested', url: 'http://127.0.0.1:4400/', mode: 'full' },
+        server('test_cases_generated', { test_cases: cases }),
+      ],
+      withCoverage,
+    );
+    expect(next.commandCoverage).toBeNull();
+  });
+
   it("names the run's engine from execution_started, and its step's engine, resolution and usage", () => {
     expect(ran.runEngine).toBe(RUN_ENGINE);
     expect(ran.runUsage).toBeNull();

@@ -1,4 +1,5 @@
 import {
+  type ClauseCoverage,
   featureOf,
   type ModelUsage,
   type ServerMessage,
@@ -27,6 +28,8 @@ export interface AutomationState {
   engine: string | null;
   /** What writing the cases cost in model calls; null for the built-in engine. */
   generationUsage: ModelUsage | null;
+  /** Command mode: each clause of the command with the tests that cover it, or why none does. */
+  commandCoverage: ClauseCoverage[] | null;
   /** Which engine carries out the last run's steps, as execution_started / all_tests_completed name it. */
   runEngine: string | null;
   /** The last run's model calls, from all_tests_completed (all zero on a rerun replayed from the cache). */
@@ -61,6 +64,7 @@ export const initialAutomationState: AutomationState = {
   testCases: [],
   engine: null,
   generationUsage: null,
+  commandCoverage: null,
   runEngine: null,
   runUsage: null,
   testRunId: null,
@@ -157,6 +161,7 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         testCases: message.data.test_cases,
         engine: message.data.engine ?? null,
         generationUsage: message.data.usage ?? null,
+        commandCoverage: message.data.command_coverage ?? null,
         testRunId: message.data.test_run_id ?? state.testRunId,
         generationMessages: [],
         lastError: null,
