@@ -13,17 +13,24 @@
 import { BuiltinPlanner, generateSuite } from '@argus/ai';
 import { type BrowserPool, runTestCase, type TestOutcome } from '@argus/engine';
 import type { TestCase } from '@argus/protocol';
-import { CART_BUGS, TODO_BUGS } from '../fixtures/apps/bugs';
+import { CART_BUGS, SHELF_BUGS, TODO_BUGS } from '../fixtures/apps/bugs';
 import { serveFixtureApp } from '../fixtures/apps/serve';
 
-export type FixtureApp = 'todo' | 'cart';
+export type FixtureApp = 'todo' | 'cart' | 'shelf';
 
-export const BUGS: Record<FixtureApp, Record<string, string>> = { todo: TODO_BUGS, cart: CART_BUGS };
+export const BUGS: Record<FixtureApp, Record<string, string>> = {
+  todo: TODO_BUGS,
+  cart: CART_BUGS,
+  shelf: SHELF_BUGS,
+};
 
 /** What a user might ask for in command mode, one per app (covering the app's main features). */
 export const COMMANDS: Record<FixtureApp, string> = {
   todo: 'test adding a todo, completing it, deleting it, editing it, the filters, clear completed and the counter',
   cart: 'check that the cart total updates when I change the quantity, removing an item, free shipping and the coupon code',
+  shelf:
+    'test adding a book, marking it as read, deleting it, mark all as read, the To read and Finished views, ' +
+    'the tally, archive finished and that the list survives a reload',
 };
 
 export interface BugResult {
