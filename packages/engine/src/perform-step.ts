@@ -61,9 +61,9 @@ export async function performStep(ctx: StepContext, step: Step): Promise<string 
     }
     return find(target, kind, role, within);
   };
-  /** The first visible checkbox of a region, revealed by hovering the region if need be. */
-  const checkboxIn = async (within: Region) => {
-    const boxes = within.locator.getByRole('checkbox').filter({ visible: true });
+  /** The first visible control of `role` in a region, revealed by hovering the region if need be. */
+  const roleIn = async (within: Region, role: TargetRole) => {
+    const boxes = within.locator.getByRole(role).filter({ visible: true });
     let hovered = false;
     const ok = await poll(
       async () => {
@@ -78,8 +78,8 @@ export async function performStep(ctx: StepContext, step: Step): Promise<string 
       left(),
       signal,
     );
-    if (!ok) throw new Error(`No visible checkbox in "${within.name}" on ${page.url()}`);
-    return { locator: boxes.first(), selector: `${within.selector} >> role=checkbox` };
+    if (!ok) throw new Error(`No visible ${role} in "${within.name}" on ${page.url()}`);
+    return { locator: boxes.first(), selector: `${within.selector} >> role=${role}` };
   };
   switch (step.verb) {
     case 'navigate': {
@@ -98,7 +98,10 @@ export async function performStep(ctx: StepContext, step: Step): Promise<string 
       return null;
     case 'click': {
       const within = await regionOf(step.region);
-      const { locator, selector } = await findRevealing(step.target, 'click', step.role, within);
+      const { locator, selector } =
+        step.target === undefined && within
+          ? await roleIn(within, step.role ?? 'button')
+          : await findRevealing(step.target ?? '', 'click', step.role, within);
       await beforeChange();
       await locator.click({ timeout: left() });
       await page.waitForLoadState('domcontentloaded', { timeout: left() }).catch(() => {});
@@ -155,7 +158,7 @@ export async function performStep(ctx: StepContext, step: Step): Promise<string 
       const within = await regionOf(step.region);
       const { locator, selector } =
         step.target === undefined && within
-          ? await checkboxIn(within)
+          ? await roleIn(within, 'checkbox')
           : await findRevealing(step.target ?? '', 'check', undefined, within);
       await beforeChange();
       await setChecked(page, locator, step.checked, left(), signal);
@@ -259,7 +262,7 @@ export async function performStep(ctx: StepContext, step: Step): Promise<string 
       const within = await regionOf(step.region);
       const { locator, selector } =
         step.target === undefined && within
-          ? await checkboxIn(within)
+          ? await roleIn(within, 'checkbox')
           : await find(step.target ?? '', 'check', undefined, within);
       const ok = await poll(async () => (await locator.isChecked()) === step.checked, left(), signal);
       if (!ok) {

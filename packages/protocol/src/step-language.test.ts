@@ -61,6 +61,8 @@ describe('step language', () => {
       { verb: 'check', target: 'Gift wrap', checked: true, region: 'Widget' },
     ],
     ['Check the checkbox in "Buy milk"', { verb: 'check', checked: true, region: 'Buy milk' }],
+    ['Click the button in "Buy milk"', { verb: 'click', role: 'button', region: 'Buy milk' }],
+    ["click the link in 'Row 2'", { verb: 'click', role: 'link', region: 'Row 2' }],
     ["uncheck the checkbox in 'Buy milk'", { verb: 'check', checked: false, region: 'Buy milk' }],
     ['Hover "Buy milk" in "Groceries"', { verb: 'hover', target: 'Buy milk', region: 'Groceries' }],
     ['Verify "Remember me" is checked', { verb: 'verifyChecked', target: 'Remember me', checked: true }],
@@ -158,7 +160,7 @@ type HandWrittenStep =
   | { verb: 'navigate'; url: string }
   | { verb: 'back' }
   | { verb: 'reload' }
-  | { verb: 'click'; target: string; role?: TargetRole; region?: string }
+  | { verb: 'click'; target?: string; role?: TargetRole; region?: string }
   | { verb: 'doubleClick'; target: string; region?: string }
   | { verb: 'fill'; field: string; value: string }
   | { verb: 'clear'; field: string }
@@ -265,6 +267,7 @@ const SAMPLES: Step[] = [
   ...AWKWARD.map((target): Step => ({ verb: 'click', target })),
   ...ROLE_LIST.map((role, i): Step => ({ verb: 'click', target: aw(i + 3), role })),
   ...AWKWARD.map((target, i): Step => ({ verb: 'click', target, region: AWKWARD.at(-i - 1) ?? '' })),
+  ...AWKWARD.map((region, i): Step => ({ verb: 'click', role: ROLE_LIST[i % ROLE_LIST.length], region })),
   ...ROLE_LIST.map((role, i): Step => ({ verb: 'click', target: aw(i), role, region: aw(i + 2) })),
   ...AWKWARD.flatMap((target, i): Step[] => [
     { verb: 'doubleClick', target },

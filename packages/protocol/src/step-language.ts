@@ -69,7 +69,18 @@ export const StepSchema = z.discriminatedUnion('verb', [
   step('navigate', { url: z.string() }),
   step('back', {}),
   step('reload', {}),
-  step('click', { target: z.string(), role: TargetRoleSchema.optional(), region: z.string().optional() }),
+  /**
+   * Without a target, the (first) control of `role` in the region: for an icon-only button with no
+   * name of its own (a bin in a row). One of `target` and `role` + `region` is required.
+   */
+  step('click', {
+    target: z.string().optional(),
+    role: TargetRoleSchema.optional(),
+    region: z.string().optional(),
+  }).refine(
+    (s) => s.target !== undefined || (s.role !== undefined && s.region !== undefined),
+    'A click step names its target, or a role and a region',
+  ),
   step('doubleClick', { target: z.string(), region: z.string().optional() }),
   step('fill', { field: z.string(), value: z.string() }),
   step('clear', { field: z.string() }),
@@ -174,6 +185,10 @@ const RULES: Rule[] = [
   [r('(?:navigate to|go to|open|visit)\\s+(\\S+)'), (m) => ({ verb: 'navigate', url: m[1] })],
   [r('go back'), () => ({ verb: 'back' })],
   [r('reload(?: the page)?'), () => ({ verb: 'reload' })],
+  [
+    r(`click the (${ROLES})\\s+in\\s+${Q}`),
+    (m) => ({ verb: 'click', role: m[1].toLowerCase() as TargetRole, region: unquote(m, 2) }),
+  ],
   [
     r(`click (${ROLES})\\s+${Q}${IN}`),
     (m) => ({
@@ -370,6 +385,7 @@ export function formatStep(step: Step): string {
     case 'reload':
       return 'Reload the page';
     case 'click':
+      if (step.target === undefined) return `Click the ${step.role ?? 'button'} in ${q(step.region ?? '')}`;
       return `Click ${step.role ? `${step.role} ` : ''}${q(step.target)}${inRegion(step.region)}`;
     case 'doubleClick':
       return `Double-click ${q(step.target)}${inRegion(step.region)}`;

@@ -43,6 +43,7 @@ export function describeStep(step: Step): string {
     case 'reload':
       return 'Reloaded the page';
     case 'click':
+      if (step.target === undefined) return `Clicked the ${step.role ?? 'button'}${inRegion}`;
       return step.role
         ? `Clicked the ${q(step.target)} ${step.role}${inRegion}`
         : `Clicked ${q(step.target)}${inRegion}`;

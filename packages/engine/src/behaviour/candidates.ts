@@ -224,6 +224,13 @@ export function candidateActions(
         description: `click ${quote(c.name)}${c.item ? ` in ${quote(c.item)}` : ''}`,
         steps: [{ verb: 'click', target: c.name, role: 'button', ...region(c) }],
       });
+    } else if (c.role === 'button' && !c.name && c.item) {
+      // An icon-only button with no name of its own: named by its place, the button of its item.
+      push(c, {
+        kind: 'click',
+        description: `click the button in ${quote(c.item)}`,
+        steps: [{ verb: 'click', role: 'button', region: c.item }],
+      });
     } else if (c.role === 'combobox' && c.name && c.form === null) {
       const option = c.options.find((o) => o !== '' && o !== c.value && o !== c.options[0]) ?? c.options[1];
       if (!option) continue;
@@ -261,15 +268,19 @@ export function candidateActions(
     }
   }
 
-  // Controls an item reveals on hover (a delete ×).
+  // Controls an item reveals on hover (a delete ×), named or, icon-only, by their place in the item.
   for (const c of snapshot.hiddenControls) {
-    if (!c.item || !c.name || c.disabled || LEAVING.test(c.name) || c.role !== 'button') continue;
+    if (!c.item || c.disabled || LEAVING.test(c.name) || c.role !== 'button') continue;
     push(c, {
       kind: 'hoverClick',
-      description: `hover ${quote(c.item)} and click ${quote(c.name)}`,
+      description: c.name
+        ? `hover ${quote(c.item)} and click ${quote(c.name)}`
+        : `hover ${quote(c.item)} and click its button`,
       steps: [
         { verb: 'hover', target: c.item },
-        { verb: 'click', target: c.name, role: 'button', region: c.item },
+        c.name
+          ? { verb: 'click', target: c.name, role: 'button', region: c.item }
+          : { verb: 'click', role: 'button', region: c.item },
       ],
     });
   }

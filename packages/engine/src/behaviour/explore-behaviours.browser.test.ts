@@ -26,6 +26,36 @@ afterAll(async () => {
 
 const lines = (b: Behaviour) => JSON.stringify([b.setup, b.action, b.assertions]);
 
+describe('exploreBehaviours on the shelf app (div rows, nameless controls, no list roles)', () => {
+  it('finds the rows by their structure and acts on their nameless checkbox and hover-only icon button', async () => {
+    const shelf = await serveFixtureApp('shelf');
+    try {
+      const found = await exploreBehaviours(pool, `${shelf.url}/`, { timeBudgetMs: 150_000 });
+      const find = (kind: string, test: (b: Behaviour) => boolean = () => true) =>
+        found.find((b) => b.kind === kind && test(b));
+      expect(find('add')?.assertions).toContainEqual({ verb: 'verifyText', text: 'Buy milk', visible: true });
+      // The bin has no text, no label, no title: the button of its row, shown by hovering the row.
+      expect(find('hoverClick')?.action).toEqual([
+        { verb: 'hover', target: 'Buy milk' },
+        { verb: 'click', role: 'button', region: 'Buy milk' },
+      ]);
+      expect(find('hoverClick')?.assertions).toContainEqual({
+        verb: 'verifyText',
+        text: 'Buy milk',
+        visible: false,
+      });
+      // The row's unlabelled checkbox, and the bulk checkbox labelled by a separate <label for>.
+      expect(find('check', (b) => b.control.item === 'Buy milk')?.action).toEqual([
+        { verb: 'check', checked: true, region: 'Buy milk' },
+      ]);
+      expect(find('check', (b) => b.control.name === 'Mark all as read')).toBeDefined();
+      expect(find('reload')).toBeDefined();
+    } finally {
+      await shelf.close();
+    }
+  }, 200_000);
+});
+
 describe('exploreBehaviours on the to-do app', () => {
   it('finds adding, completing, deleting, editing, each filter, clear completed and the counter', async () => {
     const progress: string[] = [];

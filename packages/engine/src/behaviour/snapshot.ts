@@ -131,8 +131,35 @@ export function readSnapshot(page: Page): Promise<Omit<PageSnapshot, 'consoleErr
       // A lone card: small, and holding a control of its own (an entry with its Remove button).
       return (el.textContent ?? '').length <= 200 && el.querySelector(CONTROL_SELECTOR) !== null;
     };
+    /**
+     * Rows by their structure, whatever their class is called: a div (or section) holding a title and
+     * a control of its own but no field to type in, inside a container holding only elements like it.
+     * One such row alone counts when it holds a checkbox or a control hidden until hovered, as a list's
+     * only entry does; otherwise two or more.
+     */
+    const isRow = (el: Element): boolean => {
+      if (!/^(DIV|SECTION)$/.test(el.tagName) || !el.parentElement || el.parentElement === document.body)
+        return false;
+      const text = (el.textContent ?? '').trim();
+      if (text.length === 0 || text.length > 200 || el.matches(CONTROL_SELECTOR)) return false;
+      if (!el.querySelector(CONTROL_SELECTOR)) return false;
+      if (
+        el.querySelector('textarea, select, input:not([type=checkbox]):not([type=radio]):not([type=hidden])')
+      )
+        return false;
+      const like = (s: Element) => s.tagName === el.tagName && s.className === el.className;
+      const siblings = Array.from(el.parentElement.children);
+      if (!siblings.every(like)) return false;
+      if (siblings.length >= 2) return true;
+      return (
+        el.querySelector('input[type=checkbox], [role=checkbox]') !== null ||
+        Array.from(el.querySelectorAll(CONTROL_SELECTOR)).some(
+          (c) => getComputedStyle(c).visibility === 'hidden',
+        )
+      );
+    };
     const ITEM_SELECTOR = LIST_ITEM;
-    const isItem = (el: Element) => el.matches(LIST_ITEM) || isCard(el);
+    const isItem = (el: Element) => el.matches(LIST_ITEM) || isCard(el) || isRow(el);
     const CONTROL_SELECTOR =
       'button, a[href], input:not([type=hidden]), select, textarea, [role=button], [role=checkbox], [role=switch], [role=tab], [role=menuitem], [role=radio], [role=option], [role=link], [contenteditable=true]';
     const isControl = (el: Element) => el.matches(CONTROL_SELECTOR);
@@ -147,7 +174,7 @@ export function readSnapshot(page: Page): Promise<Omit<PageSnapshot, 'consoleErr
       if (tag === 'li') return 'listitem';
       if (tag === 'tr') return 'row';
       if (tag === 'article') return 'article';
-      if (isCard(el)) return 'item';
+      if (isCard(el) || isRow(el)) return 'item';
       if (tag === 'input') {
         const type = (el as HTMLInputElement).type;
         if (type === 'checkbox') return 'checkbox';
