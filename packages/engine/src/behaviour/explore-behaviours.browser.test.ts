@@ -49,6 +49,11 @@ describe('exploreBehaviours on the shelf app (div rows, nameless controls, no li
         { verb: 'check', checked: true, region: 'Buy milk' },
       ]);
       expect(find('check', (b) => b.control.name === 'Mark all as read')).toBeDefined();
+      // A control that exists only once a book is finished, found in that state (a finished row's
+      // class differs from its neighbour's, and it is still a row).
+      const archive = find('click', (b) => b.control.name === 'Archive finished');
+      expect(archive?.setupActions.map((a) => a.kind)).toEqual(['add', 'add', 'check']);
+      expect(archive?.assertions).toContainEqual({ verb: 'verifyText', text: 'Buy milk', visible: false });
       expect(find('reload')).toBeDefined();
     } finally {
       await shelf.close();

@@ -147,9 +147,12 @@ export function readSnapshot(page: Page): Promise<Omit<PageSnapshot, 'consoleErr
         el.querySelector('textarea, select, input:not([type=checkbox]):not([type=radio]):not([type=hidden])')
       )
         return false;
-      const like = (s: Element) => s.tagName === el.tagName && s.className === el.className;
+      // Alike: the same tag, and a class they all share (a state class such as 'finished' may differ).
       const siblings = Array.from(el.parentElement.children);
-      if (!siblings.every(like)) return false;
+      if (!siblings.every((s) => s.tagName === el.tagName)) return false;
+      const shared = Array.from(el.classList).filter((c) => siblings.every((s) => s.classList.contains(c)));
+      if (el.classList.length > 0 && shared.length === 0) return false;
+      if (el.classList.length === 0 && siblings.some((s) => s.classList.length > 0)) return false;
       if (siblings.length >= 2) return true;
       return (
         el.querySelector('input[type=checkbox], [role=checkbox]') !== null ||
