@@ -427,16 +427,35 @@ async function setChecked(
   timeout: number,
   signal: AbortSignal,
 ): Promise<void> {
-  const handle = await locator.elementHandle({ timeout });
   const state = (e: Element) =>
     e instanceof HTMLInputElement ? e.checked : e.getAttribute('aria-checked') === 'true';
+  const deadline = Date.now() + timeout;
+  const left = () => Math.max(1, deadline - Date.now());
+  // The handle is taken again when the page re-rendered the checkbox between finding and clicking it
+  // (a list redrawn after a filter link): that element is gone, its replacement is the one to click.
+  let handle = await locator.elementHandle({ timeout: left() });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if ((await handle.evaluate(state)) === checked) {
+        await handle.dispose().catch(() => {});
+        return;
+      }
+      await handle.click({ timeout: left() });
+      break;
+    } catch (error) {
+      await handle.dispose().catch(() => {});
+      const detached = /not attached to the DOM|detached|Execution context was destroyed/i.test(
+        String(error),
+      );
+      if (!detached || attempt >= 5 || Date.now() >= deadline || signal.aborted) throw error;
+      handle = await locator.elementHandle({ timeout: left() });
+    }
+  }
   try {
-    if ((await handle.evaluate(state)) === checked) return;
-    await handle.click({ timeout });
     const ok = await poll(
       async () =>
         ((await locator.count()) > 0 ? await locator.isChecked() : await handle.evaluate(state)) === checked,
-      timeout,
+      left(),
       signal,
     );
     if (!ok) {
