@@ -21,7 +21,6 @@ export function CommandCoverage({ coverage }: { coverage: readonly ClauseCoverag
         {coverage.map((entry, index) => (
           <li
             // Clauses may repeat; their order is their identity.
-            // biome-ignore lint/suspicious/noArrayIndexKey: see above
             key={index}
             className="flex items-start gap-2"
             data-testid="command-clause"
