@@ -67,7 +67,12 @@ if (missing.length > 0) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const hasApt = existsSync('/usr/bin/apt-get');
   const needed = missing.includes('chromium');
-  if (hasApt) {
+  // Only the optional shell missing, and not root: no sudo prompt on every start; say how instead.
+  if (!needed && !isRoot) {
+    log(
+      'Optional: `sudo apt-get install chromium-headless-shell` makes browser work about 1.6 times faster.',
+    );
+  } else if (hasApt) {
     const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     const apt = (...args) => {
       const [command, argv] = isRoot ? ['apt-get', args] : ['sudo', ['apt-get', ...args]];
