@@ -478,9 +478,22 @@ describe('automation screen', () => {
     expect(await clauses.nth(0).textContent()).toBe(`“test the login form” — ${loginTests.join(', ')}`);
     expect(await clauses.nth(1).getAttribute('data-covered')).toBe('false');
     expect(await clauses.nth(1).textContent()).toMatch(/^“the weather forecast”No test covers it: /);
+    // What was explored by acting on the page, and what the budget left out, is said under them.
+    expect(await page.getByTestId('exploration-summary').textContent()).toMatch(
+      /^Explored \d+ actions? \(budget 40\) in \d+ states? in [\d.]+ s; \d+ behaviours? held in every replay\. Page opens in \d+ ms, so the time limit was [\d.]+ s; /,
+    );
     await screenshot(page, 'automation-command-1440');
     await coverage.scrollIntoViewIfNeeded();
     await screenshot(page, 'automation-command-coverage-1440');
+
+    // Both are kept with the session: a reload shows them again with the cases.
+    await page.waitForLoadState('networkidle');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('test-case').count(), { timeout: 15_000 }).toBe(count);
+    expect(await page.getByTestId('command-coverage').getByRole('heading').textContent()).toBe(
+      'Your command: 1 of 2 parts covered',
+    );
+    await page.getByTestId('exploration-summary').waitFor({ timeout: 5_000 });
 
     // Narrow screens stack the columns.
     await page.setViewportSize({ width: 390, height: 844 });

@@ -12,7 +12,7 @@
  */
 import { BuiltinPlanner, generateSuite } from '@argus/ai';
 import { type BrowserPool, runTestCase, type TestOutcome } from '@argus/engine';
-import type { TestCase } from '@argus/protocol';
+import type { ExplorationSummary, TestCase } from '@argus/protocol';
 import { CART_BUGS, SHELF_BUGS, TODO_BUGS } from '../fixtures/apps/bugs';
 import { serveFixtureApp } from '../fixtures/apps/serve';
 
@@ -51,6 +51,8 @@ export interface MutationReport {
   command?: string;
   engine: string;
   generationMs: number;
+  /** What the generation explored and what its budget left out. */
+  exploration?: ExplorationSummary;
   cases: TestCase[];
   /** Tests that failed in either clean run (false alarms), with their errors. */
   falseFailures: { test: string; error: string | null }[];
@@ -214,6 +216,7 @@ export async function measureMutationScore(
       ...(options.command ? { command: options.command } : {}),
       engine: suite.engine,
       generationMs,
+      ...(suite.exploration ? { exploration: suite.exploration } : {}),
       cases,
       falseFailures,
       flaky,
@@ -237,7 +240,8 @@ export function formatReport(report: MutationReport): string {
     `mutation score **${report.caught}/${report.planted} (${Math.round(report.score * 100)} %)**; ` +
     `false failures on the clean app: ${report.falseFailures.length}; flaky: ${report.flaky.length}; ` +
     `runs took ${(report.runMs / 1000).toFixed(0)} s (clean runs ${report.phases.cleanMs.map(seconds).join(' and ')}, ` +
-    `bug runs ${seconds(report.phases.bugsMs)}).\n\n`;
+    `bug runs ${seconds(report.phases.bugsMs)}).\n\n` +
+    (report.exploration ? `${explorationLine(report.exploration)}\n\n` : '');
   const rows = report.bugs
     .map(
       (b) =>
@@ -247,4 +251,13 @@ export function formatReport(report: MutationReport): string {
   const tests = report.cases.map((c) => `- ${c.test_name}`).join('\n');
   const alarms = report.falseFailures.map((f) => `- ${f.test}: ${f.error}`).join('\n');
   return `${head}| bug | what it breaks | result | run |\n|---|---|---|---|\n${rows}\n\nGenerated tests:\n${tests}\n${alarms ? `\nFalse failures:\n${alarms}\n` : ''}`;
+}
+
+/** What the generation explored, in a line: actions, states, latency, limit, and what it left out. */
+export function explorationLine(e: ExplorationSummary): string {
+  return (
+    `Explored ${e.actions} of ${e.maxActions} actions in ${e.states} states in ${seconds(e.elapsedMs)} ` +
+    `(page latency ${e.latencyMs} ms, time limit ${seconds(e.timeLimitMs)}); ended: ${e.ended}` +
+    (e.skipped.length ? `; not tried: ${e.skipped.join('; ')}` : '')
+  );
 }

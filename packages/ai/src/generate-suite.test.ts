@@ -3,6 +3,7 @@
  * planner, the progress it reports, the start-page screenshot for planners that read images, and that
  * a Stop at any point rejects with AbortedError before anything is handed out.
  */
+import type { BehaviourExploreOptions } from '@argus/engine';
 import { AbortedError, type Behaviour, type PageObservation } from '@argus/engine';
 import type { TestCase } from '@argus/protocol';
 import { describe, expect, it, vi } from 'vitest';
@@ -95,6 +96,33 @@ describe('generateSuite over injected browser work', () => {
         { clause: 'add an item', tests: [], reason: expect.stringMatching(/but wrote no test for it/) },
       ],
     });
+  });
+
+  it("hands on the behaviour explorer's summary of what it tried and left out", async () => {
+    const summary = {
+      actions: 40,
+      maxActions: 40,
+      states: 3,
+      behaviours: 1,
+      latencyMs: 120,
+      timeLimitMs: 30_000,
+      elapsedMs: 21_000,
+      ended: 'actions' as const,
+      skipped: ['click "Clear completed"'],
+    };
+    const seen: unknown[] = [];
+    const parts = browsers({
+      exploreBehaviours: vi.fn(async (_url: string, options: BehaviourExploreOptions) => {
+        options.onSummary?.(summary);
+        return [behaviour];
+      }),
+    });
+    const suite = await generateSuite(parts, 'https://shop.example/', {
+      planner: planner(),
+      behaviour: { onSummary: (s) => seen.push(s) },
+    });
+    expect(suite.exploration).toEqual(summary);
+    expect(seen).toEqual([summary]);
   });
 
   it('without a behaviour explorer, or with no page read, plans from the pages alone', async () => {

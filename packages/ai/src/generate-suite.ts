@@ -8,7 +8,7 @@ import {
   exploreBehaviours,
   type PageObservation,
 } from '@argus/engine';
-import type { ClauseCoverage, TestCase } from '@argus/protocol';
+import type { ClauseCoverage, ExplorationSummary, TestCase } from '@argus/protocol';
 import { commandCoverage } from './command-coverage';
 import type { Planner } from './planner';
 
@@ -42,6 +42,8 @@ export interface GeneratedSuite {
   notice?: string;
   /** Command mode: each clause of the command with the tests that cover it, or why none does. */
   coverage?: ClauseCoverage[];
+  /** What acting on the app explored and what its budget left out (absent when nothing was acted on). */
+  exploration?: ExplorationSummary;
 }
 
 /** Other pages worth acting on: the explored pages with forms or buttons, after the start page. */
@@ -124,6 +126,7 @@ export async function generateSuite(
   stopped();
   const start = pages[0] ? (pages[0].url ?? url) : undefined;
   // Nothing read, nothing to act on (explore returns no page only when stopped before the first).
+  let exploration: ExplorationSummary | undefined;
   const behaviours =
     using.exploreBehaviours && start
       ? await using.exploreBehaviours(start, {
@@ -132,6 +135,10 @@ export async function generateSuite(
           ...options.behaviour,
           signal,
           onProgress,
+          onSummary: (summary) => {
+            exploration = summary;
+            options.behaviour?.onSummary?.(summary);
+          },
         })
       : [];
   stopped();
@@ -153,6 +160,7 @@ export async function generateSuite(
     behaviours: behaviours.length,
     explored: pages,
     notice,
+    ...(exploration ? { exploration } : {}),
     ...(command?.trim()
       ? { coverage: commandCoverage(command, cases, { behaviours, engine: planner.engine }) }
       : {}),

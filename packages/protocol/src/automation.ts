@@ -320,8 +320,34 @@ export const ClauseCoverageSchema = z.object({
 });
 export type ClauseCoverage = z.infer<typeof ClauseCoverageSchema>;
 
+/**
+ * What a generation explored by acting on the app, and what it left out for lack of budget (actions,
+ * or time scaled to the page's measured latency): "why is there no test of X?" answered.
+ */
+export const ExplorationSummarySchema = z.object({
+  /** Actions tried (replays not counted), against the budget. */
+  actions: z.number().int().nonnegative(),
+  maxActions: z.number().int().nonnegative(),
+  /** App states acted in (the page as opened, with one item, two, one completed…). */
+  states: z.number().int().nonnegative(),
+  /** Behaviours kept (each held in every replay). */
+  behaviours: z.number().int().nonnegative(),
+  /** Median time to open the page in a fresh session and read it, in ms: what the time limit scales with. */
+  latencyMs: z.number().nonnegative(),
+  /** The time limit once scaled to that latency, and the time taken (waits in line for a browser left out). */
+  timeLimitMs: z.number().nonnegative(),
+  elapsedMs: z.number().nonnegative(),
+  /** Why it ended: everything was tried, the action budget or the time limit ran out, or it was stopped. */
+  ended: z.enum(['complete', 'actions', 'time', 'stopped']),
+  /** What was not tried because the budget ran out, in words (the first 20). */
+  skipped: z.array(z.string().max(500)).max(20),
+});
+export type ExplorationSummary = z.infer<typeof ExplorationSummarySchema>;
+
 export const TestCasesGeneratedDataSchema = z.object({
   test_cases: z.array(TestCaseSchema),
+  /** What acting on the app explored and what the budget left out (absent when nothing was acted on). */
+  exploration: ExplorationSummarySchema.optional(),
   /** Command mode: what each clause of the command got. */
   command_coverage: z.array(ClauseCoverageSchema).max(50).optional(),
   /** Which engine wrote them (the built-in one says it is rule-based). */

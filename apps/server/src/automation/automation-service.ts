@@ -225,6 +225,7 @@ export class AutomationService {
               engine: planner.engine,
               test_run_id: run.id,
               usage: usage?.(),
+              ...(suite.exploration ? { exploration: suite.exploration } : {}),
               ...(suite.coverage ? { command_coverage: coverageOf(suite.coverage, cases) } : {}),
             },
           });

@@ -4,6 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ExplorationSummary } from '@argus/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureApp, serveFixtureApp } from '../../../../fixtures/apps/serve';
 import { BrowserPool } from '../browser-pool';
@@ -66,10 +67,18 @@ describe('exploreBehaviours on the to-do app', () => {
     const progress: string[] = [];
     // A budget no exploration of this small app reaches on any machine: what is found is the subject
     // here, not how much fits in the default 30 s, which a busy machine cuts short.
+    let summary: ExplorationSummary | undefined;
     todoBehaviours = await exploreBehaviours(pool, `${todo.url}/`, {
       timeBudgetMs: 150_000,
       onProgress: (m) => progress.push(m),
+      onSummary: (s) => (summary = s),
     });
+    // Everything found was tried, within the action budget, and the summary says so.
+    expect(summary).toMatchObject({ ended: 'complete', skipped: [], behaviours: todoBehaviours.length });
+    expect(summary!.actions).toBeLessThanOrEqual(40);
+    expect(summary!.states).toBeGreaterThanOrEqual(3);
+    expect(summary!.latencyMs).toBeGreaterThan(0);
+    expect(summary!.timeLimitMs).toBeGreaterThanOrEqual(150_000);
     expect(progress).toContain('Trying: type into "New todo" and press Enter');
     const find = (kind: string, test: (b: Behaviour) => boolean = () => true) =>
       todoBehaviours.find((b) => b.kind === kind && test(b));
@@ -99,6 +108,15 @@ describe('exploreBehaviours on the to-do app', () => {
     for (const b of todoBehaviours) expect(b.url).toBe(`${todo.url}/`);
     expect(pool.stats().active, 'sessions left open').toBe(0);
   }, 300_000);
+
+  it('names what it left out when the action budget runs out', async () => {
+    let summary: ExplorationSummary | undefined;
+    await exploreBehaviours(pool, `${todo.url}/`, { maxActions: 4, onSummary: (s) => (summary = s) });
+    expect(summary).toMatchObject({ actions: 4, maxActions: 4, ended: 'actions' });
+    expect(summary!.skipped).toContain('a reload');
+    expect(summary!.skipped.length).toBeGreaterThan(1);
+    expect(pool.stats().active).toBe(0);
+  });
 
   it('stops promptly when told to, leaving no session open', async () => {
     const controller = new AbortController();

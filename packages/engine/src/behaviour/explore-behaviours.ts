@@ -1,3 +1,4 @@
+import type { ExplorationSummary } from '@argus/protocol';
 import { type BrowserPool, QueuePositions, queuedMessage } from '../browser-pool';
 import type { BrowserSession } from '../browser-session';
 import { AbortedError, abortableDelay } from '../errors';
@@ -14,8 +15,11 @@ export interface BehaviourExploreOptions {
   /** Actions of setup before the one explored (add an item, add a second, complete one). @default 3 */
   maxDepth?: number;
   /**
-   * Time for exploring and replaying; what was found and checked by then is returned. Time spent
-   * waiting in line for a browser does not count. @default 30000
+   * Time for exploring and replaying on a page that opens as fast as a small local app on an idle
+   * machine; the limit actually used is this scaled by the page's measured latency (see
+   * `ExplorationSummary`), so a slow page or a busy machine gets longer, not fewer behaviours. What was
+   * found and checked by then is returned. Time spent waiting in line for a browser does not count.
+   * @default 30000
    */
   timeBudgetMs?: number;
   /** Fresh-session replays of each behaviour; only checks that held in every one are kept. @default 2 */
@@ -36,6 +40,8 @@ export interface BehaviourExploreOptions {
   signal?: AbortSignal;
   /** What it is trying, in words a user reads (waiting for a browser: its place in line). */
   onProgress?: (message: string) => void;
+  /** Called once at the end (also when stopped) with what was explored and what was left out. */
+  onSummary?: (summary: ExplorationSummary) => void;
 }
 
 /**
@@ -72,10 +78,18 @@ interface State {
 }
 
 const SETTLE_MS = 50;
-/** Kept back while exploring a page for checking how it opens. */
+/** Kept back while exploring a page for checking how it opens (at reference latency). */
 const LOAD_RESERVE_MS = 4_000;
-/** How long a proposed check may take on the page it was proposed from. */
+/** How long a proposed check may take on the page it was proposed from (at reference latency). */
 const PRECHECK_MS = 400;
+/**
+ * Opening a small local app in a fresh session and reading it takes about this long on an idle
+ * 2-core machine (measured: docs/PERFORMANCE.md); time limits are written for it and scaled by
+ * how much longer the page at hand takes.
+ */
+const REFERENCE_LATENCY_MS = 150;
+/** A page may be this many times slower than the reference before its limits stop growing. */
+const MAX_SLOWDOWN = 6;
 const key = (setup: CandidateAction[]) => JSON.stringify(setup.map((a) => a.steps));
 
 /**
@@ -117,6 +131,12 @@ class BehaviourExplorer {
   private actions = 0;
   private readonly found: Behaviour[] = [];
   private readonly tried = new Set<string>();
+  /** How long each fresh session took to open the page and read it (the latency sample). */
+  private readonly openings: number[] = [];
+  /** The setups acted in. */
+  private readonly states = new Set<string>();
+  /** What the budget left out, in words. */
+  private readonly skipped: string[] = [];
 
   constructor(
     private readonly pool: BrowserPool,
@@ -142,24 +162,74 @@ class BehaviourExplorer {
   /** Every value each page-level text showed in any state explored (by the text's place). */
   private values = new Map<string, Set<string>>();
 
+  /** The median opening time measured so far (the reference until one is measured). */
+  private get latencyMs(): number {
+    if (this.openings.length === 0) return REFERENCE_LATENCY_MS;
+    const sorted = [...this.openings].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)];
+  }
+
+  /** How many times slower than the reference this page opens, here and now (1 at most as fast). */
+  private get slowdown(): number {
+    return Math.min(MAX_SLOWDOWN, Math.max(1, this.latencyMs / REFERENCE_LATENCY_MS));
+  }
+
+  /** A time limit written for the reference latency, scaled to the page's. */
+  private scaled(ms: number): number {
+    return Math.round(ms * this.slowdown);
+  }
+
   /** The budget runs while it has or is getting browsers, not while it waits in line for one. */
   private get deadline(): number {
-    return this.startedAt + this.budgetMs + this.line.waitedMs;
+    return this.startedAt + this.scaled(this.budgetMs) + this.line.waitedMs;
   }
 
   private get out(): boolean {
     return (
       this.signal?.aborted === true ||
-      Date.now() >= this.deadline - this.reserve ||
+      Date.now() >= this.deadline - this.scaled(this.reserve) ||
       this.actions >= this.maxActions
     );
+  }
+
+  /** Notes what the budget left out (once each, the first 20). */
+  private skip(what: string | (string | CandidateAction)[]): void {
+    if (this.signal?.aborted) return;
+    const words = (typeof what === 'string' ? [what] : what).map((a) =>
+      typeof a === 'string' ? a : a.description,
+    );
+    for (const w of words) if (!this.skipped.includes(w) && this.skipped.length < 20) this.skipped.push(w);
+  }
+
+  private summary(): ExplorationSummary {
+    const ended = this.signal?.aborted
+      ? 'stopped'
+      : this.skipped.length === 0
+        ? 'complete'
+        : this.actions >= this.maxActions
+          ? 'actions'
+          : 'time';
+    return {
+      actions: this.actions,
+      maxActions: this.maxActions,
+      states: this.states.size,
+      behaviours: this.found.length,
+      latencyMs: Math.round(this.latencyMs),
+      timeLimitMs: this.scaled(this.budgetMs),
+      elapsedMs: Math.max(0, Date.now() - this.startedAt - this.line.waitedMs),
+      ended,
+      skipped: [...this.skipped],
+    };
   }
 
   async run(): Promise<Behaviour[]> {
     try {
       await this.explorePage(this.startUrl, true);
-      for (const page of this.options.pages ?? []) {
-        if (this.out) break;
+      for (const [i, page] of (this.options.pages ?? []).entries()) {
+        if (this.out) {
+          for (const rest of (this.options.pages ?? []).slice(i)) this.skip(`the page ${rest}`);
+          break;
+        }
         let url: string;
         try {
           url = resolveWebUrl(page, this.startUrl);
@@ -174,6 +244,7 @@ class BehaviourExplorer {
     } finally {
       await this.session?.close().catch(() => {});
       this.session = null;
+      this.options.onSummary?.(this.summary());
     }
     return this.found;
   }
@@ -196,6 +267,7 @@ class BehaviourExplorer {
       this.reserve = 0;
     }
     if (!this.out) await this.opening(root, snapshot);
+    else this.skip('how the page opens');
   }
 
   /** Notes the values of the page's own texts (not items'), to know which of them change. */
@@ -264,15 +336,15 @@ class BehaviourExplorer {
     // Adding comes first: it opens the states the rest is explored in.
     const adders: { action: CandidateAction; result: Tried }[] = [];
     for (const action of candidates.filter((a) => isAdder(a))) {
-      if (this.out) return;
+      if (this.out) return this.skip(candidates);
       const result = await this.tryAction(root, action);
       if (result?.addedItem) adders.push({ action, result });
     }
     const adder = deep ? adders[0] : undefined;
     if (adder && this.maxDepth >= 1) await this.exploreList(adder.action);
-    for (const action of candidates) {
-      if (this.out) return;
-      if (isAdder(action)) continue;
+    const rest = candidates.filter((a) => !isAdder(a));
+    for (const [i, action] of rest.entries()) {
+      if (this.out) return this.skip(rest.slice(i));
       await this.tryAction(root, action);
     }
   }
@@ -305,8 +377,13 @@ class BehaviourExplorer {
       ),
     );
     let completed: CandidateAction | null = null;
-    for (const action of itemActions) {
-      if (this.out) return;
+    for (const [i, action] of itemActions.entries()) {
+      if (this.out)
+        return this.skip([
+          ...itemActions.slice(i).map((a) => a.description),
+          'the page after completing an item',
+          'a reload',
+        ]);
       const result = await this.tryAction(listState, action);
       if (action.kind === 'check' && result?.marked) completed = action;
     }
@@ -322,8 +399,12 @@ class BehaviourExplorer {
           candidateActions(doneSnapshot, 3, this.hints).filter((a) => a.scope === 'page' && !isAdder(a)),
           true,
         );
-        for (const action of pageActions) {
-          if (this.out) return;
+        for (const [i, action] of pageActions.entries()) {
+          if (this.out)
+            return this.skip([
+              ...pageActions.slice(i).map((a) => `${a.description} (an item completed)`),
+              'a reload',
+            ]);
           explored.add(action.signature);
           await this.tryAction(done, action);
         }
@@ -331,13 +412,14 @@ class BehaviourExplorer {
     }
     // A reload of the richest state, then the page's controls with one item (those not tried above).
     if (!this.out) await this.tryAction(done ?? listState, reloadAction());
+    else this.skip('a reload');
     const pageActions = this.order(
       candidateActions(first, 1, this.hints).filter(
         (a) => a.scope === 'page' && !isAdder(a) && !explored.has(a.signature),
       ),
     );
-    for (const action of pageActions) {
-      if (this.out) return;
+    for (const [i, action] of pageActions.entries()) {
+      if (this.out) return this.skip(pageActions.slice(i).map((a) => `${a.description} (with one item)`));
       await this.tryAction(one, action);
     }
   }
@@ -385,6 +467,7 @@ class BehaviourExplorer {
       return null;
     }
     if (!before) return null;
+    this.states.add(key(state.setup));
     const acted = await this.act(action);
     if (!acted) return null;
     const { after, steps } = acted;
@@ -406,7 +489,7 @@ class BehaviourExplorer {
     };
     if (!proposed || proposed.length === 0) return tried;
     // What does not hold right here is not worth a replay: checked at once, briefly.
-    const likely = await this.holding(this.session!, proposed, PRECHECK_MS);
+    const likely = await this.holding(this.session!, proposed, this.scaled(PRECHECK_MS));
     if (likely.length === 0) return tried;
     const performed = { ...action, steps };
     const assertions = await this.verify(state, performed, likely);
@@ -443,7 +526,7 @@ class BehaviourExplorer {
     this.at = null;
     const steps = [...action.steps];
     try {
-      for (const step of action.steps) await this.perform(session, step, this.actionTimeoutMs);
+      for (const step of action.steps) await this.perform(session, step, this.scaled(this.actionTimeoutMs));
       let after = await this.settle(session);
       if (action.kind === 'edit') {
         const item = action.control.item ?? '';
@@ -454,7 +537,7 @@ class BehaviourExplorer {
           { verb: 'fillFocused', value },
           { verb: 'press', key: 'Enter' },
         ];
-        for (const step of more) await this.perform(session, step, this.actionTimeoutMs);
+        for (const step of more) await this.perform(session, step, this.scaled(this.actionTimeoutMs));
         steps.push(...more);
         action.value = value;
         after = await this.settle(session);
@@ -531,8 +614,8 @@ class BehaviourExplorer {
     if (!opened) return null;
     const { session } = opened;
     try {
-      for (const step of action.steps) await this.perform(session, step, this.actionTimeoutMs);
-      return await this.holding(session, checks, this.verifyTimeoutMs);
+      for (const step of action.steps) await this.perform(session, step, this.scaled(this.actionTimeoutMs));
+      return await this.holding(session, checks, this.scaled(this.verifyTimeoutMs));
     } catch (error) {
       rethrowAbort(error);
       return null;
@@ -561,16 +644,21 @@ class BehaviourExplorer {
     const { value: session } = await this.line.acquire((request) =>
       this.pool.openSession({
         signal: this.signal,
-        stepTimeoutMs: this.actionTimeoutMs,
+        stepTimeoutMs: this.scaled(this.actionTimeoutMs),
         onQueued: request.onQueued,
         onClose: () => request.over(),
       }),
     );
     try {
+      const opening = Date.now();
       const { status } = await session.navigate(this.url, { timeoutMs: 15_000 });
       if (status >= 400) throw new Error(`${this.url} answered HTTP ${status}`);
+      // The latency sample: navigating and reading the page, as every state reached begins.
+      await session.snapshot({ signal: this.signal });
+      this.openings.push(Date.now() - opening);
+      if (this.openings.length > 15) this.openings.shift();
       for (const action of state.setup) {
-        for (const step of action.steps) await this.perform(session, step, this.actionTimeoutMs);
+        for (const step of action.steps) await this.perform(session, step, this.scaled(this.actionTimeoutMs));
       }
       return { session };
     } catch (error) {

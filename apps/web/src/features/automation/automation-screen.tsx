@@ -111,6 +111,7 @@ export function AutomationScreen(props: AutomationScreenProps) {
             engine={state.engine}
             generationUsage={state.generationUsage}
             commandCoverage={state.commandCoverage}
+            exploration={state.exploration}
             results={state.results}
             runningTests={state.status === 'running' ? state.activeTests : []}
             busy={busy}

@@ -1,4 +1,4 @@
-import type { ClauseCoverage, ModelUsage, TestCase } from '@argus/protocol';
+import type { ClauseCoverage, ExplorationSummary, ModelUsage, TestCase } from '@argus/protocol';
 import { CheckCircle2, Cpu, ListChecks, Loader2, Play, PlayCircle, Trash2, XCircle } from 'lucide-react';
 import { Fragment, memo } from 'react';
 import { Badge } from '../../../components/badge';
@@ -12,6 +12,7 @@ import type { TestResultItem } from '../model/results';
 import { formatTokenSplit, usageParts } from '../model/usage';
 import { CommandCoverage } from './command-coverage';
 import { CustomCaseForm } from './custom-case-form';
+import { ExplorationSummaryNote } from './exploration-summary';
 
 export interface TestCasesPanelProps {
   testCases: readonly TestCase[];
@@ -20,6 +21,8 @@ export interface TestCasesPanelProps {
   generationUsage?: ModelUsage | null;
   /** Command mode: what each clause of the command got. */
   commandCoverage?: readonly ClauseCoverage[] | null;
+  /** What the generation explored by acting on the app, and what its budget left out. */
+  exploration?: ExplorationSummary | null;
   results: readonly TestResultItem[];
   runningTests: readonly string[];
   busy: boolean;
@@ -170,6 +173,7 @@ export function TestCasesPanel(props: TestCasesPanelProps) {
         </p>
       )}
       {props.commandCoverage && <CommandCoverage coverage={props.commandCoverage} />}
+      {props.exploration && <ExplorationSummaryNote exploration={props.exploration} />}
       <CustomCaseForm
         existingNames={props.testCases.map((c) => c.test_name)}
         url={props.url}

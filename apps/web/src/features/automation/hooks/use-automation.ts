@@ -77,6 +77,8 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
         testCases: saved.testCases,
         engine: saved.engine,
         generationUsage: saved.generationUsage,
+        commandCoverage: saved.commandCoverage,
+        exploration: saved.exploration,
         runEngine: saved.runEngine,
         runUsage: saved.runUsage,
         testRunId: saved.testRunId,
@@ -115,6 +117,8 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
           testCases: snapshot.testCases,
           engine: snapshot.engine,
           generationUsage: snapshot.generationUsage,
+          commandCoverage: snapshot.commandCoverage,
+          exploration: snapshot.exploration,
           testRunId: snapshot.testRunId,
           ...(withResults
             ? {

@@ -399,6 +399,44 @@ describe('automation state: the LLM engine (which engine, and what the model cos
     expect(builtIn).toMatchObject({ runEngine: 'built-in (rule-based)', runUsage: null });
   });
 
+  it('keeps what the generation explored with its cases, and restores it with the coverage', () => {
+    const exploration = {
+      actions: 11,
+      maxActions: 40,
+      states: 4,
+      behaviours: 11,
+      latencyMs: 108,
+      timeLimitMs: 30000,
+      elapsedMs: 13125,
+      ended: 'time' as const,
+      skipped: ['reload the page'],
+    };
+    const withSummary = run(
+      [
+        { type: 'generate_requested', url: 'http://127.0.0.1:4400/', mode: 'full' },
+        server('test_cases_generated', { test_cases: cases, exploration }),
+      ],
+      generated,
+    );
+    expect(withSummary.exploration).toEqual(exploration);
+    const coverage = [{ clause: 'adding a todo', tests: ['Adding an item'] }];
+    const restored = automationReducer(initialAutomationState, {
+      type: 'restore',
+      mode: 'command',
+      targetUrl: 'http://127.0.0.1:4400/',
+      testCases: generated.testCases,
+      engine: null,
+      generationUsage: null,
+      commandCoverage: coverage,
+      exploration,
+      runEngine: null,
+      runUsage: null,
+      testRunId: 'run1',
+      results: [],
+    });
+    expect(restored).toMatchObject({ commandCoverage: coverage, exploration });
+  });
+
   it('restores the generation usage, run engine and run usage kept with the session', () => {
     const restored = automationReducer(initialAutomationState, {
       type: 'restore',

@@ -1,5 +1,6 @@
 import {
   type ClauseCoverage,
+  type ExplorationSummary,
   featureOf,
   type ModelUsage,
   type ServerMessage,
@@ -30,6 +31,8 @@ export interface AutomationState {
   generationUsage: ModelUsage | null;
   /** Command mode: each clause of the command with the tests that cover it, or why none does. */
   commandCoverage: ClauseCoverage[] | null;
+  /** What the generation explored by acting on the app, and what its budget left out. */
+  exploration: ExplorationSummary | null;
   /** Which engine carries out the last run's steps, as execution_started / all_tests_completed name it. */
   runEngine: string | null;
   /** The last run's model calls, from all_tests_completed (all zero on a rerun replayed from the cache). */
@@ -65,6 +68,7 @@ export const initialAutomationState: AutomationState = {
   engine: null,
   generationUsage: null,
   commandCoverage: null,
+  exploration: null,
   runEngine: null,
   runUsage: null,
   testRunId: null,
@@ -107,6 +111,8 @@ export type AutomationAction =
       testCases: TestCase[];
       engine: string | null;
       generationUsage: ModelUsage | null;
+      commandCoverage?: ClauseCoverage[] | null;
+      exploration?: ExplorationSummary | null;
       runEngine: string | null;
       runUsage: ModelUsage | null;
       testRunId: string | null;
@@ -162,6 +168,7 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         engine: message.data.engine ?? null,
         generationUsage: message.data.usage ?? null,
         commandCoverage: message.data.command_coverage ?? null,
+        exploration: message.data.exploration ?? null,
         testRunId: message.data.test_run_id ?? state.testRunId,
         generationMessages: [],
         lastError: null,
@@ -376,6 +383,8 @@ export function automationReducer(state: AutomationState, action: AutomationActi
         testCases: action.testCases,
         engine: action.engine,
         generationUsage: action.generationUsage,
+        commandCoverage: action.commandCoverage ?? null,
+        exploration: action.exploration ?? null,
         runEngine: action.runEngine,
         runUsage: action.runUsage,
         testRunId: action.testRunId,

@@ -82,6 +82,32 @@ describe('readAutomationSession with latestSession (the screen as it was left)',
     expect(plan?.testCases.map((c) => c.test_name)).toEqual(['From metadata']);
   });
 
+  it("reads the command's clause coverage and the exploration summary, skipping malformed ones", () => {
+    const coverage = [{ clause: 'deleting it', tests: [], reason: 'No test covers it: nothing matched.' }];
+    const exploration = {
+      actions: 11,
+      maxActions: 40,
+      states: 4,
+      behaviours: 11,
+      latencyMs: 108,
+      timeLimitMs: 30000,
+      elapsedMs: 13125,
+      ended: 'time' as const,
+      skipped: ['reload the page'],
+    };
+    const kept = session({ metadata: { ...session({}).metadata, commandCoverage: coverage, exploration } });
+    expect(planRestore([kept])).toMatchObject({ commandCoverage: coverage, exploration });
+    expect(planRestore([session({})])).toMatchObject({ commandCoverage: null, exploration: null });
+    const broken = session({
+      metadata: {
+        ...session({}).metadata,
+        commandCoverage: [{ clause: 7 }],
+        exploration: { ...exploration, ended: 'bored' },
+      },
+    });
+    expect(planRestore([broken])).toMatchObject({ commandCoverage: null, exploration: null });
+  });
+
   it("reads the generation's usage, the run's engine and its usage, skipping malformed ones", () => {
     const usage = { model_calls: 5, input_tokens: 4200, output_tokens: 900, cost_usd: 0.0123 };
     const llm = session({

@@ -1,4 +1,13 @@
-import { type ModelUsage, type TestCase, TestCaseListSchema, type TestMode } from '@argus/protocol';
+import {
+  type ClauseCoverage,
+  ClauseCoverageSchema,
+  type ExplorationSummary,
+  ExplorationSummarySchema,
+  type ModelUsage,
+  type TestCase,
+  TestCaseListSchema,
+  type TestMode,
+} from '@argus/protocol';
 import type { StoredSession } from '../../../lib/sessions/screen-session';
 import type { TestResultItem } from './results';
 import { readUsage } from './usage';
@@ -12,6 +21,10 @@ export interface SavedAutomation {
   engine: string | null;
   /** What writing the cases cost in model calls. */
   generationUsage: ModelUsage | null;
+  /** Command mode: each clause with the tests that cover it, or why none does. */
+  commandCoverage: ClauseCoverage[] | null;
+  /** What the generation explored, and what its budget left out. */
+  exploration: ExplorationSummary | null;
   /** Which engine ran the last run's steps, and its model calls. */
   runEngine: string | null;
   runUsage: ModelUsage | null;
@@ -42,8 +55,8 @@ function readResults(value: unknown): TestResultItem[] {
 
 /**
  * Reads what the screen stored in a session (settings.testCases, else metadata.testCases; settings:
- * url, testMode, command; metadata: engine, generationUsage, runEngine, runUsage, testRunId,
- * executionResults). Null when it holds no
+ * url, testMode, command; metadata: engine, generationUsage, commandCoverage, exploration, runEngine,
+ * runUsage, testRunId, executionResults). Null when it holds no
  * generated cases or no URL; anything malformed is skipped rather than trusted.
  */
 export function readAutomationSession({
@@ -65,6 +78,8 @@ export function readAutomationSession({
     testCases: parsed.data,
     engine: text(metadata.engine),
     generationUsage: readUsage(metadata.generationUsage),
+    commandCoverage: ClauseCoverageSchema.array().max(50).safeParse(metadata.commandCoverage).data ?? null,
+    exploration: ExplorationSummarySchema.safeParse(metadata.exploration).data ?? null,
     runEngine: text(metadata.runEngine),
     runUsage: readUsage(metadata.runUsage),
     testRunId: text(metadata.testRunId),
