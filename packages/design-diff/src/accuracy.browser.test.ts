@@ -99,7 +99,12 @@ describe('design comparison accuracy on planted differences', () => {
     let found = 0;
     let reported = 0;
     let falseIssues = clean.viewports[0].issues.length;
-    const lines: string[] = [`clean: ${clean.results.overall_similarity}%, ${falseIssues} issue(s)`];
+    // A fix on the clean page, or on another element than the planted one, is a false fix.
+    let fixes = clean.results.css_fixes.length;
+    let falseFixes = clean.results.css_fixes.length;
+    const lines: string[] = [
+      `clean: ${clean.results.overall_similarity}%, ${falseIssues} issue(s), fixes ${clean.results.css_fixes.map((f) => f.css_code).join(' ') || 'none'}`,
+    ];
     for (const [variant, planted] of Object.entries(PLANTED) as [
       keyof typeof PLANTED,
       (typeof PLANTED)[keyof typeof PLANTED],
@@ -119,6 +124,9 @@ describe('design comparison accuracy on planted differences', () => {
       const hits = issues.filter((i) => places.some((p) => intersection(i.region, p) > 0));
       reported += issues.length;
       falseIssues += issues.length - hits.length;
+      const wrongFixes = detail.results.css_fixes.filter((f) => f.selector !== planted.selector);
+      fixes += detail.results.css_fixes.length;
+      falseFixes += wrongFixes.length;
       if (hits.length > 0) found++;
       lines.push(
         `${variant}: ${detail.results.overall_similarity}% ${detail.results.quality_rating}; ${hits.length ? 'found' : 'MISSED'} ` +
@@ -154,10 +162,12 @@ describe('design comparison accuracy on planted differences', () => {
         );
     }
     lines.push(
-      `planted changes found: ${found} / ${Object.keys(PLANTED).length}; issues reported: ${reported}; false: ${falseIssues}`,
+      `planted changes found: ${found} / ${Object.keys(PLANTED).length}; issues reported: ${reported}; false: ${falseIssues}; ` +
+        `CSS fixes proposed: ${fixes}; false fixes: ${falseFixes}`,
     );
     console.log(`design-diff accuracy\n  ${lines.join('\n  ')}`);
     expect(found).toBe(Object.keys(PLANTED).length);
+    expect(falseFixes, 'fixes proposed for elements nobody changed').toBe(0);
   });
 });
 
@@ -252,4 +262,32 @@ describe('design comparison accuracy from a Figma frame (texts in line-height: n
       expect(onColour).toEqual(['#cta { background-color: #2563eb; }']);
     },
   );
+
+  it('precision over every planted change: fixes only where something was changed', async () => {
+    const clean = await domFactsOf('clean');
+    const design = extractDesignFacts(figmaFrameOf(clean, 'auto'));
+    let proposed = 0;
+    let falseFixes = 0;
+    const lines: string[] = [];
+    const found: string[] = [];
+    for (const [variant, planted] of Object.entries(PLANTED)) {
+      const fixes = compareStyles(design, await domFactsOf(variant as Variant), {
+        viewportWidth: 1920,
+      }).fixes;
+      const wrong = fixes.filter((f) => f.selector !== planted.selector);
+      proposed += fixes.length;
+      falseFixes += wrong.length;
+      if (fixes.length > wrong.length) found.push(variant);
+      lines.push(`${variant}: ${fixes.map((f) => f.css_code).join(' ') || 'none'}`);
+    }
+    console.log(
+      `design-diff accuracy, Figma (auto line heights), every planted change\n  ${lines.join('\n  ')}\n  ` +
+        `changes given their fix: ${found.length} / ${Object.keys(PLANTED).length} (${found.join(', ')}); ` +
+        `fixes proposed: ${proposed}; false fixes: ${falseFixes}`,
+    );
+    // A style comparison fixes styles: a changed colour and a changed size; the others are the
+    // screenshot comparison's (above).
+    expect(found).toEqual(expect.arrayContaining(['colour', 'font-size']));
+    expect(falseFixes, 'fixes proposed for elements nobody changed').toBe(0);
+  });
 });
