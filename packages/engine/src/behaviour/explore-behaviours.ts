@@ -370,10 +370,12 @@ class BehaviourExplorer {
     }
     const listState = second && two ? two : one;
     const listSnapshot = second ?? first;
-    // The first item's own controls, with the second beside it.
+    // The newest item's own controls, with the first above it: acting on an item that is not the first
+    // tells "removes (or ticks) the one clicked" from "removes the first one" (a bug lists are prone to).
+    const target = second && again ? (newItemLabel(second, again, firstItem) ?? firstItem) : firstItem;
     const itemActions = this.order(
       candidateActions(listSnapshot, 2, this.hints).filter(
-        (a) => a.scope === 'item' && a.control.item === firstItem,
+        (a) => a.scope === 'item' && a.control.item === target,
       ),
     );
     let completed: CandidateAction | null = null;
@@ -388,10 +390,22 @@ class BehaviourExplorer {
       if (action.kind === 'check' && result?.marked) completed = action;
     }
     // One of two completed: the page's own controls (filters, clear completed, toggle all) and a reload.
+    // The first is the one completed, the newest left active: a bulk action that reaches only the
+    // first item ("mark all" marking one) then leaves a visible difference.
+    const completeFirst =
+      completed && target !== firstItem
+        ? (candidateActions(listSnapshot, 2, this.hints).find(
+            (a) =>
+              a.scope === 'item' &&
+              a.control.item === firstItem &&
+              a.kind === completed!.kind &&
+              a.signature === completed!.signature,
+          ) ?? completed)
+        : completed;
     let done: State | null = null;
     const explored = new Set<string>();
-    if (completed && this.maxDepth >= listState.depth + 1) {
-      done = { setup: [...listState.setup, completed], depth: listState.depth + 1 };
+    if (completeFirst && this.maxDepth >= listState.depth + 1) {
+      done = { setup: [...listState.setup, completeFirst], depth: listState.depth + 1 };
       const doneSnapshot = await this.reach(done).catch(rethrowAbort);
       if (doneSnapshot) {
         // Filters first: they are what a completed item changes most.
@@ -734,11 +748,11 @@ function count(s: PageSnapshot): number {
   return (s.counts.listitem ?? 0) + (s.counts.row ?? 0) + (s.counts.article ?? 0) + (s.counts.item ?? 0);
 }
 
-/** The label of the item an adder added (its value), else the last item's. */
-function newItemLabel(s: PageSnapshot, adder: CandidateAction): string | null {
+/** The label of the item an adder added (its value), else the last item's that is not `other`. */
+function newItemLabel(s: PageSnapshot, adder: CandidateAction, other?: string | null): string | null {
   const value = adder.value?.toLowerCase() ?? '';
-  const hit = s.items.find((i) => value && i.text.toLowerCase().includes(value));
-  return hit?.label ?? s.items.at(-1)?.label ?? null;
+  const hit = s.items.find((i) => value && i.text.toLowerCase().includes(value) && i.label !== other);
+  return hit?.label ?? s.items.filter((i) => i.label !== other).at(-1)?.label ?? null;
 }
 
 function same(a: PageSnapshot, b: PageSnapshot): boolean {
