@@ -57,7 +57,7 @@ beforeAll(() => {
 afterAll(() => pool?.close());
 
 describe.each<FixtureApp>(
-  (process.env.MUTATION_APPS?.split(',') as FixtureApp[] | undefined) ?? ['todo', 'cart', 'shelf'],
+  (process.env.MUTATION_APPS?.split(',') as FixtureApp[] | undefined) ?? ['todo', 'cart', 'shelf', 'ledger'],
 )('a suite generated for the %s app', (app) => {
   it.each(['full', 'command'] as const)(
     'in %s mode passes twice on the clean app and catches at least 90 % of the planted bugs',

@@ -13,15 +13,16 @@
 import { BuiltinPlanner, generateSuite } from '@argus/ai';
 import { type BrowserPool, runTestCase, type TestOutcome } from '@argus/engine';
 import type { ExplorationSummary, TestCase } from '@argus/protocol';
-import { CART_BUGS, SHELF_BUGS, TODO_BUGS } from '../fixtures/apps/bugs';
+import { CART_BUGS, LEDGER_BUGS, SHELF_BUGS, TODO_BUGS } from '../fixtures/apps/bugs';
 import { serveFixtureApp } from '../fixtures/apps/serve';
 
-export type FixtureApp = 'todo' | 'cart' | 'shelf';
+export type FixtureApp = 'todo' | 'cart' | 'shelf' | 'ledger';
 
 export const BUGS: Record<FixtureApp, Record<string, string>> = {
   todo: TODO_BUGS,
   cart: CART_BUGS,
   shelf: SHELF_BUGS,
+  ledger: LEDGER_BUGS,
 };
 
 /** What a user might ask for in command mode, one per app (covering the app's main features). */
@@ -31,6 +32,9 @@ export const COMMANDS: Record<FixtureApp, string> = {
   shelf:
     'test adding a book, marking it as read, deleting it, mark all as read, the To read and Finished views, ' +
     'the tally, archive finished and that the list survives a reload',
+  ledger:
+    'test adding an expense, editing it, deleting it, marking it as paid, mark all as paid, ' +
+    'remove paid expenses, the category filters, the totals, the summary page and that expenses survive a reload',
 };
 
 export interface BugResult {

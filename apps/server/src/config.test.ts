@@ -7,7 +7,7 @@ describe('configuration of the built-in generator', () => {
       exploreMaxPages: 10,
       exploreTimeBudgetMs: 20_000,
       exploreBehaviourMaxActions: 40,
-      exploreBehaviourTimeBudgetMs: 30_000,
+      exploreBehaviourTimeBudgetMs: 60_000,
     });
   });
 

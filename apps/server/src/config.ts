@@ -151,7 +151,11 @@ export interface Config {
   exploreTimeBudgetMs: number;
   /** Actions the built-in generator tries on the app to find behaviours (replays not counted). @default 40 */
   exploreBehaviourMaxActions: number;
-  /** Time the built-in generator acts on the app and replays what it found, in ms. @default 30000 */
+  /**
+   * Time the built-in generator may act on the app and replay what it found, in ms, for a page that
+   * opens in 150 ms (scaled by the page's measured latency); a safety net behind the action budget.
+   * @default 60000
+   */
   exploreBehaviourTimeBudgetMs: number;
   /** @default 10000 */
   stepTimeoutMs: number;
@@ -396,7 +400,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     exploreBehaviourTimeBudgetMs: int(
       env.EXPLORE_BEHAVIOUR_TIME_BUDGET_MS,
-      30_000,
+      60_000,
       'EXPLORE_BEHAVIOUR_TIME_BUDGET_MS',
     ),
     stepTimeoutMs: int(env.STEP_TIMEOUT_MS, 10_000, 'STEP_TIMEOUT_MS'),

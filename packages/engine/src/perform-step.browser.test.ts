@@ -506,3 +506,34 @@ describe('native states as marks', () => {
     }
   });
 });
+
+describe('the button in a row, named by its place', () => {
+  it('is the icon button with no name of its own, not the named one beside it', async () => {
+    const served = await serveFixtureApp('ledger');
+    const session = await pool.openSession({ viewport: { width: 1000, height: 800 } });
+    try {
+      await session.navigate(`${served.url}/new`);
+      await run(session, [
+        'Fill "Description" with "Buy milk"',
+        'Fill "Amount" with "12.50"',
+        'Click button "Add expense"',
+        'Navigate to /new',
+        'Fill "Description" with "Walk the dog"',
+        'Fill "Amount" with "3"',
+        'Click button "Add expense"',
+      ]);
+      // The row holds "Mark as paid" first, then a bin that holds only an icon.
+      const [selector] = await run(session, ['Click the button in "Walk the dog"']);
+      expect(selector).toMatch(/>> role=button >> nth=1$/);
+      await run(session, [
+        'Verify text "Deleted" is visible',
+        'Verify text "Total: $12.50" is visible',
+        'Verify text "Buy milk" is visible',
+        'Verify text "Mark as paid" is visible in "Buy milk"',
+      ]);
+    } finally {
+      await session.close();
+      await served.close();
+    }
+  });
+});

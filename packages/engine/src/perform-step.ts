@@ -79,7 +79,24 @@ export async function performStep(ctx: StepContext, step: Step): Promise<string 
       signal,
     );
     if (!ok) throw new Error(`No visible ${role} in "${within.name}" on ${page.url()}`);
-    return { locator: boxes.first(), selector: `${within.selector} >> role=${role}` };
+    // "The button in <row>" names the one with no name of its own (an icon) when the row also has
+    // named ones ("Mark as paid"): those are named by their text.
+    if (role !== 'button') return { locator: boxes.first(), selector: `${within.selector} >> role=${role}` };
+    const nameless = await boxes.evaluateAll((els) =>
+      els.findIndex(
+        (el) =>
+          !(el.textContent ?? '').trim() &&
+          !el.getAttribute('aria-label') &&
+          !el.getAttribute('aria-labelledby') &&
+          !el.getAttribute('title') &&
+          !(el instanceof HTMLInputElement && el.value),
+      ),
+    );
+    if (nameless <= 0) return { locator: boxes.first(), selector: `${within.selector} >> role=${role}` };
+    return {
+      locator: boxes.nth(nameless),
+      selector: `${within.selector} >> role=${role} >> nth=${nameless}`,
+    };
   };
   switch (step.verb) {
     case 'navigate': {

@@ -61,6 +61,8 @@ export function valueFor(label: string, type: string, index = 0, itemLike = fals
   if (type === 'email' || /e-?mail/.test(l)) return 'qa.tester@example.com';
   if (type === 'tel' || /phone|mobile|\btel\b/.test(l)) return '+1 555 0100';
   if (type === 'url' || /website|\burl\b/.test(l)) return 'https://example.com';
+  // Money is typed with cents, as people type it: an amount that loses them shows.
+  if (type === 'number' && /amount|price|cost|total|sum|fee|paid|spent|salary|budget/.test(l)) return '12.50';
   if (type === 'number' || type === 'range') return '3';
   if (type === 'date') return '2030-01-15';
   if (COUPON.test(l)) return 'NOTACODE99';
@@ -134,8 +136,13 @@ export function candidateActions(
   }
 
   // Forms whose data stays on the site, filled and submitted.
+  /** A form in an item with nothing to fill (a row's "Mark as paid"): its button is the item's, clicked. */
+  const itemForm = (f: number) =>
+    snapshot.controls.some((c) => c.form === f && c.item !== null && c.role === 'button') &&
+    !snapshot.controls.some((c) => c.form === f && (isTextField(c) || c.role === 'spinbutton'));
   forms.forEach((form, f) => {
     if (!form.sameOrigin || form.sensitive || !form.submit || LEAVING.test(form.submit)) return;
+    if (itemForm(f)) return;
     const fields = snapshot.controls.filter((c) => c.form === f && !c.disabled && c.name !== '');
     const hints = codeHints(snapshot);
     const variants: (string | null)[] = [null];
@@ -150,8 +157,11 @@ export function candidateActions(
             code && COUPON.test(c.name) ? code : typed(c, valueFor(c.name, c.type, index, single));
           steps.push({ verb: 'fill', field: c.name, value });
           filled[c.name] = value;
-        } else if (c.role === 'combobox' && c.value === '' && c.options.length > 1) {
-          const option = c.options.find((o) => o !== '') ?? c.options[1];
+        } else if (c.role === 'combobox' && c.options.length > 1 && (c.value === '' || index > 0)) {
+          // Another option for another item (a second expense in another category), so what the
+          // choice decides (a filter, a total per category) has two sides to tell apart.
+          const options = c.options.filter((o) => o !== '');
+          const option = options[index % options.length] ?? c.options[1];
           steps.push({ verb: 'select', option, field: c.name });
           filled[c.name] = option;
         } else if (c.role === 'checkbox' && c.required && !c.checked) {
@@ -173,6 +183,25 @@ export function candidateActions(
         signature: `submit|${form.submit}|${code ?? ''}`,
         filled,
       });
+      // The same form sent empty, as a tester checks that it refuses what it must not take (a form
+      // of several fields that adds or saves something; a one-field search or coupon is not one).
+      const entries = fields.filter((c) => isTextField(c) || c.role === 'spinbutton');
+      if (!code && entries.length >= 2 && !fields.some((c) => searching(c) || COUPON.test(c.name)))
+        out.push({
+          kind: 'submit',
+          description: `press ${quote(form.submit)} with the form empty`,
+          steps: [
+            ...entries
+              .filter((c) => c.value !== '')
+              .map((c): BehaviourStep => ({ verb: 'fill', field: c.name, value: '' })),
+            { verb: 'click', role: 'button', target: form.submit },
+          ],
+          control: { role: 'button', name: form.submit, item: null, type: 'form' },
+          value: '',
+          scope: 'page',
+          signature: `submit|${form.submit}|empty`,
+          filled: {},
+        });
     }
   });
 
@@ -217,8 +246,10 @@ export function candidateActions(
         });
       }
     } else if (c.role === 'button' && c.name) {
-      // A form's own submit button is tried with its form, above.
-      if (c.form !== null && forms[c.form]?.submit === c.name) continue;
+      // A form's own submit button is tried with its form, above (an item's form: here).
+      if (c.form !== null && forms[c.form]?.submit === c.name && !itemForm(c.form)) continue;
+      if (c.form !== null && forms[c.form] && (!forms[c.form].sameOrigin || forms[c.form].sensitive))
+        continue;
       push(c, {
         kind: 'click',
         description: `click ${quote(c.name)}${c.item ? ` in ${quote(c.item)}` : ''}`,
@@ -303,17 +334,32 @@ export function candidateActions(
   return out;
 }
 
-/** The same page (path and query) with another fragment, or a fragment-only route such as `#/active`. */
+/** A same-origin page of its own that an item links to (its detail page), not an in-page filter. */
+export function itemPageLink(snapshot: PageSnapshot, item: string): SnapshotControl | undefined {
+  return snapshot.controls.find(
+    (c) =>
+      c.role === 'link' &&
+      c.item === item &&
+      c.name !== '' &&
+      c.href !== null &&
+      !c.leaves &&
+      new URL(c.href).origin === new URL(snapshot.url).origin &&
+      !inPage(c.href, snapshot.url) &&
+      !LEAVING.test(c.name),
+  );
+}
+
+/**
+ * A link that filters or routes within the page: the same path with another fragment (a hash route
+ * such as `#/active`) or another query (`?category=food`).
+ */
 function inPage(href: string, page: string): boolean {
   try {
     const to = new URL(href);
     const from = new URL(page);
-    return (
-      to.origin === from.origin &&
-      to.pathname === from.pathname &&
-      to.search === from.search &&
-      (to.hash !== '' || href.endsWith('#'))
-    );
+    if (to.origin !== from.origin || to.pathname !== from.pathname) return false;
+    if (to.search !== from.search) return true;
+    return to.hash !== '' || href.endsWith('#');
   } catch {
     return false;
   }

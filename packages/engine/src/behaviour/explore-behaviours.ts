@@ -4,7 +4,7 @@ import type { BrowserSession } from '../browser-session';
 import { AbortedError, abortableDelay } from '../errors';
 import { resolveWebUrl } from '../web-url';
 import { isVolatile, type ProposedAssertion, persistenceAssertions, proposeAssertions } from './assertions';
-import { type ActionKind, type CandidateAction, candidateActions } from './candidates';
+import { type ActionKind, type CandidateAction, candidateActions, itemPageLink } from './candidates';
 import { diffSnapshots, type Effect, meaningful } from './diff';
 import type { PageSnapshot } from './snapshot';
 import { asStep, type BehaviourStep } from './steps';
@@ -19,7 +19,7 @@ export interface BehaviourExploreOptions {
    * machine; the limit actually used is this scaled by the page's measured latency (see
    * `ExplorationSummary`), so a slow page or a busy machine gets longer, not fewer behaviours. What was
    * found and checked by then is returned. Time spent waiting in line for a browser does not count.
-   * @default 30000
+   * A safety net: the action budget is what ends an exploration on a small app. @default 60000
    */
   timeBudgetMs?: number;
   /** Fresh-session replays of each behaviour; only checks that held in every one are kept. @default 2 */
@@ -137,6 +137,8 @@ class BehaviourExplorer {
   private readonly states = new Set<string>();
   /** What the budget left out, in words. */
   private readonly skipped: string[] = [];
+  /** Whether a list's states (one item, two, one completed) have been explored. */
+  private listExplored = false;
 
   constructor(
     private readonly pool: BrowserPool,
@@ -146,7 +148,7 @@ class BehaviourExplorer {
     this.url = startUrl;
     this.maxActions = options.maxActions ?? 40;
     this.maxDepth = options.maxDepth ?? 3;
-    this.budgetMs = options.timeBudgetMs ?? 30_000;
+    this.budgetMs = options.timeBudgetMs ?? 60_000;
     this.line = new QueuePositions((position) => options.onProgress?.(queuedMessage(position)));
     this.replays = options.replays ?? 2;
     this.verifyTimeoutMs = options.verifyTimeoutMs ?? 1_500;
@@ -340,12 +342,28 @@ class BehaviourExplorer {
       const result = await this.tryAction(root, action);
       if (result?.addedItem) adders.push({ action, result });
     }
-    const adder = deep ? adders[0] : undefined;
-    if (adder && this.maxDepth >= 1) await this.exploreList(adder.action);
+    // The list is explored once: from the start page's adder, else from the first page that has one
+    // (a form on its own page that adds to a list on another, as server-rendered apps do).
+    const adder = deep || !this.listExplored ? adders[0] : undefined;
+    if (adder && this.maxDepth >= 1) {
+      this.listExplored = true;
+      await this.exploreList(adder.action);
+    }
     const rest = candidates.filter((a) => !isAdder(a));
     for (const [i, action] of rest.entries()) {
       if (this.out) return this.skip(rest.slice(i));
-      await this.tryAction(root, action);
+      const result = await this.tryAction(root, action);
+      // A form of several fields that added an item (an expense, a contact) opens the list's states too.
+      if (
+        result?.addedItem &&
+        action.kind === 'submit' &&
+        Object.keys(action.filled ?? {}).length > 0 &&
+        !this.listExplored &&
+        this.maxDepth >= 1
+      ) {
+        this.listExplored = true;
+        await this.exploreList(action);
+      }
     }
   }
 
@@ -356,9 +374,10 @@ class BehaviourExplorer {
     if (!first) return;
     const firstItem = newItemLabel(first, adder);
     // A second item beside the first.
-    const again = candidateActions(first, 1, this.hints).find(
-      (a) => a.kind === adder.kind && a.signature === adder.signature,
-    );
+    const again =
+      candidateActions(first, 1, this.hints).find(
+        (a) => a.kind === adder.kind && a.signature === adder.signature,
+      ) ?? (first.url !== this.url ? await this.addAgainFrom(one, adder) : undefined);
     let two: State | null = null;
     let second: PageSnapshot | null = null;
     if (again && this.maxDepth >= 2) {
@@ -387,8 +406,12 @@ class BehaviourExplorer {
           'a reload',
         ]);
       const result = await this.tryAction(listState, action);
-      if (action.kind === 'check' && result?.marked) completed = action;
+      // What marks an item without removing it (a checkbox, a "Mark as paid" button) completes it.
+      if (!completed && (action.kind === 'check' || action.kind === 'click') && result?.marked)
+        completed = action;
     }
+    // The item's own page (a detail page its title links to), and the forms there (edit and save).
+    if (target) await this.exploreItemPage(listState, listSnapshot, target);
     // One of two completed: the page's own controls (filters, clear completed, toggle all) and a reload.
     // The first is the one completed, the newest left active: a bulk action that reaches only the
     // first item ("mark all" marking one) then leaves a visible difference.
@@ -435,6 +458,58 @@ class BehaviourExplorer {
     for (const [i, action] of pageActions.entries()) {
       if (this.out) return this.skip(pageActions.slice(i).map((a) => `${a.description} (with one item)`));
       await this.tryAction(one, action);
+    }
+  }
+
+  /** Follows an item's link to a page of its own and tries the forms there (edit, save), in that state. */
+  private async exploreItemPage(state: State, snapshot: PageSnapshot, item: string): Promise<void> {
+    const link = itemPageLink(snapshot, item);
+    if (!link || this.out || this.maxDepth < state.depth + 1) return;
+    const follow: CandidateAction = {
+      kind: 'link',
+      description: `open ${JSON.stringify(link.name)}`,
+      steps: [
+        { verb: 'click', target: link.name, role: 'link', ...(link.name !== item ? { region: item } : {}) },
+      ],
+      control: { role: 'link', name: link.name, item, type: 'link' },
+      scope: 'item',
+      signature: 'open|item',
+    };
+    const opened: State = { setup: [...state.setup, follow], depth: state.depth + 1 };
+    const page = await this.reach(opened).catch(rethrowAbort);
+    if (!page || page.url === snapshot.url) return;
+    const forms = this.order(
+      candidateActions(page, 2, this.hints).filter((a) => a.kind === 'submit' && a.scope === 'page'),
+    );
+    for (const [i, action] of forms.entries()) {
+      if (this.out)
+        return this.skip(
+          forms.slice(i).map((a) => `${a.description} (on the page of ${JSON.stringify(item)})`),
+        );
+      await this.tryAction(opened, action);
+    }
+  }
+
+  /**
+   * The adder again, for a second item, when it is on another page than the list it adds to (a form
+   * on /new that leads back to /): the list's state, a visit to the form's page, and the form filled
+   * with the second item's values.
+   */
+  private async addAgainFrom(state: State, adder: CandidateAction): Promise<CandidateAction | undefined> {
+    try {
+      await this.reach(state);
+      const session = this.session!;
+      this.at = null;
+      const visit: BehaviourStep = { verb: 'navigate', url: this.url };
+      await this.perform(session, visit, this.scaled(this.actionTimeoutMs));
+      const form = await this.settle(session);
+      const again = candidateActions(form, 1, this.hints).find(
+        (a) => a.kind === adder.kind && a.signature === adder.signature,
+      );
+      return again && { ...again, steps: [visit, ...again.steps] };
+    } catch (error) {
+      rethrowAbort(error);
+      return undefined;
     }
   }
 
@@ -497,9 +572,16 @@ class BehaviourExplorer {
         : proposeAssertions(before, after, effects, action);
     const tried: Tried = {
       addedItem: effects.some((e) => e.kind === 'itemAdded') && count(before) < count(after),
-      marked: effects.some(
-        (e) => (e.kind === 'stateChanged' || e.kind === 'checkedChanged') && e.item !== null,
-      ),
+      // An item's state changed and the item stayed: a checkbox, a class, or (a button that marks a
+      // row as paid) a text of the item acted on, with nothing removed.
+      marked:
+        effects.some((e) => (e.kind === 'stateChanged' || e.kind === 'checkedChanged') && e.item !== null) ||
+        (action.kind === 'click' &&
+          action.control.item !== null &&
+          !effects.some((e) => e.kind === 'itemRemoved') &&
+          effects.some(
+            (e) => (e.kind === 'textChanged' || e.kind === 'textAdded') && e.item === action.control.item,
+          )),
     };
     if (!proposed || proposed.length === 0) return tried;
     // What does not hold right here is not worth a replay: checked at once, briefly.
