@@ -254,3 +254,46 @@ function page() {
     failedRequests: [],
   };
 }
+
+describe('names for what server-rendered apps do', () => {
+  const form = { role: 'button', name: 'Add expense', item: null, type: 'form' };
+  it('names a form sent empty, a save on an item’s own page, and a page opened before and after a change', () => {
+    const empty = behaviour({
+      kind: 'submit',
+      control: form,
+      value: '',
+      effects: [{ kind: 'textAdded', text: 'The expense was not saved.', item: null, context: null }],
+    });
+    expect(nameBehaviour(empty).name).toBe(
+      'Sending "Add expense" with the form empty shows an error and saves nothing',
+    );
+    const saved = behaviour({
+      kind: 'submit',
+      control: { ...form, name: 'Save changes' },
+      value: 'Pay the bills',
+      setupActions: [
+        { kind: 'submit', description: 'fill the form', control: form },
+        {
+          kind: 'link',
+          description: 'open "Buy milk"',
+          control: { role: 'link', name: 'Buy milk', item: 'Buy milk', type: 'link' },
+        },
+      ],
+      effects: [{ kind: 'itemAdded', role: 'row', label: 'Pay the bills', text: 'Pay the bills $12.50' }],
+    });
+    expect(nameBehaviour(saved).name).toBe(
+      'Saving "Buy milk" with "Save changes" on its page keeps the new values',
+    );
+    const summary = behaviour({
+      kind: 'link',
+      control: { role: 'link', name: 'Summary', item: null, type: 'page' },
+      signature: 'revisit|Summary|link>back>submit',
+      effects: [{ kind: 'urlChanged', from: 'http://l.test/', to: 'http://l.test/summary' }],
+    });
+    expect(nameBehaviour(summary).name).toMatch(
+      /^The "Summary" page follows the data: opened before and after adding an /,
+    );
+    const [named] = describeBehaviours([saved]);
+    expect(matchCommand('editing an expense', [named]).chosen).toHaveLength(1);
+  });
+});

@@ -16,7 +16,7 @@ export interface NamedBehaviour {
 
 const MONEY = /[$€£¥]\s?\d|\d[.,]\d{2}\b/;
 const ERROR_WORDS =
-  /\b(invalid|error|not valid|incorrect|wrong|failed|unknown|expired|required|not found)\b/i;
+  /\b(invalid|error|not valid|incorrect|wrong|failed|unknown|expired|required|not found|not saved|please enter|must be)\b/i;
 const COMPLETED = /^(completed?|done|checked|finished)$/;
 
 const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s[0].toLowerCase() + s.slice(1) : s);
@@ -152,6 +152,12 @@ export function nameBehaviour(b: Behaviour): { name: string; core: boolean } {
       };
     }
     case 'link': {
+      // A page opened before a change and again after it (a summary): it follows the data.
+      if (b.signature.startsWith('revisit|'))
+        return {
+          name: `The ${quoteName(name)} page follows the data: opened before and after adding an ${noun}`,
+          core: true,
+        };
       const kind = removedKind(b);
       if (kind) return { name: `The ${name} filter hides ${kind} ${noun}s`, core: true };
       if (added.length) return { name: `The ${name} filter shows every ${noun} again`, core: true };
@@ -180,9 +186,22 @@ export function nameBehaviour(b: Behaviour): { name: string; core: boolean } {
           core: true,
         };
       }
+      const message = textEffects(b).find((t) => ERROR_WORDS.test(t.text));
+      // The form sent empty: refused (an error says what is missing), or what it did.
+      if (b.value === '')
+        return {
+          name: `Sending ${quoteName(name)} with the form empty ${message ? 'shows an error and saves nothing' : summary(b)}`,
+          core: true,
+        };
+      // A form on an item's own page (reached through its link): an edit, saved.
+      const opened = b.setupActions.at(-1);
+      if (opened?.kind === 'link' && opened.control.item)
+        return {
+          name: `Saving ${quoteName(opened.control.item)} with ${quoteName(name)} on its page ${message ? 'shows an error' : 'keeps the new values'}`,
+          core: true,
+        };
       // A form whose one field's value shows up as a new entry is adding too.
       if (added.some((e) => b.value && e.text.includes(b.value))) return adding();
-      const message = textEffects(b).find((t) => ERROR_WORDS.test(t.text));
       if (message) return { name: `An invalid ${label} shows an error`, core: true };
       if (/coupon|promo|voucher|discount|code/i.test(label) && updates(b, false).includes('the totals'))
         return { name: `A valid ${label} updates ${join(updates(b, false))}`, core: true };
@@ -308,14 +327,16 @@ export function describeBehaviours(behaviours: Behaviour[]): NamedBehaviour[] {
     if (/completing|marks every/.test(n)) add('check');
     if (/reopening/.test(n)) add('uncheck');
     if (/deleting|removing|removes/.test(n)) add('delete');
-    if (/editing/.test(n)) add('edit');
+    if (/editing|^saving .* on its page/.test(n)) add('edit');
     if (/filter/.test(n)) add('filter');
     if (/quantity/.test(n) || behaviour.kind === 'quantity') add('quantity');
     if (behaviour.kind === 'reload') add('reload');
     if (behaviour.kind === 'load') for (const x of ['load', 'open', 'initial', 'start']) w.add(x);
-    if (/invalid|error/.test(n)) add('error');
+    if (/invalid|error|form empty/.test(n)) add('error');
     if (/counter/.test(n)) add('counter');
     if (/total/.test(n)) add('totals');
+    if (behaviour.signature.startsWith('revisit|'))
+      for (const x of ['page', 'summary', 'report', 'overview']) w.add(stem(x));
     return { behaviour, name, core, words: w };
   });
 }

@@ -26,6 +26,7 @@ const behaviour = {
   effects: [],
   assertions: [],
   itemsBefore: [],
+  signature: 'add|New todo',
 } as unknown as Behaviour;
 const written: TestCase = {
   test_name: 'Home loads',

@@ -412,6 +412,8 @@ class BehaviourExplorer {
     }
     // The item's own page (a detail page its title links to), and the forms there (edit and save).
     if (target) await this.exploreItemPage(listState, listSnapshot, target);
+    // The site's other pages (a summary, a report) seen before and after the first item was added.
+    await this.revisitPages(one, first);
     // One of two completed: the page's own controls (filters, clear completed, toggle all) and a reload.
     // The first is the one completed, the newest left active: a bulk action that reaches only the
     // first item ("mark all" marking one) then leaves a visible difference.
@@ -458,6 +460,52 @@ class BehaviourExplorer {
     for (const [i, action] of pageActions.entries()) {
       if (this.out) return this.skip(pageActions.slice(i).map((a) => `${a.description} (with one item)`));
       await this.tryAction(one, action);
+    }
+  }
+
+  /**
+   * The site's other pages that show the list's data (a summary, totals per category): each opened
+   * once before the first item is added and again after, so a page that keeps what it first showed
+   * is told from one that follows the data. Pages the adder's form or the list are on are left out.
+   */
+  private async revisitPages(one: State, list: PageSnapshot): Promise<void> {
+    const seen = new Set([strip(this.url), strip(list.url)]);
+    // The item just added links to its own page, which did not exist before: not a page to revisit.
+    const added = one.setup.flatMap((a) => (a.value ? [a.value.toLowerCase()] : []));
+    const pages = list.controls.filter((c) => {
+      if (added.some((v) => c.name.toLowerCase().includes(v))) return false;
+      // A link that is all its list entry holds (a nav bar's) belongs to the page.
+      if (c.role !== 'link' || (c.item !== null && c.item !== c.name) || !c.href || c.leaves || !c.name)
+        return false;
+      const to = new URL(c.href);
+      if (to.origin !== new URL(this.url).origin || seen.has(strip(c.href))) return false;
+      seen.add(strip(c.href));
+      return true;
+    });
+    for (const [i, link] of pages.slice(0, 2).entries()) {
+      if (this.out || this.maxDepth < one.depth + 1)
+        return this.skip(pages.slice(i, 2).map((p) => `${p.name} after a change`));
+      const visit = (description: string): CandidateAction => ({
+        kind: 'link',
+        description,
+        steps: [{ verb: 'navigate', url: link.href! }],
+        control: { role: 'link', name: link.name, item: null, type: 'page' },
+        scope: 'page',
+        signature: `revisit|${link.name}`,
+      });
+      const back: CandidateAction = {
+        kind: 'link',
+        description: 'go back to the start page',
+        steps: [{ verb: 'navigate', url: this.url }],
+        control: { role: 'link', name: 'start page', item: null, type: 'page' },
+        scope: 'page',
+        signature: 'back|start',
+      };
+      const before: State = {
+        setup: [visit(`open ${JSON.stringify(link.name)}`), back, ...one.setup],
+        depth: one.depth + 1,
+      };
+      await this.tryAction(before, visit(`open ${JSON.stringify(link.name)} again after the change`));
     }
   }
 
@@ -835,6 +883,12 @@ function newItemLabel(s: PageSnapshot, adder: CandidateAction, other?: string | 
   const value = adder.value?.toLowerCase() ?? '';
   const hit = s.items.find((i) => value && i.text.toLowerCase().includes(value) && i.label !== other);
   return hit?.label ?? s.items.filter((i) => i.label !== other).at(-1)?.label ?? null;
+}
+
+/** A page's address without its fragment and query: the page, not one of its views. */
+function strip(url: string): string {
+  const u = new URL(url);
+  return `${u.origin}${u.pathname}`;
 }
 
 function same(a: PageSnapshot, b: PageSnapshot): boolean {
