@@ -126,6 +126,55 @@ describe('generateSuite over injected browser work', () => {
     expect(seen).toEqual([summary]);
   });
 
+  it('explores again, trying their words first, for clauses nothing matched when the budget ran out', async () => {
+    const clearing = {
+      ...behaviour,
+      kind: 'click',
+      description: 'click "Clear completed"',
+      control: { role: 'button', name: 'Clear completed', item: null, type: 'button' },
+      signature: 'click|button|Clear completed',
+    } as unknown as Behaviour;
+    const summary = (ended: 'actions' | 'complete') => ({
+      actions: 4,
+      maxActions: 4,
+      states: 2,
+      behaviours: 1,
+      latencyMs: 100,
+      timeLimitMs: 60_000,
+      elapsedMs: 5_000,
+      ended,
+      skipped: ended === 'actions' ? ['click "Clear completed"'] : [],
+    });
+    const calls: BehaviourExploreOptions[] = [];
+    const parts = browsers({
+      exploreBehaviours: vi.fn(async (_url: string, options: BehaviourExploreOptions) => {
+        calls.push(options);
+        options.onSummary?.(summary(calls.length === 1 ? 'actions' : 'complete'));
+        return calls.length === 1 ? [behaviour] : [behaviour, clearing];
+      }),
+    });
+    const plan = planner();
+    const suite = await generateSuite(parts, 'https://shop.example/', {
+      planner: plan,
+      command: 'add a todo and clear completed',
+    });
+    expect(calls).toHaveLength(2);
+    expect(calls[0].focus).toBeUndefined();
+    expect(calls[1].focus).toEqual(['clear', 'completed']);
+    // The second pass's new behaviour joins the first's, once each.
+    expect(plan.generate.mock.calls[0][0].behaviours).toEqual([behaviour, clearing]);
+    expect(suite.exploration).toMatchObject({ actions: 8, maxActions: 8, behaviours: 2, ended: 'complete' });
+    // A command whose every clause matched, or an exploration that tried everything, explores once.
+    const once = browsers({
+      exploreBehaviours: vi.fn(async (_url: string, options: BehaviourExploreOptions) => {
+        options.onSummary?.(summary('actions'));
+        return [behaviour];
+      }),
+    });
+    await generateSuite(once, 'https://shop.example/', { planner: planner(), command: 'add a todo' });
+    expect(once.exploreBehaviours).toHaveBeenCalledTimes(1);
+  });
+
   it('without a behaviour explorer, or with no page read, plans from the pages alone', async () => {
     const progress: string[] = [];
     const suite = await generateSuite(browsers({ exploreBehaviours: undefined }), 'https://shop.example/', {

@@ -9,6 +9,7 @@ import {
   type PageObservation,
 } from '@argus/engine';
 import type { ClauseCoverage, ExplorationSummary, TestCase } from '@argus/protocol';
+import { describeBehaviours, matchCommand, words } from './behaviour-cases';
 import { commandCoverage } from './command-coverage';
 import type { Planner } from './planner';
 
@@ -127,21 +128,41 @@ export async function generateSuite(
   const start = pages[0] ? (pages[0].url ?? url) : undefined;
   // Nothing read, nothing to act on (explore returns no page only when stopped before the first).
   let exploration: ExplorationSummary | undefined;
-  const behaviours =
-    using.exploreBehaviours && start
-      ? await using.exploreBehaviours(start, {
+  const exploreFrom = async (page: string, focus?: string[]) =>
+    using.exploreBehaviours
+      ? using.exploreBehaviours(page, {
           pages: interactivePages(pages),
           searchTerm: searchTermOf(pages),
           ...options.behaviour,
+          ...(focus ? { focus } : {}),
           signal,
           onProgress,
           onSummary: (summary) => {
-            exploration = summary;
+            exploration = exploration && focus ? merged(exploration, summary) : summary;
             options.behaviour?.onSummary?.(summary);
           },
         })
       : [];
+  let behaviours = start ? await exploreFrom(start) : [];
   stopped();
+  // Command mode: clauses nothing found matches, when the budget ran out before everything was
+  // tried, get a second exploration that tries what their words name first.
+  const unmatched =
+    command?.trim() &&
+    start &&
+    exploration &&
+    (exploration.ended === 'actions' || exploration.ended === 'time')
+      ? matchCommand(command, describeBehaviours(behaviours)).clauses.filter((c) => c.matched.length === 0)
+      : [];
+  if (unmatched.length > 0 && start) {
+    const focus = [...new Set(unmatched.flatMap((c) => plainWords(c.clause)))];
+    onProgress?.(`Exploring again for ${unmatched.map((c) => `"${c.clause}"`).join(', ')}`);
+    const more = await exploreFrom(start, focus);
+    stopped();
+    const known = new Set(behaviours.map((b) => b.signature));
+    behaviours = [...behaviours, ...more.filter((b) => !known.has(b.signature))];
+    if (exploration) exploration = { ...exploration, behaviours: behaviours.length };
+  }
   const found = behaviours.length
     ? ` and found ${behaviours.length} behaviour${behaviours.length === 1 ? '' : 's'}`
     : '';
@@ -165,6 +186,27 @@ export async function generateSuite(
       ? { coverage: commandCoverage(command, cases, { behaviours, engine: planner.engine }) }
       : {}),
   };
+}
+
+/** Two explorations' summaries as one: actions, states and time added up, the second's ending. */
+function merged(first: ExplorationSummary, second: ExplorationSummary): ExplorationSummary {
+  return {
+    ...second,
+    actions: first.actions + second.actions,
+    maxActions: first.maxActions + second.maxActions,
+    states: first.states + second.states,
+    behaviours: first.behaviours + second.behaviours,
+    timeLimitMs: first.timeLimitMs + second.timeLimitMs,
+    elapsedMs: first.elapsedMs + second.elapsedMs,
+  };
+}
+
+/** A clause's own words (no stop words), as written: what an action's description may contain. */
+function plainWords(clause: string): string[] {
+  return clause
+    .split(/[^\p{L}\p{N}]+/u)
+    .map((w) => w.toLowerCase())
+    .filter((w) => w.length > 2 && words(w).length > 0);
 }
 
 /** The start page's screenshot; a page that cannot be shown is planned without one, but a Stop stops. */

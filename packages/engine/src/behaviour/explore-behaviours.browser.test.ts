@@ -131,6 +131,18 @@ describe('exploreBehaviours on the to-do app', () => {
     expect(pool.stats().active).toBe(0);
   });
 
+  it('with a focus, tries what its words name first when the budget is short', async () => {
+    const clearing = (found: Behaviour[]) => found.some((b) => b.control.name === 'Clear completed');
+    const budget = { maxActions: 6, timeBudgetMs: 150_000 };
+    const plain = await exploreBehaviours(pool, `${todo.url}/`, budget);
+    const focused = await exploreBehaviours(pool, `${todo.url}/`, {
+      ...budget,
+      focus: ['clear', 'completed'],
+    });
+    expect(clearing(plain), 'found without a focus, so this test proves nothing').toBe(false);
+    expect(clearing(focused)).toBe(true);
+  });
+
   it('stops promptly when told to, leaving no session open', async () => {
     const controller = new AbortController();
     let stoppedAt = 0;

@@ -36,6 +36,12 @@ export interface BehaviourExploreOptions {
   searchTerm?: string;
   /** Other same-origin pages to explore from, after the start page, while time remains. @default [] */
   pages?: string[];
+  /**
+   * Words to look for first (a command's clauses that nothing covered yet): in each state, the
+   * actions whose description holds one of them are tried before the others of their kind.
+   * @default []
+   */
+  focus?: string[];
   /** Stop: the exploration ends promptly with the behaviours checked so far. */
   signal?: AbortSignal;
   /** What it is trying, in words a user reads (waiting for a browser: its place in line). */
@@ -576,9 +582,20 @@ class BehaviourExplorer {
       reload: 9,
       load: 10,
     };
+    const focus = (this.options.focus ?? []).map((w) => w.toLowerCase()).filter((w) => w.length > 2);
+    // The more of the focus's words an action's description holds, the sooner it is tried.
+    const unfocused = (a: CandidateAction) =>
+      -focus.filter((w) => a.description.toLowerCase().includes(w)).length;
     const perTemplate = new Map<string, number>();
     return [...actions]
-      .sort((a, b) => (linksFirst ? linkFirst(a) - linkFirst(b) : 0) || rank[a.kind] - rank[b.kind])
+      .sort((a, b) =>
+        // Adding stays first: it opens the states the rest is found in.
+        (a.kind === 'add') !== (b.kind === 'add')
+          ? rank[a.kind] - rank[b.kind]
+          : unfocused(a) - unfocused(b) ||
+            (linksFirst ? linkFirst(a) - linkFirst(b) : 0) ||
+            rank[a.kind] - rank[b.kind],
+      )
       .filter((a) => {
         const n = perTemplate.get(a.signature) ?? 0;
         perTemplate.set(a.signature, n + 1);
