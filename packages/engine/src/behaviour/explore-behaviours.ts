@@ -193,12 +193,17 @@ class BehaviourExplorer {
   }
 
   private get out(): boolean {
-    return (
+    const out =
       this.signal?.aborted === true ||
       Date.now() >= this.deadline - this.scaled(this.reserve) ||
-      this.actions >= this.maxActions
-    );
+      this.actions >= this.maxActions;
+    // Asked before trying something: when the answer is yes, something was left out.
+    if (out) this.ranOut = true;
+    return out;
   }
+
+  /** Whether the budget ever stopped something from being tried. */
+  private ranOut = false;
 
   /** Notes what the budget left out (once each, the first 20). */
   private skip(what: string | (string | CandidateAction)[]): void {
@@ -212,7 +217,7 @@ class BehaviourExplorer {
   private summary(): ExplorationSummary {
     const ended = this.signal?.aborted
       ? 'stopped'
-      : this.skipped.length === 0
+      : this.skipped.length === 0 && !this.ranOut
         ? 'complete'
         : this.actions >= this.maxActions
           ? 'actions'
@@ -360,13 +365,7 @@ class BehaviourExplorer {
       if (this.out) return this.skip(rest.slice(i));
       const result = await this.tryAction(root, action);
       // A form of several fields that added an item (an expense, a contact) opens the list's states too.
-      if (
-        result?.addedItem &&
-        action.kind === 'submit' &&
-        Object.keys(action.filled ?? {}).length > 0 &&
-        !this.listExplored &&
-        this.maxDepth >= 1
-      ) {
+      if (result?.addedItem && isListForm(action) && !this.listExplored && this.maxDepth >= 1) {
         this.listExplored = true;
         await this.exploreList(action);
       }
@@ -856,16 +855,25 @@ const EDIT_VALUES = ['Water the plants', 'Book the dentist', 'Renew the passport
 
 const linkFirst = (a: CandidateAction) => (a.kind === 'link' ? 0 : 1);
 
+/** Fields and buttons of forms that look things up or sign up rather than add to a list. */
+const NOT_ADDING = /search|query|find|coupon|promo|voucher|code|e-?mail|newsletter|subscribe/i;
+
 /** Typing and pressing Enter, or a one-field form (an "Add" button): what may add an item to a list. */
 function isAdder(action: CandidateAction): boolean {
   if (action.kind === 'add') return true;
   const fields = Object.keys(action.filled ?? {});
   return (
+    action.kind === 'submit' && fields.length === 1 && !NOT_ADDING.test(`${fields[0]} ${action.control.name}`)
+  );
+}
+
+/** A filled form of any size that is not a search or a sign-up: it may add to a list on another page. */
+function isListForm(action: CandidateAction): boolean {
+  const fields = Object.keys(action.filled ?? {});
+  return (
     action.kind === 'submit' &&
-    fields.length === 1 &&
-    !/search|query|find|coupon|promo|voucher|code|e-?mail|newsletter|subscribe/i.test(
-      `${fields[0]} ${action.control.name}`,
-    )
+    fields.length > 0 &&
+    !NOT_ADDING.test(`${fields.join(' ')} ${action.control.name}`)
   );
 }
 
