@@ -250,11 +250,17 @@ export type ScreenshotRecord = z.infer<typeof ScreenshotRecordSchema>;
 export const GenerateTestCasesDataSchema = z.object({
   url: HttpUrlSchema,
   session_id: SessionIdSchema.nullable().optional(),
+  /** Start from a project's environment: its login runs first, its variables fill `{{NAME}}`. */
+  project_id: z.string().max(100).nullable().optional(),
+  environment_id: z.string().max(100).nullable().optional(),
 });
 export const CommandGenerateTestCasesDataSchema = z.object({
   url: HttpUrlSchema,
   command: z.string().trim().min(1).max(4000),
   session_id: SessionIdSchema.nullable().optional(),
+  /** Start from a project's environment: its login runs first, its variables fill `{{NAME}}`. */
+  project_id: z.string().max(100).nullable().optional(),
+  environment_id: z.string().max(100).nullable().optional(),
 });
 export const RunAllTestsDataSchema = z.object({
   url: HttpUrlSchema,
@@ -263,6 +269,9 @@ export const RunAllTestsDataSchema = z.object({
   command: z.string().max(4000).nullable().optional(),
   session_id: SessionIdSchema.nullable().optional(),
   test_run_id: z.string().max(100).nullable().optional(),
+  /** Start from a project's environment: its login runs first, its variables fill `{{NAME}}`. */
+  project_id: z.string().max(100).nullable().optional(),
+  environment_id: z.string().max(100).nullable().optional(),
 });
 export const RunSingleTestDataSchema = z.object({
   url: HttpUrlSchema,
@@ -271,6 +280,9 @@ export const RunSingleTestDataSchema = z.object({
   command: z.string().max(4000).nullable().optional(),
   session_id: SessionIdSchema.nullable().optional(),
   test_run_id: z.string().max(100).nullable().optional(),
+  /** Start from a project's environment: its login runs first, its variables fill `{{NAME}}`. */
+  project_id: z.string().max(100).nullable().optional(),
+  environment_id: z.string().max(100).nullable().optional(),
 });
 export const StopExecutionDataSchema = z.object({
   stopId: z.string().max(100).optional(),

@@ -26,6 +26,18 @@ export const ERRORS = {
   SESSION_NOT_FOUND: { status: 404, detail: 'Session not found' },
   /** A test run that does not exist or is another user's. */
   TEST_RUN_NOT_FOUND: { status: 404, detail: 'Test run not found' },
+  /** A project (or its environment, variable or saved suite) that does not exist or is another user's. */
+  PROJECT_NOT_FOUND: { status: 404, detail: 'Project not found' },
+  ENVIRONMENT_NOT_FOUND: { status: 404, detail: 'Environment not found' },
+  VARIABLE_NOT_FOUND: { status: 404, detail: 'Variable not found' },
+  SUITE_NOT_FOUND: { status: 404, detail: 'Saved suite not found' },
+  /** A saved suite changed since the editor loaded it (base_version is not the latest). */
+  SUITE_VERSION_CONFLICT: {
+    status: 409,
+    detail: 'This suite was changed since you opened it; reload it and save again',
+  },
+  /** The project's login did not get Argus signed in; the text names the project and environment. */
+  SIGN_IN_FAILED: { status: 502, detail: 'Sign-in failed' },
   USERNAME_TAKEN: { status: 409, detail: 'Username already registered' },
   EMAIL_TAKEN: { status: 409, detail: 'Email already registered' },
   PAYLOAD_TOO_LARGE: { status: 413, detail: 'Request body is too large' },

@@ -6,6 +6,7 @@ export * from './conversations';
 export * from './demo';
 export * from './errors';
 export * from './models';
+export * from './projects';
 export * from './sessions';
 export * from './settings';
 export * from './step-language';
