@@ -102,7 +102,12 @@ export const ProjectSchema = z.object({
 export type Project = z.infer<typeof ProjectSchema>;
 
 /** The sidebar's list: enough to name and link each project. */
-export const ProjectSummarySchema = ProjectSchema.pick({ id: true, name: true, kind: true, updated_at: true });
+export const ProjectSummarySchema = ProjectSchema.pick({
+  id: true,
+  name: true,
+  kind: true,
+  updated_at: true,
+});
 export type ProjectSummary = z.infer<typeof ProjectSummarySchema>;
 
 /**
@@ -231,7 +236,9 @@ export function relativeToEnvironment<T extends { steps: string[]; url?: string 
       ),
     );
     const own = testCase.url ? relative(testCase.url) : '';
-    const startsWithNavigation = /^\s*(?:\d+[.)]\s*)?(?:navigate to|go to|open|visit)\s/i.test(steps[0] ?? '');
+    const startsWithNavigation = /^\s*(?:\d+[.)]\s*)?(?:navigate to|go to|open|visit)\s/i.test(
+      steps[0] ?? '',
+    );
     if (own && !startsWithNavigation) steps.unshift(`Navigate to ${own}`);
     return { ...testCase, url: '', steps };
   });
