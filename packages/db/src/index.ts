@@ -27,6 +27,20 @@ export {
   modelUsageRepository,
   type NewModelUsage,
 } from './model-usage';
+export {
+  type NewEnvironment,
+  type NewProject,
+  type NewVariable,
+  type ProjectPatch,
+  type ProjectScope,
+  type ProjectsRepository,
+  type ProjectWithEnvironments,
+  projectsRepository,
+  type SuiteSave,
+  type SuiteVersionSummary,
+  type SuiteWithVersions,
+  type VariableValue,
+} from './projects';
 export type {
   ComparisonImageRow,
   ComparisonImagesRow,
@@ -36,7 +50,13 @@ export type {
   ConversationRow,
   DemoRequestRow,
   DesignUploadRow,
+  EnvironmentRow,
   ModelUsageRow,
+  ProjectLoginRow,
+  ProjectRow,
+  ProjectVariableRow,
+  SavedSuiteRow,
+  SavedSuiteVersionRow,
   ScreenshotRow,
   SessionRow,
   TestResultRow,
@@ -69,6 +89,7 @@ import type { Database } from './database';
 import { demoRequestsRepository } from './demo-requests';
 import { designComparisonsRepository } from './design-comparisons';
 import { modelUsageRepository } from './model-usage';
+import { projectsRepository } from './projects';
 import { sessionsRepository } from './sessions';
 import { stepCacheRepository } from './step-cache';
 import { testRunsRepository } from './test-runs';
@@ -87,6 +108,7 @@ export function repositories(db: Database) {
     stepCache: stepCacheRepository(db.orm),
     conversations: conversationsRepository(db.orm),
     designComparisons: designComparisonsRepository(db.orm),
+    projects: projectsRepository(db.orm),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

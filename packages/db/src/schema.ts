@@ -84,6 +84,13 @@ export const testRuns = pgTable('test_runs', {
     .$type<{ timestamp: string; level: string; message: string }[]>()
     .notNull()
     .default([]),
+  // A run on a project's environment, or of a saved suite (0008_projects.sql); the environment's name
+  // is kept as it was, the ids are cleared when what they name is deleted.
+  project_id: uuid('project_id').references(() => projects.id, { onDelete: 'set null' }),
+  environment_id: uuid('environment_id').references(() => environments.id, { onDelete: 'set null' }),
+  environment_name: text('environment_name'),
+  suite_id: uuid('suite_id').references(() => savedSuites.id, { onDelete: 'set null' }),
+  suite_version: integer('suite_version'),
   ...timestamps,
 });
 
@@ -276,3 +283,86 @@ export const comparisonImages = pgTable('comparison_images', {
 export type DesignUploadRow = typeof designUploads.$inferSelect;
 export type ComparisonRow = typeof comparisons.$inferSelect;
 export type ComparisonImageRow = typeof comparisonImages.$inferSelect;
+
+/** ProjectLoginSchema's shape as stored (the column is checked by the schema before every write). */
+export type ProjectLoginRow =
+  | { mode: 'none' }
+  | {
+      mode: 'credentials';
+      login_url: string;
+      username_variable: string;
+      password_secret: string;
+      totp_secret?: string | null;
+    }
+  | { mode: 'steps'; steps: string[] };
+
+export const projects = pgTable('projects', {
+  id: uuid('id').primaryKey(),
+  user_id: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  kind: text('kind').notNull().default('web'),
+  login: jsonb('login').$type<ProjectLoginRow>().notNull().default({ mode: 'none' }),
+  ...timestamps,
+});
+
+export const environments = pgTable('environments', {
+  id: uuid('id').primaryKey(),
+  project_id: uuid('project_id')
+    .notNull()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  user_id: uuid('user_id').notNull(),
+  name: text('name').notNull(),
+  base_url: text('base_url').notNull(),
+  is_default: boolean('is_default').notNull().default(false),
+  created_at: at('created_at').notNull().defaultNow(),
+});
+
+export const projectVariables = pgTable('project_variables', {
+  id: uuid('id').primaryKey(),
+  project_id: uuid('project_id')
+    .notNull()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  user_id: uuid('user_id').notNull(),
+  environment_id: uuid('environment_id').references(() => environments.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  secret: boolean('secret').notNull().default(false),
+  value: text('value'),
+  value_enc: text('value_enc'),
+  updated_at: at('updated_at').notNull().defaultNow(),
+});
+
+export const savedSuites = pgTable('saved_suites', {
+  id: uuid('id').primaryKey(),
+  project_id: uuid('project_id')
+    .notNull()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  user_id: uuid('user_id').notNull(),
+  name: text('name').notNull(),
+  version: integer('version').notNull().default(1),
+  test_cases: jsonb('test_cases').$type<unknown[]>().notNull().default([]),
+  ...timestamps,
+});
+
+export const savedSuiteVersions = pgTable(
+  'saved_suite_versions',
+  {
+    suite_id: uuid('suite_id')
+      .notNull()
+      .references(() => savedSuites.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    test_cases: jsonb('test_cases').$type<unknown[]>().notNull(),
+    saved_by: text('saved_by').notNull(),
+    change: text('change').notNull(),
+    saved_at: at('saved_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.suite_id, table.version] })],
+);
+
+export type ProjectRow = typeof projects.$inferSelect;
+export type EnvironmentRow = typeof environments.$inferSelect;
+export type ProjectVariableRow = typeof projectVariables.$inferSelect;
+export type SavedSuiteRow = typeof savedSuites.$inferSelect;
+export type SavedSuiteVersionRow = typeof savedSuiteVersions.$inferSelect;

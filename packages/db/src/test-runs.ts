@@ -11,6 +11,11 @@ import {
 } from './schema';
 import { isUuid } from './users';
 
+/**
+ * A run to record. A run on a project's environment or of a saved suite also gives `project_id`,
+ * `environment_id`, `environment_name` (kept as it was then), `suite_id` and `suite_version`; the
+ * caller has checked they are the user's.
+ */
 export type NewTestRun = Partial<Omit<TestRunRow, 'id' | 'user_id' | 'created_at' | 'updated_at'>> & {
   url: string;
 };
@@ -48,6 +53,16 @@ export function testRunsRepository(orm: Drizzle) {
         .orderBy(desc(testRuns.created_at), desc(testRuns.id))
         .limit(filter.limit)
         .offset(filter.offset);
+    },
+    /** The latest runs recorded against one of the user's projects, newest first. */
+    async listForProject(userId: string, projectId: string, limit: number): Promise<TestRunRow[]> {
+      if (!isUuid(projectId)) return [];
+      return orm
+        .select()
+        .from(testRuns)
+        .where(and(eq(testRuns.user_id, userId), eq(testRuns.project_id, projectId)))
+        .orderBy(desc(testRuns.created_at), desc(testRuns.id))
+        .limit(limit);
     },
     async update(userId: string, id: string, patch: TestRunPatch): Promise<TestRunRow | undefined> {
       if (!isUuid(id)) return undefined;
