@@ -3,6 +3,7 @@ import {
   type Behaviour,
   type BehaviourExploreOptions,
   BrowserPool,
+  type SessionOpener,
   type ExploreOptions,
   explore,
   exploreBehaviours,
@@ -93,7 +94,7 @@ export interface SuiteBrowsers {
 }
 
 /** The engine's explorers and `screenshotPage`, over `pool`. */
-export function poolBrowsers(pool: BrowserPool): SuiteBrowsers {
+export function poolBrowsers(pool: SessionOpener): SuiteBrowsers {
   return {
     explore: (url, options) => explore(pool, url, options),
     exploreBehaviours: (url, options) => exploreBehaviours(pool, url, options),
@@ -226,7 +227,7 @@ async function startPageShot(
 
 /** A page as a model that reads images sees it (JPEG, 1280×800); undefined when it cannot be shown. */
 export async function screenshotPage(
-  pool: BrowserPool,
+  pool: SessionOpener,
   url: string,
   signal?: AbortSignal,
 ): Promise<Buffer | undefined> {

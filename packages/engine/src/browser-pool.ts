@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { viewportProblem } from '@argus/protocol';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { BrowserSession, type SessionOptions } from './browser-session';
+import { BrowserSession, type SessionOptions, type StorageState } from './browser-session';
 import {
   CHROMIUM_ARGS,
   findChromium,
@@ -36,6 +36,17 @@ export interface ContextOptions extends QueueOptions {
   viewport?: { width: number; height: number };
   /** Aborting while waiting for a free slot rejects at once. */
   signal?: AbortSignal;
+}
+
+/**
+ * What opens browser sessions for exploring and running: the pool itself, or a view of it whose
+ * sessions all start the same way (signed in: see `signedIn`).
+ */
+export type SessionOpener = Pick<BrowserPool, 'openSession'>;
+
+/** Sessions of `pool` that all start from `storageState` (a project's signed-in browser). */
+export function withStorageState(pool: SessionOpener, storageState: () => StorageState): SessionOpener {
+  return { openSession: (options = {}) => pool.openSession({ ...options, storageState: storageState() }) };
 }
 
 export { type QueueOptions, QueuePositions, type QueueRequest, queuedMessage } from './queue';
@@ -232,7 +243,7 @@ export class BrowserPool {
       this.release();
     };
     try {
-      context = await this.newContext(options.viewport);
+      context = await this.newContext(options.viewport, options.storageState);
       const page = await context.newPage();
       if (options.signal?.aborted) throw new AbortedError();
       return new BrowserSession(
@@ -253,7 +264,10 @@ export class BrowserPool {
   }
 
   /** A fresh context behind the target policy, tracked until closed. */
-  private async newContext(viewport?: { width: number; height: number }): Promise<BrowserContext> {
+  private async newContext(
+    viewport?: { width: number; height: number },
+    storageState?: StorageState,
+  ): Promise<BrowserContext> {
     const problem = viewport ? viewportProblem(viewport.width, viewport.height) : null;
     if (problem) throw new RangeError(problem);
     const browser = await this.getBrowser();
@@ -265,6 +279,7 @@ export class BrowserPool {
       viewport: viewport ?? { width: 1280, height: 800 },
       serviceWorkers: 'block',
       acceptDownloads: false,
+      ...(storageState ? { storageState } : {}),
       ...(proxy
         ? {
             proxy: {

@@ -1,5 +1,5 @@
 import type { Step } from '@argus/protocol';
-import type { CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { PageSnapshot } from './behaviour/snapshot';
 import type { PageObservation } from './observe';
 import { type PageProblem, PageTracker } from './page-tracker';
@@ -17,12 +17,14 @@ import {
   type SessionCloseReason,
   type SessionInternals,
   type SessionOptions,
+  type StorageState,
   viewportOf,
 } from './session/options';
 import { type CapturePageOptions, type PageCapture, PageCapturer } from './session/page-capture';
 import { Screencaster, type ScreencastFrame, type ScreencastOptions } from './session/screencast';
 import { type Screenshot, Screenshots } from './session/screenshots';
 import { StepPerformer } from './session/steps';
+import { fillStep, redactError, redactor, type StepVariables, secretValues } from './variables';
 
 export type { KeyInput, PointerButton, PointerInput, WheelInput } from './session/input';
 export type { NavigateResult } from './session/navigate';
@@ -32,6 +34,7 @@ export type {
   SessionCloseReason,
   SessionInternals,
   SessionOptions,
+  StorageState,
 } from './session/options';
 export type { CapturePageOptions, PageCapture } from './session/page-capture';
 export { jpegSize, type ScreencastFrame, type ScreencastOptions } from './session/screencast';
@@ -52,6 +55,9 @@ export type { Screenshot } from './session/screenshots';
  */
 export class BrowserSession {
   private readonly page: Page;
+  private readonly context: BrowserContext;
+  private readonly variables?: StepVariables;
+  private readonly redact: (text: string) => string;
   private readonly tracker: PageTracker;
   private readonly lifecycle: SessionLifecycle;
   private readonly navigator: Navigator;
@@ -65,6 +71,9 @@ export class BrowserSession {
   constructor(internals: SessionInternals, options: SessionOptions = {}) {
     const { context, page } = internals;
     this.page = page;
+    this.context = context;
+    this.variables = options.variables;
+    this.redact = redactor(options.variables);
     this.tracker = new PageTracker(page);
     const stepTimeoutMs = options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
     const captures = new CapturesInFlight();
@@ -126,7 +135,50 @@ export class BrowserSession {
 
   /** Performs one step of the step language; answers the selector it used, if any. */
   perform(step: Step, options: OperationOptions = {}): Promise<string | null> {
-    return this.steps.perform(step, options);
+    let filled: { step: Step; secret: boolean };
+    try {
+      filled = fillStep(step, this.variables);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (filled.step === step) return this.steps.perform(step, options);
+    return this.steps.perform(filled.step, options).then(
+      async (selector) => {
+        if (filled.secret) await this.maskSecretFields().catch(() => {});
+        return selector === null ? null : this.redact(selector);
+      },
+      (error: unknown) => {
+        throw redactError(error, this.redact);
+      },
+    );
+  }
+
+  /** Hides a secret in text this session reports (its variables' secrets become `{{NAME}}`). */
+  hideSecrets(text: string): string {
+    return this.redact(text);
+  }
+
+  /** The context's cookies and storage now: what a signed-in run starts every test from. */
+  storageState(): Promise<StorageState> {
+    return this.context.storageState();
+  }
+
+  /**
+   * A field now holding a secret's value is drawn as discs, as a password field is, so screenshots
+   * and the live view do not show it; the value itself is untouched.
+   */
+  private async maskSecretFields(): Promise<void> {
+    const values = secretValues(this.variables).map((s) => s.value);
+    if (values.length === 0) return;
+    await this.page.evaluate((secrets: string[]) => {
+      for (const field of document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
+        'input, textarea',
+      )) {
+        if (field instanceof HTMLInputElement && field.type === 'password') continue;
+        if (secrets.some((secret) => field.value.includes(secret)))
+          field.style.setProperty('-webkit-text-security', 'disc', 'important');
+      }
+    }, values);
   }
 
   /**

@@ -27,6 +27,8 @@ export {
   type QueueOptions,
   QueuePositions,
   queuedMessage,
+  type SessionOpener,
+  withStorageState,
 } from './browser-pool';
 export type {
   BrowserSession,
@@ -39,6 +41,7 @@ export type {
   Screenshot,
   SessionCloseReason,
   SessionOptions,
+  StorageState,
   WheelInput,
 } from './browser-session';
 export {
@@ -65,6 +68,16 @@ export {
   type ProxyCredentials,
   startPolicyProxy,
 } from './policy-proxy';
+export {
+  onSignInPage,
+  SignedInSessions,
+  SignInError,
+  type SignInOptions,
+  type SignInPlan,
+  signIn,
+  signInHere,
+  signInPageOf,
+} from './sign-in';
 export type {
   InterpretContext,
   InterpretedStep,
@@ -85,6 +98,15 @@ export {
   type LogEntry,
   type RunTestOptions,
   runTestCase,
+  type SessionRenewal,
   type TestOutcome,
 } from './test-runner';
+export {
+  fillText,
+  MissingVariableError,
+  namesSecret,
+  redactError,
+  redactor,
+  type StepVariables,
+} from './variables';
 export { isWebPage, resolveWebUrl, SchemeRefusedError } from './web-url';

@@ -276,7 +276,9 @@ export async function explore(
         if (
           !link.sameOrigin ||
           SKIP_EXTENSIONS.test(new URL(link.href).pathname) ||
-          SKIP_WORDS.test(link.text)
+          SKIP_WORDS.test(link.text) ||
+          // A signed-in exploration must not end its own session by a link's address either.
+          /\/(log-?out|sign-?out|logoff)\b/i.test(new URL(link.href).pathname)
         )
           continue;
         const key = normalise(link.href);

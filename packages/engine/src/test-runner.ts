@@ -1,9 +1,11 @@
 import type { StepUpdate, TestCase } from '@argus/protocol';
 import { parseStep, type Step, StepSyntaxError } from '@argus/protocol';
-import type { BrowserPool } from './browser-pool';
+import type { SessionOpener } from './browser-pool';
 import { type BrowserSession, PageLeftError } from './browser-session';
 import { AbortedError, cleanError } from './errors';
 import type { InterpreterUsage, StepInterpreter } from './step-interpreter';
+import { redactor, type StepVariables } from './variables';
+import { isWebPage } from './web-url';
 
 export interface CapturedScreenshot {
   step_index: number;
@@ -61,6 +63,18 @@ export interface RunTestOptions {
   onSession?: (session: BrowserSession) => void;
   /** Told the test's place in line while it waits for a free browser (the pool's `onQueued`). */
   onQueued?: (position: number) => void;
+  /** The project environment's `{{NAME}}` values; secrets are hidden again in everything reported. */
+  variables?: StepVariables;
+  /** A signed-in run: how to tell that the session expired and sign in again (once per test). */
+  renewal?: SessionRenewal;
+}
+
+/** How a signed-in run notices an expired session and signs in again (see `signedInRun`). */
+export interface SessionRenewal {
+  /** Whether the session now shows the sign-in page. */
+  isSignInPage(session: BrowserSession): boolean;
+  /** Signs in again in this session (and keeps the new sign-in for the run's later tests). Throws on failure. */
+  signInAgain(session: BrowserSession, signal?: AbortSignal): Promise<void>;
 }
 
 /** The engine named on step-language steps. */
@@ -86,7 +100,7 @@ export function describeStep(step: Step): string {
  * order: a step's `pending`, its result with the screenshot, then the next step's `pending`.
  */
 export async function runTestCase(
-  pool: BrowserPool,
+  pool: SessionOpener,
   testCase: TestCase,
   options: RunTestOptions,
 ): Promise<TestOutcome> {
@@ -95,8 +109,10 @@ export async function runTestCase(
   const screenshots: CapturedScreenshot[] = [];
   const logs: LogEntry[] = [];
   const usage: InterpreterUsage = { model_calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 };
+  // Secrets never reach a log line or an error, whatever the page or a message quoted.
+  const hide = redactor(options.variables);
   const log = (level: LogEntry['level'], message: string) =>
-    logs.push({ timestamp: new Date().toISOString(), level, message });
+    logs.push({ timestamp: new Date().toISOString(), level, message: hide(message) });
   const stepTimeout = options.stepTimeoutMs ?? 10_000;
   const testTimeout = options.testTimeoutMs ?? 90_000;
   const viewport = options.viewport ?? { width: 1280, height: 800 };
@@ -108,7 +124,7 @@ export async function runTestCase(
     if (session && checksPageHealth) for (const message of ignoredWarnings(session)) log('warn', message);
     return {
       status: error ? 'failed' : 'passed',
-      error,
+      error: error === null ? null : hide(error),
       executionTime: Math.round((Date.now() - started) / 10) / 100,
       steps,
       screenshots,
@@ -160,6 +176,7 @@ export async function runTestCase(
       signal: options.signal,
       baseUrl: options.baseUrl,
       onQueued: options.onQueued,
+      variables: options.variables,
     });
     options.onSession?.(session);
     // The clock starts when the test gets its browser, not while it waits in line.
@@ -167,6 +184,8 @@ export async function runTestCase(
     const testDeadline = started + testTimeout;
     // The expected result, judged once every step has passed, is the last step the log shows.
     const total = parsed.length + (expected ? 1 : 0);
+    const { renewal } = options;
+    let renewed = false;
     for (let i = 0; i < total; i++) {
       if (options.signal?.aborted) throw new AbortedError();
       const judging = i === parsed.length;
@@ -177,7 +196,7 @@ export async function runTestCase(
         step_index: i,
         action: step ? describeStep(step) : judging ? 'judge_expected_result' : 'free_form',
         description: line,
-        url: session.url,
+        url: hide(session.url),
         selector: null,
         value: step && 'value' in step ? step.value : null,
         error: null,
@@ -196,7 +215,31 @@ export async function runTestCase(
         const remaining = testDeadline - Date.now();
         if (remaining <= 0) throw new Error(`The test ran out of time (${testTimeout} ms)`);
         if (step) {
+          const before = session.url;
           selector = await session.perform(step, { timeoutMs: Math.min(stepTimeout, remaining) });
+          if (renewal && !renewed && renewal.isSignInPage(session) && !signsOut(lines[i])) {
+            // The app sent the signed-in test to its sign-in page: the session expired. Sign in again,
+            // once per test, go back to where the step started and do the step again.
+            renewed = true;
+            try {
+              await renewal.signInAgain(session, options.signal);
+            } catch (error) {
+              if (error instanceof AbortedError) throw error;
+              throw new Error(
+                `The app signed the test out, and signing in again failed: ${cleanError(error)}`,
+              );
+            }
+            log(
+              'warn',
+              `Step ${i + 1}: the app showed its sign-in page (the session had expired); signed in again`,
+            );
+            if (step.verb !== 'navigate' && isWebPage(before)) {
+              await session.navigate(before, { timeoutMs: Math.max(1, testDeadline - Date.now()) });
+            }
+            selector = await session.perform(step, {
+              timeoutMs: Math.max(1, Math.min(stepTimeout, testDeadline - Date.now())),
+            });
+          }
         } else if (interpreter) {
           const context = {
             signal: options.signal,
@@ -244,8 +287,9 @@ export async function runTestCase(
           log('error', `Step ${i + 1} failed: ${line} — ${failure}`);
         }
       }
-      update.selector = selector;
-      update.url = session.closed ? update.url : session.url;
+      update.selector = selector === null ? null : hide(selector);
+      update.url = session.closed ? update.url : hide(session.url);
+      if (update.error) update.error = hide(update.error);
       update.timestamp = new Date().toISOString();
       const shot = options.screenshots !== false && !session.closed ? capture(session, i, line) : undefined;
       report(async () => {
@@ -299,6 +343,11 @@ export async function runTestCase(
   } finally {
     await session?.close();
   }
+}
+
+/** A step that signs out on purpose lands on the sign-in page: that is not an expired session. */
+function signsOut(line: string): boolean {
+  return /\b(log|sign)\s?(out|off)\b/i.test(line);
 }
 
 function addUsage(total: InterpreterUsage, more: InterpreterUsage): void {

@@ -42,7 +42,7 @@ export interface CandidateAction {
 
 /** Controls that leave the app or end the session: never acted on. */
 export const LEAVING =
-  /\b(log ?out|sign ?out|log ?off|delete (?:my |your |the )?account|close (?:my |your )?account|deactivate|unsubscribe|cancel (?:my |your )?subscription|download|print|share)\b/i;
+  /\b(log ?out|sign ?out|log ?off|sign ?off|delete (?:my |your |the )?account|close (?:my |your )?account|deactivate|unsubscribe|cancel (?:my |your )?subscription|(?:change|reset) (?:my |your )?password|revoke|download|print|share)\b/i;
 
 /** Values that read like items someone adds to a list. */
 export const ITEM_VALUES = [

@@ -1,5 +1,5 @@
 import type { ExplorationSummary } from '@argus/protocol';
-import { type BrowserPool, QueuePositions, queuedMessage } from '../browser-pool';
+import { QueuePositions, queuedMessage, type SessionOpener } from '../browser-pool';
 import type { BrowserSession } from '../browser-session';
 import { AbortedError, abortableDelay } from '../errors';
 import { resolveWebUrl } from '../web-url';
@@ -108,7 +108,7 @@ const key = (setup: CandidateAction[]) => JSON.stringify(setup.map((a) => a.step
  * that held every time. Bounded by actions, depth and time; stopped by the signal.
  */
 export async function exploreBehaviours(
-  pool: BrowserPool,
+  pool: SessionOpener,
   startUrl: string,
   options: BehaviourExploreOptions = {},
 ): Promise<Behaviour[]> {
@@ -149,7 +149,7 @@ class BehaviourExplorer {
   private listExplored = false;
 
   constructor(
-    private readonly pool: BrowserPool,
+    private readonly pool: SessionOpener,
     private readonly startUrl: string,
     private readonly options: BehaviourExploreOptions,
   ) {

@@ -1,4 +1,8 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import type { StepVariables } from '../variables';
+
+/** Cookies and local storage of a signed-in browser, as Playwright saves and restores them. */
+export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
 export interface SessionOptions {
   /** @default 1280x800 */
@@ -17,6 +21,13 @@ export interface SessionOptions {
   stepTimeoutMs?: number;
   /** Told once, after the session's browser context is closed and its pool slot freed. */
   onClose?: (reason: SessionCloseReason) => void;
+  /** The context starts signed in: these cookies and origins' storage (a project's login). */
+  storageState?: StorageState;
+  /**
+   * What `{{NAME}}` in a performed step stands for. Values are filled in only as the step is
+   * performed; a secret is hidden again in whatever the step answers or throws.
+   */
+  variables?: StepVariables;
 }
 
 /**
