@@ -1,4 +1,4 @@
-import { coverageOf, generateSuite, type SuiteBrowsers } from '@argus/ai';
+import { coverageOf, generateSuite, poolBrowsers, type SuiteBrowsers } from '@argus/ai';
 import {
   type BrowserSession,
   BUILTIN_ENGINE,
@@ -7,9 +7,19 @@ import {
   QueuePositions,
   queuedMessage,
   type RunTestOptions,
+  runTestCase,
+  type SessionOpener,
+  SignedInSessions,
+  SignInError,
   type TestOutcome,
 } from '@argus/engine';
-import type { ClientMessageOf, ScreenshotRef, ServerMessageInput, TestCase } from '@argus/protocol';
+import {
+  type ClientMessageOf,
+  type ScreenshotRef,
+  type ServerMessageInput,
+  signInFailedMessage,
+  type TestCase,
+} from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Activity, ActivityRegistry } from '../activity/activity-registry';
 import type { Config } from '../config';
@@ -20,6 +30,7 @@ import { checkRunSize } from '../services/quotas';
 import { AutomationProgress, type AutomationWork, seconds } from './automation-progress';
 import { AutomationVideo, type FrameSink } from './automation-video';
 import { type AutomationEngine, BUILTIN_AUTOMATION_ENGINE, type EngineResolver } from './engines';
+import { casesForTarget, type ProjectTargets, type WorkTarget, workTarget } from './project-target';
 
 type Send = (message: ServerMessageInput) => void;
 
@@ -57,6 +68,22 @@ export interface AutomationDeps {
   /** The planner and step interpreter a user's work runs on (their Settings, the server's AI_*, or built-in). */
   engineFor: EngineResolver;
   log: FastifyBaseLogger;
+  /**
+   * The browser pool, for work on a project environment: its login signs in through it, and that
+   * work's exploring and tests then open sessions signed in (docs/PROJECTS.md#sites-behind-a-login).
+   */
+  sessions?: SessionOpener;
+  /** Project environments; without it, work that names a project is refused. */
+  projects?: ProjectTargets;
+}
+
+/** What a run records about the project, environment and saved suite it ran (all null for a bare URL). */
+export interface RunOrigin {
+  project_id: string | null;
+  environment_id: string | null;
+  environment_name: string | null;
+  suite_id: string | null;
+  suite_version: number | null;
 }
 
 /**
@@ -150,6 +177,8 @@ export class AutomationService {
     // Checked before anything starts, so nothing is ever recorded against another user's session.
     await recorder.checkSession(userId, data.session_id);
     const { url, command } = data;
+    // A project the user does not own is refused here, before anything starts.
+    const target = await workTarget(this.deps.projects, userId, data, url);
     const work: AutomationWork = {
       url,
       test_mode: command ? 'command' : 'full',
@@ -171,12 +200,23 @@ export class AutomationService {
           emit({ type: 'progress_update', data: { message } });
         };
         try {
-          const { planner, usage } = await engineFor(userId, { session_id: work.session_id });
-          const started = `Exploring ${url} with the ${planner.engine} engine`;
+          // Signed in first: a wrong password fails here, before any model call or exploring.
+          const suiteWork = target
+            ? await this.signedInBrowsers(target, signal, progress, async (message) =>
+                emit({ type: 'error', data: { message, code: 'SIGN_IN_FAILED', feature: 'automation' } }),
+              )
+            : this.deps.browsers;
+          if (!suiteWork) return;
+          const { planner, usage } = await engineFor(
+            userId,
+            { session_id: work.session_id },
+            { redact: target?.redact },
+          );
+          const started = `Exploring ${url} with the ${planner.engine} engine${target?.plan ? `, signed in to ${target.label}` : ''}`;
           view.message(started);
           emit({ type: 'generation_started', data: { url, message: started } });
           // The same pipeline the mutation test measures; a Stop rejects it, and nothing is recorded.
-          const suite = await generateSuite(this.deps.browsers, url, {
+          const suite = await generateSuite(suiteWork, url, {
             planner,
             command,
             signal,
@@ -203,8 +243,9 @@ export class AutomationService {
             });
             return;
           }
-          const cases = this.withinRunLimits(planned, progress);
+          const cases = this.withinRunLimits(target ? casesForTarget(planned, target) : planned, progress);
           const run = await recorder.create(userId, {
+            ...originOf(target),
             session_id: work.session_id,
             url,
             target_url: url,
@@ -253,14 +294,19 @@ export class AutomationService {
       command?: string | null;
       session_id?: string | null;
       test_run_id?: string | null;
+      project_id?: string | null;
+      environment_id?: string | null;
+      /** A saved suite's run: which suite and version it ran (recorded with the run). */
+      suite?: { id: string; version: number; name: string } | null;
     },
     send: Send,
-  ): Promise<{ done: Promise<void> }> {
+  ): Promise<{ done: Promise<void>; runId: Promise<string | null> }> {
     const { recorder, config } = this.deps;
     if (data.test_cases.length === 0) throw new AppError('BAD_REQUEST', 'No test cases to run');
     checkRunSize(data.test_cases, config);
-    // Both checked before anything starts: a run is never recorded against another user's records.
+    // All checked before anything starts: a run is never recorded against another user's records.
     await recorder.checkSession(userId, data.session_id);
+    const target = await workTarget(this.deps.projects, userId, data, data.url);
     const named = data.test_run_id ? await recorder.ownRun(userId, data.test_run_id) : undefined;
     // A run stores a screenshot per step: once the quota is used up, runs wait for room to be made.
     const storage = await recorder.openStorage(userId);
@@ -276,24 +322,72 @@ export class AutomationService {
     const emit = addressed(send, work.session_id);
     // One browser per test run in parallel, as many as the user may hold.
     const parallel = Math.min(config.automationParallelism, cases.length);
+    let recorded: (id: string | null) => void = () => {};
+    const runId = new Promise<string | null>((resolve) => {
+      recorded = resolve;
+    });
     const activity = this.begin(userId, 'running', work, parallel, async (activity) => {
       const { signal, progress: view } = activity;
       const total = cases.length;
       const runId = await recorder.start(
         userId,
         named,
-        { test_cases: cases, test_mode: work.test_mode, command: work.command },
+        {
+          test_cases: cases,
+          test_mode: work.test_mode,
+          command: work.command,
+          ...originOf(target, data.suite),
+        },
         {
           session_id: work.session_id,
           url: data.url,
           target_url: data.url,
-          test_suite_name: total === 1 ? cases[0].test_name : `Suite for ${new URL(data.url).host}`,
+          test_suite_name: data.suite
+            ? `${data.suite.name} (v${data.suite.version}) on ${target?.environment.name}`
+            : total === 1
+              ? cases[0].test_name
+              : `Suite for ${new URL(data.url).host}`,
           engine: BUILTIN_ENGINE,
         },
       );
+      recorded(runId);
       view.runId = runId;
-      const engine = await this.runEngine(userId, work.session_id, runId, (message) =>
-        emit({ type: 'progress_update', data: { message } }),
+      const progress = (message: string) => {
+        view.message(message);
+        emit({ type: 'progress_update', data: { message } });
+      };
+      if (target)
+        await recorder.note(userId, runId, `Environment: ${target.label} (${target.environment.base_url})`);
+      // Signed in once, before any test: a wrong password fails the run here, with what the page showed.
+      let signedIn: SignedInSessions | null = null;
+      if (target) {
+        signedIn = await this.signIn(target, signal, progress, async (message, error) => {
+          await recorder.note(userId, runId, message, 'warn');
+          if (error.screenshot) {
+            const shot = { step_index: 0, step_name: 'Sign in', ...error.screenshot };
+            await recorder.saveScreenshot(userId, runId, 'Sign in', shot, storage).catch(() => null);
+          }
+          await recorder.failed(userId, runId);
+          emit({ type: 'error', data: { message, code: 'SIGN_IN_FAILED', feature: 'automation' } });
+        });
+        if (!signedIn) return;
+      }
+      const sessions = signedIn;
+      const runTest: TestExecutor = sessions
+        ? (testCase, options) =>
+            runTestCase(sessions, testCase, {
+              ...options,
+              variables: target?.variables,
+              renewal: sessions.renewal,
+              viewport: target?.viewport,
+            })
+        : this.deps.runTest;
+      const engine = await this.runEngine(
+        userId,
+        work.session_id,
+        runId,
+        (message) => emit({ type: 'progress_update', data: { message } }),
+        target?.redact,
       );
       await recorder.note(userId, runId, `Steps run by: ${engine.runEngine}`);
       emit({
@@ -322,33 +416,31 @@ export class AutomationService {
         let browser: BrowserSession | undefined;
         // The test holds its browser from onSession until runTest settles.
         const request = line.request();
-        const outcome = await this.deps
-          .runTest(testCase, {
-            onQueued: request.onQueued,
-            onSession: (session) => {
-              request.granted();
-              browser = session;
-              this.video.testStarted(userId, session);
-            },
-            baseUrl: data.url,
-            signal,
-            stepTimeoutMs: config.stepTimeoutMs,
-            testTimeoutMs: config.testTimeoutMs,
-            interpreter: engine.interpreter,
-            onStep: (update, shot) => {
-              emit({ type: 'step_update', data: { step_data: update, test_name: name } });
-              const stored = view.step(name, update);
-              if (shot) {
-                saving.push(
-                  recorder.saveScreenshot(userId, runId, name, shot, storage).then((ref) => {
-                    stored(ref?.id ?? null);
-                    return ref;
-                  }),
-                );
-              }
-            },
-          })
-          .finally(request.over);
+        const outcome = await runTest(testCase, {
+          onQueued: request.onQueued,
+          onSession: (session) => {
+            request.granted();
+            browser = session;
+            this.video.testStarted(userId, session);
+          },
+          baseUrl: data.url,
+          signal,
+          stepTimeoutMs: config.stepTimeoutMs,
+          testTimeoutMs: config.testTimeoutMs,
+          interpreter: engine.interpreter,
+          onStep: (update, shot) => {
+            emit({ type: 'step_update', data: { step_data: update, test_name: name } });
+            const stored = view.step(name, update);
+            if (shot) {
+              saving.push(
+                recorder.saveScreenshot(userId, runId, name, shot, storage).then((ref) => {
+                  stored(ref?.id ?? null);
+                  return ref;
+                }),
+              );
+            }
+          },
+        }).finally(request.over);
         this.video.testEnded(userId, browser);
         const screenshots = (await Promise.all(saving)).filter((s): s is ScreenshotRef => s !== null);
         const ok = outcome.status === 'passed';
@@ -427,7 +519,54 @@ export class AutomationService {
         });
       }
     });
-    return { done: activity.done };
+    activity.done.finally(() => recorded(null)).catch(() => {});
+    return { done: activity.done, runId };
+  }
+
+  /**
+   * For a generation on a project environment: signs in (when the project has a login) and answers the
+   * browser work over sessions that start signed in; null when signing in failed (said to the user).
+   */
+  private async signedInBrowsers(
+    target: WorkTarget,
+    signal: AbortSignal,
+    progress: (message: string) => void,
+    fail: (message: string, error: SignInError) => Promise<void>,
+  ): Promise<SuiteBrowsers | null> {
+    const sessions = await this.signIn(target, signal, progress, fail);
+    return sessions ? poolBrowsers(sessions) : null;
+  }
+
+  /** Signs in to the target (nothing to do without a login); null, once the failure is said, when it fails. */
+  private async signIn(
+    target: WorkTarget,
+    signal: AbortSignal,
+    progress: (message: string) => void,
+    fail: (message: string, error: SignInError) => Promise<void>,
+  ): Promise<SignedInSessions | null> {
+    if (!this.deps.sessions)
+      throw new AppError('NOT_IMPLEMENTED', 'Projects are not available on this server');
+    const sessions = new SignedInSessions(this.deps.sessions, target.plan, {
+      baseUrl: target.environment.base_url,
+      variables: target.variables,
+      viewport: target.viewport,
+      signal,
+    });
+    if (target.plan) progress(`Signing in to ${target.label}`);
+    try {
+      await sessions.start();
+    } catch (error) {
+      if (!(error instanceof SignInError) || signal.aborted) throw error;
+      const message = signInFailedMessage(target.project.name, target.environment.name, error.message);
+      this.deps.log.info(
+        { project: target.project.id, environment: target.environment.id },
+        'sign-in failed',
+      );
+      await fail(message, error);
+      return null;
+    }
+    if (target.plan) progress(`Signed in to ${target.label}`);
+    return sessions;
   }
 
   /**
@@ -440,9 +579,10 @@ export class AutomationService {
     sessionId: string | null,
     runId: string,
     progress: (message: string) => void,
+    redact?: (text: string) => string,
   ): Promise<AutomationEngine> {
     try {
-      return await this.deps.engineFor(userId, { session_id: sessionId, test_run_id: runId });
+      return await this.deps.engineFor(userId, { session_id: sessionId, test_run_id: runId }, { redact });
     } catch (error) {
       const message = `The model in your Settings cannot be used (${error instanceof Error ? error.message : String(error)}); this run uses the built-in engine, so free-form steps fail and expected results are not judged.`;
       progress(message);
@@ -494,6 +634,17 @@ export class AutomationService {
       if (runId) await this.deps.recorder.interrupted(activity.userId, runId);
     }
   }
+}
+
+/** The project fields a run records: the target's project and environment, and the saved suite if any. */
+function originOf(target: WorkTarget | null, suite?: { id: string; version: number } | null): RunOrigin {
+  return {
+    project_id: target?.project.id ?? null,
+    environment_id: target?.environment.id ?? null,
+    environment_name: target?.environment.name ?? null,
+    suite_id: suite?.id ?? null,
+    suite_version: suite?.version ?? null,
+  };
 }
 
 /**

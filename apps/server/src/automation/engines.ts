@@ -29,6 +29,8 @@ export interface AutomationEngine {
 export type EngineResolver = (
   userId: string,
   refs: { session_id?: string | null; test_run_id?: string | null },
+  /** `redact`: applied to every prompt (a project environment's secrets become their `{{NAME}}`). */
+  options?: { redact?: (text: string) => string },
 ) => Promise<AutomationEngine>;
 
 export interface EngineResolverDeps {
@@ -58,11 +60,12 @@ export const BUILTIN_AUTOMATION_ENGINE: AutomationEngine = {
  * the model resolved are cached per user.
  */
 export function engineResolver(deps: EngineResolverDeps): EngineResolver {
-  return async (userId, refs) => {
+  return async (userId, refs, options = {}) => {
     const model = await deps.effectiveModel(userId);
     if (!model) return BUILTIN_AUTOMATION_ENGINE;
     const engine = createLlmEngine({
       config: model.config,
+      redact: options.redact,
       cache: userCache(deps.stepCache, userId),
       ...budgetAndUsage(deps, userId, refs),
     });

@@ -57,6 +57,11 @@ export interface ModelClientOptions {
   maxRetryWaitMs?: number;
   /** Told about a pause ("Rate-limited by the model provider; retrying in 2 s"). */
   onWait?: (message: string) => void;
+  /**
+   * Applied to the instructions and prompt of every call before it leaves: a signed-in run's secrets
+   * become their `{{NAME}}` (a page may show one), so no model ever receives a secret's value.
+   */
+  redact?: (text: string) => string;
 }
 
 /** Calls and tokens, summed: the client's totals, or one step's when a request names a meter. */
@@ -128,7 +133,11 @@ export class ModelClient {
     prompt: string,
     output: ReturnType<typeof Output.object> | undefined,
   ): Promise<unknown> {
-    const { config } = this.options;
+    const { config, redact } = this.options;
+    if (redact) {
+      request = { ...request, system: redact(request.system) };
+      prompt = redact(prompt);
+    }
     if (request.signal?.aborted) throw new AbortedError();
     await this.options.beforeCall?.(request.kind);
     // Held before the call against the spender's caps (ModelConfig.spend), so calls made at the same
