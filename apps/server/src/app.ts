@@ -17,6 +17,7 @@ import { comparisonRoutes } from './routes/comparisons';
 import { conversationRoutes } from './routes/conversations';
 import { demoRequestRoutes } from './routes/demo-requests';
 import { healthRoutes } from './routes/health';
+import { projectRoutes } from './routes/projects';
 import { screenshotRoutes } from './routes/screenshots';
 import { sessionRoutes } from './routes/sessions';
 import { settingsRoutes } from './routes/settings';
@@ -158,6 +159,7 @@ export async function buildApp({
   await app.register(authRoutes, { prefix: '/api/auth', auth, repos, config, limits });
   await app.register(authRoutes, { prefix: '/auth', auth, repos, config, limits });
   await app.register(sessionRoutes, { prefix: '/api/sessions', repos });
+  await app.register(projectRoutes, { prefix: '/api/projects', projects: services.projects });
   await app.register(settingsRoutes, {
     prefix: '/api/settings',
     modelSettings: services.modelSettings,

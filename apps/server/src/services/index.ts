@@ -10,6 +10,7 @@ import { ComparisonService } from '../comparison/comparison-service';
 import type { Config } from '../config';
 import { chatResolver } from '../conversation/chat-engines';
 import { ConversationService } from '../conversation/conversation-service';
+import { ProjectService } from '../projects/project-service';
 import type { UserChannel } from '../realtime/user-channel';
 import { RunRecorder } from '../runs/run-recorder';
 import { type AuthService, createAuthService, loadJwtSecret } from './auth-service';
@@ -44,6 +45,8 @@ export interface Services {
   comparisons: ComparisonService;
   /** Encrypts users' API keys and tokens at rest (SECRETS_KEY, else DATA_DIR/secrets.key). */
   secrets: Secrets;
+  /** Projects: environments, variables and secrets (encrypted with `secrets`), saved suites. */
+  projects: ProjectService;
   /** Each user's model, Figma token and monthly budget (Settings), over the server's AI_* defaults. */
   modelSettings: ModelSettingsService;
   limits: {
@@ -88,6 +91,7 @@ export async function createServices(
     maxStoredBytesPerUser: config.maxStoredBytesPerUser,
   });
   const secrets = new Secrets(await loadSecretsKey(config.dataDir, config.secretsKey));
+  const projects = new ProjectService({ repos, secrets });
   // A base URL a user types is held to the same policy as the browser (ALLOWED_TARGETS, never metadata).
   const modelSettings = new ModelSettingsService({
     config,
@@ -168,6 +172,7 @@ export async function createServices(
     conversations,
     comparisons,
     secrets,
+    projects,
     modelSettings,
     limits: {
       loginPerIp: new RateLimiter(config.loginAttemptsPerIp, windowMs),
