@@ -23,6 +23,7 @@ export function SegmentedControl<T extends string>({
   options,
   disabled,
   size = 'regular',
+  columns = 2,
   children,
 }: {
   legend: string;
@@ -32,6 +33,8 @@ export function SegmentedControl<T extends string>({
   options: readonly SegmentedOption<T>[];
   disabled?: boolean;
   size?: 'regular' | 'compact';
+  /** 'regular' only: how many options share a row. */
+  columns?: 2 | 3;
   /** Inside the fieldset, under the options (e.g. the selected option's hint). */
   children?: ReactNode;
 }) {
@@ -82,7 +85,14 @@ export function SegmentedControl<T extends string>({
   return (
     <fieldset disabled={disabled}>
       <legend className="text-sm font-medium text-slate-700">{legend}</legend>
-      <div className="mt-1.5 grid grid-cols-2 gap-1 rounded-xl bg-slate-100 p-1">{pills}</div>
+      <div
+        className={cn(
+          'mt-1.5 grid gap-1 rounded-xl bg-slate-100 p-1',
+          columns === 3 ? 'grid-cols-3' : 'grid-cols-2',
+        )}
+      >
+        {pills}
+      </div>
       {children}
     </fieldset>
   );

@@ -1,20 +1,23 @@
 import { ChevronDown } from 'lucide-react';
 import { type SelectHTMLAttributes, useId } from 'react';
-import { cn } from '../../../lib/cn';
+import { cn } from '../lib/cn';
 
-/** A labelled native select, styled like TextField. */
+/** A labelled native select, styled like TextField; `error` is shown under it and named by it. */
 export function SelectField({
   label,
   hint,
+  error,
   options,
   className,
   ...select
 }: Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> & {
   label: string;
   hint?: string;
-  options: Array<{ value: string; label: string }>;
+  error?: string;
+  options: Array<{ value: string; label: string; disabled?: boolean }>;
 }) {
   const id = useId();
+  const described = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ');
   return (
     <div className={className}>
       <label htmlFor={id} className="block text-sm font-medium text-slate-700">
@@ -23,12 +26,18 @@ export function SelectField({
       <div className="relative mt-1.5">
         <select
           id={id}
-          aria-describedby={hint ? `${id}-hint` : undefined}
-          className="block w-full appearance-none rounded-lg border border-slate-300 bg-white py-2.5 pr-10 pl-3 text-sm text-slate-900 shadow-xs transition focus:border-indigo-500 focus:ring-4 focus:ring-indigo-100 focus:outline-none"
+          aria-describedby={described || undefined}
+          aria-invalid={error ? true : undefined}
+          className={cn(
+            'block w-full appearance-none rounded-lg border bg-white py-2.5 pr-10 pl-3 text-sm text-slate-900 shadow-xs transition focus:ring-4 focus:outline-none',
+            error
+              ? 'border-red-400 focus:border-red-500 focus:ring-red-100'
+              : 'border-slate-300 focus:border-indigo-500 focus:ring-indigo-100',
+          )}
           {...select}
         >
           {options.map((option) => (
-            <option key={option.value} value={option.value}>
+            <option key={option.value} value={option.value} disabled={option.disabled}>
               {option.label}
             </option>
           ))}
@@ -38,8 +47,13 @@ export function SelectField({
           aria-hidden
         />
       </div>
+      {error && (
+        <p id={`${id}-error`} className="mt-1.5 text-sm text-red-600">
+          {error}
+        </p>
+      )}
       {hint && (
-        <p id={`${id}-hint`} className={cn('mt-1.5 text-xs text-slate-500')}>
+        <p id={`${id}-hint`} className="mt-1.5 text-xs text-slate-500">
           {hint}
         </p>
       )}

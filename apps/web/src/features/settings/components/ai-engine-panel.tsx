@@ -10,6 +10,7 @@ import toast from 'react-hot-toast';
 import { Badge } from '../../../components/badge';
 import { Button } from '../../../components/button';
 import { Panel } from '../../../components/panel';
+import { SelectField } from '../../../components/select-field';
 import { TextField } from '../../../components/text-field';
 import { ApiError, errorText } from '../../../lib/api-error';
 import { cn } from '../../../lib/cn';
@@ -28,7 +29,6 @@ import {
   WIRE_FIELDS,
 } from '../model/settings-form';
 import { SecretField } from './secret-field';
-import { SelectField } from './select-field';
 
 /** Field errors from a 422 answer, by the form field each names. */
 export function fieldErrorsOf(error: unknown): AiFormErrors {
