@@ -159,7 +159,11 @@ export async function buildApp({
   await app.register(authRoutes, { prefix: '/api/auth', auth, repos, config, limits });
   await app.register(authRoutes, { prefix: '/auth', auth, repos, config, limits });
   await app.register(sessionRoutes, { prefix: '/api/sessions', repos });
-  await app.register(projectRoutes, { prefix: '/api/projects', projects: services.projects });
+  await app.register(projectRoutes, {
+    prefix: '/api/projects',
+    projects: services.projects,
+    automation: services.automation,
+  });
   await app.register(settingsRoutes, {
     prefix: '/api/settings',
     modelSettings: services.modelSettings,

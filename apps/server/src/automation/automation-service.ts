@@ -524,6 +524,36 @@ export class AutomationService {
   }
 
   /**
+   * Runs a project's saved suite on one of its environments (the default when none is named): the
+   * suite's relative URLs resolve against the environment's base URL. Answers once the run is recorded.
+   */
+  async runSavedSuite(
+    userId: string,
+    ids: { project_id: string; suite_id: string; environment_id?: string | null },
+    send: Send,
+  ): Promise<{ test_run_id: string; environment_id: string; environment_name: string; done: Promise<void> }> {
+    const { projects } = this.deps;
+    if (!projects) throw new AppError('NOT_IMPLEMENTED', 'Projects are not available on this server');
+    const suite = await projects.getSuite(userId, ids.project_id, ids.suite_id);
+    const { environment } = await projects.target(userId, ids.project_id, ids.environment_id);
+    const { done, runId } = await this.run(
+      userId,
+      {
+        url: environment.base_url,
+        test_cases: suite.test_cases,
+        test_mode: 'full',
+        project_id: ids.project_id,
+        environment_id: environment.id,
+        suite: { id: suite.id, version: suite.version, name: suite.name },
+      },
+      send,
+    );
+    const id = await runId;
+    if (!id) throw new AppError('INTERNAL', 'The run could not be recorded');
+    return { test_run_id: id, environment_id: environment.id, environment_name: environment.name, done };
+  }
+
+  /**
    * For a generation on a project environment: signs in (when the project has a login) and answers the
    * browser work over sessions that start signed in; null when signing in failed (said to the user).
    */

@@ -4,6 +4,7 @@ import {
   MOBILE_VIEWPORT,
   type Project,
   type ProjectLogin,
+  type SavedSuite,
   type TestCase,
 } from '@argus/protocol';
 import { AppError } from '../errors';
@@ -20,6 +21,8 @@ export interface ProjectTarget {
 export interface ProjectTargets {
   /** Throws PROJECT_NOT_FOUND / ENVIRONMENT_NOT_FOUND for ids that are not the user's. */
   target(userId: string, projectId: string, environmentId?: string | null): Promise<ProjectTarget>;
+  /** Throws SUITE_NOT_FOUND for a suite that is not the user's project's. */
+  getSuite(userId: string, projectId: string, suiteId: string): Promise<SavedSuite>;
 }
 
 /** A project environment as a piece of work uses it: where, how to sign in, the `{{NAME}}` values. */

@@ -8,6 +8,7 @@ import {
   type ProjectRun,
   type ProjectSummary,
   ProjectUpdateSchema,
+  RunSavedSuiteSchema,
   type SavedSuite,
   SavedSuiteInputSchema,
   type Variable,
@@ -25,7 +26,7 @@ const VariableParamsSchema = IdParamsSchema.extend({ varId: z.string().max(100) 
 const SuiteParamsSchema = IdParamsSchema.extend({ suiteId: z.string().max(100) });
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
-export type ProjectRouteServices = Pick<Services, 'projects'>;
+export type ProjectRouteServices = Pick<Services, 'projects' | 'automation'>;
 
 /**
  * The projects endpoints (docs/PROJECTS.md): projects, their environments, variables and secrets,
@@ -33,7 +34,7 @@ export type ProjectRouteServices = Pick<Services, 'projects'>;
  * suite answers 404 with its code, like a missing one. A secret's value is never answered.
  */
 export async function projectRoutes(app: FastifyInstance, services: ProjectRouteServices) {
-  const { projects } = services;
+  const { projects, automation } = services;
   app.addHook('preHandler', app.requireUser);
 
   app.get('/', async (request): Promise<ProjectSummary[]> => projects.list(currentUser(request).id));
@@ -121,6 +122,26 @@ export async function projectRoutes(app: FastifyInstance, services: ProjectRoute
     const { id, suiteId } = parseWith(SuiteParamsSchema, request.params, 'path');
     await projects.deleteSuite(currentUser(request).id, id, suiteId);
     return reply.code(204).send();
+  });
+
+  // Starts a run of the suite on an environment and answers at once (202) with the run's id; the run
+  // goes on in the background and is recorded as it goes (GET /:id/runs, the run's results).
+  app.post('/:id/suites/:suiteId/runs', async (request, reply) => {
+    const { id, suiteId } = parseWith(SuiteParamsSchema, request.params, 'path');
+    const body = parseWith(RunSavedSuiteSchema, request.body ?? {}, 'body');
+    const user = currentUser(request);
+    const started = await automation.runSavedSuite(
+      user.id,
+      { project_id: id, suite_id: suiteId, environment_id: body.environment_id },
+      // Nothing is pushed to the user's sockets: the Automation screen follows its own sessions.
+      () => {},
+    );
+    started.done.catch((error: unknown) => request.log.error({ err: error }, 'saved suite run failed'));
+    return reply.code(202).send({
+      test_run_id: started.test_run_id,
+      environment_id: started.environment_id,
+      environment_name: started.environment_name,
+    });
   });
 
   app.get('/:id/runs', async (request): Promise<ProjectRun[]> => {

@@ -110,6 +110,9 @@ export async function createServices(
     // The same browser work the mutation test and the bench hand generateSuite.
     browsers: poolBrowsers(pool),
     runTest: (testCase, options) => runTestCase(pool, testCase, options),
+    // Work on a project environment signs in through the pool and reads the project's values.
+    sessions: pool,
+    projects,
     engineFor: engineResolver({
       effectiveModel: (userId) => modelSettings.effectiveModel(userId),
       checkBudget: (userId) => modelSettings.checkBudget(userId),
