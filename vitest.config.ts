@@ -29,6 +29,7 @@ const BROWSER_API_TESTS = [
   'apps/server/src/automation/**/*.api.test.ts',
   'apps/server/src/comparison/**/*.api.test.ts',
   'apps/server/src/conversation/**/*.api.test.ts',
+  'apps/server/src/projects/**/*.api.test.ts',
   'apps/server/src/shutdown/**/*.api.test.ts',
   'apps/server/src/ws/shared-socket.api.test.ts',
   'apps/server/src/quotas.api.test.ts',
