@@ -1,4 +1,4 @@
-import type { User } from '@argus/protocol';
+import type { ProjectSummary, User } from '@argus/protocol';
 import { Menu, PanelLeftClose, PanelLeftOpen, X } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
@@ -24,12 +24,14 @@ export interface AppLayoutProps {
   headerAside?: ReactNode;
   /** Shown above every screen (e.g. a request to reload the page); it brings its own spacing. */
   notice?: ReactNode;
+  /** The user's projects, for the sidebar's Projects group. */
+  projects?: readonly ProjectSummary[];
   /** The screen; defaults to the matched child route. */
   children?: ReactNode;
 }
 
 /** The authenticated shell (docs/PRODUCT.md#authenticated-shell): sidebar, top bar titled 'Testing', and the screen. */
-export function AppLayout({ user, onLogout, headerAside, notice, children }: AppLayoutProps) {
+export function AppLayout({ user, onLogout, headerAside, notice, projects, children }: AppLayoutProps) {
   const isDesktop = useMediaQuery(`(min-width: ${SIDEBAR_BREAKPOINT_PX}px)`);
   const [mobileOpen, setMobileOpen] = useState(false);
   const [collapsed, setCollapsed] = useState(readCollapsed);
@@ -81,7 +83,13 @@ export function AppLayout({ user, onLogout, headerAside, notice, children }: App
           onClick={() => setMobileOpen(false)}
         />
       )}
-      <Sidebar user={user} onLogout={onLogout} compact={isDesktop && collapsed} mobileOpen={mobileOpen} />
+      <Sidebar
+        user={user}
+        onLogout={onLogout}
+        compact={isDesktop && collapsed}
+        mobileOpen={mobileOpen}
+        projects={projects}
+      />
 
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-30 flex h-16 shrink-0 items-center gap-3 border-b border-slate-200 bg-white/85 px-4 backdrop-blur sm:px-6">

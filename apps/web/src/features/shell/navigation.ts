@@ -37,3 +37,6 @@ export const PROJECT_NAV: NavItem[] = [
   { label: 'API Service', to: '/projects/api', icon: Server },
   { label: 'Add New Project', to: '/projects/new', icon: CirclePlus },
 ];
+
+/** A project's page. */
+export const projectPath = (id: string) => `/projects/${encodeURIComponent(id)}`;

@@ -1,9 +1,9 @@
-import type { User } from '@argus/protocol';
+import type { ProjectSummary, User } from '@argus/protocol';
 import { LogOut } from 'lucide-react';
 import { NavLink } from 'react-router';
 import { Logo, LogoMark } from '../../components/logo';
 import { cn } from '../../lib/cn';
-import { MAIN_NAV, type NavItem, PROJECT_NAV } from './navigation';
+import { MAIN_NAV, type NavItem, PROJECT_NAV, projectPath } from './navigation';
 
 export const SIDEBAR_ID = 'app-sidebar';
 
@@ -50,6 +50,47 @@ function NavEntry({ item, compact }: { item: NavItem; compact: boolean }) {
   );
 }
 
+/** One of the user's projects: its initial on a tile (all a collapsed sidebar shows), then its name. */
+function ProjectEntry({ project, compact }: { project: ProjectSummary; compact: boolean }) {
+  return (
+    <li>
+      <NavLink
+        to={projectPath(project.id)}
+        end
+        title={compact ? project.name : undefined}
+        data-testid="sidebar-project"
+        className={({ isActive }) =>
+          cn(
+            'group flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium transition-colors',
+            'focus-visible:outline-2 focus-visible:outline-indigo-600',
+            compact && 'justify-center px-0',
+            isActive
+              ? 'bg-indigo-50 text-indigo-700'
+              : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
+          )
+        }
+      >
+        {({ isActive }) => (
+          <>
+            <span
+              aria-hidden
+              className={cn(
+                'flex size-[18px] shrink-0 items-center justify-center rounded-[5px] text-[10px] font-semibold',
+                isActive
+                  ? 'bg-indigo-600 text-white'
+                  : 'bg-slate-200 text-slate-700 group-hover:bg-slate-300',
+              )}
+            >
+              {project.name.trim().slice(0, 1).toUpperCase() || '?'}
+            </span>
+            <span className={cn('truncate', compact && 'sr-only')}>{project.name}</span>
+          </>
+        )}
+      </NavLink>
+    </li>
+  );
+}
+
 export interface SidebarProps {
   user: User;
   onLogout: () => void;
@@ -57,14 +98,20 @@ export interface SidebarProps {
   compact: boolean;
   /** Below 1024 px: whether the overlay is shown. */
   mobileOpen: boolean;
+  /** The user's projects, listed atop the Projects group (none while they load). */
+  projects?: readonly ProjectSummary[];
 }
 
 /**
  * docs/PRODUCT.md#authenticated-shell: a fixed overlay below 1024 px (shown on demand), inline from 1024 px (collapsible to an
- * icon rail). Main items, the Projects group, the user card and Logout.
+ * icon rail). Main items, the Projects group (the user's projects, then the kinds and 'Add New Project'),
+ * the user card and Logout.
  */
-export function Sidebar({ user, onLogout, compact, mobileOpen }: SidebarProps) {
+export function Sidebar({ user, onLogout, compact, mobileOpen, projects = [] }: SidebarProps) {
   const displayName = user.full_name?.trim() || user.username;
+  const sortedProjects = [...projects].sort((a, b) =>
+    a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }),
+  );
   return (
     <aside
       id={SIDEBAR_ID}
@@ -105,6 +152,16 @@ export function Sidebar({ user, onLogout, compact, mobileOpen }: SidebarProps) {
             Projects
           </p>
           {compact && <div className="mx-3 mb-3 border-t border-slate-100" aria-hidden />}
+          {sortedProjects.length > 0 && (
+            <>
+              <ul className="space-y-1" aria-label="Your projects" data-testid="sidebar-projects">
+                {sortedProjects.map((project) => (
+                  <ProjectEntry key={project.id} project={project} compact={compact} />
+                ))}
+              </ul>
+              <div className="mx-3 my-3 border-t border-slate-100" aria-hidden />
+            </>
+          )}
           <ul className="space-y-1" aria-labelledby="sidebar-projects">
             {PROJECT_NAV.map((item) => (
               <NavEntry key={item.to} item={item} compact={compact} />
