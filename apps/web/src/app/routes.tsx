@@ -1,5 +1,6 @@
+import type { ProjectKind } from '@argus/protocol';
 import { lazy, Suspense, useCallback } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { Navigate, Route, Routes, useParams, useSearchParams } from 'react-router';
 import { FullPageSpinner } from '../components/spinner';
 import {
   ChangePasswordForm,
@@ -11,14 +12,7 @@ import {
   useAuth,
 } from '../features/auth';
 import { HomeDashboard } from '../features/dashboard';
-import {
-  AnalyticsScreen,
-  ApiProjectScreen,
-  HistoryScreen,
-  MobileProjectScreen,
-  NewProjectScreen,
-  WebProjectScreen,
-} from '../features/placeholders';
+import { AnalyticsScreen, HistoryScreen } from '../features/placeholders';
 import {
   ConnectionBadge,
   ProtocolMismatchBanner,
@@ -27,6 +21,7 @@ import {
 } from '../features/realtime';
 import { useSessions } from '../features/sessions';
 import { AppLayout } from '../features/shell';
+import { useProjectList } from '../lib/projects/project-list';
 
 // The largest screens load on demand, so a visitor of the landing page does not download the
 // automation or settings screens, and a signed-in user does not download the marketing page.
@@ -43,10 +38,21 @@ const DesignComparisonScreen = lazy(() =>
 const SettingsScreen = lazy(() =>
   import('../features/settings').then((m) => ({ default: m.SettingsScreen })),
 );
+const ProjectScreen = lazy(() => import('../features/projects').then((m) => ({ default: m.ProjectScreen })));
+const NewProjectScreen = lazy(() =>
+  import('../features/projects').then((m) => ({ default: m.NewProjectScreen })),
+);
+const ProjectsOfKindScreen = lazy(() =>
+  import('../features/projects').then((m) => ({ default: m.ProjectsOfKindScreen })),
+);
 
-/** The shell for signed-in screens, fed by the auth state. Only rendered behind RequireAuth. */
+/**
+ * The shell for signed-in screens, fed by the auth state and the user's projects (the sidebar's
+ * Projects group; lib/projects, which the projects screens refresh). Only rendered behind RequireAuth.
+ */
 function AuthenticatedShell() {
-  const { user, logout } = useAuth();
+  const { user, logout, isAuthenticated } = useAuth();
+  const projects = useProjectList(isAuthenticated);
   if (!user) return null;
   return (
     <AppLayout
@@ -54,6 +60,7 @@ function AuthenticatedShell() {
       onLogout={logout}
       headerAside={<ConnectionBadge />}
       notice={<ProtocolMismatchBanner />}
+      projects={projects.data}
     />
   );
 }
@@ -117,6 +124,36 @@ function Settings() {
   );
 }
 
+/** A project's page (/projects/:id); keyed by the id, so another project starts afresh. */
+function Project() {
+  const { id = '' } = useParams();
+  return (
+    <Suspense fallback={<FullPageSpinner />}>
+      <ProjectScreen key={id} projectId={id} />
+    </Suspense>
+  );
+}
+
+/** The create form (/projects/new), with the kind a kind page asked for (?kind=web|mobile|api). */
+function NewProject() {
+  const [search] = useSearchParams();
+  const kind = search.get('kind');
+  return (
+    <Suspense fallback={<FullPageSpinner />}>
+      <NewProjectScreen key={kind} initialKind={kind === 'mobile' || kind === 'api' ? kind : 'web'} />
+    </Suspense>
+  );
+}
+
+/** The user's projects of one kind (/projects/web, /projects/mobile, /projects/api). */
+function ProjectsOfKind({ kind }: { kind: ProjectKind }) {
+  return (
+    <Suspense fallback={<FullPageSpinner />}>
+      <ProjectsOfKindScreen kind={kind} />
+    </Suspense>
+  );
+}
+
 /**
  * The route table of docs/PRODUCT.md#routes. `/` is the landing page (a signed-in user goes to /dashboard); every screen
  * but /, /login, /register and /forgot-password is behind the guard and the shared layout; any other
@@ -163,10 +200,11 @@ export function AppRoutes() {
           <Route path="/test-history" element={<HistoryScreen />} />
           <Route path="/analytics" element={<AnalyticsScreen />} />
           <Route path="/settings" element={<Settings />} />
-          <Route path="/projects/web" element={<WebProjectScreen />} />
-          <Route path="/projects/mobile" element={<MobileProjectScreen />} />
-          <Route path="/projects/api" element={<ApiProjectScreen />} />
-          <Route path="/projects/new" element={<NewProjectScreen />} />
+          <Route path="/projects/web" element={<ProjectsOfKind kind="web" />} />
+          <Route path="/projects/mobile" element={<ProjectsOfKind kind="mobile" />} />
+          <Route path="/projects/api" element={<ProjectsOfKind kind="api" />} />
+          <Route path="/projects/new" element={<NewProject />} />
+          <Route path="/projects/:id" element={<Project />} />
         </Route>
       </Route>
 

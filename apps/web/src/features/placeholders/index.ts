@@ -1,9 +1,2 @@
 export { ComingSoon } from './coming-soon';
-export {
-  AnalyticsScreen,
-  ApiProjectScreen,
-  HistoryScreen,
-  MobileProjectScreen,
-  NewProjectScreen,
-  WebProjectScreen,
-} from './screens';
+export { AnalyticsScreen, HistoryScreen } from './screens';

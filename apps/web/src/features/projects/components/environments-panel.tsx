@@ -1,0 +1,262 @@
+import type { Environment, Project } from '@argus/protocol';
+import { Globe, Layers, Loader2, Pencil, Plus, Star, Trash2 } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import toast from 'react-hot-toast';
+import { Badge } from '../../../components/badge';
+import { IconButton } from '../../../components/icon-button';
+import { Panel } from '../../../components/panel';
+import { SmallButton } from '../../../components/small-button';
+import { TextField } from '../../../components/text-field';
+import { ApiError, errorText } from '../../../lib/api-error';
+import { useCreateEnvironment } from '../api/create-environment';
+import { useDeleteEnvironment } from '../api/delete-environment';
+import { useUpdateEnvironment } from '../api/update-environment';
+import { checkEnvironment, type EnvironmentErrors } from '../model/project-form';
+import { ConfirmDialog } from './confirm-dialog';
+
+function EnvironmentForm({
+  initial,
+  others,
+  submitLabel,
+  pending,
+  onSubmit,
+  onCancel,
+  label,
+}: {
+  initial: { name: string; baseUrl: string };
+  others: string[];
+  submitLabel: string;
+  pending: boolean;
+  onSubmit: (body: { name: string; base_url: string }, fail: (errors: EnvironmentErrors) => void) => void;
+  onCancel: () => void;
+  label: string;
+}) {
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<EnvironmentErrors>({});
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const checked = checkEnvironment(values, others);
+    if (checked.errors) {
+      setErrors(checked.errors);
+      return;
+    }
+    onSubmit(checked.body, setErrors);
+  };
+  return (
+    <form
+      onSubmit={submit}
+      noValidate
+      aria-label={label}
+      className="space-y-3 rounded-xl border border-indigo-200 bg-indigo-50/40 p-4"
+    >
+      <div className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+        <TextField
+          label="Environment name"
+          autoComplete="off"
+          maxLength={60}
+          value={values.name}
+          onChange={(event) => {
+            setValues({ ...values, name: event.target.value });
+            setErrors({ ...errors, name: undefined });
+          }}
+          error={errors.name}
+          placeholder="staging"
+        />
+        <TextField
+          label="Base URL"
+          type="url"
+          inputMode="url"
+          autoComplete="off"
+          spellCheck={false}
+          icon={<Globe className="size-4" />}
+          value={values.baseUrl}
+          onChange={(event) => {
+            setValues({ ...values, baseUrl: event.target.value });
+            setErrors({ ...errors, baseUrl: undefined });
+          }}
+          error={errors.baseUrl}
+          placeholder="https://staging.example.com"
+        />
+      </div>
+      <div className="flex justify-end gap-2">
+        <SmallButton onClick={onCancel}>Cancel</SmallButton>
+        <SmallButton type="submit" variant="primary" disabled={pending}>
+          {pending && <Loader2 className="size-3.5 animate-spin" aria-hidden />}
+          {submitLabel}
+        </SmallButton>
+      </div>
+    </form>
+  );
+}
+
+/** Field errors of a 422 answer about an environment. */
+function environmentFieldErrors(error: unknown): EnvironmentErrors {
+  const errors: EnvironmentErrors = {};
+  if (!(error instanceof ApiError)) return errors;
+  for (const issue of error.issues) {
+    const field = issue.loc[issue.loc.length - 1];
+    if (field === 'name') errors.name ??= issue.msg;
+    if (field === 'base_url') errors.baseUrl ??= issue.msg;
+  }
+  return errors;
+}
+
+/**
+ * The project's environments: each a name and a base URL, one the default (what runs use unless told
+ * otherwise). Add, edit, make default, delete (not the last one: a project needs one).
+ */
+export function EnvironmentsPanel({ project }: { project: Project }) {
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Environment | null>(null);
+  const create = useCreateEnvironment(project.id);
+  const update = useUpdateEnvironment(project.id);
+  const remove = useDeleteEnvironment(project.id);
+  const environments = project.environments;
+  const names = (except?: string) => environments.filter((env) => env.id !== except).map((env) => env.name);
+
+  const makeDefault = (env: Environment) =>
+    update.mutate(
+      { environmentId: env.id, body: { is_default: true } },
+      {
+        onSuccess: () => toast.success(`${env.name} is now the default`),
+        onError: (error) => toast.error(errorText(error, 'The default could not be changed')),
+      },
+    );
+
+  const onDelete = () => {
+    if (!deleting) return;
+    const env = deleting;
+    remove.mutate(env.id, {
+      onSuccess: () => {
+        setDeleting(null);
+        toast.success(`${env.name} deleted`);
+      },
+      onError: (error) => {
+        setDeleting(null);
+        toast.error(errorText(error, 'The environment could not be deleted'));
+      },
+    });
+  };
+
+  return (
+    <Panel
+      title="Environments"
+      icon={Layers}
+      subtitle="Where tests run, each with its own base URL"
+      testId="environments-panel"
+      aside={
+        !adding && (
+          <SmallButton icon={Plus} onClick={() => setAdding(true)}>
+            Add environment
+          </SmallButton>
+        )
+      }
+    >
+      <div className="space-y-3">
+        {adding && (
+          <EnvironmentForm
+            label="New environment"
+            initial={{ name: '', baseUrl: '' }}
+            others={names()}
+            submitLabel="Add environment"
+            pending={create.isPending}
+            onCancel={() => setAdding(false)}
+            onSubmit={(body, fail) =>
+              create.mutate(body, {
+                onSuccess: (env) => {
+                  setAdding(false);
+                  toast.success(`${env.name} added`);
+                },
+                onError: (error) => {
+                  fail(environmentFieldErrors(error));
+                  toast.error(errorText(error, 'The environment could not be added'));
+                },
+              })
+            }
+          />
+        )}
+        <ul className="divide-y divide-slate-100" aria-label="Environments">
+          {environments.map((env) =>
+            editing === env.id ? (
+              <li key={env.id} className="py-3 first:pt-0">
+                <EnvironmentForm
+                  label={`Edit ${env.name}`}
+                  initial={{ name: env.name, baseUrl: env.base_url }}
+                  others={names(env.id)}
+                  submitLabel="Save"
+                  pending={update.isPending}
+                  onCancel={() => setEditing(null)}
+                  onSubmit={(body, fail) =>
+                    update.mutate(
+                      { environmentId: env.id, body },
+                      {
+                        onSuccess: () => {
+                          setEditing(null);
+                          toast.success('Environment saved');
+                        },
+                        onError: (error) => {
+                          fail(environmentFieldErrors(error));
+                          toast.error(errorText(error, 'The environment could not be saved'));
+                        },
+                      },
+                    )
+                  }
+                />
+              </li>
+            ) : (
+              <li
+                key={env.id}
+                className="flex flex-wrap items-center gap-x-3 gap-y-2 py-3 first:pt-0 last:pb-0"
+                data-testid="environment"
+                data-default={String(env.is_default)}
+              >
+                <div className="min-w-0 flex-1 basis-48">
+                  <p className="flex items-center gap-2 text-sm font-semibold text-slate-900">
+                    <span className="truncate">{env.name}</span>
+                    {env.is_default && <Badge tone="green">Default</Badge>}
+                  </p>
+                  <p className="truncate font-mono text-xs text-slate-600" title={env.base_url}>
+                    {env.base_url}
+                  </p>
+                </div>
+                <div className="flex shrink-0 items-center gap-1">
+                  {!env.is_default && (
+                    <SmallButton
+                      variant="ghost"
+                      icon={Star}
+                      onClick={() => makeDefault(env)}
+                      disabled={update.isPending}
+                    >
+                      Make default<span className="sr-only">: {env.name}</span>
+                    </SmallButton>
+                  )}
+                  <IconButton icon={Pencil} label={`Edit ${env.name}`} onClick={() => setEditing(env.id)} />
+                  <IconButton
+                    icon={Trash2}
+                    label={
+                      environments.length === 1
+                        ? 'A project needs at least one environment'
+                        : `Delete ${env.name}`
+                    }
+                    disabled={environments.length === 1}
+                    onClick={() => setDeleting(env)}
+                  />
+                </div>
+              </li>
+            ),
+          )}
+        </ul>
+      </div>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete ${deleting?.name ?? 'environment'}?`}
+        description="Its own variables and secrets are deleted with it. Project-wide values stay."
+        confirmLabel="Delete environment"
+        pending={remove.isPending}
+        onConfirm={onDelete}
+        onClose={() => setDeleting(null)}
+      />
+    </Panel>
+  );
+}
