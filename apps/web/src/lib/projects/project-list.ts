@@ -1,6 +1,5 @@
 import { type ProjectSummary, ProjectSummarySchema } from '@argus/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiRequest } from '../api-client';
 
 /**
@@ -11,7 +10,7 @@ import { apiRequest } from '../api-client';
 export const PROJECTS_QUERY_KEY = ['projects'] as const;
 export const PROJECT_LIST_QUERY_KEY = [...PROJECTS_QUERY_KEY, 'list'] as const;
 
-const ProjectSummaryListSchema = z.array(ProjectSummarySchema);
+const ProjectSummaryListSchema = ProjectSummarySchema.array();
 
 /** GET /api/projects: the user's projects (id, name, kind, last change). */
 export function listProjects(signal?: AbortSignal): Promise<ProjectSummary[]> {
