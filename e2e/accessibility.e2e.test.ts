@@ -103,10 +103,10 @@ const SIGNED_IN_ROUTES: Array<[path: string, heading: string | RegExp]> = [
   ['/test-history', 'Coming Soon'],
   ['/analytics', 'Coming Soon'],
   ['/settings', 'Settings'],
-  ['/projects/web', 'Coming Soon'],
-  ['/projects/mobile', 'Coming Soon'],
-  ['/projects/api', 'Coming Soon'],
-  ['/projects/new', 'Coming Soon'],
+  ['/projects/web', 'Web applications'],
+  ['/projects/mobile', 'Mobile apps'],
+  ['/projects/api', 'API services'],
+  ['/projects/new', 'New project'],
 ];
 
 describe('accessibility: no serious or critical axe-core violation on any screen', () => {

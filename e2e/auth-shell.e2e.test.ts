@@ -193,10 +193,10 @@ describe('auth and the authenticated shell', () => {
       ['Figma Comparison', '/figma-comparison', 'Design Comparison'],
       ['Test History', '/history', 'Coming Soon', 'This feature is under development.'],
       ['Settings', '/settings', 'Settings'],
-      ['Web Application', '/projects/web', 'Coming Soon', 'Web Application'],
-      ['Mobile App', '/projects/mobile', 'Coming Soon', 'Mobile App'],
-      ['API Service', '/projects/api', 'Coming Soon', 'API Service'],
-      ['Add New Project', '/projects/new', 'Coming Soon', 'Add New Project'],
+      ['Web Application', '/projects/web', 'Web applications', 'No web applications yet'],
+      ['Mobile App', '/projects/mobile', 'Mobile apps', 'No mobile apps yet'],
+      ['API Service', '/projects/api', 'API services', 'No API services yet'],
+      ['Add New Project', '/projects/new', 'New project'],
       ['Home', '/dashboard', `Welcome back, ${username}`],
     ];
     for (const [link, path, heading, extra] of screens) {
