@@ -99,7 +99,7 @@ export function LoginPanel({ project }: { project: Project }) {
               ? 'Tests start on the site signed out.'
               : values.mode === 'credentials'
                 ? 'Argus opens the sign-in page, finds the form as a person would and fills it in.'
-                : 'Argus replays these steps before every test. Write one step per line; {{NAME}} inserts a variable or secret.'}
+                : 'Argus replays these steps to sign in at the start of each run. One step per line; {{NAME}} inserts a variable or secret.'}
           </p>
         </SegmentedControl>
 
