@@ -11,10 +11,18 @@ export function listProjectRuns(projectId: string, signal?: AbortSignal): Promis
   return apiRequest(projectPath(projectId, 'runs'), { signal }, ProjectRunListSchema);
 }
 
+/** How often the list is read again while one of its runs is under way. */
+const UNDER_WAY_REFRESH_MS = 5000;
+
+/** A project's recent runs; read again every few seconds while one is pending or running. */
 export function useProjectRuns(projectId: string | null) {
   return useQuery({
     queryKey: projectKeys.runs(projectId ?? ''),
     queryFn: ({ signal }) => listProjectRuns(projectId ?? '', signal),
     enabled: projectId !== null && projectId !== '',
+    refetchInterval: (query) =>
+      query.state.data?.some((run) => run.status === 'pending' || run.status === 'running')
+        ? UNDER_WAY_REFRESH_MS
+        : false,
   });
 }
