@@ -111,6 +111,20 @@ export default defineConfig({
       },
       {
         test: {
+          // CI's (.ci/run): each fixture app's planted bugs, each failing the checks written for it
+          // (`npm run test:fixture-bugs` picks those tests by name).
+          name: 'fixture-bugs',
+          isolate: false,
+          include: ['fixtures/apps/apps.browser.test.ts'],
+          env: { FIXTURE_BUG_PROOFS: '1' },
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        test: {
           // The mutation test of generated suites (mutation/README.md): minutes, CI only.
           name: 'mutation',
           include: ['mutation/**/*.mutation.test.ts'],

@@ -10,19 +10,47 @@
  *    on its own instance (its own port), with the cases' origin rewritten to that instance's: a caught
  *    bug spends most of its run in a failing step's timeout, waiting, not working.
  */
-import { BuiltinPlanner, generateSuite } from '@argus/ai';
-import { type BrowserPool, runTestCase, type TestOutcome } from '@argus/engine';
+import { BuiltinPlanner, generateSuite, poolBrowsers } from '@argus/ai';
+import {
+  type BrowserPool,
+  runTestCase,
+  type SessionOpener,
+  SignedInSessions,
+  type SignInPlan,
+  type StepVariables,
+  type TestOutcome,
+} from '@argus/engine';
 import type { ExplorationSummary, TestCase } from '@argus/protocol';
-import { CART_BUGS, LEDGER_BUGS, SHELF_BUGS, TODO_BUGS } from '../fixtures/apps/bugs';
-import { serveFixtureApp } from '../fixtures/apps/serve';
+import { CART_BUGS, DESK_BUGS, LEDGER_BUGS, SHELF_BUGS, TODO_BUGS } from '../fixtures/apps/bugs';
+import { DESK_ACCOUNTS, serveFixtureApp } from '../fixtures/apps/serve';
 
-export type FixtureApp = 'todo' | 'cart' | 'shelf' | 'ledger';
+export type FixtureApp = 'todo' | 'cart' | 'shelf' | 'ledger' | 'desk';
 
 export const BUGS: Record<FixtureApp, Record<string, string>> = {
   todo: TODO_BUGS,
   cart: CART_BUGS,
   shelf: SHELF_BUGS,
   ledger: LEDGER_BUGS,
+  desk: DESK_BUGS,
+};
+
+/**
+ * The apps behind a sign-in, with the project login a user would give Argus for them: the desk's
+ * account with two-factor codes. Every instance of the app (the clean one, each bug's) is signed in
+ * to on its own, as a run signs in once per environment.
+ */
+export const LOGINS: Partial<Record<FixtureApp, { plan: SignInPlan; variables: StepVariables }>> = {
+  desk: {
+    plan: { mode: 'credentials', loginUrl: '/login', username: 'EMAIL', password: 'PASSWORD', totp: 'TOTP' },
+    variables: {
+      source: 'environment "mutation" of project "desk"',
+      values: new Map([
+        ['EMAIL', { value: DESK_ACCOUNTS.twoFactor.email, secret: false }],
+        ['PASSWORD', { value: DESK_ACCOUNTS.twoFactor.password, secret: true }],
+        ['TOTP', { value: DESK_ACCOUNTS.twoFactor.totpSecret, secret: true }],
+      ]),
+    },
+  },
 };
 
 /** What a user might ask for in command mode, one per app (covering the app's main features). */
@@ -32,6 +60,9 @@ export const COMMANDS: Record<FixtureApp, string> = {
   shelf:
     'test adding a book, marking it as read, deleting it, mark all as read, the To read and Finished views, ' +
     'the tally, archive finished and that the list survives a reload',
+  desk:
+    'test creating a ticket with a priority, the Open, Closed and All filters, the open tickets count, ' +
+    'closing and reopening a ticket, adding a comment, deleting a ticket and the reports page',
   ledger:
     'test adding an expense, editing it, deleting it, marking it as paid, mark all as paid, ' +
     'remove paid expenses, the category filters, the totals, the summary page and that expenses survive a reload',
@@ -91,7 +122,7 @@ export function rebaseCases(cases: TestCase[], from: string, to: string): TestCa
  * failing test; the cases not run stay undefined).
  */
 async function runSuite(
-  pool: BrowserPool,
+  pool: SessionOpener,
   cases: TestCase[],
   baseUrl: string,
   parallelism: number,
@@ -105,7 +136,11 @@ async function runSuite(
       while (next < cases.length && !failed) {
         const i = next++;
         if (untilFailure && !untilFailure.counted.has(i)) continue;
-        const outcome = await runTestCase(pool, cases[i], { baseUrl, screenshots: false });
+        const outcome = await runTestCase(pool, cases[i], {
+          baseUrl,
+          screenshots: false,
+          renewal: pool instanceof SignedInSessions ? pool.renewal : undefined,
+        });
         outcomes[i] = outcome;
         if (untilFailure && outcome.status === 'failed') failed = true;
       }
@@ -135,12 +170,23 @@ export async function measureMutationScore(
   const bugsAtOnce = Math.max(1, options.bugsAtOnce ?? 4);
   const say = options.onProgress ?? (() => {});
   const site = await serveFixtureApp(app);
+  // Behind a sign-in: each instance is signed in to once, and every session on it starts signed in.
+  const login = LOGINS[app];
+  const on = async (base: string): Promise<SessionOpener> => {
+    if (!login) return pool;
+    const sessions = new SignedInSessions(pool, login.plan, { baseUrl: base, variables: login.variables });
+    await sessions.start();
+    return sessions;
+  };
   try {
     const start = `${site.url}/`;
     let t = performance.now();
-    const suite = await generateSuite(pool, start, {
+    const clean = await on(start);
+    const suite = await generateSuite(login ? poolBrowsers(clean) : pool, start, {
       planner: new BuiltinPlanner(),
       command: options.command,
+      // Signed in, every session works on the same account's data on the server.
+      behaviour: { sharedState: !!login },
     });
     const generationMs = performance.now() - t;
     const cases = suite.cases;
@@ -149,19 +195,19 @@ export async function measureMutationScore(
     // One clean run after the other, as the suite's user would run it twice; nothing shares the
     // machine with a clean run, so a false alarm or a flaky test is the suite's, not the load's.
     t = performance.now();
-    const clean: TestOutcome[][] = [];
+    const cleanRuns: TestOutcome[][] = [];
     const cleanMs: [number, number] = [0, 0];
     for (const run of [0, 1]) {
       const runStart = performance.now();
-      clean.push((await runSuite(pool, cases, start, parallelism)) as TestOutcome[]);
+      cleanRuns.push((await runSuite(clean, cases, start, parallelism)) as TestOutcome[]);
       cleanMs[run] = performance.now() - runStart;
-      const failed = clean[run].filter((o) => o.status === 'failed').length;
+      const failed = cleanRuns[run].filter((o) => o.status === 'failed').length;
       say(`${app}: clean run ${run + 1}: ${failed} of ${cases.length} failed in ${seconds(cleanMs[run])}`);
     }
     const falseFailures: MutationReport['falseFailures'] = [];
     const flaky: string[] = [];
     cases.forEach((c, i) => {
-      const [a, b] = [clean[0][i], clean[1][i]];
+      const [a, b] = [cleanRuns[0][i], cleanRuns[1][i]];
       if (a.status !== b.status) flaky.push(c.test_name);
       for (const outcome of [a, b]) {
         if (outcome.status === 'failed') falseFailures.push({ test: c.test_name, error: outcome.error });
@@ -171,7 +217,7 @@ export async function measureMutationScore(
     // Only tests that passed both times on the clean app can say anything about a bug.
     const trusted = new Set(
       cases.flatMap((_, i) =>
-        clean[0][i].status === 'passed' && clean[1][i].status === 'passed' ? [i] : [],
+        cleanRuns[0][i].status === 'passed' && cleanRuns[1][i].status === 'passed' ? [i] : [],
       ),
     );
     const bugsStart = performance.now();
@@ -180,9 +226,15 @@ export async function measureMutationScore(
       const instance = await serveFixtureApp(app, { bug });
       try {
         const rebased = rebaseCases(cases, site.url, instance.url);
-        const outcomes = await runSuite(pool, rebased, `${instance.url}/`, parallelism, {
-          counted: trusted,
-        });
+        const outcomes = await runSuite(
+          await on(`${instance.url}/`),
+          rebased,
+          `${instance.url}/`,
+          parallelism,
+          {
+            counted: trusted,
+          },
+        );
         const failed = outcomes.flatMap((o, i) => (trusted.has(i) && o?.status === 'failed' ? [i] : []));
         const runMs = performance.now() - runStart;
         say(

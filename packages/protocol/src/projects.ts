@@ -16,7 +16,7 @@ export type ProjectKind = z.infer<typeof ProjectKindSchema>;
 /** The viewport a mobile project's runs and explorations use. */
 export const MOBILE_VIEWPORT = { width: 390, height: 844 } as const;
 
-/** A variable's or secret's name: what steps write as `{{NAME}}` (docs/STEP-LANGUAGE.md#variables). */
+/** A variable's or secret's name: what steps write as `{{NAME}}` (docs/STEP-LANGUAGE.md#variables-and-secrets). */
 export const VARIABLE_NAME_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
 export const VariableNameSchema = z
   .string()

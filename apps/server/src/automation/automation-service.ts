@@ -227,6 +227,8 @@ export class AutomationService {
               concurrency: browsers,
               maxActions: config.exploreBehaviourMaxActions,
               timeBudgetMs: config.exploreBehaviourTimeBudgetMs,
+              // Signed in, every session works on the same account's data on the server.
+              sharedState: !!target?.plan,
             },
           });
           const { cases: planned, notice } = suite;

@@ -42,6 +42,14 @@ export interface BehaviourExploreOptions {
    * @default []
    */
   focus?: string[];
+  /**
+   * The app keeps its data on the server for the account every session signs in as (a signed-in
+   * project): each session starts from what the earlier ones left, and so will each run of the suite.
+   * Only checks that hold whatever was there before are kept: about the items the behaviour itself
+   * added (by the values it typed) and about the page's own controls, never counts or items it did
+   * not make (docs/ARCHITECTURE.md#behaviour-exploration). @default false
+   */
+  sharedState?: boolean;
   /** Stop: the exploration ends promptly with the behaviours checked so far. */
   signal?: AbortSignal;
   /** What it is trying, in words a user reads (waiting for a browser: its place in line). */
@@ -717,6 +725,11 @@ class BehaviourExplorer {
     action: CandidateAction,
     proposed: ProposedAssertion[],
   ): Promise<BehaviourStep[] | null> {
+    if (this.options.sharedState) {
+      const own = [...state.setup, action].flatMap((a) => (a.value && a.value.length >= 3 ? [a.value] : []));
+      proposed = proposed.filter((a) => holdsOnAnyData(a.step, own));
+      if (proposed.length === 0) return null;
+    }
     // The exploring session is let go: replays run in sessions of their own, some at once.
     await this.session?.close().catch(() => {});
     this.session = null;
@@ -930,4 +943,22 @@ function same(a: PageSnapshot, b: PageSnapshot): boolean {
 function rethrowAbort(error: unknown): null {
   if (error instanceof AbortedError) throw error;
   return null;
+}
+
+/**
+ * With data shared between sessions (`sharedState`), whether a check holds whatever data was there
+ * before: a check about what the behaviour typed (its own item) does; counts, numbers and items it did
+ * not make do not (an earlier run may have added, closed or deleted them).
+ */
+function holdsOnAnyData(step: BehaviourStep, own: string[]): boolean {
+  const mine = (text: string | undefined) =>
+    !!text && own.some((value) => text.toLowerCase().includes(value.toLowerCase()));
+  if (step.verb === 'verifyExactCount') return false;
+  const region = 'region' in step ? step.region : undefined;
+  if (region && !mine(region)) return false;
+  if (step.verb === 'verifyText') {
+    if (mine(step.text) || mine(region)) return true;
+    return step.visible && !/\d/.test(step.text);
+  }
+  return true;
 }
