@@ -4,6 +4,7 @@
  * environments, a wrong password fails the run up front, an expired session is signed in again, and
  * the password and TOTP secret appear in no socket message, HTTP answer, run record or server log.
  */
+import { ruleModel, type ScriptedModelServer, startScriptedModelServer } from '@argus/ai/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESK_ACCOUNTS, type DeskFixtureApp, serveFixtureApp } from '../../../../fixtures/apps/serve';
 import { SIGNED_IN_NOTE } from '../automation/project-target';
@@ -250,5 +251,116 @@ describe('projects: runs on environments of an app behind a login', () => {
     const everything = [JSON.stringify(socket.all), ...answers, server.output()].join('\n');
     expect(everything).toContain('grace@desk.test'); // the search itself works: the plain variable is there
     for (const secret of SECRETS) expect(everything).not.toContain(secret);
+  });
+});
+
+describe('projects: the LLM engine on an app behind a login never receives a secret', () => {
+  let server: RunningServer;
+  let desk: DeskFixtureApp;
+  let model: ScriptedModelServer;
+  let api: ReturnType<typeof client>;
+  let carol: { token: string; user: { id: string } };
+  let socket: TestSocket;
+  let project: { id: string; environments: { id: string }[] };
+  // The page shows the signed-in email in its header: as a secret here, it must not reach a prompt either.
+  const SECRET_VALUES = [ACCOUNT.email, ACCOUNT.password, ACCOUNT.totpSecret];
+
+  beforeAll(async () => {
+    desk = await serveFixtureApp('desk');
+    // What the scripted model "writes": a case typing the password into a ticket's subject (the list
+    // then shows it to every later prompt), a free-form step, and an expected result naming it.
+    model = await startScriptedModelServer(
+      ruleModel({
+        test_cases: [
+          {
+            test_name: 'A ticket named by a secret is listed',
+            description: 'Types a secret, then a free-form step and a judged result see the page',
+            category: 'Functional',
+            priority: 'high',
+            steps: [
+              'Navigate to /tickets',
+              'Click button "New ticket"',
+              'Fill "Subject" with "{{PASSWORD}}"',
+              'Click button "Create"',
+              'Show the open tickets',
+            ],
+            expected_result: 'The list shows "{{PASSWORD}}"',
+          },
+        ],
+      }),
+    );
+    server = await startInProcess({
+      ALLOWED_TARGETS: '127.0.0.1',
+      AUTOMATION_PARALLELISM: '1',
+      EXPLORE_BEHAVIOUR_MAX_ACTIONS: '4',
+      EXPLORE_MAX_PAGES: '2',
+    });
+    api = client(server);
+    carol = await api.signUp('carol');
+    const settings = await api.call('PUT', '/api/settings', {
+      token: carol.token,
+      json: {
+        ai_provider: 'openai-compatible',
+        ai_model: 'qwen2.5-coder',
+        ai_base_url: model.baseUrl,
+        ai_api_key: 'sk-local-9876',
+      },
+    });
+    expect(settings.status).toBe(200);
+    const created = await api.call('POST', '/api/projects', {
+      token: carol.token,
+      json: { name: 'Desk', environments: [{ name: 'staging', base_url: `${desk.url}/` }] },
+    });
+    project = created.data;
+    for (const [name, value] of [
+      ['EMAIL', ACCOUNT.email],
+      ['PASSWORD', ACCOUNT.password],
+      ['TOTP', ACCOUNT.totpSecret],
+    ] as const) {
+      await api.call('PUT', `/api/projects/${project.id}/variables`, {
+        token: carol.token,
+        json: { name, value, secret: true },
+      });
+    }
+    await api.call('PUT', `/api/projects/${project.id}`, {
+      token: carol.token,
+      json: {
+        login: {
+          mode: 'credentials',
+          login_url: '/login',
+          username_variable: 'EMAIL',
+          password_secret: 'PASSWORD',
+          totp_secret: 'TOTP',
+        },
+      },
+    });
+    socket = openSocket(`${server.url.replace('http', 'ws')}/ws/${carol.user.id}?token=${carol.token}`);
+    await socket.next('connection_established');
+  });
+  afterAll(async () => {
+    socket?.ws.close(1000);
+    await server?.stop();
+    await desk?.close();
+    await model?.close();
+  });
+
+  it('generates and runs with the model, which sees {{NAME}} where the pages show a secret', async () => {
+    const ids = { project_id: project.id, environment_id: project.environments[0].id };
+    socket.send('generate_test_cases', { url: `${desk.url}/tickets`, ...ids });
+    const generated = await socket.next('test_cases_generated', 120_000);
+    const cases = generated.data.test_cases;
+    socket.send('run_all_tests', { url: `${desk.url}/`, test_cases: cases, test_mode: 'full', ...ids });
+    const done = await socket.next('all_tests_completed', 120_000);
+    expect(done.data.passed).toBe(1);
+    const prompts = model.requests.map((r) => JSON.stringify(r.body));
+    // The planner, the agent's free-form step and the judge were all asked, and saw the names.
+    expect(model.requests.map((r) => r.system.slice(0, 20))).toEqual(
+      expect.arrayContaining(['You are a senior QA ', 'You drive a real web', 'You check a web test']),
+    );
+    expect(prompts.some((p) => p.includes('{{PASSWORD}}') && p.includes('Evidence'))).toBe(true);
+    for (const secret of SECRET_VALUES) {
+      for (const body of prompts) expect(body).not.toContain(secret);
+      expect(JSON.stringify(socket.all)).not.toContain(secret);
+    }
   });
 });
