@@ -13,6 +13,8 @@ export interface ProgressPanelProps {
   activeTests: readonly string[];
   /** What the run says before its tests act (e.g. 'Waiting for a free browser: 2 ahead'). */
   notice?: string | null;
+  /** A run was asked for and has not started yet (it signs in to a project first): its notice shows. */
+  starting?: boolean;
 }
 
 /** Progress, current of total from test_progress, as a bar with the tests running now (docs/PRODUCT.md#execution-states). */
@@ -24,6 +26,7 @@ export function ProgressPanel({
   finished,
   activeTests,
   notice,
+  starting = false,
 }: ProgressPanelProps) {
   const percent = total > 0 ? Math.min(100, Math.round((current / total) * 100)) : 0;
   const bar =
@@ -59,7 +62,7 @@ export function ProgressPanel({
       <div className="mt-3 flex flex-wrap items-center justify-between gap-2 text-xs text-slate-500">
         <span>{total > 0 ? `${finished} of ${total} finished` : 'Run tests to see progress here.'}</span>
       </div>
-      {status === 'running' && notice && (
+      {(status === 'running' || starting) && notice && (
         <p className="mt-3 text-xs text-indigo-700" role="status" data-testid="run-notice">
           {notice}
         </p>

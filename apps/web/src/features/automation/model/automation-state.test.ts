@@ -119,6 +119,35 @@ describe('automation state: a run', () => {
     expect(run([stepUpdate('Home page loads', 0, 'pending')], waiting).runNotice).toBeNull();
   });
 
+  it('shows a run on a project signing in before it starts; a failed sign-in fails it with its message', () => {
+    const signingIn = run(
+      [
+        { type: 'run_requested', run: { kind: 'all' } },
+        server('progress_update', { message: 'Signing in to Desk/staging' }),
+      ],
+      generated,
+    );
+    expect(signingIn).toMatchObject({ status: 'idle', runNotice: 'Signing in to Desk/staging' });
+    const started = run(
+      [
+        server('progress_update', { message: 'Signed in to Desk/staging' }),
+        server('execution_started', { total_tests: 2, test_run_id: 'run1' }),
+      ],
+      signingIn,
+    );
+    expect(started).toMatchObject({ status: 'running', runNotice: null });
+    const message = 'Sign-in failed for Desk/staging: still on the sign-in page';
+    expect(run([server('error', { message, code: 'SIGN_IN_FAILED' })], signingIn)).toMatchObject({
+      status: 'failed',
+      runNotice: null,
+      pendingRun: null,
+      lastError: message,
+    });
+    // Nothing asked for: a stray progress message is not shown.
+    expect(run([server('progress_update', { message: 'Signing in' })], generated).runNotice).toBeNull();
+    expect(run([{ type: 'run_aborted' }], signingIn).runNotice).toBeNull();
+  });
+
   it('runs with progress, one log line per step and a screenshot per finished step', () => {
     expect(running.status).toBe('running');
     expect(running.progress).toEqual({ current: 2, total: 2 });
@@ -720,6 +749,13 @@ describe('automation state: custom cases', () => {
       targetUrl: 'http://127.0.0.1:4400/',
     });
     expect(first.targetUrl).toBe('http://127.0.0.1:4400/');
+    // Every case removed, the next one belongs to the page typed now (another environment's).
+    const emptied = automationReducer(generated, { type: 'remove_case', testName: 'Home page loads' });
+    const none = automationReducer(emptied, { type: 'remove_case', testName: 'About page links work' });
+    expect(
+      automationReducer(none, { type: 'add_custom_case', testCase: custom, targetUrl: 'http://desk.test/' })
+        .targetUrl,
+    ).toBe('http://desk.test/');
     const running = { ...first, status: 'running' as const };
     expect(automationReducer(running, { type: 'remove_case', testName: 'My check' })).toBe(running);
   });

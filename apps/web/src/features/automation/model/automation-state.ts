@@ -98,7 +98,7 @@ export type AutomationAction =
   | { type: 'server'; message: ServerMessage }
   | { type: 'socket_closed' }
   | { type: 'clear_results' }
-  /** A case the user wrote; it runs like a generated one. `targetUrl` is set if none was yet. */
+  /** A case the user wrote; it runs like a generated one. `targetUrl` is the page when there was no case. */
   | { type: 'add_custom_case'; testCase: TestCase; targetUrl: string }
   | { type: 'remove_case'; testName: string }
   /** Fresh signed links for stored images (a run's screenshot list), replacing expiring ones. */
@@ -152,7 +152,9 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         generationMessages: message.data.message ? [message.data.message] : state.generationMessages,
       };
     case 'progress_update':
-      if (state.status === 'running') return { ...state, runNotice: message.data.message };
+      // A run says where it is before its tests start (signing in to a project), and while they wait.
+      if (state.status === 'running' || (state.pendingRun && isAtRest(state.status)))
+        return { ...state, runNotice: message.data.message };
       if (state.status !== 'generating') return state;
       return {
         ...state,
@@ -362,7 +364,7 @@ export function automationReducer(state: AutomationState, action: AutomationActi
     case 'run_requested':
       return { ...state, pendingRun: action.run };
     case 'run_aborted':
-      return { ...state, pendingRun: null };
+      return { ...state, pendingRun: null, runNotice: null };
     case 'server':
       return concernsAutomation(state, action.message) ? onServerMessage(state, action.message) : state;
     case 'socket_closed':
@@ -372,6 +374,7 @@ export function automationReducer(state: AutomationState, action: AutomationActi
         currentTest: null,
         activeTests: [],
         pendingRun: null,
+        runNotice: null,
         generationMessages: [],
       };
     case 'restore':
@@ -395,7 +398,8 @@ export function automationReducer(state: AutomationState, action: AutomationActi
       return {
         ...state,
         testCases: [...state.testCases, action.testCase],
-        targetUrl: state.targetUrl ?? action.targetUrl,
+        // The page of the cases there are; with none left, the page of this one.
+        targetUrl: state.testCases.length > 0 ? (state.targetUrl ?? action.targetUrl) : action.targetUrl,
       };
     case 'remove_case':
       if (isBusy(state.status)) return state;

@@ -78,4 +78,15 @@ describe('noticeFor (docs/PRODUCT.md#automation-toasts)', () => {
       'An error occurred during test execution',
     );
   });
+
+  it("shows a project's failed sign-in, before a run (nothing running yet) or a generation", () => {
+    const failed = { message: 'Sign-in failed for Desk/staging: wrong password', code: 'SIGN_IN_FAILED' };
+    expect(noticeFor(message('error', failed), { ...idle, pendingRun: { kind: 'all' } })).toEqual({
+      kind: 'error',
+      text: 'Sign-in failed for Desk/staging: wrong password',
+    });
+    expect(noticeFor(message('error', failed), generating)?.text).toBe(
+      'Failed to generate test cases: Sign-in failed for Desk/staging: wrong password',
+    );
+  });
 });
