@@ -63,6 +63,16 @@ describe('readAutomationSession with latestSession (the screen as it was left)',
     expect(plan).toMatchObject({ mode: 'command', command: 'test the login form' });
   });
 
+  it('keeps the project environment the work ran on; none when the session names none', () => {
+    const plan = planRestore([
+      session({
+        settings: { ...session({}).settings, project: { projectId: 'p1', environmentId: 'e1' } },
+      }),
+    ]);
+    expect(plan?.project).toEqual({ projectId: 'p1', environmentId: 'e1' });
+    expect(planRestore([session({})])?.project).toEqual({ projectId: null, environmentId: null });
+  });
+
   it('skips closed sessions, sessions without cases and malformed cases', () => {
     expect(planRestore([session({ status: 'closed' })])).toBeNull();
     expect(planRestore([session({ settings: { url: 'http://shop.test/' }, metadata: {} })])).toBeNull();

@@ -9,6 +9,7 @@ import {
   type TestMode,
 } from '@argus/protocol';
 import type { StoredSession } from '../../../lib/sessions/screen-session';
+import { type ProjectSelection, readSelection } from './project-target';
 import type { TestResultItem } from './results';
 import { readUsage } from './usage';
 
@@ -30,6 +31,8 @@ export interface SavedAutomation {
   runUsage: ModelUsage | null;
   testRunId: string | null;
   results: TestResultItem[];
+  /** The project environment the work ran on (none: a bare URL). */
+  project: ProjectSelection;
 }
 
 function text(value: unknown): string | null {
@@ -55,7 +58,7 @@ function readResults(value: unknown): TestResultItem[] {
 
 /**
  * Reads what the screen stored in a session (settings.testCases, else metadata.testCases; settings:
- * url, testMode, command; metadata: engine, generationUsage, commandCoverage, exploration, runEngine,
+ * url, testMode, command, project; metadata: engine, generationUsage, commandCoverage, exploration, runEngine,
  * runUsage, testRunId, executionResults). Null when it holds no
  * generated cases or no URL; anything malformed is skipped rather than trusted.
  */
@@ -84,5 +87,6 @@ export function readAutomationSession({
     runUsage: readUsage(metadata.runUsage),
     testRunId: text(metadata.testRunId),
     results: readResults(metadata.executionResults),
+    project: readSelection(settings.project),
   };
 }
