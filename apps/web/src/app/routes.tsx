@@ -26,8 +26,9 @@ import { useProjectList } from '../lib/projects/project-list';
 // The largest screens load on demand, so a visitor of the landing page does not download the
 // automation or settings screens, and a signed-in user does not download the marketing page.
 const LandingPage = lazy(() => import('../features/landing').then((m) => ({ default: m.LandingPage })));
+// The automation screen comes with the projects feature's picker and save (app/automation-route.tsx).
 const AutomationScreen = lazy(() =>
-  import('../features/automation').then((m) => ({ default: m.AutomationScreen })),
+  import('./automation-route').then((m) => ({ default: m.AutomationWithProjects })),
 );
 const ConversationalScreen = lazy(() =>
   import('../features/conversational').then((m) => ({ default: m.ConversationalScreen })),
@@ -70,7 +71,7 @@ function Dashboard() {
   return <HomeDashboard userName={user?.full_name?.trim() || user?.username || ''} />;
 }
 
-/** The automation screen, fed by the auth state, the user's socket and their sessions. */
+/** The automation screen, fed by the auth state, the user's socket, their sessions and projects. */
 function Automation() {
   const { user, isAuthenticated } = useAuth();
   const realtime = useRealtime();

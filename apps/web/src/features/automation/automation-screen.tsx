@@ -7,12 +7,15 @@ import { ExecutionLog } from './components/execution-log';
 import { ProgressPanel } from './components/progress-panel';
 import { ResultsSummary } from './components/results-summary';
 import { RunVideoPanel } from './components/run-video-panel';
+import { type SavedToProject, SaveToProjectForm } from './components/save-to-project-form';
+import { SavedToProjectNote } from './components/saved-to-project-note';
 import { ScreenshotGallery } from './components/screenshot-gallery';
 import { ScreenshotViewer } from './components/screenshot-viewer';
 import { TestCasesPanel } from './components/test-cases-panel';
 import { TestResultsList } from './components/test-results-list';
 import { useAutomation } from './hooks/use-automation';
 import { isBusy, statusText, statusTone } from './model/execution';
+import { targetNote } from './model/project-target';
 import { summarize } from './model/results';
 import type { ScreenshotItem } from './model/screenshots';
 import type { AutomationScreenProps } from './types';
@@ -31,6 +34,9 @@ export function AutomationScreen(props: AutomationScreenProps) {
   const automation = useAutomation(props);
   const { state } = automation;
   const [viewerIndex, setViewerIndex] = useState<number | null>(null);
+  const [saveOpen, setSaveOpen] = useState(false);
+  const [saved, setSaved] = useState<SavedToProject | null>(null);
+  const { projects } = props;
 
   const summary = useMemo(() => summarize(state.results, state.runTime), [state.results, state.runTime]);
   const cachedSteps = useMemo(
@@ -60,6 +66,37 @@ export function AutomationScreen(props: AutomationScreenProps) {
   );
 
   const hasResults = state.results.length > 0 || state.log.length > 0 || state.screenshots.length > 0;
+
+  const Picker = projects?.Picker;
+  const target = automation.projectTarget;
+  const projectNote = automation.projectResolving
+    ? { text: 'Loading the project...', tone: 'loading' as const }
+    : automation.projectUrlProblem
+      ? { text: automation.projectUrlProblem, tone: 'problem' as const }
+      : target
+        ? { text: targetNote(target), tone: 'info' as const }
+        : null;
+  // The page custom cases belong to: the cases' page, or with none yet the URL typed above.
+  const casesUrl =
+    (state.testCases.length > 0 && state.targetUrl) || automation.url.trim() || state.targetUrl || null;
+
+  const saveSlot = projects ? (
+    saveOpen ? (
+      <SaveToProjectForm
+        projects={projects}
+        testCases={state.testCases}
+        sourceUrl={state.targetUrl}
+        defaultProjectId={automation.projectSelection.projectId}
+        onSaved={(next) => {
+          setSaved(next);
+          setSaveOpen(false);
+        }}
+        onClose={() => setSaveOpen(false)}
+      />
+    ) : saved ? (
+      <SavedToProjectNote saved={saved} href={projects.projectHref(saved.projectId)} />
+    ) : null
+  ) : null;
 
   return (
     <div className="mx-auto max-w-[1600px] space-y-6" data-testid="automation-screen">
@@ -105,6 +142,19 @@ export function AutomationScreen(props: AutomationScreenProps) {
             canGenerate={automation.canGenerate}
             onGenerate={automation.generate}
             generationMessages={state.generationMessages}
+            projectPicker={
+              Picker && (
+                <Picker
+                  value={automation.projectSelection}
+                  onChange={automation.chooseProject}
+                  onProject={automation.projectLoaded}
+                  disabled={busy}
+                  // One above the other in the narrow column of the three-column layout.
+                  className="xl:grid-cols-1"
+                />
+              )
+            }
+            projectNote={projectNote}
           />
           <TestCasesPanel
             testCases={state.testCases}
@@ -118,9 +168,18 @@ export function AutomationScreen(props: AutomationScreenProps) {
             generating={state.status === 'generating'}
             onRunAll={automation.runAll}
             onRunOne={automation.runSingle}
-            url={state.targetUrl ?? (automation.url.trim() || null)}
+            url={casesUrl}
             onAddCustom={automation.addCustomCase}
             onRemove={automation.removeCase}
+            onSaveToProject={
+              projects && !saveOpen
+                ? () => {
+                    setSaved(null);
+                    setSaveOpen(true);
+                  }
+                : undefined
+            }
+            saveSlot={saveSlot}
           />
         </div>
 
@@ -133,6 +192,7 @@ export function AutomationScreen(props: AutomationScreenProps) {
             finished={state.results.length}
             activeTests={state.activeTests}
             notice={state.runNotice}
+            starting={state.pendingRun !== null && !busy}
           />
           <RunVideoPanel
             realtime={props.realtime}

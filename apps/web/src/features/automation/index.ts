@@ -1,1 +1,7 @@
 export { AutomationScreen } from './automation-screen';
+export type {
+  AutomationProjects,
+  AutomationScreenProps,
+  ProjectPickerProps,
+  ProjectSuitesProps,
+} from './types';

@@ -9,6 +9,7 @@ export {
   type ProjectEnvironmentPickerProps,
   type ProjectEnvironmentValue,
 } from './components/project-environment-picker';
+export { projectPagePath } from './model/paths';
 export { NewProjectScreen } from './new-project-screen';
 export { ProjectScreen } from './project-screen';
 export { ProjectsOfKindScreen } from './projects-of-kind-screen';

@@ -1,6 +1,15 @@
 import type { TestMode } from '@argus/protocol';
-import { Globe, Layers, Loader2, Settings2, Sparkles, SquareTerminal } from 'lucide-react';
-import { type FormEvent, useId } from 'react';
+import {
+  AlertTriangle,
+  Globe,
+  KeyRound,
+  Layers,
+  Loader2,
+  Settings2,
+  Sparkles,
+  SquareTerminal,
+} from 'lucide-react';
+import { type FormEvent, type ReactNode, useId } from 'react';
 import { Panel } from '../../../components/panel';
 import { SegmentedControl, type SegmentedOption } from '../../../components/segmented-control';
 import { cn } from '../../../lib/cn';
@@ -23,12 +32,21 @@ export interface ConfigPanelProps {
   onGenerate: () => void;
   /** Live messages from the server while it generates. */
   generationMessages: readonly string[];
+  /** Choose a project and one of its environments (when the app has projects). */
+  projectPicker?: ReactNode;
+  /** Under the URL: where the work runs (a project environment), or why the URL does not fit it. */
+  projectNote?: { text: string; tone: 'info' | 'loading' | 'problem' } | null;
 }
+
+const NOTE_ICONS = { info: KeyRound, loading: Loader2, problem: AlertTriangle } as const;
 
 /** The left column (docs/PRODUCT.md#generation): mode switch, URL, command (command mode) and Generate. */
 export function ConfigPanel(props: ConfigPanelProps) {
   const urlId = useId();
+  const noteId = useId();
   const commandId = useId();
+  const note = props.projectNote;
+  const NoteIcon = note ? NOTE_ICONS[note.tone] : null;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     props.onGenerate();
@@ -50,6 +68,8 @@ export function ConfigPanel(props: ConfigPanelProps) {
           </p>
         </SegmentedControl>
 
+        {props.projectPicker}
+
         <div>
           <label htmlFor={urlId} className="block text-sm font-medium text-slate-700">
             Website URL
@@ -67,6 +87,8 @@ export function ConfigPanel(props: ConfigPanelProps) {
               spellCheck={false}
               placeholder="https://example.com"
               value={props.url}
+              aria-describedby={note ? noteId : undefined}
+              aria-invalid={note?.tone === 'problem' ? true : undefined}
               onChange={(event) => props.onUrlChange(event.target.value)}
               onKeyDown={(event) => {
                 if (event.key === 'Enter') {
@@ -74,9 +96,30 @@ export function ConfigPanel(props: ConfigPanelProps) {
                   props.onGenerate();
                 }
               }}
-              className="block w-full rounded-lg border border-slate-300 bg-white py-2.5 pr-3 pl-9 text-sm text-slate-900 shadow-xs transition placeholder:text-slate-500 focus:border-indigo-500 focus:ring-4 focus:ring-indigo-100 focus:outline-none"
+              className="block w-full rounded-lg border border-slate-300 bg-white py-2.5 pr-3 pl-9 text-sm text-slate-900 shadow-xs transition placeholder:text-slate-500 focus:border-indigo-500 focus:ring-4 focus:ring-indigo-100 focus:outline-none aria-invalid:border-amber-500"
             />
           </div>
+          {note && NoteIcon && (
+            <p
+              id={noteId}
+              className={cn(
+                'mt-1.5 flex items-start gap-1.5 text-xs',
+                note.tone === 'problem' ? 'text-amber-800' : 'text-slate-600',
+              )}
+              data-testid="project-target-note"
+              data-tone={note.tone}
+            >
+              <NoteIcon
+                className={cn(
+                  'mt-px size-3.5 shrink-0',
+                  note.tone === 'loading' && 'animate-spin',
+                  note.tone === 'info' && 'text-indigo-600',
+                )}
+                aria-hidden
+              />
+              <span className="min-w-0 break-words">{note.text}</span>
+            </p>
+          )}
         </div>
 
         {props.mode === 'command' && (

@@ -1,6 +1,6 @@
 import type { TestCase } from '@argus/protocol';
 import { Plus, X } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { SmallButton } from '../../../components/small-button';
 import { checkCustomCase } from '../model/custom-case';
 
@@ -9,6 +9,8 @@ export interface CustomCaseFormProps {
   url: string | null;
   disabled: boolean;
   onAdd: (testCase: TestCase) => Promise<boolean>;
+  /** Another action beside "Add custom test" while the form is closed. */
+  aside?: ReactNode;
 }
 
 const EXAMPLES = [
@@ -31,7 +33,7 @@ const inputClass =
  * A test the user writes in the step language (docs/STEP-LANGUAGE.md), checked line by line with the
  * engine's own parser as it is typed, so what is added will run.
  */
-export function CustomCaseForm({ existingNames, url, disabled, onAdd }: CustomCaseFormProps) {
+export function CustomCaseForm({ existingNames, url, disabled, onAdd, aside }: CustomCaseFormProps) {
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState({ name: '', description: '', steps: '' });
   const [touched, setTouched] = useState(false);
@@ -41,10 +43,23 @@ export function CustomCaseForm({ existingNames, url, disabled, onAdd }: CustomCa
   const show = touched || draft.steps.length > 0;
 
   if (!open) {
-    return (
-      <SmallButton icon={Plus} onClick={() => setOpen(true)} disabled={disabled} className="mb-4 w-full">
+    const add = (
+      <SmallButton
+        icon={Plus}
+        onClick={() => setOpen(true)}
+        disabled={disabled}
+        className={aside ? 'flex-1 whitespace-nowrap' : 'mb-4 w-full'}
+      >
         Add custom test
       </SmallButton>
+    );
+    return aside ? (
+      <div className="mb-4 flex flex-wrap gap-2">
+        {add}
+        {aside}
+      </div>
+    ) : (
+      add
     );
   }
 

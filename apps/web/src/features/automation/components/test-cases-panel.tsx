@@ -1,6 +1,16 @@
 import type { ClauseCoverage, ExplorationSummary, ModelUsage, TestCase } from '@argus/protocol';
-import { CheckCircle2, Cpu, ListChecks, Loader2, Play, PlayCircle, Trash2, XCircle } from 'lucide-react';
-import { Fragment, memo } from 'react';
+import {
+  CheckCircle2,
+  Cpu,
+  FolderInput,
+  ListChecks,
+  Loader2,
+  Play,
+  PlayCircle,
+  Trash2,
+  XCircle,
+} from 'lucide-react';
+import { Fragment, memo, type ReactNode } from 'react';
 import { Badge } from '../../../components/badge';
 import { EmptyState } from '../../../components/empty-state';
 import { Panel } from '../../../components/panel';
@@ -33,6 +43,10 @@ export interface TestCasesPanelProps {
   url: string | null;
   onAddCustom: (testCase: TestCase) => Promise<boolean>;
   onRemove: (testName: string) => void;
+  /** Opens the save form (when the app has projects and it is not open): a button beside "Add custom test". */
+  onSaveToProject?: () => void;
+  /** The save form when open, or what was saved last: shown above the cases. */
+  saveSlot?: ReactNode;
 }
 
 function ResultMark({ result, running }: { result: TestResultItem | undefined; running: boolean }) {
@@ -146,6 +160,7 @@ export function TestCasesPanel(props: TestCasesPanelProps) {
         </SmallButton>
       }
     >
+      {props.saveSlot}
       {props.engine && (
         <p
           className="mb-4 flex items-center gap-2 rounded-lg bg-slate-50 px-3 py-2 text-xs text-slate-600 ring-1 ring-slate-200 ring-inset"
@@ -179,6 +194,18 @@ export function TestCasesPanel(props: TestCasesPanelProps) {
         url={props.url}
         disabled={props.busy}
         onAdd={props.onAddCustom}
+        aside={
+          props.onSaveToProject && (
+            <SmallButton
+              icon={FolderInput}
+              onClick={props.onSaveToProject}
+              disabled={props.generating || count === 0}
+              className="flex-1 whitespace-nowrap"
+            >
+              Save to project
+            </SmallButton>
+          )
+        }
       />
       {count === 0 ? (
         props.generating ? (

@@ -1,11 +1,13 @@
 import type {
   AutomationInProgress,
   ClientMessageInput,
+  Environment,
+  Project,
   ServerMessage,
   TestCase,
   TestMode,
 } from '@argus/protocol';
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState, useSyncExternalStore } from 'react';
 import toast from 'react-hot-toast';
 import { downloadJson, downloadUrl } from '../../../lib/download';
 import { hostOf } from '../../../lib/sessions/screen-session';
@@ -15,6 +17,18 @@ import { type AutomationState, concernsAutomation, createAutomationStore } from 
 import { isBusy } from '../model/execution';
 import { createLinkRefresher } from '../model/link-refresh';
 import { NOTICES, type Notice, noticeFor, STOPPING_TOAST_MS } from '../model/notifications';
+import {
+  isResolving,
+  NO_PROJECT_STATE,
+  type ProjectSelection,
+  projectChoiceReducer,
+  readSelection,
+  rebaseUrl,
+  resolveTarget,
+  selectionSettings,
+  targetIds,
+  urlProblem,
+} from '../model/project-target';
 import { readAutomationSession, type SavedAutomation } from '../model/restore';
 import { buildExport, exportFileName } from '../model/results';
 import { DOWNLOAD_SPACING_MS, type ScreenshotItem } from '../model/screenshots';
@@ -33,6 +47,9 @@ function show(notice: Notice) {
   else if (notice.kind === 'error') toast.error(notice.text, options);
   else toast(notice.text, options);
 }
+
+/** Said when work would start while the chosen project still loads. */
+const PROJECT_LOADING = 'The project is still loading. Try again in a moment.';
 
 /** Server messages redraw the screen at most this often (a run sends several a second). */
 const RENDER_BATCH_MS = 250;
@@ -53,14 +70,18 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
   const [mode, setModeState] = useState<TestMode>('full');
   const [url, setUrl] = useState('');
   const [command, setCommand] = useState('');
+  // The project environment the work runs on (docs/PROJECTS.md), or none: a bare URL.
+  const [projectChoice, dispatchProject] = useReducer(projectChoiceReducer, NO_PROJECT_STATE);
+  const target = useMemo(() => resolveTarget(projectChoice), [projectChoice]);
+  const projectResolving = isResolving(projectChoice);
 
   const isLoggedIn = user !== null;
   const isConnected = realtime.isConnected;
   const busy = isBusy(state.status);
 
   // Handlers registered once read the latest inputs through this ref.
-  const latest = useRef({ mode, command, user, realtime });
-  latest.current = { mode, command, user, realtime };
+  const latest = useRef({ mode, command, user, realtime, projectChoice, sessions });
+  latest.current = { mode, command, user, realtime, projectChoice, sessions };
 
   const send = useCallback((message: ClientMessageInput) => latest.current.realtime.send(message), []);
 
@@ -70,6 +91,7 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
       setModeState(saved.mode);
       setUrl(saved.url);
       setCommand(saved.command);
+      dispatchProject({ type: 'restore', selection: saved.project });
       store.dispatch({
         type: 'restore',
         mode: saved.mode,
@@ -112,6 +134,7 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
           command: currentCommand.trim() || null,
           url: snapshot.targetUrl,
           testCases: snapshot.testCases,
+          ...selectionSettings(latest.current.projectChoice.selection),
         },
         {
           testCases: snapshot.testCases,
@@ -144,7 +167,12 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
       setUrl(work.url);
       setModeState(work.test_mode);
       setCommand(work.command ?? '');
-      if (work.session_id) followSession(work.session_id, work.url);
+      if (work.session_id) {
+        // The work's project environment is the one its session keeps.
+        const known = latest.current.sessions.sessions.find((s) => s.id === work.session_id);
+        if (known) dispatchProject({ type: 'restore', selection: readSelection(known.settings.project) });
+        followSession(work.session_id, work.url);
+      }
     },
     [followSession],
   );
@@ -211,13 +239,43 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
         title: `Automation: ${hostOf(targetUrl)}`,
         description:
           testMode === 'command' ? `Command-based testing: ${testCommand}` : 'Full website testing',
-        settings: { testMode, command: testCommand || null, url: targetUrl },
+        settings: {
+          testMode,
+          command: testCommand || null,
+          url: targetUrl,
+          ...selectionSettings(latest.current.projectChoice.selection),
+        },
       }),
     [ensure],
   );
 
+  /**
+   * The picker: a project (its environment follows once it loads), an environment, or none. Choosing
+   * an environment puts its address in the URL, keeping a path typed on the previous one's.
+   */
+  const chooseProject = useCallback(
+    (selection: ProjectSelection, choice: { project: Project; environment: Environment } | null) => {
+      const before = resolveTarget(latest.current.projectChoice);
+      dispatchProject({ type: 'choose', selection, project: choice?.project ?? null });
+      if (choice)
+        setUrl((current) => rebaseUrl(current, before?.baseUrl ?? null, choice.environment.base_url));
+    },
+    [],
+  );
+
+  /** The chosen project as loaded now; null once it no longer exists (the choice goes back to none). */
+  const projectLoaded = useCallback((projectId: string, project: Project | null) => {
+    dispatchProject({ type: 'loaded', projectId, project });
+  }, []);
+
+  /** Why work on `workUrl` cannot start in the chosen project environment, or null. */
+  const projectProblem = useCallback(
+    (workUrl: string): string | null => (projectResolving ? PROJECT_LOADING : urlProblem(workUrl, target)),
+    [projectResolving, target],
+  );
+
   const generate = useCallback(async () => {
-    const problem = validateGenerate({ url, command, mode, isLoggedIn, isConnected });
+    const problem = validateGenerate({ url, command, mode, isLoggedIn, isConnected }) ?? projectProblem(url);
     if (problem) {
       toast.error(problem);
       return;
@@ -237,27 +295,31 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
     // Bound now, before anything is sent: the first answer may come before the screen redraws.
     store.dispatch({ type: 'session', sessionId: id });
     try {
+      const ids = targetIds(target);
       if (mode === 'command') {
         send({
           type: 'command_generate_test_cases',
-          data: { url: targetUrl, command: testCommand, session_id: id },
+          data: { url: targetUrl, command: testCommand, session_id: id, ...ids },
         });
       } else {
-        send({ type: 'generate_test_cases', data: { url: targetUrl, session_id: id } });
+        send({ type: 'generate_test_cases', data: { url: targetUrl, session_id: id, ...ids } });
       }
     } catch (error) {
       store.dispatch({ type: 'generate_aborted' });
       toast.error(NOTICES.generateFailed(reasonOf(error)));
     }
-  }, [url, command, mode, isLoggedIn, isConnected, store, ensureSession, send]);
+  }, [url, command, mode, isLoggedIn, isConnected, store, ensureSession, send, projectProblem, target]);
 
   const runCheck = useCallback(
     (count: number): boolean => {
-      const problem = validateRun({ testCaseCount: count, isConnected, sessionId, isLoggedIn });
+      const snapshot = store.getState();
+      const problem =
+        validateRun({ testCaseCount: count, isConnected, sessionId, isLoggedIn }) ??
+        projectProblem(snapshot.targetUrl ?? url.trim());
       if (problem) toast.error(problem);
       return problem === null;
     },
-    [isConnected, sessionId, isLoggedIn],
+    [store, url, isConnected, sessionId, isLoggedIn, projectProblem],
   );
 
   const runPayload = useCallback(() => {
@@ -269,8 +331,9 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
       command: testMode === 'command' ? command.trim() || null : null,
       session_id: sessionId,
       test_run_id: snapshot.testRunId,
+      ...targetIds(target),
     };
-  }, [store, mode, url, command, sessionId]);
+  }, [store, mode, url, command, sessionId, target]);
 
   const runAll = useCallback(() => {
     const snapshot = store.getState();
@@ -335,9 +398,14 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
     async (testCase: TestCase): Promise<boolean> => {
       const snapshot = store.getState();
       if (isBusy(snapshot.status)) return false;
-      const targetUrl = snapshot.targetUrl ?? url.trim();
+      const targetUrl = (snapshot.testCases.length > 0 && snapshot.targetUrl) || url.trim();
       if (!isAbsoluteHttpUrl(targetUrl)) {
         toast.error('Enter the website URL above first');
+        return false;
+      }
+      const problem = projectProblem(targetUrl);
+      if (problem) {
+        toast.error(problem);
         return false;
       }
       try {
@@ -358,7 +426,7 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
       toast.success(`Added "${testCase.test_name}"`);
       return true;
     },
-    [store, url, mode, command, ensureSession, persist],
+    [store, url, mode, command, ensureSession, persist, projectProblem],
   );
 
   const removeCase = useCallback(
@@ -434,7 +502,14 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
     isLoggedIn,
     isConnected,
     busy,
-    canGenerate: canGenerate({ url, command, mode, isLoggedIn, isConnected, isBusy: busy }),
+    canGenerate:
+      canGenerate({ url, command, mode, isLoggedIn, isConnected, isBusy: busy }) && !projectResolving,
+    projectSelection: projectChoice.selection,
+    projectTarget: target,
+    projectResolving,
+    projectUrlProblem: urlProblem(url, target),
+    chooseProject,
+    projectLoaded,
     generate,
     runAll,
     runSingle,
