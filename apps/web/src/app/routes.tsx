@@ -30,8 +30,9 @@ const LandingPage = lazy(() => import('../features/landing').then((m) => ({ defa
 const AutomationScreen = lazy(() =>
   import('./automation-route').then((m) => ({ default: m.AutomationWithProjects })),
 );
+// The conversational screen comes with the user's projects, for 'Use as login' (app/conversational-route.tsx).
 const ConversationalScreen = lazy(() =>
-  import('../features/conversational').then((m) => ({ default: m.ConversationalScreen })),
+  import('./conversational-route').then((m) => ({ default: m.ConversationalWithProjects })),
 );
 const DesignComparisonScreen = lazy(() =>
   import('../features/design-comparison').then((m) => ({ default: m.DesignComparisonScreen })),

@@ -1,4 +1,4 @@
-import { FlaskConical, MessageCircle, MonitorPlay, WifiOff } from 'lucide-react';
+import { FlaskConical, KeyRound, MessageCircle, MonitorPlay, WifiOff } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Banner } from '../../components/banner';
 import { EmptyState } from '../../components/empty-state';
@@ -10,6 +10,7 @@ import { ConversationalHeader } from './components/conversational-header';
 import { PastConversations } from './components/past-conversations';
 import { SaveTestForm } from './components/save-test-form';
 import { UrlBar } from './components/url-bar';
+import { UseAsLoginDialog } from './components/use-as-login-dialog';
 import { useConversational } from './hooks/use-conversational';
 import { CONVERSATIONAL_TEXTS } from './model/texts';
 import type { ConversationalScreenProps } from './types';
@@ -17,12 +18,13 @@ import type { ConversationalScreenProps } from './types';
 /**
  * The conversational screen (/conversational, docs/PRODUCT.md#conversational-mode): an optional URL bar, the live browser as
  * video in a browser-like frame, and the chat that drives it; beyond the spec, takeover on the video,
- * 'Save as test' and past conversations.
+ * 'Save as test', 'Use as login' (with the app's projects) and past conversations.
  */
 export function ConversationalScreen(props: ConversationalScreenProps) {
   const conv = useConversational(props);
   const { state } = conv;
   const [saving, setSaving] = useState(false);
+  const [usingAsLogin, setUsingAsLogin] = useState(false);
   const connection = props.realtime.status;
   // docs/PRODUCT.md#conversational-texts: once the reconnect attempts are spent, the page must be refreshed.
   const lost = connection === 'error';
@@ -114,6 +116,22 @@ export function ConversationalScreen(props: ConversationalScreenProps) {
             >
               Save as test
             </SmallButton>
+            {props.projects && (
+              <SmallButton
+                icon={KeyRound}
+                onClick={() => setUsingAsLogin(true)}
+                disabled={!canSave}
+                aria-haspopup="dialog"
+                title={
+                  canSave
+                    ? "Save what was done as a project's login"
+                    : 'Available once the browser has performed an action'
+                }
+                data-testid="use-as-login"
+              >
+                Use as login
+              </SmallButton>
+            )}
           </header>
           <ChatMessages
             messages={state.messages}
@@ -126,6 +144,14 @@ export function ConversationalScreen(props: ConversationalScreenProps) {
               automationSessions={automationSessions}
               onSaved={() => void props.sessions.refresh().catch(() => {})}
               onCancel={() => setSaving(false)}
+            />
+          )}
+          {props.projects && conv.conversationId && (
+            <UseAsLoginDialog
+              open={usingAsLogin}
+              onClose={() => setUsingAsLogin(false)}
+              conversationId={conv.conversationId}
+              projects={props.projects}
             />
           )}
           <ChatInput sessionActive={state.active} disabled={chatDisabled} onSend={conv.sendMessage} />

@@ -1,2 +1,7 @@
 export { ConversationalScreen } from './conversational-screen';
-export type { ConversationalScreenProps } from './types';
+export type {
+  ConversationalProjectChoice,
+  ConversationalProjectDetails,
+  ConversationalProjects,
+  ConversationalScreenProps,
+} from './types';

@@ -49,4 +49,43 @@ export interface ConversationalScreenProps {
   sessions: ConversationalSessions;
   /** docs/PRODUCT.md#stopping-a-conversation: the page-unload beacon to /cleanup for this session; true when the browser queued it. */
   sendUnloadBeacon: (sessionId: string | null) => boolean;
+  /** The user's projects, for 'Use as login' (app/ composes them from the projects feature); absent: no such action. */
+  projects?: ConversationalProjects;
+}
+
+/** A project 'Use as login' can save to. */
+export interface ConversationalProjectChoice {
+  id: string;
+  name: string;
+}
+
+/** What 'Use as login' needs of the chosen project. */
+export interface ConversationalProjectDetails {
+  name: string;
+  /** Its environments' base URLs, the default first: pages on them become relative. */
+  baseUrls: string[];
+  /** The login it has now (saving replaces it). */
+  loginMode: 'none' | 'credentials' | 'steps';
+  /** The names of its secrets (any environment); null while they load or could not be read. */
+  secrets: string[] | null;
+}
+
+/**
+ * The projects, handed in by the app (features do not import each other): hooks, called at the top
+ * of the components that need them.
+ */
+export interface ConversationalProjects {
+  /** The user's projects (undefined while loading). */
+  useProjectChoices(): { projects: ConversationalProjectChoice[] | undefined; failed: boolean };
+  /** One project (a non-empty id), and the save of its login (PUT /api/projects/{id}). */
+  useProjectLogin(projectId: string): {
+    project: ConversationalProjectDetails | undefined;
+    failed: boolean;
+    saveLogin: (steps: string[]) => Promise<void>;
+    saving: boolean;
+  };
+  /** A project's page (its Variables and secrets). */
+  projectHref(projectId: string): string;
+  /** The page that creates a web project. */
+  newProjectHref: string;
 }
