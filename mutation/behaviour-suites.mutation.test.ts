@@ -76,26 +76,30 @@ describe.each<FixtureApp>(
   );
 });
 
-describe('on a machine whose every core is busy (cpu-load.ts: one spinning thread per core)', () => {
-  it.each(LOADED_ROWS)(
-    'the $app app in $mode mode generates as many tests and catches as many bugs as idle',
-    async ({ app, mode }) => {
-      const before = idle.get(`${app}:${mode}`) ?? (await measure(app, mode, ''));
-      const stop = startCpuLoad();
-      let report: MutationReport;
-      try {
-        report = await measure(app, mode, '-loaded');
-      } finally {
-        await stop();
-      }
-      expectSound(report);
-      const names = (r: MutationReport) => r.cases.map((c) => c.test_name);
-      expect(names(report), 'the tests generated idle, and no other').toEqual(names(before));
-      const caught = (r: MutationReport) => r.bugs.filter((b) => b.caught).map((b) => b.bug);
-      expect(caught(report), 'the bugs caught idle, and no other').toEqual(caught(before));
-    },
-  );
-});
+// MUTATION_LOADED= (empty) runs no loaded row: the block is skipped rather than left without a test.
+describe.skipIf(LOADED_ROWS.length === 0)(
+  'on a machine whose every core is busy (cpu-load.ts: one spinning thread per core)',
+  () => {
+    it.each(LOADED_ROWS)(
+      'the $app app in $mode mode generates as many tests and catches as many bugs as idle',
+      async ({ app, mode }) => {
+        const before = idle.get(`${app}:${mode}`) ?? (await measure(app, mode, ''));
+        const stop = startCpuLoad();
+        let report: MutationReport;
+        try {
+          report = await measure(app, mode, '-loaded');
+        } finally {
+          await stop();
+        }
+        expectSound(report);
+        const names = (r: MutationReport) => r.cases.map((c) => c.test_name);
+        expect(names(report), 'the tests generated idle, and no other').toEqual(names(before));
+        const caught = (r: MutationReport) => r.bugs.filter((b) => b.caught).map((b) => b.bug);
+        expect(caught(report), 'the bugs caught idle, and no other').toEqual(caught(before));
+      },
+    );
+  },
+);
 
 async function measure(app: FixtureApp, mode: 'full' | 'command', suffix: string): Promise<MutationReport> {
   const report = await measureMutationScore(pool, app, {

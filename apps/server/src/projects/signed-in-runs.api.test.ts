@@ -42,7 +42,8 @@ describe('projects: runs on environments of an app behind a login', () => {
       // Every debug line is searched for the secrets too.
       LOG_LEVEL: 'debug',
       // A small exploration: what matters here is that it happens signed in.
-      EXPLORE_BEHAVIOUR_MAX_ACTIONS: '8',
+      EXPLORE_BEHAVIOUR_MAX_ACTIONS: '5',
+      EXPLORE_MAX_PAGES: '3',
     });
     api = client(server);
     alice = await api.signUp('alice');

@@ -184,13 +184,28 @@ export function proposeAssertions(
 }
 
 /** A reload that kept the items: they, their checked and marked states, and the count are checked. */
-export function persistenceAssertions(before: PageSnapshot, after: PageSnapshot): ProposedAssertion[] | null {
+export function persistenceAssertions(
+  before: PageSnapshot,
+  after: PageSnapshot,
+  /** Values the setup typed: an item showing one is checked by it (its label may be an author or a date). */
+  typed: string[] = [],
+): ProposedAssertion[] | null {
   const entries = (s: PageSnapshot) => s.items.filter((i) => listed(i.role));
   const a = entries(before);
   const b = entries(after);
   if (a.length === 0 || a.length !== b.length || a.some((i, n) => i.key !== b[n].key)) return null;
   const out: ProposedAssertion[] = [];
-  for (const i of a.filter((i) => i.label && i.text !== '' && !isVolatile(i.label)).slice(0, 5)) {
+  for (const value of typed) {
+    const shows = (i: (typeof a)[number]) => lower(i.text).includes(lower(value));
+    if (a.some(shows) && b.some(shows))
+      out.push({ step: { verb: 'verifyText', text: value, visible: true } });
+  }
+  // A label several items share (each comment's author) says nothing about which item stayed.
+  const labels = a.map((i) => i.label);
+  const identifying = (i: (typeof a)[number]) => labels.filter((l) => l === i.label).length === 1;
+  for (const i of a
+    .filter((i) => i.label && i.text !== '' && !isVolatile(i.label) && identifying(i))
+    .slice(0, 5)) {
     out.push({ step: { verb: 'verifyText', text: i.label, visible: true } });
     const same = b.find((x) => x.key === i.key);
     if (i.checked !== null && same?.checked === i.checked)

@@ -161,7 +161,10 @@ export function candidateActions(
           // Another option for another item (a second expense in another category), so what the
           // choice decides (a filter, a total per category) has two sides to tell apart.
           const options = c.options.filter((o) => o !== '');
-          const option = options[index % options.length] ?? c.options[1];
+          let option = options[index % options.length] ?? c.options[1];
+          // Choosing what is already chosen (a priority left at Normal) would leave nothing to tell apart.
+          if (options.length > 1 && option.toLowerCase() === (c.value ?? '').toLowerCase())
+            option = options[(index + 1) % options.length];
           steps.push({ verb: 'select', option, field: c.name });
           filled[c.name] = option;
         } else if (c.role === 'checkbox' && c.required && !c.checked) {

@@ -245,7 +245,8 @@ export function readSnapshot(page: Page): Promise<Omit<PageSnapshot, 'consoleErr
       walk(el);
       return clean(parts.join(''));
     };
-    const isNumberish = (t: string) => /^[\d\s.,:%$€£¥+×x*()/-]*$/.test(t);
+    // "#6" and "No. 12" are an item's number, not its name: they change from one run to the next.
+    const isNumberish = (t: string) => /^(?:no\.?\s*)?[#№\d\s.,:%$€£¥+×x*()/-]*$/i.test(t);
     const labelOfItem = (item: Element): string => {
       // The first visible text leaf that is not a control and not just a number.
       const walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
