@@ -3,11 +3,11 @@ import {
   type Behaviour,
   type BehaviourExploreOptions,
   BrowserPool,
-  type SessionOpener,
   type ExploreOptions,
   explore,
   exploreBehaviours,
   type PageObservation,
+  type SessionOpener,
 } from '@argus/engine';
 import type { ClauseCoverage, ExplorationSummary, TestCase } from '@argus/protocol';
 import { describeBehaviours, matchCommand, words } from './behaviour-cases';

@@ -196,7 +196,8 @@ describe('projects: runs on environments of an app behind a login', () => {
     const done = await socket.next('all_tests_completed', 60_000);
     expect(done.data.passed).toBe(1);
     const completed = socket.all.slice(from).find((m) => m.type === 'test_completed');
-    const logs = (completed?.data.result as { logs: { message: string }[] }).logs.map((l) => l.message);
+    expect(completed).toBeDefined();
+    const logs = (completed!.data.result as { logs: { message: string }[] }).logs.map((l) => l.message);
     expect(logs).toContain(
       'Step 1: the app showed its sign-in page (the session had expired); signed in again',
     );
