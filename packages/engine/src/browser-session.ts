@@ -24,7 +24,7 @@ import { type CapturePageOptions, type PageCapture, PageCapturer } from './sessi
 import { Screencaster, type ScreencastFrame, type ScreencastOptions } from './session/screencast';
 import { type Screenshot, Screenshots } from './session/screenshots';
 import { StepPerformer } from './session/steps';
-import { fillStep, redactError, redactor, type StepVariables, secretValues } from './variables';
+import { fillStep, newRunId, redactError, redactor, type StepVariables, secretValues } from './variables';
 
 export type { KeyInput, PointerButton, PointerInput, WheelInput } from './session/input';
 export type { NavigateResult } from './session/navigate';
@@ -67,6 +67,8 @@ export class BrowserSession {
   private readonly capturer: PageCapturer;
   private readonly screencaster: Screencaster;
   private readonly input: SessionInput;
+  /** What `{{RUN_ID}}` stands for in this session's steps (one test case: one session, one id). */
+  readonly runId = newRunId();
 
   constructor(internals: SessionInternals, options: SessionOptions = {}) {
     const { context, page } = internals;
@@ -137,7 +139,7 @@ export class BrowserSession {
   perform(step: Step, options: OperationOptions = {}): Promise<string | null> {
     let filled: { step: Step; secret: boolean };
     try {
-      filled = fillStep(step, this.variables);
+      filled = fillStep(step, this.variables, this.runId);
     } catch (error) {
       return Promise.reject(error);
     }

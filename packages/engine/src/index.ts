@@ -105,6 +105,8 @@ export {
   fillText,
   MissingVariableError,
   namesSecret,
+  newRunId,
+  RUN_ID,
   redactError,
   redactor,
   type StepVariables,

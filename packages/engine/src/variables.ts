@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { Step } from '@argus/protocol';
 
 /**
@@ -18,16 +19,39 @@ const PLACEHOLDER = /\{\{\s*([A-Z][A-Z0-9_]{0,63})\s*\}\}/g;
  */
 const MIN_REDACTED_LENGTH = 4;
 
+/**
+ * The built-in variable every session fills without a project: a short id of its own (six lowercase
+ * letters and digits, at least one of each), the same for every step of one test case and another in
+ * the next. Generated suites type it into what they create (`Buy milk {{RUN_ID}}`) so that, on an app
+ * whose data every run shares, a check about "my ticket" cannot be answered by an earlier run's
+ * (docs/STEP-LANGUAGE.md#variables-and-secrets). A project variable of the same name wins.
+ */
+export const RUN_ID = 'RUN_ID';
+const RUN_ID_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+/** A fresh value for `{{RUN_ID}}`: with a letter and a digit, so it reads as no word and no number. */
+export function newRunId(): string {
+  for (;;) {
+    let id = '';
+    for (let i = 0; i < 6; i++) id += RUN_ID_ALPHABET[randomInt(RUN_ID_ALPHABET.length)];
+    if (/[a-z]/.test(id) && /\d/.test(id)) return id;
+  }
+}
+
 /** A step names a variable the run has no value for. The message names the variable and where it looked. */
 export class MissingVariableError extends Error {
   override name = 'MissingVariableError';
 }
 
-/** `text` with each `{{NAME}}` replaced by its value; throws MissingVariableError for one without. */
-export function fillText(text: string, variables: StepVariables | undefined): string {
+/**
+ * `text` with each `{{NAME}}` replaced by its value (`{{RUN_ID}}` by `runId` when the variables have
+ * none of that name); throws MissingVariableError for one without.
+ */
+export function fillText(text: string, variables: StepVariables | undefined, runId?: string): string {
   return text.replace(PLACEHOLDER, (_all, name: string) => {
     const entry = variables?.values.get(name);
     if (entry) return entry.value;
+    if (name === RUN_ID && runId) return runId;
     throw new MissingVariableError(
       variables
         ? `No value for {{${name}}} in ${variables.source}: add it under the project's Variables and secrets`
@@ -47,13 +71,17 @@ export function namesSecret(text: string, variables: StepVariables | undefined):
  * The step with its variables filled in (every text field of it), and whether a secret went in.
  * A step without `{{` comes back as it is.
  */
-export function fillStep(step: Step, variables: StepVariables | undefined): { step: Step; secret: boolean } {
+export function fillStep(
+  step: Step,
+  variables: StepVariables | undefined,
+  runId?: string,
+): { step: Step; secret: boolean } {
   let secret = false;
   const fill = (value: unknown): unknown => {
     if (typeof value === 'string') {
       if (!value.includes('{{')) return value;
       if (namesSecret(value, variables)) secret = true;
-      return fillText(value, variables);
+      return fillText(value, variables, runId);
     }
     if (Array.isArray(value)) return value.map(fill);
     if (value && typeof value === 'object') {
