@@ -106,6 +106,12 @@ const REGION_TIERS = [
   '[role="group"], fieldset, form, dialog, [role="dialog"], [role="alertdialog"], section, [role="region"]',
   '[class*="item" i], [class*="row" i], [class*="card" i], [class*="entry" i], [class*="line-" i], [class*="-line" i]',
 ];
+/**
+ * For a control named by its place alone (`Click the button in "Walk the dog"`), when no region above
+ * holds the text: the smallest block that does (an icon button beside a heading sits in no list or
+ * form, only in the heading's box).
+ */
+const BLOCK_TIER = 'div, header, footer, aside, nav, main, td, th';
 
 /** An item (li, tr, article, listitem, row), for revealing a control shown only while its item is hovered. */
 const ITEM_XPATH = 'self::li or self::tr or self::article or @role="listitem" or @role="row"';
@@ -141,9 +147,11 @@ export async function locateRegion(
   name: string,
   timeoutMs: number,
   signal?: AbortSignal,
+  /** Also the smallest block holding the text, after every region (`BLOCK_TIER`). @default false */
+  blocks = false,
 ): Promise<Region> {
   const deadline = Date.now() + timeoutMs;
-  const tiers = REGION_TIERS.map((css) => {
+  const tiers = (blocks ? [...REGION_TIERS, BLOCK_TIER] : REGION_TIERS).map((css) => {
     const holding = () => page.locator(css).filter({ hasText: name, visible: true });
     // Innermost: no container of the same tier inside it holds the text too.
     return holding().filter({ hasNot: page.locator(css).filter({ hasText: name, visible: true }) });

@@ -114,7 +114,11 @@ export async function performStep(ctx: StepContext, step: Step): Promise<string 
       await page.reload({ timeout });
       return null;
     case 'click': {
-      const within = await regionOf(step.region);
+      // A control with no name is found by its place: in a region, else in the block holding the text.
+      const within =
+        step.target === undefined && step.region !== undefined
+          ? await locateRegion(page, step.region, left(), signal, true)
+          : await regionOf(step.region);
       const { locator, selector } =
         step.target === undefined && within
           ? await roleIn(within, step.role ?? 'button')

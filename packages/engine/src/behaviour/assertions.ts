@@ -81,6 +81,18 @@ export function proposeAssertions(
     const text = action.value && lower(e.text).includes(lower(action.value)) ? action.value : e.label;
     if (text && !isVolatile(text)) add({ verb: 'verifyText', text, visible: true });
   }
+  // What the form chose for the item that came (a priority, a category) shows in that item's row.
+  const chosen = Object.values(action.filled ?? {}).filter(
+    (v) => v !== action.value && v.length >= 2 && !/\d/.test(v) && !isVolatile(v),
+  );
+  for (const e of added) {
+    const whole = lower(`${e.label} ${e.text}`);
+    if (!action.value || !whole.includes(lower(action.value))) continue;
+    for (const option of chosen) {
+      if (whole.includes(lower(option)))
+        add({ verb: 'verifyText', text: option, visible: true, region: action.value });
+    }
+  }
   // Items that went (unless their title still shows elsewhere).
   for (const e of removed) {
     if (e.label && !isVolatile(e.label) && !shownAfter(e.label))
@@ -197,8 +209,20 @@ export function persistenceAssertions(
   const out: ProposedAssertion[] = [];
   for (const value of typed) {
     const shows = (i: (typeof a)[number]) => lower(i.text).includes(lower(value));
-    if (a.some(shows) && b.some(shows))
-      out.push({ step: { verb: 'verifyText', text: value, visible: true } });
+    if (!a.some(shows) || !b.some(shows)) continue;
+    out.push({ step: { verb: 'verifyText', text: value, visible: true } });
+    // The item's other words (its priority, its status) as they were: a reload must not change them.
+    const item = a.find(shows)!;
+    const words = (s: PageSnapshot) =>
+      s.texts.filter((t) => t.item === item.label && !/\d/.test(t.text)).map((t) => t.text);
+    const kept = words(after);
+    for (const text of words(before)
+      .filter((t) => kept.includes(t))
+      .slice(0, 4)) {
+      if (isVolatile(text) || lower(text).includes(lower(value)) || lower(value).includes(lower(text)))
+        continue;
+      out.push({ step: { verb: 'verifyText', text, visible: true, region: value } });
+    }
   }
   // A label several items share (each comment's author) says nothing about which item stayed.
   const labels = a.map((i) => i.label);

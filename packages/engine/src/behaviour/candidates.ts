@@ -38,6 +38,11 @@ export interface CandidateAction {
   signature: string;
   /** For `submit`: every value the form was filled with, by field label. */
   filled?: Record<string, string>;
+  /**
+   * Doing nothing is what it should do (Cancel in a confirmation): kept as a behaviour even when the
+   * page does not change, checked to show what it showed before.
+   */
+  mayChangeNothing?: boolean;
 }
 
 /** Controls that leave the app or end the session: never acted on. */
@@ -55,8 +60,20 @@ export const ITEM_VALUES = [
 
 const COUPON = /coupon|promo|voucher|discount|gift ?card|redeem|code/i;
 
-/** A realistic value for a field, from its type and label; `index` picks among item-like values. */
-export function valueFor(label: string, type: string, index = 0, itemLike = false): string {
+/**
+ * A realistic value for a field, from its type and label; `index` picks among item-like values.
+ * `unique` (data shared by every run) ends what names or describes a thing (a title, a comment) with
+ * ` {{RUN_ID}}`, which each session fills with an id of its own.
+ */
+export function valueFor(label: string, type: string, index = 0, itemLike = false, unique = false): string {
+  const value = plainValueFor(label, type, index, itemLike);
+  const naming = ITEM_VALUES.includes(value) || value === MESSAGE || value === 'Argus Tester';
+  return unique && naming ? `${value} {{RUN_ID}}` : value;
+}
+
+const MESSAGE = 'Hello, this message was sent by an Argus automated test.';
+
+function plainValueFor(label: string, type: string, index: number, itemLike: boolean): string {
   const l = label.toLowerCase();
   if (type === 'email' || /e-?mail/.test(l)) return 'qa.tester@example.com';
   if (type === 'tel' || /phone|mobile|\btel\b/.test(l)) return '+1 555 0100';
@@ -75,8 +92,7 @@ export function valueFor(label: string, type: string, index = 0, itemLike = fals
   if (/city|town/.test(l)) return 'Springfield';
   if (/zip|postal|post ?code/.test(l)) return '12345';
   if (/address|street/.test(l)) return '1 Main Street';
-  if (type === 'textarea' || /message|comment|question|note|description/.test(l))
-    return 'Hello, this message was sent by an Argus automated test.';
+  if (type === 'textarea' || /message|comment|question|note|description/.test(l)) return MESSAGE;
   return ITEM_VALUES[index % ITEM_VALUES.length];
 }
 
@@ -99,18 +115,20 @@ export function codeHints(snapshot: PageSnapshot): string[] {
  * titles to double-click. Nothing that leaves the site or the session: no links to other origins,
  * new windows, downloads or other schemes; no forms that post elsewhere or hold passwords or cards;
  * no log out, delete account and the like. `index` varies the values typed (a second item);
- * `hints.searchTerm` is typed into search fields (a word of something the site lists).
+ * `hints.searchTerm` is typed into search fields (a word of something the site lists); `hints.unique`
+ * makes what is typed as a name or text unique to each run (see `valueFor`).
  */
 export function candidateActions(
   snapshot: PageSnapshot,
   index = 0,
-  hints: { searchTerm?: string } = {},
+  hints: { searchTerm?: string; unique?: boolean } = {},
 ): CandidateAction[] {
   const out: CandidateAction[] = [];
   const searching = (c: SnapshotControl) => c.type === 'search' || /search|query|find/i.test(c.name);
   const typed = (c: SnapshotControl, value: string) =>
     hints.searchTerm && searching(c) ? hints.searchTerm : value;
   const page = snapshot.url;
+  const unique = hints.unique === true;
   const forms = snapshot.forms;
   const usable = (c: SnapshotControl) => !c.disabled && c.name !== '' && !LEAVING.test(c.name);
   const inFormWithSubmit = (c: SnapshotControl) => c.form !== null && forms[c.form]?.submit != null;
@@ -120,7 +138,7 @@ export function candidateActions(
   for (const c of snapshot.controls) {
     if (!usable(c) || !isTextField(c) || c.item !== null || inFormWithSubmit(c)) continue;
     if (c.form !== null && forms[c.form] && (!forms[c.form].sameOrigin || forms[c.form].sensitive)) continue;
-    const value = typed(c, valueFor(c.name, c.type, index, true));
+    const value = typed(c, valueFor(c.name, c.type, index, true, unique));
     out.push({
       kind: 'add',
       description: `type into ${quote(c.name)} and press Enter`,
@@ -154,7 +172,7 @@ export function candidateActions(
         if (isTextField(c) || c.role === 'spinbutton') {
           const single = fields.filter((x) => isTextField(x)).length === 1;
           const value =
-            code && COUPON.test(c.name) ? code : typed(c, valueFor(c.name, c.type, index, single));
+            code && COUPON.test(c.name) ? code : typed(c, valueFor(c.name, c.type, index, single, unique));
           steps.push({ verb: 'fill', field: c.name, value });
           filled[c.name] = value;
         } else if (c.role === 'combobox' && c.options.length > 1 && (c.value === '' || index > 0)) {
@@ -186,9 +204,29 @@ export function candidateActions(
         signature: `submit|${form.submit}|${code ?? ''}`,
         filled,
       });
+      // A required field the form's only one to type into, holding only spaces: a browser lets that
+      // through, and the app must refuse it itself (forms of several fields are sent empty, below).
+      const entries = fields.filter((c) => isTextField(c) || c.role === 'spinbutton');
+      if (
+        !code &&
+        main?.required &&
+        entries.length === 1 &&
+        !fields.some((c) => searching(c) || COUPON.test(c.name))
+      )
+        out.push({
+          kind: 'submit',
+          description: `press ${quote(form.submit)} with only spaces in ${quote(main.name)}`,
+          steps: steps.map((step) =>
+            step.verb === 'fill' && step.field === main.name ? { ...step, value: '   ' } : step,
+          ),
+          control: { role: 'button', name: form.submit, item: null, type: 'form' },
+          value: '',
+          scope: 'page',
+          signature: `submit|${form.submit}|blank`,
+          filled: {},
+        });
       // The same form sent empty, as a tester checks that it refuses what it must not take (a form
       // of several fields that adds or saves something; a one-field search or coupon is not one).
-      const entries = fields.filter((c) => isTextField(c) || c.role === 'spinbutton');
       if (!code && entries.length >= 2 && !fields.some((c) => searching(c) || COUPON.test(c.name)))
         out.push({
           kind: 'submit',
@@ -265,6 +303,13 @@ export function candidateActions(
         description: `click the button in ${quote(c.item)}`,
         steps: [{ verb: 'click', role: 'button', region: c.item }],
       });
+    } else if (c.role === 'button' && !c.name && c.near) {
+      // An icon-only button beside a text of its own (a bin beside a ticket's heading): by that text.
+      push(c, {
+        kind: 'click',
+        description: `click the button beside ${quote(c.near)}`,
+        steps: [{ verb: 'click', role: 'button', region: c.near }],
+      });
     } else if (c.role === 'combobox' && c.name && c.form === null) {
       const option = c.options.find((o) => o !== '' && o !== c.value && o !== c.options[0]) ?? c.options[1];
       if (!option) continue;
@@ -304,6 +349,15 @@ export function candidateActions(
 
   // Controls an item reveals on hover (a delete ×), named or, icon-only, by their place in the item.
   for (const c of snapshot.hiddenControls) {
+    if (!c.item && c.near && !c.disabled) {
+      // Outside any item, shown while its block is hovered: clicking it by that block reveals it.
+      push(c, {
+        kind: 'click',
+        description: `hover ${quote(c.near)} and click its button`,
+        steps: [{ verb: 'click', role: 'button', region: c.near }],
+      });
+      continue;
+    }
     if (!c.item || c.disabled || LEAVING.test(c.name) || c.role !== 'button') continue;
     push(c, {
       kind: 'hoverClick',

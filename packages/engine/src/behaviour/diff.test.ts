@@ -28,6 +28,7 @@ const control = (role: string, name: string, extra: Partial<SnapshotControl> = {
   options: [],
   leaves: false,
   required: false,
+  near: null,
   ...extra,
 });
 const snapshot = (extra: Partial<PageSnapshot> = {}): PageSnapshot => ({

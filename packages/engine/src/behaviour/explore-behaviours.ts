@@ -2,6 +2,7 @@ import type { ExplorationSummary } from '@argus/protocol';
 import { QueuePositions, queuedMessage, type SessionOpener } from '../browser-pool';
 import type { BrowserSession } from '../browser-session';
 import { AbortedError, abortableDelay } from '../errors';
+import { RUN_ID } from '../variables';
 import { resolveWebUrl } from '../web-url';
 import { isVolatile, type ProposedAssertion, persistenceAssertions, proposeAssertions } from './assertions';
 import { type ActionKind, type CandidateAction, candidateActions, itemPageLink } from './candidates';
@@ -136,7 +137,7 @@ class BehaviourExplorer {
   private readonly actionTimeoutMs: number;
   private readonly maxPerTemplate: number;
   private readonly concurrency: number;
-  private readonly hints: { searchTerm?: string };
+  private readonly hints: { searchTerm?: string; unique?: boolean };
   private readonly signal?: AbortSignal;
   private session: BrowserSession | null = null;
   /** The setup the open session shows, or null when it has been acted on since. */
@@ -157,6 +158,8 @@ class BehaviourExplorer {
   private listExplored = false;
   /** The items' texts of the page the check about to be replayed was proposed on (with `sharedState`). */
   private dataTexts: string[] = [];
+  /** The effects of the action that ended each setup (by `key`), for a reload there to check. */
+  private readonly effectsOf = new Map<string, Effect[]>();
   /** For an adder behind a click (a dialog's form): the same click and form with the next values. */
   private readonly secondAdder = new Map<string, CandidateAction>();
 
@@ -175,7 +178,7 @@ class BehaviourExplorer {
     this.actionTimeoutMs = options.actionTimeoutMs ?? 2_500;
     this.maxPerTemplate = options.maxPerTemplate ?? 2;
     this.concurrency = Math.max(1, options.concurrency ?? 2);
-    this.hints = { searchTerm: options.searchTerm };
+    this.hints = { searchTerm: options.searchTerm, unique: options.sharedState };
     this.signal = options.signal;
   }
 
@@ -404,10 +407,12 @@ class BehaviourExplorer {
   ): Promise<void> {
     const known = new Set(candidateActions(before, 0, this.hints).map((a) => a.signature));
     const revealed = candidateActions(after, 0, this.hints).filter(
-      (a) => (isAdder(a) || isListForm(a)) && !known.has(a.signature),
+      (a) => a.kind === 'submit' && !known.has(a.signature),
     );
     for (const form of revealed) {
-      if (this.out || this.listExplored) return;
+      if (this.out) return;
+      // The list is explored from one adder; the form's other ways (sent blank) are still tried.
+      if (this.listExplored && (isAdder(form) || isListForm(form))) continue;
       const composite: CandidateAction = {
         ...form,
         description: `${opener.description}, then ${form.description}`,
@@ -477,8 +482,13 @@ class BehaviourExplorer {
       if (!completed && (action.kind === 'check' || action.kind === 'click') && result?.marked)
         completed = action;
     }
-    // The item's own page (a detail page its title links to), and the forms there (edit and save).
-    if (target) await this.exploreItemPage(listState, listSnapshot, target);
+    // The item's own page (a detail page its title links to), and what can be done there.
+    const viaPage = target ? await this.exploreItemPage(listState, listSnapshot, target) : null;
+    if (!completed && viaPage) {
+      // Marked on its page, the item as the list shows it then (its status), and the list's filters below.
+      completed = viaPage;
+      if (!this.out) await this.tryAction(listState, viaPage);
+    }
     // The site's other pages (a summary, a report) seen before and after the first item was added.
     await this.revisitPages(one, first);
     // One of two completed: the page's own controls (filters, clear completed, toggle all) and a reload.
@@ -583,10 +593,21 @@ class BehaviourExplorer {
     }
   }
 
-  /** Follows an item's link to a page of its own and tries the forms there (edit, save), in that state. */
-  private async exploreItemPage(state: State, snapshot: PageSnapshot, item: string): Promise<void> {
+  /**
+   * Follows an item's link to a page of its own and tries what is there, in that state: its forms
+   * (edit, comment), each followed by a reload; its buttons (close, delete), a button that opens a
+   * confirmation with each of the confirmation's buttons (Delete, and Cancel, which must change
+   * nothing), and one that changes the item in place with a reload and the buttons it brought (Reopen).
+   * Answers a way to mark the item from the list (open its page, press that button, go back), for the
+   * list's filters to be tried with a marked item when the list has no control of its own for it.
+   */
+  private async exploreItemPage(
+    state: State,
+    snapshot: PageSnapshot,
+    item: string,
+  ): Promise<CandidateAction | null> {
     const link = itemPageLink(snapshot, item);
-    if (!link || this.out || this.maxDepth < state.depth + 1) return;
+    if (!link || this.out || this.maxDepth < state.depth + 1) return null;
     const follow: CandidateAction = {
       kind: 'link',
       description: `open ${JSON.stringify(link.name)}`,
@@ -597,18 +618,89 @@ class BehaviourExplorer {
       scope: 'item',
       signature: 'open|item',
     };
-    const opened: State = { setup: [...state.setup, follow], depth: state.depth + 1 };
+    let opened: State = { setup: [...state.setup, follow], depth: state.depth + 1 };
     const page = await this.reach(opened).catch(rethrowAbort);
-    if (!page || page.url === snapshot.url) return;
-    const forms = this.order(
-      candidateActions(page, 2, this.hints).filter((a) => a.kind === 'submit' && a.scope === 'page'),
+    if (!page || page.url === snapshot.url) return null;
+    // A page drawn by script after the address changes: the steps after the click wait for its heading
+    // (the item's title), so that they act on the item's page, not on what the list left on screen.
+    const arrived: BehaviourStep = { verb: 'verifyElement', role: 'heading', name: item, visible: true };
+    if (this.session && (await this.holding(this.session, [{ step: arrived }], this.scaled(PRECHECK_MS))).length) {
+      follow.steps.push(arrived);
+      opened = { setup: [...state.setup, follow], depth: state.depth + 1 };
+      this.at = key(opened.setup);
+    }
+    // The list's own controls (a "New ticket" button in the header) are not the item's.
+    const listed = new Set(candidateActions(snapshot, 2, this.hints).map((a) => a.signature));
+    const actions = this.order(
+      candidateActions(page, 2, this.hints).filter(
+        (a) => a.scope === 'page' && (a.kind === 'submit' || a.kind === 'click') && !listed.has(a.signature),
+      ),
     );
-    for (const [i, action] of forms.entries()) {
-      if (this.out)
-        return this.skip(
-          forms.slice(i).map((a) => `${a.description} (on the page of ${JSON.stringify(item)})`),
-        );
-      await this.tryAction(opened, action);
+    let marker: CandidateAction | null = null;
+    for (const [i, action] of actions.entries()) {
+      if (this.out) {
+        this.skip(actions.slice(i).map((a) => `${a.description} (on the page of ${JSON.stringify(item)})`));
+        break;
+      }
+      const result = await this.tryAction(opened, action);
+      const after = result?.after;
+      if (!after) continue;
+      const here = result.before ?? page;
+      if (after.dialogs.length > here.dialogs.length) {
+        await this.tryConfirmation(opened, here, action, after);
+        continue;
+      }
+      // (Deeper than maxDepth: a reload and the few buttons a change brought are all that is tried there.)
+      if (after.url !== here.url) continue;
+      // It changed the page in place (a comment added, the ticket closed): kept after a reload?
+      const changed: State = { setup: [...opened.setup, action], depth: opened.depth + 1 };
+      if (!this.out) await this.tryAction(changed, reloadAction());
+      if (action.kind !== 'click') continue;
+      marker ??= {
+        ...action,
+        description: `open ${JSON.stringify(link.name)}, ${action.description}, and go back to the list`,
+        steps: [...follow.steps, ...action.steps, { verb: 'navigate', url: snapshot.url }],
+        scope: 'item',
+        control: { ...action.control, item },
+        signature: `item page|${action.signature}`,
+      };
+      // The buttons it brought (Reopen after Close), in that state.
+      const known = new Set(candidateActions(here, 2, this.hints).map((a) => a.signature));
+      for (const next of candidateActions(after, 2, this.hints).filter(
+        (a) =>
+          a.kind === 'click' && a.scope === 'page' && !known.has(a.signature) && !listed.has(a.signature),
+      )) {
+        if (this.out) break;
+        await this.tryAction(changed, next);
+      }
+    }
+    return marker;
+  }
+
+  /**
+   * A click that opened a confirmation (a dialog of buttons): each button after the click, as one
+   * action. One that changes nothing (Cancel) is kept as a behaviour too: the page must be as it was.
+   */
+  private async tryConfirmation(
+    state: State,
+    before: PageSnapshot,
+    opener: CandidateAction,
+    after: PageSnapshot,
+  ): Promise<void> {
+    const known = new Set(candidateActions(before, 0, this.hints).map((a) => a.signature));
+    const buttons = candidateActions(after, 0, this.hints).filter(
+      (a) => (a.kind === 'click' || a.kind === 'submit') && !known.has(a.signature),
+    );
+    for (const button of buttons) {
+      if (this.out) return this.skip(`${opener.description}, then ${button.description}`);
+      await this.tryAction(state, {
+        ...button,
+        description: `${opener.description}, then ${button.description}`,
+        steps: [...opener.steps, ...button.steps],
+        control: opener.control,
+        signature: `${opener.signature}>${button.signature}`,
+        mayChangeNothing: true,
+      });
     }
   }
 
@@ -698,12 +790,31 @@ class BehaviourExplorer {
     // Nothing changed at all: the session still shows the state, and the next action can use it.
     if (raw.length === 0 && action.kind !== 'reload') this.at = key(state.setup);
     const effects = meaningful(raw);
-    if (effects.length === 0 && action.kind !== 'reload') return { addedItem: false, marked: false };
-    const proposed =
-      action.kind === 'reload'
-        ? persistenceAssertions(before, after, typedBy(state.setup))
+    const unchanged = effects.length === 0 && action.kind !== 'reload';
+    if (unchanged && !action.mayChangeNothing) return { addedItem: false, marked: false };
+    const proposed = unchanged
+      ? []
+      : action.kind === 'reload'
+        ? [
+            ...(persistenceAssertions(before, after, typedBy(state.setup)) ?? []),
+            ...this.keptAfterReload(state, before, after),
+          ]
         : proposeAssertions(before, after, effects, action);
+    // What this run made (its values bear the run's id): still shown, or gone, as the action left it.
+    for (const value of typedBy(state.setup).filter((v) => v.includes(`{{${RUN_ID}}}`))) {
+      if (!shows(before, value)) continue;
+      const step: BehaviourStep = { verb: 'verifyText', text: value, visible: shows(after, value) };
+      if (!proposed.some((p) => JSON.stringify(p.step) === JSON.stringify(step))) proposed.push({ step });
+    }
+    if (unchanged) {
+      if (proposed.length === 0) return { addedItem: false, marked: false };
+      // Still on the same page (an item's page has another id in each session: not checked then).
+      const path = new URL(before.url).pathname;
+      if (!/\d/.test(path)) proposed.push({ step: { verb: 'verifyUrl', text: path } });
+    }
+    if (!unchanged && effects.length > 0) this.effectsOf.set(key([...state.setup, action]), effects);
     const tried: Tried = {
+      before,
       after,
       addedItem: effects.some((e) => e.kind === 'itemAdded') && count(before) < count(after),
       // An item's state changed and the item stayed: a checkbox, a class, or (a button that marks a
@@ -749,6 +860,36 @@ class BehaviourExplorer {
     return tried;
   }
 
+  /**
+   * After a reload, what the action that led to the state changed on the page (a status now "Closed",
+   * a "Reopen" button), where the reload still shows it: a change the server did not keep goes.
+   */
+  private keptAfterReload(state: State, before: PageSnapshot, after: PageSnapshot): ProposedAssertion[] {
+    const effects = this.effectsOf.get(key(state.setup)) ?? [];
+    const out: ProposedAssertion[] = [];
+    const texts = (s: PageSnapshot) => s.texts.filter((t) => t.item === null).map((t) => t.text);
+    const now = texts(after);
+    for (const e of effects) {
+      const text =
+        e.kind === 'textChanged' && e.item === null
+          ? e.to
+          : e.kind === 'textAdded' && e.item === null
+            ? e.text
+            : null;
+      if (text && !isVolatile(text) && texts(before).includes(text) && now.includes(text))
+        out.push({ step: { verb: 'verifyText', text, visible: true } });
+      if (
+        e.kind === 'controlAdded' &&
+        e.item === null &&
+        e.name &&
+        (e.role === 'button' || e.role === 'link') &&
+        after.controls.some((c) => c.role === e.role && c.name === e.name && c.item === null)
+      )
+        out.push({ step: { verb: 'verifyElement', role: e.role, name: e.name, visible: true } });
+    }
+    return out.slice(0, 6);
+  }
+
   /** Performs an action; an edit types a new title into the field the double-click opened. */
   private async act(
     action: CandidateAction,
@@ -762,8 +903,9 @@ class BehaviourExplorer {
       if (action.kind === 'edit') {
         const item = action.control.item ?? '';
         if (!after.focused?.value.includes(item)) return { after, steps };
-        const value =
+        const plain =
           [...EDIT_VALUES].find((v) => !v.toLowerCase().includes(item.toLowerCase())) ?? EDIT_VALUES[0];
+        const value = this.options.sharedState ? `${plain} {{${RUN_ID}}}` : plain;
         const more: BehaviourStep[] = [
           { verb: 'fillFocused', value },
           { verb: 'press', key: 'Enter' },
@@ -912,22 +1054,28 @@ class BehaviourExplorer {
     await session.perform(asStep(step), { timeoutMs, signal: this.signal });
   }
 
-  /** A snapshot once the page has stopped changing (two equal readings, at most a few tries). */
+  /**
+   * A snapshot once the page has stopped changing (two equal readings, at most a few tries), with the
+   * session's own `{{RUN_ID}}` value written back as the placeholder: what the explorer reads, names
+   * and checks is then the same in every session, each of which fills in an id of its own.
+   */
   private async settle(session: BrowserSession): Promise<PageSnapshot> {
     let last = await session.snapshot({ signal: this.signal });
     for (let i = 0; i < 4; i++) {
       await abortableDelay(SETTLE_MS, this.signal);
       const next = await session.snapshot({ signal: this.signal });
-      if (same(last, next)) return next;
+      if (same(last, next)) return withPlaceholder(next, session.runId);
       last = next;
     }
-    return last;
+    return withPlaceholder(last, session.runId);
   }
 }
 
 interface Tried {
   addedItem: boolean;
   marked: boolean;
+  /** The page the action was tried on (on server data, an item's page has another id in each session). */
+  before?: PageSnapshot;
   /** The page after the action, when it changed something. */
   after?: PageSnapshot;
 }
@@ -1003,14 +1151,38 @@ function same(a: PageSnapshot, b: PageSnapshot): boolean {
   return strip(a) === strip(b);
 }
 
+/** Whether the page shows `value` anywhere: a text, an item, a control's name. */
+function shows(snapshot: PageSnapshot, value: string): boolean {
+  const v = value.toLowerCase();
+  return (
+    snapshot.texts.some((t) => t.text.toLowerCase().includes(v)) ||
+    snapshot.items.some((i) => i.text.toLowerCase().includes(v)) ||
+    snapshot.controls.some((c) => c.name.toLowerCase().includes(v))
+  );
+}
+
+/** The snapshot with each occurrence of the session's run id written as `{{RUN_ID}}`. */
+function withPlaceholder(snapshot: PageSnapshot, runId: string): PageSnapshot {
+  const json = JSON.stringify(snapshot);
+  return json.includes(runId)
+    ? (JSON.parse(json.split(runId).join(`{{${RUN_ID}}}`)) as PageSnapshot)
+    : snapshot;
+}
+
 function rethrowAbort(error: unknown): null {
   if (error instanceof AbortedError) throw error;
   return null;
 }
 
-/** The texts these actions typed (a field's value, every field of a form), long enough to look for. */
+/**
+ * The texts these actions typed into fields (not the options they chose: every item may show "High"),
+ * long enough to look for.
+ */
 function typedBy(actions: CandidateAction[]): string[] {
-  const values = actions.flatMap((a) => [a.value ?? '', ...Object.values(a.filled ?? {})]);
+  const values = actions.flatMap((a) => [
+    ...(a.kind === 'select' ? [] : [a.value ?? '']),
+    ...a.steps.flatMap((step) => (step.verb === 'fill' ? [step.value] : [])),
+  ]);
   return [...new Set(values.filter((v) => v.length >= 3))];
 }
 
@@ -1027,8 +1199,8 @@ export function holdsOnAnyData(step: BehaviourStep, own: string[], data: string[
   const region = 'region' in step ? step.region : undefined;
   if (region && !mine(region)) return false;
   if (step.verb === 'verifyText') {
-    // Absent: other behaviours, and earlier runs, type the same values, so "gone" cannot be told.
-    if (!step.visible) return false;
+    // Absent: only what bears this run's id, since other behaviours and earlier runs type the same words.
+    if (!step.visible) return mine(step.text) && step.text.includes(`{{${RUN_ID}}}`);
     if (mine(step.text) || mine(region)) return true;
     // An item's text the behaviour did not type is data another test may close, edit or delete.
     if (data.some((text) => lower(text).includes(lower(step.text)))) return false;

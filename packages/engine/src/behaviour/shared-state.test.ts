@@ -32,6 +32,14 @@ describe('checks kept when the data is shared between sessions', () => {
     ).toBe(false);
   });
 
+  it("keeps an item's absence when its text bears the run's id: no other run typed it", () => {
+    const unique = ['Printer jam {{RUN_ID}}'];
+    expect(
+      holdsOnAnyData({ verb: 'verifyText', text: 'Printer jam {{RUN_ID}}', visible: false }, unique),
+    ).toBe(true);
+    expect(holdsOnAnyData({ verb: 'verifyText', text: 'Printer jam', visible: false }, unique)).toBe(false);
+  });
+
   it("keeps the page's own texts and controls", () => {
     expect(holdsOnAnyData({ verb: 'verifyText', text: 'Ticket created', visible: true }, own)).toBe(true);
     expect(

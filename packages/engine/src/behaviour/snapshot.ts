@@ -65,6 +65,12 @@ export interface SnapshotControl {
   /** A link that opens elsewhere: a new window, a download, another origin or scheme. */
   leaves: boolean;
   required: boolean;
+  /**
+   * For a button with no name outside any item (an icon beside a heading): the text of the smallest
+   * block around it that has some (at most 80 characters), by which a step can find it
+   * (`Click the button in "…"`); else null.
+   */
+  near: string | null;
 }
 
 export interface SnapshotForm {
@@ -316,10 +322,20 @@ export function readSnapshot(page: Page): Promise<Omit<PageSnapshot, 'consoleErr
         submit: submitEl ? nameOf(submitEl) || null : null,
       };
     });
+    /** The text of the smallest block around a nameless control that has some, when it is short. */
+    const nearOf = (el: Element): string | null => {
+      let cur = el.parentElement;
+      for (let up = 0; cur && cur !== document.body && up < 3; up++, cur = cur.parentElement) {
+        const text = ownText(cur);
+        if (text) return text.length <= 80 ? text : null;
+      }
+      return null;
+    };
     const describe = (el: Element) => {
       const item = itemLabel(itemOf(el));
       const role = roleOf(el);
       const name = nameOf(el).slice(0, 120);
+      const near = !name && item === null && role === 'button' ? nearOf(el) : null;
       const field =
         el instanceof HTMLInputElement ||
         el instanceof HTMLTextAreaElement ||
@@ -358,6 +374,7 @@ export function readSnapshot(page: Page): Promise<Omit<PageSnapshot, 'consoleErr
             !/^https?:$/.test(el.protocol) ||
             el.origin !== location.origin),
         required: (el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true',
+        near,
       };
     };
     const itemEls = shown.filter((el) => isItem(el));
@@ -384,7 +401,24 @@ export function readSnapshot(page: Page): Promise<Omit<PageSnapshot, 'consoleErr
       itemEls
         .flatMap((el) => Array.from(el.querySelectorAll(CONTROL_SELECTOR)))
         .filter((el) => !visible(el) && itemOf(el) !== null && visible(itemOf(el)!))
-        .map((el) => describe(el)),
+        .map((el) => describe(el))
+        .concat(
+          // An icon button outside any item, shown only while its block is hovered (a bin beside a
+          // heading): laid out but invisible, in a visible parent, found by its block's text (`near`).
+          all
+            .filter(
+              (el) =>
+                roleOf(el) === 'button' &&
+                isControl(el) &&
+                !visible(el) &&
+                el.getClientRects().length > 0 &&
+                itemOf(el) === null &&
+                el.parentElement !== null &&
+                visible(el.parentElement),
+            )
+            .map((el) => describe(el))
+            .filter((c) => c.near !== null),
+        ),
     );
     const INLINE = /^(SPAN|STRONG|B|EM|I|SMALL|CODE|MARK|ABBR|TIME|DATA|OUTPUT|SUP|SUB|U|S)$/;
     const phraseOf = (el: Element): Element => {
