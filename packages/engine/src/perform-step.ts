@@ -379,6 +379,18 @@ export async function performStep(ctx: StepContext, step: Step): Promise<string 
     case 'verifyNoOverflow':
       fail(await horizontalOverflow(page));
       return null;
+    case 'verifySum': {
+      // Polled like the other checks: a summary drawn after its data arrives gets the step's time.
+      let problem = '';
+      for (;;) {
+        if (signal?.aborted) throw new AbortedError();
+        problem = sumProblem(await rowNumbers(page, [...step.parts, step.total]), step.parts, step.total);
+        if (problem === '' || Date.now() >= deadline) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      if (problem) throw new Error(`${problem} on ${page.url()}`);
+      return 'tr';
+    }
     case 'verifyAccessibility':
       fail(await accessibilityViolations(page));
       return null;
@@ -729,4 +741,43 @@ function dispatchPaste(text: string): boolean {
   });
   (e ?? document).dispatchEvent(event);
   return event.defaultPrevented;
+}
+
+/**
+ * The number of each named row on the page: a table row (or role=row) whose first cell reads the name
+ * (case and spacing aside), and the one number in the rest of its text; null for a row not found or
+ * not holding exactly one number. Money reads as its amount ("$1,250.50" is 1250.5).
+ */
+function rowNumbers(page: Page, names: string[]): Promise<(number | null)[]> {
+  return page.evaluate((wanted: string[]) => {
+    const clean = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+    const rows = Array.from(document.querySelectorAll('tr, [role="row"]')).filter(
+      (row) => (row as HTMLElement).offsetParent !== null || row.getClientRects().length > 0,
+    );
+    return wanted.map((name) => {
+      const row = rows.find(
+        (r) =>
+          clean(r.querySelector('th, td, [role="rowheader"], [role="cell"]')?.textContent ?? null) ===
+          clean(name),
+      );
+      if (!row) return null;
+      const rest = clean(row.textContent).replace(clean(name), '');
+      const numbers = rest.match(/-?[\d.,]*\d/g) ?? [];
+      if (numbers.length !== 1) return null;
+      return Number(numbers[0].replace(/,/g, ''));
+    });
+  }, names);
+}
+
+/** What is wrong with `parts` adding up to `total`, in words; '' when they do. */
+function sumProblem(values: (number | null)[], parts: string[], total: string): string {
+  const names = [...parts, total];
+  const missing = names.filter((_, i) => values[i] === null || !Number.isFinite(values[i]));
+  if (missing.length > 0)
+    return `Expected rows ${names.map((n) => `"${n}"`).join(', ')} each with one number, but found none for ${missing.map((n) => `"${n}"`).join(', ')}`;
+  const numbers = values as number[];
+  const sum = numbers.slice(0, -1).reduce((a, b) => a + b, 0);
+  const expected = numbers[numbers.length - 1];
+  if (Math.abs(sum - expected) < 0.005) return '';
+  return `Expected ${parts.map((p) => `"${p}"`).join(' + ')} (${numbers.slice(0, -1).join(' + ')} = ${Math.round(sum * 100) / 100}) to add up to "${total}" (${expected})`;
 }

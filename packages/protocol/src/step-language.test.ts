@@ -34,6 +34,14 @@ describe('step language', () => {
       { verb: 'verifyElement', role: 'heading', name: 'Products', visible: true },
     ],
     ['Verify URL contains "account"', { verb: 'verifyUrl', text: 'account' }],
+    [
+      'Verify the rows "Open" + "Closed" add up to "All tickets"',
+      { verb: 'verifySum', parts: ['Open', 'Closed'], total: 'All tickets' },
+    ],
+    [
+      "verify 'Food' + 'Rent' + 'Travel' add up to 'Total'",
+      { verb: 'verifySum', parts: ['Food', 'Rent', 'Travel'], total: 'Total' },
+    ],
     ['Verify title contains "Acme"', { verb: 'verifyTitle', text: 'Acme' }],
     ['Verify field "Email" shows a validation error', { verb: 'verifyInvalid', field: 'Email' }],
     ['Verify no error message is visible', { verb: 'verifyNoErrors' }],
@@ -177,6 +185,7 @@ type HandWrittenStep =
   | { verb: 'screenshot' }
   | { verb: 'verifyText'; text: string; visible: boolean; region?: string }
   | { verb: 'verifyElement'; role: TargetRole; name: string; visible: boolean; region?: string }
+  | { verb: 'verifySum'; parts: string[]; total: string }
   | { verb: 'verifyUrl'; text: string }
   | { verb: 'verifyTitle'; text: string }
   | { verb: 'verifyValue'; field: string; value: string }
@@ -368,6 +377,7 @@ const SAMPLES: Step[] = [
   { verb: 'verifyLinksWork' },
   { verb: 'verifyImagesAlt' },
   { verb: 'verifyNoOverflow' },
+  { verb: 'verifySum', parts: ['Open', 'Closed "old"'], total: 'All tickets' },
   { verb: 'verifyAccessibility' },
 ];
 

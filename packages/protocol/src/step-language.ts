@@ -113,6 +113,11 @@ export const StepSchema = z.discriminatedUnion('verb', [
     visible: z.boolean(),
     region: z.string().optional(),
   }),
+  /**
+   * The numbers of the `parts` rows (a table's rows, each found by its first cell) add up to the
+   * number of the `total` row: a summary that holds whatever the data.
+   */
+  step('verifySum', { parts: z.array(z.string()).min(2).max(20), total: z.string() }),
   step('verifyUrl', { text: z.string() }),
   step('verifyTitle', { text: z.string() }),
   step('verifyValue', { field: z.string(), value: z.string() }),
@@ -301,6 +306,14 @@ const RULES: Rule[] = [
       };
     },
   ],
+  [
+    r(`verify (?:that )?(?:the rows )?(${Q}(?:\\s*\\+\\s*${Q})+)\\s+add up to\\s+${Q}`),
+    (m) => ({
+      verb: 'verifySum',
+      parts: [...m[1].matchAll(new RegExp(Q, 'g'))].map((p) => unquote(p, 1)),
+      total: unquote(m, m.length - 2),
+    }),
+  ],
   [r(`verify (?:that )?(?:the )?url contains\\s+${Q}`), (m) => ({ verb: 'verifyUrl', text: unquote(m, 1) })],
   [
     r(`verify (?:that )?(?:the )?(?:page )?title contains\\s+${Q}`),
@@ -425,6 +438,8 @@ export function formatStep(step: Step): string {
       return `Verify text ${q(step.text)} ${visibility(step.visible)}${inRegion(step.region)}`;
     case 'verifyElement':
       return `Verify ${step.role} ${q(step.name)} ${visibility(step.visible)}${inRegion(step.region)}`;
+    case 'verifySum':
+      return `Verify the rows ${step.parts.map(q).join(' + ')} add up to ${q(step.total)}`;
     case 'verifyUrl':
       return `Verify URL contains ${q(step.text)}`;
     case 'verifyTitle':

@@ -246,3 +246,38 @@ export function persistenceAssertions(
   }
   return out.length > 0 ? out : null;
 }
+
+/** A row that sums the rows above it, by its label: "Total", "All tickets", "Grand total", "Overall". */
+const TOTAL_ROW = /^(?:(?:grand |sub)?total|all|overall|sum)\b/i;
+
+/**
+ * Summaries that hold whatever the data: for each table row labelled as a total (see `TOTAL_ROW`), the
+ * fewest rows right above it (two at least) whose numbers add up to its own, as a `verifySum`. Each row
+ * counts only when its text, its label aside, holds exactly one number.
+ */
+export function sumAssertions(snapshot: PageSnapshot): ProposedAssertion[] {
+  const rows = snapshot.items
+    .filter((i) => i.role === 'row' && i.label)
+    .map((i) => {
+      const rest = i.text.replace(i.label, '');
+      const numbers = rest.match(/-?[\d.,]*\d/g) ?? [];
+      return { label: i.label, value: numbers.length === 1 ? Number(numbers[0].replace(/,/g, '')) : null };
+    });
+  const out: ProposedAssertion[] = [];
+  rows.forEach((row, t) => {
+    if (!TOTAL_ROW.test(row.label) || row.value === null || !Number.isFinite(row.value)) return;
+    let sum = 0;
+    for (let k = t - 1; k >= 0 && t - k <= 20; k--) {
+      const part = rows[k];
+      if (part.value === null || !Number.isFinite(part.value) || TOTAL_ROW.test(part.label)) return;
+      sum += part.value;
+      if (t - k >= 2 && Math.abs(sum - row.value) < 0.005) {
+        out.push({
+          step: { verb: 'verifySum', parts: rows.slice(k, t).map((r) => r.label), total: row.label },
+        });
+        return;
+      }
+    }
+  });
+  return out;
+}

@@ -305,11 +305,14 @@ export function candidateActions(
       });
     } else if (c.role === 'button' && !c.name && c.near) {
       // An icon-only button beside a text of its own (a bin beside a ticket's heading): by that text.
-      push(c, {
-        kind: 'click',
-        description: `click the button beside ${quote(c.near)}`,
-        steps: [{ verb: 'click', role: 'button', region: c.near }],
-      });
+      push(
+        { ...c, name: `the button beside ${c.near}` },
+        {
+          kind: 'click',
+          description: `click the button beside ${quote(c.near)}`,
+          steps: [{ verb: 'click', role: 'button', region: c.near }],
+        },
+      );
     } else if (c.role === 'combobox' && c.name && c.form === null) {
       const option = c.options.find((o) => o !== '' && o !== c.value && o !== c.options[0]) ?? c.options[1];
       if (!option) continue;
@@ -351,11 +354,14 @@ export function candidateActions(
   for (const c of snapshot.hiddenControls) {
     if (!c.item && c.near && !c.disabled) {
       // Outside any item, shown while its block is hovered: clicking it by that block reveals it.
-      push(c, {
-        kind: 'click',
-        description: `hover ${quote(c.near)} and click its button`,
-        steps: [{ verb: 'click', role: 'button', region: c.near }],
-      });
+      push(
+        { ...c, name: `the button beside ${c.near}` },
+        {
+          kind: 'click',
+          description: `hover ${quote(c.near)} and click its button`,
+          steps: [{ verb: 'click', role: 'button', region: c.near }],
+        },
+      );
       continue;
     }
     if (!c.item || c.disabled || LEAVING.test(c.name) || c.role !== 'button') continue;

@@ -4,7 +4,13 @@ import type { BrowserSession } from '../browser-session';
 import { AbortedError, abortableDelay } from '../errors';
 import { RUN_ID } from '../variables';
 import { resolveWebUrl } from '../web-url';
-import { isVolatile, type ProposedAssertion, persistenceAssertions, proposeAssertions } from './assertions';
+import {
+  isVolatile,
+  type ProposedAssertion,
+  persistenceAssertions,
+  proposeAssertions,
+  sumAssertions,
+} from './assertions';
 import { type ActionKind, type CandidateAction, candidateActions, itemPageLink } from './candidates';
 import { diffSnapshots, type Effect, meaningful } from './diff';
 import type { PageSnapshot } from './snapshot';
@@ -624,7 +630,10 @@ class BehaviourExplorer {
     // A page drawn by script after the address changes: the steps after the click wait for its heading
     // (the item's title), so that they act on the item's page, not on what the list left on screen.
     const arrived: BehaviourStep = { verb: 'verifyElement', role: 'heading', name: item, visible: true };
-    if (this.session && (await this.holding(this.session, [{ step: arrived }], this.scaled(PRECHECK_MS))).length) {
+    if (
+      this.session &&
+      (await this.holding(this.session, [{ step: arrived }], this.scaled(PRECHECK_MS))).length
+    ) {
       follow.steps.push(arrived);
       opened = { setup: [...state.setup, follow], depth: state.depth + 1 };
       this.at = key(opened.setup);
@@ -695,9 +704,9 @@ class BehaviourExplorer {
       if (this.out) return this.skip(`${opener.description}, then ${button.description}`);
       await this.tryAction(state, {
         ...button,
+        kind: 'click',
         description: `${opener.description}, then ${button.description}`,
         steps: [...opener.steps, ...button.steps],
-        control: opener.control,
         signature: `${opener.signature}>${button.signature}`,
         mayChangeNothing: true,
       });
@@ -800,6 +809,9 @@ class BehaviourExplorer {
             ...this.keptAfterReload(state, before, after),
           ]
         : proposeAssertions(before, after, effects, action);
+    // A summary's rows adding up to its total, on a page the action opened (or whose summary it changed).
+    const sums = sumAssertions(after);
+    if (!unchanged && JSON.stringify(sums) !== JSON.stringify(sumAssertions(before))) proposed.push(...sums);
     // What this run made (its values bear the run's id): still shown, or gone, as the action left it.
     for (const value of typedBy(state.setup).filter((v) => v.includes(`{{${RUN_ID}}}`))) {
       if (!shows(before, value)) continue;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sumAssertions } from './assertions';
 import { holdsOnAnyData } from './explore-behaviours';
 
 // Behind a login, every session (and every later run) finds what the earlier ones left on the server.
@@ -45,5 +46,45 @@ describe('checks kept when the data is shared between sessions', () => {
     expect(
       holdsOnAnyData({ verb: 'verifyElement', role: 'dialog', name: 'New ticket', visible: true }, own),
     ).toBe(true);
+  });
+});
+
+describe('summaries that hold on any data', () => {
+  const row = (label: string, text: string) => ({
+    key: `row:${label}`,
+    role: 'row',
+    label,
+    text,
+    states: [],
+    checked: null,
+  });
+  const page = (items: ReturnType<typeof row>[]) =>
+    ({ url: 'http://127.0.0.1/reports', items }) as unknown as Parameters<typeof sumAssertions>[0];
+
+  it('checks that the fewest rows right above a total add up to it', () => {
+    const rows = [
+      row('High', 'High 14'),
+      row('Low', 'Low 1'),
+      row('Open', 'Open 28'),
+      row('Closed', 'Closed 5'),
+      row('All tickets', 'All tickets 33'),
+    ];
+    expect(sumAssertions(page(rows))).toEqual([
+      { step: { verb: 'verifySum', parts: ['Open', 'Closed'], total: 'All tickets' } },
+    ]);
+  });
+
+  it('reads money, and proposes nothing when no run of rows adds up or a row holds several numbers', () => {
+    expect(
+      sumAssertions(
+        page([row('Food', 'Food $1,200.50'), row('Rent', 'Rent $99.50'), row('Total', 'Total $1,300.00')]),
+      ),
+    ).toEqual([{ step: { verb: 'verifySum', parts: ['Food', 'Rent'], total: 'Total' } }]);
+    expect(sumAssertions(page([row('A', 'A 1'), row('B', 'B 2'), row('Total', 'Total 4')]))).toEqual([]);
+    expect(
+      sumAssertions(
+        page([row('Widget', 'Widget 2 × $10 $20'), row('Gadget', 'Gadget $5'), row('Total', 'Total $25')]),
+      ),
+    ).toEqual([]);
   });
 });
