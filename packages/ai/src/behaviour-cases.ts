@@ -146,6 +146,17 @@ export function nameBehaviour(b: Behaviour): { name: string; core: boolean } {
           core: true,
         };
       }
+      // Deleted on its own page (a bin, then the confirmation's Delete): gone from the list after.
+      const onItsPage = b.setupActions.some((a) => a.kind === 'link' && a.control.item);
+      const gone = b.assertions.some((a) => a.verb === 'verifyText' && a.visible === false);
+      if (!item && onItsPage && gone && /delete|remove/i.test(name))
+        return {
+          name: `${/remove/i.test(name) ? 'Removing' : 'Deleting'} an ${noun} on its page removes it from the list`,
+          core: true,
+        };
+      // Nothing changed, as it should not (Cancel in a confirmation): the name says so.
+      if (b.effects.length === 0)
+        return { name: `${upperFirst(b.description)} leaves the page as it was`, core: true };
       return {
         name: `${b.kind === 'hoverClick' ? 'Hovering an item and clicking' : 'Clicking'} ${quoteName(name)}${item ? ` in ${quoteName(item)}` : ''} ${summary(b)}`,
         core: false,
@@ -209,8 +220,17 @@ export function nameBehaviour(b: Behaviour): { name: string; core: boolean } {
         return { name: `Submitting ${quoteName(name)} adds an ${noun}${andUpdates(b, false)}`, core: true };
       return { name: `Submitting the form with ${quoteName(name)} ${summary(b)}`, core: true };
     }
-    case 'reload':
+    case 'reload': {
+      // After something done on an item's own page (a comment, a close): that is what must be kept.
+      const opened = b.setupActions.findIndex((a) => a.kind === 'link' && a.control.item);
+      const last = b.setupActions.at(-1);
+      if (opened >= 0 && last && opened < b.setupActions.length - 1)
+        return {
+          name: `${quoteName(last.control.name)} on the page of ${quoteName(b.setupActions[opened].control.item ?? '')} is kept after reloading`,
+          core: true,
+        };
       return { name: `${upperFirst(noun)}s and their state are kept after reloading the page`, core: true };
+    }
     case 'load':
       return { name: `The page opens showing ${join(updates(b, false)) || 'its current state'}`, core: true };
     case 'select':

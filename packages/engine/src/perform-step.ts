@@ -379,6 +379,22 @@ export async function performStep(ctx: StepContext, step: Step): Promise<string 
     case 'verifyNoOverflow':
       fail(await horizontalOverflow(page));
       return null;
+    case 'verifyCountOf': {
+      let seen = { shown: null as number | null, rows: 0 };
+      for (;;) {
+        if (signal?.aborted) throw new AbortedError();
+        seen = await countOf(page, step.text, step.cell);
+        if (seen.shown === seen.rows || Date.now() >= deadline) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      if (seen.shown === null)
+        throw new Error(`Expected a number shown with "${step.text}", but found none on ${page.url()}`);
+      if (seen.shown !== seen.rows)
+        throw new Error(
+          `Expected the number in "${step.text}" (${seen.shown}) to count the rows showing "${step.cell}" (${seen.rows}) on ${page.url()}`,
+        );
+      return 'tr';
+    }
     case 'verifySum': {
       // Polled like the other checks: a summary drawn after its data arrives gets the step's time.
       let problem = '';
@@ -780,4 +796,41 @@ function sumProblem(values: (number | null)[], parts: string[], total: string): 
   const expected = numbers[numbers.length - 1];
   if (Math.abs(sum - expected) < 0.005) return '';
   return `Expected ${parts.map((p) => `"${p}"`).join(' + ')} (${numbers.slice(0, -1).join(' + ')} = ${Math.round(sum * 100) / 100}) to add up to "${total}" (${expected})`;
+}
+
+/**
+ * The number shown with `text` (the smallest visible element reading "<n> <text>", each word singular
+ * or plural), and how many visible rows have a cell reading `cell` (case and spacing aside).
+ */
+function countOf(page: Page, text: string, cell: string): Promise<{ shown: number | null; rows: number }> {
+  return page.evaluate(
+    ({ text, cell }) => {
+      const clean = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim();
+      const shown = (el: Element) =>
+        el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+      const words = clean(text)
+        .split(' ')
+        .map((w) => `${w.replace(/s$/i, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:e?s)?`);
+      const pattern = new RegExp(`(?:^|\\D)(\\d+)\\s*${words.join('\\s+')}(?:$|[^\\p{L}])`, 'iu');
+      let best: { length: number; n: number } | null = null;
+      for (const el of Array.from(document.body.querySelectorAll('*'))) {
+        if (el.closest('script, style, template') || !shown(el)) continue;
+        const content = clean(el.textContent);
+        if (content.length > 200) continue;
+        const m = pattern.exec(content);
+        if (m && (best === null || content.length < best.length))
+          best = { length: content.length, n: Number(m[1]) };
+      }
+      const wanted = clean(cell).toLowerCase();
+      const rows = Array.from(document.querySelectorAll('tr, [role="row"]')).filter(
+        (row) =>
+          shown(row) &&
+          Array.from(row.querySelectorAll('td, th, [role="cell"], [role="gridcell"]')).some(
+            (c) => clean(c.textContent).toLowerCase() === wanted,
+          ),
+      ).length;
+      return { shown: best?.n ?? null, rows };
+    },
+    { text, cell },
+  );
 }

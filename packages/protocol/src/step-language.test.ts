@@ -39,6 +39,10 @@ describe('step language', () => {
       { verb: 'verifySum', parts: ['Open', 'Closed'], total: 'All tickets' },
     ],
     [
+      'Verify the number in "open tickets" counts the rows showing "Open"',
+      { verb: 'verifyCountOf', text: 'open tickets', cell: 'Open' },
+    ],
+    [
       "verify 'Food' + 'Rent' + 'Travel' add up to 'Total'",
       { verb: 'verifySum', parts: ['Food', 'Rent', 'Travel'], total: 'Total' },
     ],
@@ -186,6 +190,7 @@ type HandWrittenStep =
   | { verb: 'verifyText'; text: string; visible: boolean; region?: string }
   | { verb: 'verifyElement'; role: TargetRole; name: string; visible: boolean; region?: string }
   | { verb: 'verifySum'; parts: string[]; total: string }
+  | { verb: 'verifyCountOf'; text: string; cell: string }
   | { verb: 'verifyUrl'; text: string }
   | { verb: 'verifyTitle'; text: string }
   | { verb: 'verifyValue'; field: string; value: string }
@@ -378,6 +383,7 @@ const SAMPLES: Step[] = [
   { verb: 'verifyImagesAlt' },
   { verb: 'verifyNoOverflow' },
   { verb: 'verifySum', parts: ['Open', 'Closed "old"'], total: 'All tickets' },
+  { verb: 'verifyCountOf', text: 'open tickets', cell: "Open 'now'" },
   { verb: 'verifyAccessibility' },
 ];
 

@@ -118,6 +118,11 @@ export const StepSchema = z.discriminatedUnion('verb', [
    * number of the `total` row: a summary that holds whatever the data.
    */
   step('verifySum', { parts: z.array(z.string()).min(2).max(20), total: z.string() }),
+  /**
+   * The number shown with `text` ("2 open tickets": `open tickets`, singular or plural) equals how many
+   * rows have a cell that reads `cell` ("Open"): a counter that holds whatever the data.
+   */
+  step('verifyCountOf', { text: z.string(), cell: z.string() }),
   step('verifyUrl', { text: z.string() }),
   step('verifyTitle', { text: z.string() }),
   step('verifyValue', { field: z.string(), value: z.string() }),
@@ -314,6 +319,10 @@ const RULES: Rule[] = [
       total: unquote(m, m.length - 2),
     }),
   ],
+  [
+    r(`verify (?:that )?the number in\\s+${Q}\\s+counts the rows showing\\s+${Q}`),
+    (m) => ({ verb: 'verifyCountOf', text: unquote(m, 1), cell: unquote(m, 3) }),
+  ],
   [r(`verify (?:that )?(?:the )?url contains\\s+${Q}`), (m) => ({ verb: 'verifyUrl', text: unquote(m, 1) })],
   [
     r(`verify (?:that )?(?:the )?(?:page )?title contains\\s+${Q}`),
@@ -440,6 +449,8 @@ export function formatStep(step: Step): string {
       return `Verify ${step.role} ${q(step.name)} ${visibility(step.visible)}${inRegion(step.region)}`;
     case 'verifySum':
       return `Verify the rows ${step.parts.map(q).join(' + ')} add up to ${q(step.total)}`;
+    case 'verifyCountOf':
+      return `Verify the number in ${q(step.text)} counts the rows showing ${q(step.cell)}`;
     case 'verifyUrl':
       return `Verify URL contains ${q(step.text)}`;
     case 'verifyTitle':

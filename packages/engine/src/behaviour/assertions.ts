@@ -281,3 +281,38 @@ export function sumAssertions(snapshot: PageSnapshot): ProposedAssertion[] {
   });
   return out;
 }
+
+/**
+ * Counters that hold whatever the data: a page text of one number and words ("2 open tickets") whose
+ * number is how many rows have a cell reading one of those words ("Open"), as a `verifyCountOf`.
+ */
+export function countAssertions(snapshot: PageSnapshot): ProposedAssertion[] {
+  const rows = snapshot.items.filter((i) => i.role === 'row' && i.label);
+  if (rows.length === 0) return [];
+  const cells = (label: string) =>
+    snapshot.texts.filter((t) => t.item === label).map((t) => t.text.trim().toLowerCase());
+  const out: ProposedAssertion[] = [];
+  for (const t of snapshot.texts) {
+    if (t.item !== null || t.text.length > 40) continue;
+    const numbers = t.text.match(/\d+/g) ?? [];
+    if (numbers.length !== 1) continue;
+    const words = t.text
+      .replace(/\d+/, ' ')
+      .replace(/[^\p{L}\s]/gu, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (!/\p{L}{3,}/u.test(words)) continue;
+    const said = new Set(words.toLowerCase().split(' '));
+    const found = new Set(rows.flatMap((r) => cells(r.label)).filter((c) => said.has(c)));
+    for (const cell of found) {
+      const n = rows.filter((r) => cells(r.label).includes(cell)).length;
+      if (n !== Number(numbers[0])) continue;
+      const shown = rows.find((r) => cells(r.label).includes(cell));
+      const original = snapshot.texts.find(
+        (x) => x.item === shown?.label && x.text.trim().toLowerCase() === cell,
+      );
+      out.push({ step: { verb: 'verifyCountOf', text: words, cell: original?.text.trim() ?? cell } });
+    }
+  }
+  return out.slice(0, 2);
+}

@@ -5,6 +5,7 @@ import { AbortedError, abortableDelay } from '../errors';
 import { RUN_ID } from '../variables';
 import { resolveWebUrl } from '../web-url';
 import {
+  countAssertions,
   isVolatile,
   type ProposedAssertion,
   persistenceAssertions,
@@ -700,12 +701,15 @@ class BehaviourExplorer {
     const buttons = candidateActions(after, 0, this.hints).filter(
       (a) => (a.kind === 'click' || a.kind === 'submit') && !known.has(a.signature),
     );
+    // Named with the dialog's question ("Delete this ticket?"): what the buttons answer.
+    const dialog = after.dialogs.find((d) => !before.dialogs.includes(d));
+    const asked = dialog ? ` in ${JSON.stringify(dialog)}` : '';
     for (const button of buttons) {
-      if (this.out) return this.skip(`${opener.description}, then ${button.description}`);
+      if (this.out) return this.skip(`${opener.description}, then ${button.description}${asked}`);
       await this.tryAction(state, {
         ...button,
         kind: 'click',
-        description: `${opener.description}, then ${button.description}`,
+        description: `${opener.description}, then ${button.description}${asked}`,
         steps: [...opener.steps, ...button.steps],
         signature: `${opener.signature}>${button.signature}`,
         mayChangeNothing: true,
@@ -812,6 +816,9 @@ class BehaviourExplorer {
     // A summary's rows adding up to its total, on a page the action opened (or whose summary it changed).
     const sums = sumAssertions(after);
     if (!unchanged && JSON.stringify(sums) !== JSON.stringify(sumAssertions(before))) proposed.push(...sums);
+    // A counter that counts rows, where the action changed it.
+    if (!unchanged && effects.some((e) => e.kind === 'textChanged' && e.item === null && /\d/.test(e.to)))
+      proposed.push(...countAssertions(after));
     // What this run made (its values bear the run's id): still shown, or gone, as the action left it.
     for (const value of typedBy(state.setup).filter((v) => v.includes(`{{${RUN_ID}}}`))) {
       if (!shows(before, value)) continue;

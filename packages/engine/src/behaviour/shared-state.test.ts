@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sumAssertions } from './assertions';
+import { countAssertions, sumAssertions } from './assertions';
 import { holdsOnAnyData } from './explore-behaviours';
 
 // Behind a login, every session (and every later run) finds what the earlier ones left on the server.
@@ -86,5 +86,48 @@ describe('summaries that hold on any data', () => {
         page([row('Widget', 'Widget 2 × $10 $20'), row('Gadget', 'Gadget $5'), row('Total', 'Total $25')]),
       ),
     ).toEqual([]);
+  });
+});
+
+describe('counters that hold on any data', () => {
+  const text = (t: string, item: string | null = null) => ({
+    key: `${item}:${t}`,
+    text: t,
+    context: null,
+    item,
+    states: [],
+  });
+  const row = (label: string) => ({
+    key: `row:${label}`,
+    role: 'row',
+    label,
+    text: label,
+    states: [],
+    checked: null,
+  });
+  const page = (texts: ReturnType<typeof text>[], rows: string[]) =>
+    ({ url: 'http://127.0.0.1/tickets', items: rows.map(row), texts }) as unknown as Parameters<
+      typeof countAssertions
+    >[0];
+
+  it('checks that a counter names a state and counts the rows in it', () => {
+    const shown = page(
+      [
+        text('2 open tickets'),
+        text('Open', 'Jam'),
+        text('Closed', 'Dana'),
+        text('Open', 'Milk'),
+        text('High', 'Milk'),
+      ],
+      ['Jam', 'Dana', 'Milk'],
+    );
+    expect(countAssertions(shown)).toEqual([
+      { step: { verb: 'verifyCountOf', text: 'open tickets', cell: 'Open' } },
+    ]);
+  });
+
+  it('proposes nothing when the number is not that count, or the words name no cell', () => {
+    expect(countAssertions(page([text('3 open tickets'), text('Open', 'Jam')], ['Jam']))).toEqual([]);
+    expect(countAssertions(page([text('1 ticket'), text('Open', 'Jam')], ['Jam']))).toEqual([]);
   });
 });
