@@ -128,7 +128,23 @@ const CART = `<!doctype html><title>Cart</title>
   render();
 </script>`;
 
-const PAGES: Record<string, string> = { '/todo': TODO, '/cart': CART };
+/** A desk's list and report: a counter of open rows, a total row, and a bin shown by hovering its heading. */
+const DESK = `<!doctype html><title>Desk</title>
+<style>.head button { visibility: hidden } .head:hover button { visibility: visible }</style>
+<div class="head"><h1>Paper jam</h1><button aria-hidden="false" onclick="document.getElementById('said').textContent='Bin pressed'"><svg width="16" height="16"></svg></button></div>
+<p id="said"></p>
+<p class="count"><strong id="open">2</strong> open tickets</p>
+<table><tbody>
+  <tr><td>#1</td><td><a href="#1">Open the door</a></td><td><span>Open</span></td></tr>
+  <tr><td>#2</td><td><a href="#2">Printer jam</a></td><td><span>Closed</span></td></tr>
+  <tr><td>#3</td><td><a href="#3">Walk the dog</a></td><td><span>Open</span></td></tr>
+</tbody></table>`;
+const REPORT = `<!doctype html><title>Report</title>
+<table><caption>By status</caption><tbody>
+  <tr><th scope="row">Open</th><td>2</td></tr><tr><th scope="row">Closed</th><td id="closed">1</td></tr>
+</tbody><tfoot><tr><th scope="row">All tickets</th><td>3</td></tr></tfoot></table>`;
+
+const PAGES: Record<string, string> = { '/todo': TODO, '/cart': CART, '/desk': DESK, '/report': REPORT };
 
 let server: Server;
 let site: string;
@@ -537,3 +553,50 @@ describe('the button in a row, named by its place', () => {
     }
   });
 });
+
+describe('summaries and counters, whatever the data', () => {
+  it('checks that rows add up to their total and that a counter counts the rows it names', async () => {
+    const session = await pool.openSession({ viewport: { width: 800, height: 600 } });
+    const list = `${site}/desk`;
+    const report = `${site}/report`;
+    try {
+      await session.navigate(report);
+      await run(session, ['Verify the rows "Open" + "Closed" add up to "All tickets"']);
+      await changePage(session, () => {
+        document.getElementById('closed')!.textContent = '4';
+      });
+      expect(await failure(session, 'Verify the rows "Open" + "Closed" add up to "All tickets"')).toBe(
+        `Expected "Open" + "Closed" (2 + 4 = 6) to add up to "All tickets" (3) on ${report}`,
+      );
+      expect(await failure(session, 'Verify the rows "Open" + "Pending" add up to "All tickets"')).toBe(
+        `Expected rows "Open", "Pending", "All tickets" each with one number, but found none for "Pending" on ${report}`,
+      );
+      // "Open the door" is a subject, not a cell reading "Open": it is not counted.
+      await session.navigate(list);
+      await run(session, ['Verify the number in "open tickets" counts the rows showing "Open"']);
+      await changePage(session, () => {
+        document.getElementById('open')!.textContent = '3';
+      });
+      expect(
+        await failure(session, 'Verify the number in "open tickets" counts the rows showing "Open"'),
+      ).toBe(`Expected the number in "open tickets" (3) to count the rows showing "Open" (2) on ${list}`);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('finds a nameless button shown on hover by the text of the block it sits in', async () => {
+    const session = await pool.openSession({ viewport: { width: 800, height: 600 } });
+    try {
+      await session.navigate(`${site}/desk`);
+      await run(session, ['Click the button in "Paper jam"', 'Verify text "Bin pressed" is visible']);
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+/** Changes the page as its own script would. */
+async function changePage(session: BrowserSession, change: () => void): Promise<void> {
+  await session.evaluate(change, undefined);
+}
