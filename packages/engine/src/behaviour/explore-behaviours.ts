@@ -100,6 +100,8 @@ interface State {
 }
 
 const SETTLE_MS = 50;
+/** How long a confirmation's Cancel is watched for a change that must not come. */
+const NOTHING_HAPPENS_MS = 1_000;
 /** Kept back while exploring a page for checking how it opens (at reference latency). */
 const LOAD_RESERVE_MS = 4_000;
 /** How long a proposed check may take on the page it was proposed from (at reference latency). */
@@ -710,7 +712,9 @@ class BehaviourExplorer {
         ...button,
         kind: 'click',
         description: `${opener.description}, then ${button.description}${asked}`,
-        steps: [...opener.steps, ...button.steps],
+        // What must not happen (Cancel deleting anyway) would happen after the click, not at once: the
+        // checks wait a moment for it, as a tester watches the page before calling it unchanged.
+        steps: [...opener.steps, ...button.steps, { verb: 'wait', ms: NOTHING_HAPPENS_MS }],
         signature: `${opener.signature}>${button.signature}`,
         mayChangeNothing: true,
       });
