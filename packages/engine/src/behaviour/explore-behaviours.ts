@@ -414,10 +414,7 @@ class BehaviourExplorer {
     opener: CandidateAction,
     after: PageSnapshot,
   ): Promise<void> {
-    const known = new Set(candidateActions(before, 0, this.hints).map((a) => a.signature));
-    const revealed = candidateActions(after, 0, this.hints).filter(
-      (a) => a.kind === 'submit' && !known.has(a.signature),
-    );
+    const revealed = this.revealedBy(before, after).filter((a) => a.kind === 'submit');
     for (const form of revealed) {
       if (this.out) return;
       // The list is explored from one adder; the form's other ways (sent blank) are still tried.
@@ -444,6 +441,12 @@ class BehaviourExplorer {
         await this.exploreList(composite);
       }
     }
+  }
+
+  /** The actions an action brought onto the page (a dialog's form or buttons): those `before` did not offer. */
+  private revealedBy(before: PageSnapshot, after: PageSnapshot): CandidateAction[] {
+    const known = new Set(candidateActions(before, 0, this.hints).map((a) => a.signature));
+    return candidateActions(after, 0, this.hints).filter((a) => !known.has(a.signature));
   }
 
   /** The states a list app is explored in: one item, two items, one of two completed. */
@@ -677,10 +680,8 @@ class BehaviourExplorer {
         signature: `item page|${action.signature}`,
       };
       // The buttons it brought (Reopen after Close), in that state.
-      const known = new Set(candidateActions(here, 2, this.hints).map((a) => a.signature));
-      for (const next of candidateActions(after, 2, this.hints).filter(
-        (a) =>
-          a.kind === 'click' && a.scope === 'page' && !known.has(a.signature) && !listed.has(a.signature),
+      for (const next of this.revealedBy(here, after).filter(
+        (a) => a.kind === 'click' && a.scope === 'page' && !listed.has(a.signature),
       )) {
         if (this.out) break;
         await this.tryAction(changed, next);
@@ -699,10 +700,7 @@ class BehaviourExplorer {
     opener: CandidateAction,
     after: PageSnapshot,
   ): Promise<void> {
-    const known = new Set(candidateActions(before, 0, this.hints).map((a) => a.signature));
-    const buttons = candidateActions(after, 0, this.hints).filter(
-      (a) => (a.kind === 'click' || a.kind === 'submit') && !known.has(a.signature),
-    );
+    const buttons = this.revealedBy(before, after).filter((a) => a.kind === 'click' || a.kind === 'submit');
     // Named with the dialog's question ("Delete this ticket?"): what the buttons answer.
     const dialog = after.dialogs.find((d) => !before.dialogs.includes(d));
     const asked = dialog ? ` in ${JSON.stringify(dialog)}` : '';
@@ -891,6 +889,7 @@ class BehaviourExplorer {
     const effects = this.effectsOf.get(key(state.setup)) ?? [];
     const out: ProposedAssertion[] = [];
     const texts = (s: PageSnapshot) => s.texts.filter((t) => t.item === null).map((t) => t.text);
+    const was = texts(before);
     const now = texts(after);
     for (const e of effects) {
       const text =
@@ -899,7 +898,7 @@ class BehaviourExplorer {
           : e.kind === 'textAdded' && e.item === null
             ? e.text
             : null;
-      if (text && !isVolatile(text) && texts(before).includes(text) && now.includes(text))
+      if (text && !isVolatile(text) && was.includes(text) && now.includes(text))
         out.push({ step: { verb: 'verifyText', text, visible: true } });
       if (
         e.kind === 'controlAdded' &&
