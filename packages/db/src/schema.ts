@@ -91,6 +91,8 @@ export const testRuns = pgTable('test_runs', {
   environment_name: text('environment_name'),
   suite_id: uuid('suite_id').references(() => savedSuites.id, { onDelete: 'set null' }),
   suite_version: integer('suite_version'),
+  // screen | api | schedule (0009_api_tokens.sql)
+  trigger: text('trigger'),
   ...timestamps,
 });
 
@@ -366,3 +368,20 @@ export type EnvironmentRow = typeof environments.$inferSelect;
 export type ProjectVariableRow = typeof projectVariables.$inferSelect;
 export type SavedSuiteRow = typeof savedSuites.$inferSelect;
 export type SavedSuiteVersionRow = typeof savedSuiteVersions.$inferSelect;
+
+/** Personal API tokens (0009_api_tokens.sql): only their hash is kept. */
+export const apiTokens = pgTable('api_tokens', {
+  id: uuid('id').primaryKey(),
+  user_id: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  scope: text('scope').notNull(),
+  token_hash: text('token_hash').notNull(),
+  hint: text('hint').notNull(),
+  expires_at: at('expires_at'),
+  last_used_at: at('last_used_at'),
+  revoked_at: at('revoked_at'),
+  created_at: at('created_at').notNull().defaultNow(),
+});
+export type ApiTokenRow = typeof apiTokens.$inferSelect;

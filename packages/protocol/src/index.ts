@@ -1,5 +1,6 @@
 export * from './auth';
 export * from './automation';
+export * from './ci';
 export * from './common';
 export * from './comparison';
 export * from './conversations';

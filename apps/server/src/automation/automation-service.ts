@@ -75,7 +75,15 @@ export interface AutomationDeps {
   sessions?: SessionOpener;
   /** Project environments; without it, work that names a project is refused. */
   projects?: ProjectTargets;
+  /**
+   * Told when a saved suite's run is over, whoever started it (screen, API, schedule): the project's
+   * notifications go out from here. Its failures are logged, never the run's.
+   */
+  savedRunFinished?: (userId: string, runId: string) => Promise<void>;
 }
+
+/** Who or what started a run (recorded with it): the screens, the API (a token, the CLI), a schedule. */
+export type RunTrigger = 'screen' | 'api' | 'schedule';
 
 /** What a run records about the project, environment and saved suite it ran (all null for a bare URL). */
 export interface RunOrigin {
@@ -300,6 +308,8 @@ export class AutomationService {
       environment_id?: string | null;
       /** A saved suite's run: which suite and version it ran (recorded with the run). */
       suite?: { id: string; version: number; name: string } | null;
+      /** @default 'screen' */
+      trigger?: RunTrigger;
     },
     send: Send,
   ): Promise<{ done: Promise<void>; runId: Promise<string | null> }> {
@@ -350,6 +360,7 @@ export class AutomationService {
               ? cases[0].test_name
               : `Suite for ${new URL(data.url).host}`,
           engine: BUILTIN_ENGINE,
+          trigger: data.trigger ?? 'screen',
         },
       );
       recorded(runId);
@@ -531,7 +542,7 @@ export class AutomationService {
    */
   async runSavedSuite(
     userId: string,
-    ids: { project_id: string; suite_id: string; environment_id?: string | null },
+    ids: { project_id: string; suite_id: string; environment_id?: string | null; trigger?: RunTrigger },
     send: Send,
   ): Promise<{ test_run_id: string; environment_id: string; environment_name: string; done: Promise<void> }> {
     const { projects } = this.deps;
@@ -547,12 +558,26 @@ export class AutomationService {
         project_id: ids.project_id,
         environment_id: environment.id,
         suite: { id: suite.id, version: suite.version, name: suite.name },
+        trigger: ids.trigger,
       },
       send,
     );
     const id = await runId;
     if (!id) throw new AppError('INTERNAL', 'The run could not be recorded');
-    return { test_run_id: id, environment_id: environment.id, environment_name: environment.name, done };
+    const { savedRunFinished, log } = this.deps;
+    const over = savedRunFinished
+      ? done.finally(() =>
+          savedRunFinished(userId, id).catch((error: unknown) =>
+            log.error({ err: error, runId: id }, 'after a saved suite run'),
+          ),
+        )
+      : done;
+    return {
+      test_run_id: id,
+      environment_id: environment.id,
+      environment_name: environment.name,
+      done: over,
+    };
   }
 
   /**

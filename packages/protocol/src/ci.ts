@@ -1,0 +1,124 @@
+import { z } from 'zod';
+
+/**
+ * Argus in a delivery pipeline (docs/CI.md): personal API tokens, the run API a CI job drives
+ * (start, follow, cancel, report) and what the `argus` command line reads from it.
+ */
+
+/** What a token may do: start runs (and read them), only read results, or everything a login may. */
+export const TokenScopeSchema = z.enum(['run', 'read', 'full']);
+export type TokenScope = z.infer<typeof TokenScopeSchema>;
+
+/** Every token starts with this, so a leaked one is recognisable (secret scanners, logs). */
+export const API_TOKEN_PREFIX = 'argus_';
+
+export const ApiTokenCreateSchema = z.object({
+  name: z.string().trim().min(1, 'Name the token').max(100),
+  scope: TokenScopeSchema.default('run'),
+  /** Days until it stops working; absent or null: it never expires. */
+  expires_in_days: z.number().int().min(1).max(3650).nullable().optional(),
+});
+export type ApiTokenCreate = z.input<typeof ApiTokenCreateSchema>;
+
+/** A token as listed: never its value, which is shown once when it is made and stored only hashed. */
+export const ApiTokenSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  scope: TokenScopeSchema,
+  /** The token's first characters (`argus_ab12…`), to tell tokens apart. */
+  hint: z.string(),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+export type ApiToken = z.infer<typeof ApiTokenSchema>;
+
+/** The answer to creating a token: the only time its value is given. */
+export const ApiTokenCreatedSchema = ApiTokenSchema.extend({ token: z.string() });
+export type ApiTokenCreated = z.infer<typeof ApiTokenCreatedSchema>;
+
+/** How a run stands: running, or one of the ends a run has. */
+export const RunStatusSchema = z.enum([
+  'pending',
+  'running',
+  'completed',
+  'failed',
+  'stopped',
+  'interrupted',
+  'error',
+]);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+/** True once a run will change no more. */
+export function isRunOver(status: string): boolean {
+  return status !== 'pending' && status !== 'running';
+}
+
+/** One test case's result in a run. */
+export const RunCaseResultSchema = z.object({
+  test_name: z.string(),
+  test_case_id: z.string().nullable(),
+  status: z.enum(['passed', 'failed', 'error', 'skipped']),
+  /** Seconds. */
+  execution_time: z.number().nullable(),
+  error: z.string().nullable(),
+  /** The steps as the runner reported them: what each did, its status and error. */
+  steps: z.array(
+    z.object({
+      step_number: z.number(),
+      description: z.string(),
+      status: z.string(),
+      error: z.string().nullable(),
+    }),
+  ),
+});
+export type RunCaseResult = z.infer<typeof RunCaseResultSchema>;
+
+/** A run as the run API answers it (`GET /api/runs/{id}`), and the JSON report. */
+export const RunReportSchema = z.object({
+  id: z.string(),
+  status: RunStatusSchema,
+  suite_name: z.string().nullable(),
+  project_id: z.string().nullable(),
+  suite_id: z.string().nullable(),
+  suite_version: z.number().nullable(),
+  environment_id: z.string().nullable(),
+  environment_name: z.string().nullable(),
+  url: z.string(),
+  engine: z.string().nullable(),
+  /** Who or what started it: the screens, the API (a token or the CLI), or a schedule. */
+  trigger: z.string().nullable(),
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  /** Seconds. */
+  execution_time: z.number().nullable(),
+  total_tests: z.number(),
+  passed_tests: z.number(),
+  failed_tests: z.number(),
+  /** Results of the cases finished so far, in the order they finished. */
+  results: z.array(RunCaseResultSchema),
+  /** Cases of the run with no result (not reached when it was stopped or failed), by name. */
+  not_run: z.array(z.string()),
+});
+export type RunReport = z.infer<typeof RunReportSchema>;
+
+/**
+ * The events of `GET /api/runs/{id}/events` (server-sent events, `event:` is the type, `data:` the
+ * JSON): the run as it stands when the stream opens, each case as it finishes, then the run's end,
+ * after which the stream closes.
+ */
+export const RunEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('run'), run: RunReportSchema }),
+  z.object({ type: z.literal('case_finished'), result: RunCaseResultSchema }),
+  z.object({ type: z.literal('run_finished'), run: RunReportSchema }),
+]);
+export type RunEvent = z.infer<typeof RunEventSchema>;
+
+/** `POST /api/projects/{id}/suites/{suite}/runs`: answered at once (202). */
+export const RunStartedSchema = z.object({
+  test_run_id: z.string(),
+  environment_id: z.string(),
+  environment_name: z.string(),
+});
+export type RunStarted = z.infer<typeof RunStartedSchema>;
