@@ -16,12 +16,16 @@ import { cleanupRoutes } from './routes/cleanup';
 import { comparisonRoutes } from './routes/comparisons';
 import { conversationRoutes } from './routes/conversations';
 import { demoRequestRoutes } from './routes/demo-requests';
+import { generationRoutes } from './routes/generations';
 import { healthRoutes } from './routes/health';
 import { projectRoutes } from './routes/projects';
+import { runRoutes } from './routes/runs';
 import { screenshotRoutes } from './routes/screenshots';
 import { sessionRoutes } from './routes/sessions';
 import { settingsRoutes } from './routes/settings';
+import { tokenRoutes } from './routes/tokens';
 import { uploadRoutes } from './routes/uploads';
+import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './security-headers';
 import { createServices, type Services } from './services';
 import { gatewayRoutes } from './ws/gateway';
 import { automationHandlers } from './ws/handlers/automation';
@@ -37,20 +41,7 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Same-origin everything (the socket too: 'self' covers ws: to this host); no plugins, no framing.
- * Inline styles are allowed because the toast library (goober) writes its rules into a <style> element.
- * Scripts stay 'self' only; zod's probe for `new Function` is refused and it falls back to no JIT.
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export { CONTENT_SECURITY_POLICY };
 
 /**
  * Signatures travel in screenshot links; a client may still put a token in a URL (the socket refuses it,
@@ -121,10 +112,7 @@ export async function buildApp({
     },
   });
   app.addHook('onSend', async (_request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+    reply.headers(SECURITY_HEADERS);
   });
 
   // The sockets' hub first: the services reach users through it (realtime/user-channel.ts).
@@ -143,7 +131,7 @@ export async function buildApp({
   });
   app.decorate('services', services);
   app.decorate('hub', hub);
-  registerAuthentication(app, services.auth);
+  registerAuthentication(app, services.auth, services.apiTokens);
   // Socket handlers, one set per capability, built on its services.
   const handlers: MessageHandlers = {
     ...foundationHandlers(),
@@ -164,6 +152,13 @@ export async function buildApp({
     projects: services.projects,
     automation: services.automation,
   });
+  await app.register(generationRoutes, {
+    prefix: '/api/projects',
+    projects: services.projects,
+    automation: services.automation,
+  });
+  await app.register(tokenRoutes, { prefix: '/api/tokens', apiTokens: services.apiTokens });
+  await app.register(runRoutes, { prefix: '/api/runs', repos, automation: services.automation });
   await app.register(settingsRoutes, {
     prefix: '/api/settings',
     modelSettings: services.modelSettings,

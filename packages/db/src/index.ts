@@ -1,3 +1,4 @@
+export { type ApiTokensRepository, apiTokensRepository, type NewApiToken } from './api-tokens';
 export {
   type ConversationsRepository,
   conversationsRepository,
@@ -42,6 +43,7 @@ export {
   type VariableValue,
 } from './projects';
 export type {
+  ApiTokenRow,
   ComparisonImageRow,
   ComparisonImagesRow,
   ComparisonRow,
@@ -57,13 +59,24 @@ export type {
   ProjectVariableRow,
   SavedSuiteRow,
   SavedSuiteVersionRow,
+  ScheduleRow,
   ScreenshotRow,
   SessionRow,
   TestResultRow,
   TestRunRow,
   UserRow,
   UserSettingsRow,
+  WebhookDeliveryRow,
+  WebhookRow,
 } from './schema';
+export {
+  type NewSchedule,
+  type ScheduleListing,
+  type ScheduleOutcomePatch,
+  type SchedulePatch,
+  type SchedulesRepository,
+  schedulesRepository,
+} from './schedules';
 export { type NewSession, type SessionFilter, type SessionsRepository, sessionsRepository } from './sessions';
 export { type StepCacheEntry, type StepCacheRepository, stepCacheRepository } from './step-cache';
 export {
@@ -82,19 +95,31 @@ export {
   testEngines,
 } from './testing';
 export { type UserSettingsPatch, type UserSettingsRepository, userSettingsRepository } from './user-settings';
+export {
+  type DeliveryListing,
+  type DeliveryPatch,
+  type NewDelivery,
+  type NewWebhook,
+  type WebhookPatch,
+  type WebhooksRepository,
+  webhooksRepository,
+} from './webhooks';
 export { isUuid, type NewUser, UniqueViolation, type UsersRepository, usersRepository } from './users';
 
+import { apiTokensRepository } from './api-tokens';
 import { conversationsRepository } from './conversations';
 import type { Database } from './database';
 import { demoRequestsRepository } from './demo-requests';
 import { designComparisonsRepository } from './design-comparisons';
 import { modelUsageRepository } from './model-usage';
 import { projectsRepository } from './projects';
+import { schedulesRepository } from './schedules';
 import { sessionsRepository } from './sessions';
 import { stepCacheRepository } from './step-cache';
 import { testRunsRepository } from './test-runs';
 import { userSettingsRepository } from './user-settings';
 import { usersRepository } from './users';
+import { webhooksRepository } from './webhooks';
 
 /** Every repository over one open database. */
 export function repositories(db: Database) {
@@ -109,6 +134,9 @@ export function repositories(db: Database) {
     conversations: conversationsRepository(db.orm),
     designComparisons: designComparisonsRepository(db.orm),
     projects: projectsRepository(db.orm),
+    apiTokens: apiTokensRepository(db.orm),
+    schedules: schedulesRepository(db.orm),
+    webhooks: webhooksRepository(db.orm),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TestRunStatusSchema } from './automation';
 
 /**
  * Argus in a delivery pipeline (docs/CI.md): personal API tokens, the run API a CI job drives

@@ -14,6 +14,8 @@ export const ERRORS = {
   INVALID_TOKEN: { status: 401, detail: 'Could not validate credentials' },
   WRONG_PASSWORD: { status: 400, detail: 'Current password is incorrect' },
   FORBIDDEN: { status: 403, detail: 'Forbidden' },
+  /** An API token whose scope does not cover the request (a read token starting a run). */
+  TOKEN_SCOPE: { status: 403, detail: "This API token's scope does not allow this request" },
   /** REGISTRATION=closed: accounts are made by an administrator (`npm run user:add`). */
   REGISTRATION_CLOSED: {
     status: 403,
@@ -22,6 +24,8 @@ export const ERRORS = {
   /** A signed link (a screenshot's image) with a wrong signature, or past its expiry. */
   LINK_INVALID: { status: 403, detail: 'This link is invalid or has expired' },
   NOT_FOUND: { status: 404, detail: 'Not found' },
+  /** An API token that does not exist or is another user's. */
+  TOKEN_NOT_FOUND: { status: 404, detail: 'API token not found' },
   /** A session that does not exist or is another user's: the two are indistinguishable. */
   SESSION_NOT_FOUND: { status: 404, detail: 'Session not found' },
   /** A test run that does not exist or is another user's. */

@@ -1,16 +1,34 @@
 import type { UserRow } from '@argus/db';
+import type { TokenScope } from '@argus/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
+import { type ApiTokenService, isApiToken } from '../services/api-tokens';
 import type { AuthService } from '../services/auth-service';
+
+/** How a request was authenticated: a login (the screens) or a personal API token and its scope. */
+export type Credential = { kind: 'login' } | { kind: 'api-token'; scope: TokenScope; tokenId: string };
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user, set by `app.requireUser`. */
     user: UserRow | null;
+    /** How `user` was authenticated, set by `app.requireUser`. */
+    credential: Credential | null;
   }
   interface FastifyInstance {
-    /** preHandler: 401 unless the request carries a valid `Authorization: Bearer` token. */
+    /**
+     * preHandler: 401 unless the request carries a valid `Authorization: Bearer` login token or API
+     * token; 403 when an API token's scope does not cover the route (docs/CI.md#api-tokens).
+     */
     requireUser: (request: FastifyRequest) => Promise<void>;
+  }
+  interface FastifyContextConfig {
+    /**
+     * What an API token needs to call the route: `run` for starting and stopping work (a `run` or
+     * `full` token), `login` for routes only a signed-in person may call (managing tokens).
+     * Unset: reads (GET) take any token, anything else a `full` one.
+     */
+    tokenScope?: 'run' | 'login';
   }
 }
 
@@ -21,12 +39,40 @@ export function bearerToken(request: FastifyRequest): string | null {
   return scheme?.toLowerCase() === 'bearer' && token ? token.trim() : null;
 }
 
-export function registerAuthentication(app: FastifyInstance, auth: AuthService): void {
+/** Whether a token of `scope` may call the route (its method and `tokenScope` config); the refusal's text if not. */
+export function scopeRefusal(
+  scope: TokenScope,
+  method: string,
+  needs: 'run' | 'login' | undefined,
+): string | null {
+  if (needs === 'login') return 'API tokens cannot manage API tokens: sign in to Argus to do this';
+  const reading = method === 'GET' || method === 'HEAD';
+  if (scope === 'full') return null;
+  if (needs === 'run') return scope === 'run' ? null : `A ${scope} token cannot start or stop work`;
+  if (reading) return null;
+  return `A ${scope} token cannot change anything: this needs a full token`;
+}
+
+export function registerAuthentication(
+  app: FastifyInstance,
+  auth: AuthService,
+  tokens: ApiTokenService,
+): void {
   app.decorateRequest('user', null);
+  app.decorateRequest('credential', null);
   app.decorate('requireUser', async (request: FastifyRequest) => {
     const token = bearerToken(request);
     if (!token) throw new AppError('UNAUTHENTICATED', undefined, { 'www-authenticate': 'Bearer' });
-    request.user = await auth.userFromToken(token);
+    if (!isApiToken(token)) {
+      request.user = await auth.userFromToken(token);
+      request.credential = { kind: 'login' };
+      return;
+    }
+    const { user, scope, tokenId } = await tokens.authenticate(token);
+    const refusal = scopeRefusal(scope, request.method, request.routeOptions.config?.tokenScope);
+    if (refusal) throw new AppError('TOKEN_SCOPE', refusal);
+    request.user = user;
+    request.credential = { kind: 'api-token', scope, tokenId };
   });
 }
 

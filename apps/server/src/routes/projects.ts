@@ -126,14 +126,21 @@ export async function projectRoutes(app: FastifyInstance, services: ProjectRoute
 
   // Starts a run of the suite on an environment and answers at once (202) with the run's id; the run
   // goes on in the background and is recorded as it goes (GET /:id/runs, the run's results).
-  app.post('/:id/suites/:suiteId/runs', async (request, reply) => {
+  // A `run` token may call it (docs/CI.md#api-tokens); the run records that the API started it.
+  app.post('/:id/suites/:suiteId/runs', { config: { tokenScope: 'run' } }, async (request, reply) => {
     const { id, suiteId } = parseWith(SuiteParamsSchema, request.params, 'path');
     const body = parseWith(RunSavedSuiteSchema, request.body ?? {}, 'body');
     const user = currentUser(request);
     const started = await automation.runSavedSuite(
       user.id,
-      { project_id: id, suite_id: suiteId, environment_id: body.environment_id },
-      // Nothing is pushed to the user's sockets: the Automation screen follows its own sessions.
+      {
+        project_id: id,
+        suite_id: suiteId,
+        environment_id: body.environment_id,
+        trigger: request.credential?.kind === 'api-token' ? 'api' : 'screen',
+      },
+      // Nothing is pushed to the user's sockets: the Automation screen follows its own sessions; the
+      // run's progress is read with GET /api/runs/{id}/events.
       () => {},
     );
     started.done.catch((error: unknown) => request.log.error({ err: error }, 'saved suite run failed'));

@@ -13,6 +13,7 @@ import { ConversationService } from '../conversation/conversation-service';
 import { ProjectService } from '../projects/project-service';
 import type { UserChannel } from '../realtime/user-channel';
 import { RunRecorder } from '../runs/run-recorder';
+import { ApiTokenService } from './api-tokens';
 import { type AuthService, createAuthService, loadJwtSecret } from './auth-service';
 import { BlobStore } from './blob-store';
 import { ModelSettingsService } from './model-settings';
@@ -28,6 +29,8 @@ export interface Services {
   db: Database;
   repos: Repositories;
   auth: AuthService;
+  /** Personal API tokens (docs/CI.md#api-tokens), accepted beside login tokens on the REST API. */
+  apiTokens: ApiTokenService;
   blobs: BlobStore;
   /** Short-lived signed links to stored screenshots. */
   urls: SignedUrls;
@@ -165,6 +168,7 @@ export async function createServices(
     db,
     repos,
     auth: createAuthService({ users: repos.users, secret, tokenTtlSeconds: config.tokenTtlSeconds }),
+    apiTokens: new ApiTokenService(repos),
     blobs,
     urls,
     pool,

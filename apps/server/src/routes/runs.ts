@@ -1,0 +1,166 @@
+import type { TestRunRow } from '@argus/db';
+import { IdParamsSchema, isRunOver, type RunEvent, type RunReport } from '@argus/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors';
+import { currentUser } from '../plugins/authenticate';
+import { junitXml, runReport } from '../runs/run-report';
+import { SECURITY_HEADERS } from '../security-headers';
+import type { Services } from '../services';
+import { parseWith } from '../validation';
+
+/** What these routes use of the app's services (app.ts hands each plugin only these). */
+export type RunRouteServices = Pick<Services, 'repos' | 'automation'>;
+
+/** How often an event stream reads the run again: a case's result reaches CI within this. */
+const EVENT_POLL_MS = 500;
+/** A comment line this often keeps proxies from closing a stream that has nothing to say for a while. */
+const KEEP_ALIVE_MS = 15_000;
+/** Event streams open at once per user: enough for every pipeline, not a way to hold the server's sockets. */
+export const MAX_EVENT_STREAMS_PER_USER = 20;
+
+/**
+ * The run API a CI job drives (docs/CI.md#the-run-api): a run's status and results, its progress as
+ * server-sent events, its cancellation, and its report as JSON or JUnit XML. Runs are started by
+ * `POST /api/projects/{id}/suites/{suite}/runs`. Every route is owner-scoped: another user's run
+ * answers 404 like a missing one. The stream reads the database, so it follows a run whichever
+ * process records it.
+ */
+export async function runRoutes(app: FastifyInstance, services: RunRouteServices) {
+  const { repos, automation } = services;
+  const streams = new Map<string, number>();
+  app.addHook('preHandler', app.requireUser);
+
+  async function report(userId: string, id: string): Promise<RunReport> {
+    const run = await repos.testRuns.get(userId, id);
+    if (!run) throw new AppError('TEST_RUN_NOT_FOUND');
+    return reportOf(userId, run);
+  }
+  async function reportOf(userId: string, run: TestRunRow): Promise<RunReport> {
+    return runReport(run, await repos.testRuns.results(userId, run.id));
+  }
+
+  app.get('/:id', async (request): Promise<RunReport> => {
+    const { id } = parseWith(IdParamsSchema, request.params, 'path');
+    return report(currentUser(request).id, id);
+  });
+
+  app.get('/:id/report.json', async (request, reply) => {
+    const { id } = parseWith(IdParamsSchema, request.params, 'path');
+    const body = await report(currentUser(request).id, id);
+    return reply.header('content-disposition', `attachment; filename="argus-run-${id}.json"`).send(body);
+  });
+
+  app.get('/:id/report.xml', async (request, reply) => {
+    const { id } = parseWith(IdParamsSchema, request.params, 'path');
+    const body = junitXml(await report(currentUser(request).id, id));
+    return reply
+      .type('application/xml; charset=utf-8')
+      .header('content-disposition', `attachment; filename="argus-run-${id}.xml"`)
+      .send(body);
+  });
+
+  // Stops the run if it is the one under way for its owner; a run already over is answered as it is.
+  app.post('/:id/cancel', { config: { tokenScope: 'run' } }, async (request, reply) => {
+    const { id } = parseWith(IdParamsSchema, request.params, 'path');
+    const user = currentUser(request);
+    const run = await repos.testRuns.get(user.id, id);
+    if (!run) throw new AppError('TEST_RUN_NOT_FOUND');
+    if (isRunOver(run.status)) return reply.code(200).send(await reportOf(user.id, run));
+    if (automation.activeRun(user.id) !== id) {
+      throw new AppError('BAD_REQUEST', 'This run is not running on this server and cannot be stopped here');
+    }
+    // Answered once the stop is asked for; the run's end is recorded as it stops (its events say so).
+    void automation
+      .stop(user.id, () => {})
+      .catch((error: unknown) => request.log.error({ err: error, runId: id }, 'stopping a run'));
+    return reply.code(202).send({ test_run_id: id, status: 'stopping' });
+  });
+
+  app.get('/:id/events', async (request, reply) => {
+    const { id } = parseWith(IdParamsSchema, request.params, 'path');
+    const user = currentUser(request);
+    const first = await report(user.id, id);
+    const open = streams.get(user.id) ?? 0;
+    if (open >= MAX_EVENT_STREAMS_PER_USER) {
+      throw new AppError('RATE_LIMITED', `At most ${MAX_EVENT_STREAMS_PER_USER} run event streams at once`);
+    }
+    streams.set(user.id, open + 1);
+    stream(
+      request,
+      reply,
+      first,
+      async () => report(user.id, id),
+      () => {
+        const left = (streams.get(user.id) ?? 1) - 1;
+        if (left > 0) streams.set(user.id, left);
+        else streams.delete(user.id);
+      },
+    );
+  });
+}
+
+/** Writes the run's events until it is over or the client goes; `read` answers the run as it stands. */
+function stream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  first: RunReport,
+  read: () => Promise<RunReport>,
+  closed: () => void,
+): void {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    // Proxies (nginx) would otherwise hold events back until a buffer fills.
+    'x-accel-buffering': 'no',
+    ...SECURITY_HEADERS,
+  });
+  let over = false;
+  let timer: NodeJS.Timeout | undefined;
+  let lastWrite = Date.now();
+  const send = (event: RunEvent) => {
+    raw.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    lastWrite = Date.now();
+  };
+  const end = () => {
+    if (over) return;
+    over = true;
+    clearTimeout(timer);
+    closed();
+    if (!raw.writableEnded) raw.end();
+  };
+  request.raw.on('close', end);
+  raw.on('error', end);
+
+  let seen = first.results.length;
+  send({ type: 'run', run: first });
+  const finish = (run: RunReport) => {
+    send({ type: 'run_finished', run });
+    end();
+  };
+  if (isRunOver(first.status)) {
+    finish(first);
+    return;
+  }
+  const poll = async () => {
+    if (over) return;
+    try {
+      const run = await read();
+      for (const result of run.results.slice(seen)) send({ type: 'case_finished', result });
+      seen = run.results.length;
+      if (isRunOver(run.status)) return finish(run);
+      if (Date.now() - lastWrite >= KEEP_ALIVE_MS) {
+        raw.write(': keep-alive\n\n');
+        lastWrite = Date.now();
+      }
+    } catch (error) {
+      // The run was deleted, or the database failed: say so in the stream's own terms and end it.
+      request.log.warn({ err: error }, 'run event stream ended');
+      return end();
+    }
+    if (!over) timer = setTimeout(poll, EVENT_POLL_MS);
+  };
+  timer = setTimeout(poll, EVENT_POLL_MS);
+}

@@ -1,0 +1,128 @@
+import type { TestResultRow, TestRunRow } from '@argus/db';
+import { type RunCaseResult, type RunReport, RunStatusSchema } from '@argus/protocol';
+
+/**
+ * A recorded run as the run API answers it and as its reports say it (docs/CI.md#the-run-api): the
+ * JSON report is this object, the JUnit report is written from it.
+ */
+export function runReport(run: TestRunRow, results: TestResultRow[]): RunReport {
+  const finished = results.map(caseResult);
+  const names = new Set(finished.map((r) => r.test_name));
+  const planned = (run.test_cases as { test_name?: unknown }[]).map((c) =>
+    typeof c?.test_name === 'string' ? c.test_name : 'Untitled test',
+  );
+  const status = RunStatusSchema.safeParse(run.status);
+  return {
+    id: run.id,
+    status: status.success ? status.data : 'error',
+    suite_name: run.test_suite_name,
+    project_id: run.project_id,
+    suite_id: run.suite_id,
+    suite_version: run.suite_version,
+    environment_id: run.environment_id,
+    environment_name: run.environment_name,
+    url: run.url,
+    engine: run.engine,
+    trigger: run.trigger,
+    started_at: run.started_at?.toISOString() ?? null,
+    completed_at: run.completed_at?.toISOString() ?? null,
+    execution_time: run.execution_time_seconds,
+    total_tests: run.total_tests,
+    passed_tests: run.passed_tests,
+    failed_tests: run.failed_tests,
+    results: finished,
+    not_run: planned.filter((name) => !names.has(name)),
+  };
+}
+
+export function caseResult(row: TestResultRow): RunCaseResult {
+  const status = row.status === 'passed' ? 'passed' : row.status === 'skipped' ? 'skipped' : 'failed';
+  return {
+    test_name: row.test_case_name,
+    test_case_id: row.test_case_id,
+    status,
+    execution_time: row.execution_time,
+    error: row.error_message,
+    steps: (row.steps as Record<string, unknown>[]).map((step, index) => ({
+      step_number: typeof step.step_number === 'number' ? step.step_number : index + 1,
+      description: String(step.description ?? step.action ?? ''),
+      status: String(step.status ?? ''),
+      error: typeof step.error === 'string' ? step.error : null,
+    })),
+  };
+}
+
+// XML 1.0 allows tab, newline, carriage return and characters from U+0020; a page's text may hold others.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters removed
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+function xml(text: string): string {
+  return text
+    .replace(NOT_XML, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+const secondsOf = (value: number | null) => (value ?? 0).toFixed(3);
+
+/** The failure's text in the report: the error, then each step with its status, as CI servers show it. */
+function failureText(result: RunCaseResult): string {
+  const steps = result.steps.map(
+    (s) => `${s.step_number}. [${s.status}] ${s.description}${s.error ? `: ${s.error}` : ''}`,
+  );
+  return [result.error ?? 'Test failed', '', ...steps].join('\n');
+}
+
+/**
+ * JUnit XML as CI servers read it (GitHub's report actions, GitLab's `reports: junit`, Jenkins): one
+ * `testsuite` for the run, a `testcase` per case with `failure` (its error and steps) when it failed,
+ * and `skipped` for the cases a stopped or failed run did not reach.
+ */
+export function junitXml(report: RunReport): string {
+  const name = report.suite_name ?? `Argus run ${report.id}`;
+  const failures = report.results.filter((r) => r.status === 'failed').length;
+  const skipped = report.not_run.length + report.results.filter((r) => r.status === 'skipped').length;
+  const tests = report.results.length + report.not_run.length;
+  const time = secondsOf(report.execution_time);
+  const notRunWhy =
+    report.status === 'running' || report.status === 'pending'
+      ? 'not finished yet: the run is still going'
+      : `not run: the run ended ${report.status}`;
+  const properties = [
+    ['argus.run_id', report.id],
+    ['argus.status', report.status],
+    ['argus.engine', report.engine ?? ''],
+    ['argus.environment', report.environment_name ?? ''],
+    ['argus.url', report.url],
+    ['argus.suite_version', report.suite_version === null ? '' : String(report.suite_version)],
+  ].map(([key, value]) => `      <property name="${xml(key)}" value="${xml(value)}"/>`);
+  const cases = [
+    ...report.results.map((result) => {
+      const open = `    <testcase name="${xml(result.test_name)}" classname="${xml(name)}" time="${secondsOf(result.execution_time)}"`;
+      if (result.status === 'passed') return `${open}/>`;
+      if (result.status === 'skipped') return `${open}>\n      <skipped/>\n    </testcase>`;
+      const message = (result.error ?? 'Test failed').split('\n')[0];
+      return `${open}>\n      <failure message="${xml(message)}" type="AssertionError">${xml(failureText(result))}</failure>\n    </testcase>`;
+    }),
+    ...report.not_run.map(
+      (test) =>
+        `    <testcase name="${xml(test)}" classname="${xml(name)}" time="0.000">\n      <skipped message="${xml(notRunWhy)}"/>\n    </testcase>`,
+    ),
+  ];
+  const counts = `tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${time}"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="Argus" ${counts}>`,
+    `  <testsuite name="${xml(name)}" ${counts}${report.started_at ? ` timestamp="${report.started_at}"` : ''}>`,
+    '    <properties>',
+    ...properties,
+    '    </properties>',
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
