@@ -385,3 +385,76 @@ export const apiTokens = pgTable('api_tokens', {
   created_at: at('created_at').notNull().defaultNow(),
 });
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
+
+/** Schedules of saved suites (0010_schedules_webhooks.sql, docs/SCHEDULES.md). */
+export const schedules = pgTable('schedules', {
+  id: uuid('id').primaryKey(),
+  user_id: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  project_id: uuid('project_id')
+    .notNull()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  suite_id: uuid('suite_id')
+    .notNull()
+    .references(() => savedSuites.id, { onDelete: 'cascade' }),
+  environment_id: uuid('environment_id')
+    .notNull()
+    .references(() => environments.id, { onDelete: 'cascade' }),
+  cron: text('cron').notNull(),
+  timezone: text('timezone').notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  next_run_at: at('next_run_at'),
+  retry_at: at('retry_at'),
+  retry_until: at('retry_until'),
+  last_run_at: at('last_run_at'),
+  last_run_id: uuid('last_run_id'),
+  last_outcome: text('last_outcome'),
+  last_message: text('last_message'),
+  ...timestamps,
+});
+export type ScheduleRow = typeof schedules.$inferSelect;
+
+/** A project's webhooks (0010_schedules_webhooks.sql): the signing secret is stored encrypted. */
+export const webhooks = pgTable('webhooks', {
+  id: uuid('id').primaryKey(),
+  user_id: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  project_id: uuid('project_id')
+    .notNull()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  url: text('url').notNull(),
+  format: text('format').notNull(),
+  events: jsonb('events').$type<string[]>().notNull(),
+  secret_enc: text('secret_enc').notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  ...timestamps,
+});
+export type WebhookRow = typeof webhooks.$inferSelect;
+
+/** Each notification to a webhook and where its attempts stand (0010_schedules_webhooks.sql). */
+export const webhookDeliveries = pgTable('webhook_deliveries', {
+  id: uuid('id').primaryKey(),
+  webhook_id: uuid('webhook_id')
+    .notNull()
+    .references(() => webhooks.id, { onDelete: 'cascade' }),
+  user_id: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  project_id: uuid('project_id')
+    .notNull()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  test_run_id: uuid('test_run_id'),
+  event: text('event').notNull(),
+  body: text('body').notNull(),
+  status: text('status').notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  response_code: integer('response_code'),
+  last_error: text('last_error'),
+  next_attempt_at: at('next_attempt_at'),
+  delivered_at: at('delivered_at'),
+  ...timestamps,
+});
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;

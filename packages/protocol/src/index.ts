@@ -13,3 +13,4 @@ export * from './settings';
 export * from './step-language';
 export * from './system';
 export * from './ws';
+export * from './schedules';
