@@ -1,0 +1,102 @@
+import type { TestResultRow, TestRunRow } from '@argus/db';
+import { XMLParser } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { junitXml, runReport } from './run-report';
+
+const at = new Date('2026-11-26T10:00:00Z');
+const run = (patch: Partial<TestRunRow> = {}): TestRunRow =>
+  ({
+    id: 'r1',
+    user_id: 'u1',
+    session_id: null,
+    url: 'https://shop.test/',
+    target_url: null,
+    test_suite_name: 'Smoke (v2) on staging',
+    test_mode: 'full',
+    command: null,
+    engine: 'built-in',
+    test_cases: [{ test_name: 'Cart & <checkout>' }, { test_name: 'Login' }, { test_name: 'Search' }],
+    status: 'completed',
+    started_at: at,
+    completed_at: at,
+    execution_time_seconds: 3.25,
+    total_tests: 3,
+    passed_tests: 1,
+    failed_tests: 1,
+    model_calls: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    cost_usd: 0,
+    execution_log: [],
+    project_id: 'p1',
+    environment_id: 'e1',
+    environment_name: 'staging',
+    suite_id: 's1',
+    suite_version: 2,
+    trigger: 'api',
+    created_at: at,
+    updated_at: at,
+    ...patch,
+  }) as TestRunRow;
+const result = (name: string, status: string, error: string | null = null): TestResultRow => ({
+  id: name,
+  test_run_id: 'r1',
+  user_id: 'u1',
+  test_case_id: null,
+  test_case_name: name,
+  status,
+  execution_time: 1.5,
+  error_message: error,
+  steps: [
+    { step_number: 1, description: 'Navigate to /', status: 'success' },
+    { step_number: 2, description: 'Verify text "Total"', status: 'error', error },
+  ],
+  logs: [],
+  screenshots: [],
+  created_at: at,
+});
+
+describe('run reports', () => {
+  const parse = (xml: string) =>
+    new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml).testsuites.testsuite;
+
+  it('lists the cases a run did not reach as not run', () => {
+    const report = runReport(run({ status: 'failed' }), [result('Login', 'passed')]);
+    expect(report.not_run).toEqual(['Cart & <checkout>', 'Search']);
+    expect(report.results[0]).toMatchObject({ test_name: 'Login', status: 'passed', execution_time: 1.5 });
+  });
+
+  it('writes JUnit XML that counts failures and skips and carries the failing message and steps', () => {
+    const error = 'Expected "Total" <b>€20</b> & more\u0007 on https://shop.test/cart';
+    const suite = parse(
+      junitXml(
+        runReport(run({ status: 'failed' }), [
+          result('Cart & <checkout>', 'failed', error),
+          result('Login', 'passed'),
+        ]),
+      ),
+    );
+    expect(suite).toMatchObject({
+      name: 'Smoke (v2) on staging',
+      tests: '3',
+      failures: '1',
+      skipped: '1',
+      time: '3.250',
+    });
+    const [failed, passed, skipped] = suite.testcase;
+    expect(failed.name).toBe('Cart & <checkout>');
+    expect(failed.failure.message).toBe('Expected "Total" <b>€20</b> & more on https://shop.test/cart');
+    expect(failed.failure['#text']).toContain('2. [error] Verify text "Total"');
+    expect(passed).toMatchObject({ name: 'Login', time: '1.500' });
+    expect(passed.failure).toBeUndefined();
+    expect(skipped).toMatchObject({ name: 'Search', skipped: { message: 'not run: the run ended failed' } });
+    const properties = Object.fromEntries(
+      suite.properties.property.map((p: { name: string; value: string }) => [p.name, p.value]),
+    );
+    expect(properties).toMatchObject({
+      'argus.run_id': 'r1',
+      'argus.engine': 'built-in',
+      'argus.environment': 'staging',
+    });
+  });
+});
