@@ -14,6 +14,7 @@ const ALLOWED = {
   'packages/engine': ['packages/protocol'],
   'packages/ai': ['packages/protocol', 'packages/engine'],
   'packages/design-diff': ['packages/protocol', 'packages/engine'],
+  'packages/cli': ['packages/protocol'],
   'apps/web': ['packages/protocol'],
   'apps/server': [
     'packages/protocol',

@@ -142,3 +142,7 @@ for (const dir of ['/etc/chromium/policies/managed', '/etc/opt/chrome/policies/m
     }
   }
 }
+
+// 5. The `argus` command line (packages/cli, docs/CI.md): a bundle that `npx argus` runs with plain node
+// (a few hundred milliseconds when it is up to date).
+await import('./build-cli.mjs');

@@ -6,6 +6,7 @@ export * from './comparison';
 export * from './conversations';
 export * from './demo';
 export * from './errors';
+export * from './generations';
 export * from './models';
 export * from './projects';
 export * from './sessions';

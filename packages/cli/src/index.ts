@@ -1,0 +1,198 @@
+/**
+ * `argus`: Argus from a CI job (docs/CI.md). `argus run` starts a project's saved suite on one of its
+ * environments, prints each case as it finishes, writes the server's JUnit and JSON reports, and exits
+ * 0 (every case passed), 1 (a case failed, or the run ended stopped, interrupted or in error), 2 (the
+ * run could not start, or no verdict could be had: unknown names, a refused token, no server), 130 when
+ * interrupted (Ctrl-C cancels the run first). `argus generate` writes a suite from a generation.
+ */
+import { parseArgs } from 'node:util';
+import { generateSuite } from './generate';
+import { AnswerError, type Connection, HttpError, UnreachableError } from './http';
+import { CouldNotStart, NoVerdict } from './resolve';
+import { runSuite } from './run';
+
+declare const __ARGUS_CLI_VERSION__: string | undefined;
+const VERSION = typeof __ARGUS_CLI_VERSION__ === 'string' ? __ARGUS_CLI_VERSION__ : 'dev';
+
+export const USAGE = `Usage:
+  argus run --server URL --project NAME --suite NAME [--env NAME] [--junit FILE] [--json FILE]
+  argus generate --server URL --project NAME --suite NAME [--env NAME] [--url URL] [--command TEXT]
+
+Runs a saved suite of an Argus project (or generates one) from a CI job.
+
+Options:
+  --server URL     the Argus server (or ARGUS_SERVER), e.g. https://argus.example.com
+  --project NAME   the project, by name (case-insensitive) or id
+  --suite NAME     the saved suite, by name or id (generate: the suite to save into)
+  --env NAME       the environment, by name or id (default: the project's default one)
+  --junit FILE     run: write the JUnit XML report there
+  --json FILE      run: write the JSON report there
+  --url URL        generate: where to start, a path (/tickets) or a URL on the environment
+  --command TEXT   generate: what to test, in words (a command-mode generation)
+  -h, --help       this text
+  -v, --version    the version
+
+The API token is read from ARGUS_TOKEN only (never a flag: process lists are not secret).
+Create one in Argus under Settings, API tokens.
+
+Exit codes:
+  0  every case passed (generate: the suite was saved)
+  1  a case failed, or the run ended stopped, interrupted or in error (generate: it failed)
+  2  the run could not start or no verdict could be had (unknown name, refused token, no server)
+  130  interrupted (Ctrl-C): the run was cancelled`;
+
+export interface Io {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  out: (line: string) => void;
+  err: (line: string) => void;
+  signal: AbortSignal;
+}
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  server: { type: 'string' },
+  project: { type: 'string' },
+  suite: { type: 'string' },
+  env: { type: 'string' },
+  junit: { type: 'string' },
+  json: { type: 'string' },
+  url: { type: 'string' },
+  command: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+/** The server's URL, checked: http(s), no trailing slash. */
+export function serverUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--server must be a URL such as https://argus.example.com, not "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--server must be an http or https URL, not "${value}"`);
+  if (url.username || url.password || url.search)
+    throw new UsageError('--server must hold no credentials nor query: the token comes from ARGUS_TOKEN');
+  return url.href.replace(/\/+$/, '');
+}
+
+/** The one line said when the work ends without a verdict, and its exit code. */
+export function explain(error: unknown, server: string): { line: string; code: number } {
+  const start = (reason: string) => ({ line: `argus: could not start: ${reason}`, code: 2 });
+  if (error instanceof UsageError) return { line: `argus: ${error.message} (argus --help)`, code: 2 };
+  if (error instanceof CouldNotStart) return start(error.message);
+  if (error instanceof NoVerdict) return { line: `argus: ${error.message}`, code: 2 };
+  if (error instanceof UnreachableError) return start(error.message);
+  if (error instanceof AnswerError) return start(error.message);
+  if (error instanceof HttpError) {
+    if (error.status === 401) return start(`the server refused the token (${error.message})`);
+    if (error.status === 403) return start(`the token may not do this (${error.message})`);
+    if (error.status === 404 && error.code === 'NOT_FOUND')
+      return start(
+        `${server} has no ${error.method} ${error.path} (is it an Argus server, and as new as this command line?)`,
+      );
+    return start(`${error.method} ${error.path} answered ${error.message}`);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { line: `argus: ${message.split('\n')[0]}`, code: 2 };
+}
+
+/** The command line, without the process around it (tests call it directly). Resolves to the exit code. */
+export async function main(io: Io): Promise<number> {
+  let server = '';
+  try {
+    if (io.argv.some((arg) => arg === '--token' || arg.startsWith('--token=')))
+      throw new UsageError(
+        'there is no --token option: the token is read from ARGUS_TOKEN only (a flag would show in process lists)',
+      );
+    const { values, positionals } = parseArgs({
+      args: io.argv,
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    });
+    const [command, ...rest] = positionals;
+    if (values.version) {
+      io.out(VERSION);
+      return 0;
+    }
+    if (values.help || command === undefined || command === 'help') {
+      io.out(USAGE);
+      return command === undefined && !values.help ? 2 : 0;
+    }
+    if (command !== 'run' && command !== 'generate')
+      throw new UsageError(`unknown command "${command}": use run or generate`);
+    if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+    server = serverUrl(required(values.server ?? io.env.ARGUS_SERVER, '--server (or ARGUS_SERVER)'));
+    const token = io.env.ARGUS_TOKEN?.trim();
+    if (!token)
+      throw new CouldNotStart(
+        'ARGUS_TOKEN is not set: create an API token in Argus (Settings, API tokens) and pass it to the job as a secret',
+      );
+    const connection: Connection = { server, token };
+    const project = required(values.project, '--project');
+    const suite = required(values.suite, '--suite');
+    if (command === 'run') {
+      if (values.url || values.command) throw new UsageError('--url and --command are options of generate');
+      return await runSuite(connection, {
+        project,
+        suite,
+        env: values.env,
+        junit: values.junit,
+        json: values.json,
+        out: io.out,
+        signal: io.signal,
+      });
+    }
+    if (values.junit || values.json) throw new UsageError('--junit and --json are options of run');
+    return await generateSuite(connection, {
+      project,
+      suite,
+      env: values.env,
+      url: values.url,
+      command: values.command,
+      out: io.out,
+      signal: io.signal,
+    });
+  } catch (error) {
+    if (io.signal.aborted) return 130;
+    const { line, code } = explain(
+      error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+        ? new UsageError(error.message)
+        : error,
+      server,
+    );
+    io.err(line);
+    return code;
+  }
+}
+
+/** The process: Ctrl-C (or SIGTERM, a CI's cancel) cancels the work once; a second one exits at once. */
+export async function cli(): Promise<void> {
+  const controller = new AbortController();
+  const interrupt = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
+    process.stderr.write(`argus: ${signal}: cancelling (again to quit at once)\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+  const code = await main({
+    argv: process.argv.slice(2),
+    env: process.env,
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    signal: controller.signal,
+  });
+  // Nothing else to wait for (an idle keep-alive socket would hold the process a few seconds more);
+  // standard output and error are written synchronously to files and pipes.
+  process.exit(code);
+}

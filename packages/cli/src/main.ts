@@ -1,0 +1,4 @@
+// The bundle's entry point (packages/cli/dist/argus.mjs, built by scripts/build-cli.mjs).
+import { cli } from './index';
+
+await cli();
