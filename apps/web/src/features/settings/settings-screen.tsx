@@ -5,12 +5,13 @@ import { Spinner } from '../../components/spinner';
 import { errorText } from '../../lib/api-error';
 import { useSettings } from './api/get-settings';
 import { AiEnginePanel } from './components/ai-engine-panel';
+import { ApiTokensPanel } from './components/api-tokens-panel';
 import { FigmaPanel } from './components/figma-panel';
 import { UsagePanel } from './components/usage-panel';
 
 /**
  * The Settings screen (/settings, docs/PRODUCT.md#routes): the AI engine with its key, this month's usage and budget,
- * the Figma token, and whatever account panels the app adds (`account`: the password change).
+ * the Figma token, API tokens for CI, and whatever account panels the app adds (`account`: the password change).
  */
 export function SettingsScreen({ account }: { account?: ReactNode }) {
   const settings = useSettings();
@@ -23,7 +24,7 @@ export function SettingsScreen({ account }: { account?: ReactNode }) {
         <div className="min-w-0">
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Settings</h1>
           <p className="mt-1 text-sm text-slate-600">
-            Your AI engine and its budget, design-tool access, and password.
+            Your AI engine and its budget, design-tool access, API tokens, and password.
           </p>
         </div>
       </header>
@@ -38,6 +39,7 @@ export function SettingsScreen({ account }: { account?: ReactNode }) {
             <>
               <AiEnginePanel settings={settings.data} />
               <FigmaPanel settings={settings.data} />
+              <ApiTokensPanel />
             </>
           ) : (
             !settings.isError && (
