@@ -18,6 +18,7 @@ import { conversationRoutes } from './routes/conversations';
 import { demoRequestRoutes } from './routes/demo-requests';
 import { generationRoutes } from './routes/generations';
 import { healthRoutes } from './routes/health';
+import { openApiRoutes } from './routes/openapi';
 import { projectRoutes } from './routes/projects';
 import { runRoutes } from './routes/runs';
 import { screenshotRoutes } from './routes/screenshots';
@@ -144,6 +145,7 @@ export async function buildApp({
   // Each route plugin gets the services it uses (its options type lists them), never the whole bag.
   const { auth, repos, blobs, urls, limits } = services;
   await app.register(healthRoutes, { db: services.db, config });
+  await app.register(openApiRoutes, { config });
   await app.register(authRoutes, { prefix: '/api/auth', auth, repos, config, limits });
   await app.register(authRoutes, { prefix: '/auth', auth, repos, config, limits });
   await app.register(sessionRoutes, { prefix: '/api/sessions', repos });

@@ -75,9 +75,10 @@ export async function authRoutes(app: FastifyInstance, services: AuthRouteServic
     async (request): Promise<User> => toPublicUser(currentUser(request)),
   );
 
+  // A person's own act: an API token, whatever its scope, cannot change the password.
   app.post(
     '/change-password',
-    { preHandler: app.requireUser },
+    { preHandler: app.requireUser, config: { tokenScope: 'login' } },
     async (request): Promise<MessageResponse & Partial<LoginResponse>> => {
       const user = currentUser(request);
       const body = parseWith(ChangePasswordRequestSchema, request.body, 'body');
