@@ -21,11 +21,13 @@ import { healthRoutes } from './routes/health';
 import { openApiRoutes } from './routes/openapi';
 import { projectRoutes } from './routes/projects';
 import { runRoutes } from './routes/runs';
+import { scheduleRoutes } from './routes/schedules';
 import { screenshotRoutes } from './routes/screenshots';
 import { sessionRoutes } from './routes/sessions';
 import { settingsRoutes } from './routes/settings';
 import { tokenRoutes } from './routes/tokens';
 import { uploadRoutes } from './routes/uploads';
+import { webhookRoutes } from './routes/webhooks';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './security-headers';
 import { createServices, type Services } from './services';
 import { gatewayRoutes } from './ws/gateway';
@@ -124,6 +126,13 @@ export async function buildApp({
   // A run the previous process left running cannot finish: say so (what it recorded stays).
   const interrupted = await services.repos.testRuns.markInterrupted();
   if (interrupted) app.log.warn({ interrupted }, 'marked test runs of a previous process as interrupted');
+  // Schedules tick in every process once the app is ready (SCHEDULER_ENABLED); stopped first on close,
+  // with the webhook retries (what is left stays due in the database).
+  if (config.schedulerEnabled) app.addHook('onReady', async () => services.scheduler.start());
+  app.addHook('onClose', async () => {
+    await services.scheduler.stop();
+    await services.notifications.close();
+  });
   app.addHook('onClose', async () => {
     await services.automation.shutdown();
     // A comparison under way is stopped (nothing half-done is stored) before the browsers close.
@@ -161,6 +170,8 @@ export async function buildApp({
   });
   await app.register(tokenRoutes, { prefix: '/api/tokens', apiTokens: services.apiTokens });
   await app.register(runRoutes, { prefix: '/api/runs', repos, automation: services.automation });
+  await app.register(scheduleRoutes, { prefix: '/api/projects', schedules: services.schedules });
+  await app.register(webhookRoutes, { prefix: '/api/projects', notifications: services.notifications });
   await app.register(settingsRoutes, {
     prefix: '/api/settings',
     modelSettings: services.modelSettings,

@@ -226,6 +226,33 @@ export interface Config {
    * reading is closed (1008) once more waits. Video frames never queue (see the hub). @default 33554432 (32 MiB)
    */
   wsMaxBufferedBytes: number;
+  /**
+   * Whether this process runs saved suites' schedules and retries webhook deliveries
+   * (SCHEDULER_ENABLED=false turns it off; docs/SCHEDULES.md). Every process sharing a database may
+   * run it: each due time is claimed in the database, so it starts one run. @default true
+   */
+  schedulerEnabled: boolean;
+  /** How often the scheduler looks for due schedules and deliveries (SCHEDULER_TICK_MS, at least 100). @default 5000 */
+  schedulerTickMs: number;
+  /**
+   * A scheduled run that finds its user's automation busy is tried again this long after
+   * (SCHEDULE_BUSY_RETRY_MS, at least 100). @default 30000 (30 s)
+   */
+  scheduleBusyRetryMs: number;
+  /**
+   * How long after its due time a scheduled run is still tried while the user is busy, before it is
+   * recorded as skipped (SCHEDULE_BUSY_WINDOW_MS; the next due time ends it sooner). @default 600000 (10 min)
+   */
+  scheduleBusyWindowMs: number;
+  /**
+   * The wait before a failed webhook delivery's first retry (WEBHOOK_RETRY_BASE_MS, at least 1); each
+   * further retry waits twice as long as the one before. @default 30000 (30 s, then 1, 2, 4, 8 min)
+   */
+  webhookRetryBaseMs: number;
+  /** Attempts of one webhook delivery before it is marked failed (WEBHOOK_MAX_ATTEMPTS, at least 1). @default 6 */
+  webhookMaxAttempts: number;
+  /** How long one attempt waits for the receiver's answer (WEBHOOK_TIMEOUT_MS, at least 100). @default 10000 */
+  webhookTimeoutMs: number;
   version: string;
 }
 
@@ -433,6 +460,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       1024 * 1024,
       int(env.WS_MAX_BUFFERED_BYTES, 32 * 1024 * 1024, 'WS_MAX_BUFFERED_BYTES'),
     ),
+    schedulerEnabled:
+      (env.SCHEDULER_ENABLED ?? '').trim() === '' || bool(env.SCHEDULER_ENABLED, 'SCHEDULER_ENABLED'),
+    schedulerTickMs: Math.max(100, int(env.SCHEDULER_TICK_MS, 5000, 'SCHEDULER_TICK_MS')),
+    scheduleBusyRetryMs: Math.max(100, int(env.SCHEDULE_BUSY_RETRY_MS, 30_000, 'SCHEDULE_BUSY_RETRY_MS')),
+    scheduleBusyWindowMs: int(env.SCHEDULE_BUSY_WINDOW_MS, 600_000, 'SCHEDULE_BUSY_WINDOW_MS'),
+    webhookRetryBaseMs: Math.max(1, int(env.WEBHOOK_RETRY_BASE_MS, 30_000, 'WEBHOOK_RETRY_BASE_MS')),
+    webhookMaxAttempts: Math.max(1, int(env.WEBHOOK_MAX_ATTEMPTS, 6, 'WEBHOOK_MAX_ATTEMPTS')),
+    webhookTimeoutMs: Math.max(100, int(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS')),
     version,
   };
 }

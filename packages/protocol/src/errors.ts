@@ -35,6 +35,9 @@ export const ERRORS = {
   ENVIRONMENT_NOT_FOUND: { status: 404, detail: 'Environment not found' },
   VARIABLE_NOT_FOUND: { status: 404, detail: 'Variable not found' },
   SUITE_NOT_FOUND: { status: 404, detail: 'Saved suite not found' },
+  /** A project's schedule or webhook that does not exist or is another user's (docs/SCHEDULES.md). */
+  SCHEDULE_NOT_FOUND: { status: 404, detail: 'Schedule not found' },
+  WEBHOOK_NOT_FOUND: { status: 404, detail: 'Webhook not found' },
   /** A saved suite changed since the editor loaded it (base_version is not the latest). */
   SUITE_VERSION_CONFLICT: {
     status: 409,

@@ -83,11 +83,11 @@ export const ScheduleUpdateSchema = z.object({
 export type ScheduleUpdate = z.input<typeof ScheduleUpdateSchema>;
 
 /**
- * What the last due time of a schedule came to: `started` (its run is `last_run_id`), `skipped` (the
- * user's automation was busy past the retry window; `last_message` says so), `error` (the run could
- * not start; `last_message` says why).
+ * What the last due time of a schedule came to: `started` (its run is `last_run_id`), `waiting` (the
+ * user's automation was busy; it is tried again shortly), `skipped` (still busy past the retry window;
+ * `last_message` says so), `error` (the run could not start; `last_message` says why).
  */
-export const ScheduleOutcomeSchema = z.enum(['started', 'skipped', 'error']);
+export const ScheduleOutcomeSchema = z.enum(['started', 'waiting', 'skipped', 'error']);
 export type ScheduleOutcome = z.infer<typeof ScheduleOutcomeSchema>;
 
 export const ScheduleSchema = z.object({

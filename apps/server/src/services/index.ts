@@ -10,9 +10,12 @@ import { ComparisonService } from '../comparison/comparison-service';
 import type { Config } from '../config';
 import { chatResolver } from '../conversation/chat-engines';
 import { ConversationService } from '../conversation/conversation-service';
+import { Notifications } from '../notifications/webhooks';
 import { ProjectService } from '../projects/project-service';
 import type { UserChannel } from '../realtime/user-channel';
 import { RunRecorder } from '../runs/run-recorder';
+import { ScheduleService } from '../schedules/schedule-service';
+import { Scheduler } from '../schedules/scheduler';
 import { ApiTokenService } from './api-tokens';
 import { type AuthService, createAuthService, loadJwtSecret } from './auth-service';
 import { BlobStore } from './blob-store';
@@ -52,6 +55,12 @@ export interface Services {
   projects: ProjectService;
   /** Each user's model, Figma token and monthly budget (Settings), over the server's AI_* defaults. */
   modelSettings: ModelSettingsService;
+  /** Saved suites' schedules (docs/SCHEDULES.md): what the project page reads and writes. */
+  schedules: ScheduleService;
+  /** Runs schedules when they come due and sweeps due webhook deliveries (SCHEDULER_ENABLED; app.ts starts it). */
+  scheduler: Scheduler;
+  /** A project's webhooks: told when a saved suite's run is over, signs and delivers with retries. */
+  notifications: Notifications;
   limits: {
     loginPerIp: RateLimiter;
     loginFailuresPerUser: RateLimiter;
@@ -105,6 +114,15 @@ export async function createServices(
     // The operator's own model is not held to the policy (it may be local), but its answers are capped too.
     serverFetch: cappedFetch(),
   });
+  // Webhook URLs are held to the browser's policy when saved, and each delivery's connection again.
+  const notifications = new Notifications({
+    config,
+    repos,
+    secrets,
+    policy: pool.policy,
+    fetch: policyFetch(pool.policy, { maxResponseBytes: 64 * 1024 }),
+    log,
+  });
   // The engine, over this server's browser pool, is handed to the capabilities that drive it.
   const automation = new AutomationService({
     config,
@@ -123,6 +141,15 @@ export async function createServices(
       stepCache: repos.stepCache,
       log,
     }),
+    log,
+    savedRunFinished: (userId, runId) => notifications.runFinished(userId, runId),
+  });
+  const schedules = new ScheduleService({ repos, projects });
+  const scheduler = new Scheduler({
+    config,
+    repos,
+    automation,
+    deliverDue: (now) => notifications.deliverDue(now),
     log,
   });
   const conversations = new ConversationService({
@@ -181,6 +208,9 @@ export async function createServices(
     secrets,
     projects,
     modelSettings,
+    schedules,
+    scheduler,
+    notifications,
     limits: {
       loginPerIp: new RateLimiter(config.loginAttemptsPerIp, windowMs),
       loginFailuresPerUser: new RateLimiter(config.loginFailuresPerUser, windowMs),
