@@ -185,6 +185,8 @@ export const ProjectRunSchema = z.object({
   total_tests: z.number().int(),
   passed_tests: z.number().int(),
   failed_tests: z.number().int(),
+  /** Who or what started it: `screen`, `api` (a token, the CLI) or `schedule`; null for older runs. */
+  trigger: z.string().nullable().default(null),
   started_at: z.string().nullable(),
   completed_at: z.string().nullable(),
   created_at: z.string(),

@@ -6,7 +6,7 @@ import { Spinner } from '../../../components/spinner';
 import { errorText } from '../../../lib/api-error';
 import { useProjectRuns } from '../api/list-runs';
 import { fullTime, relativeTime } from '../model/format';
-import { runStatus, runSuiteLabel, runTime } from '../model/runs';
+import { runStatus, runSuiteLabel, runTime, triggerLabel } from '../model/runs';
 
 /** The project's recent runs: status, environment, suite and version, passed and failed, when. */
 export function RunsPanel({ projectId }: { projectId: string }) {
@@ -52,6 +52,7 @@ export function RunsPanel({ projectId }: { projectId: string }) {
                   <p className="text-xs text-slate-600">
                     {run.environment_name ?? 'No environment'} ·{' '}
                     <span title={fullTime(when)}>{relativeTime(when, now)}</span>
+                    {triggerLabel(run.trigger) && <> · {triggerLabel(run.trigger)}</>}
                   </p>
                 </div>
                 <p className="shrink-0 text-right text-xs tabular-nums">

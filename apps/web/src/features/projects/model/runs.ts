@@ -37,3 +37,10 @@ export function runSuiteLabel(
 export function runTime(run: Pick<ProjectRun, 'started_at' | 'created_at'>): string {
   return run.started_at ?? run.created_at;
 }
+
+/** How a run was started, when it was not from the screens: "via API" (a token, the CLI) or "scheduled". */
+export function triggerLabel(trigger: string | null): string | null {
+  if (trigger === 'api') return 'via API';
+  if (trigger === 'schedule') return 'scheduled';
+  return null;
+}
