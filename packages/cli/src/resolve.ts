@@ -1,13 +1,24 @@
-import {
-  type Environment,
-  type Project,
-  ProjectSchema,
-  ProjectSummarySchema,
-  type SavedSuite,
-  SavedSuiteSchema,
-} from '@argus/protocol';
-import type { z } from 'zod';
+import { EnvironmentSchema, ProjectSchema, ProjectSummarySchema, SavedSuiteSchema } from '@argus/protocol';
+import { z } from 'zod';
 import { AnswerError, type Connection, requestJson } from './http';
+
+// The parts of the server's answers the command line reads, checked with the protocol's own schemas (the
+// rest, such as a project's login, may grow without breaking a command line of an older version).
+const EnvironmentPartSchema = EnvironmentSchema.pick({
+  id: true,
+  name: true,
+  base_url: true,
+  is_default: true,
+});
+const ProjectPartSchema = ProjectSchema.pick({ id: true, name: true }).extend({
+  environments: z.array(EnvironmentPartSchema),
+});
+const SuitePartSchema = SavedSuiteSchema.pick({ id: true, name: true, version: true }).extend({
+  test_cases: z.array(z.unknown()),
+});
+export type Environment = z.infer<typeof EnvironmentPartSchema>;
+export type Project = z.infer<typeof ProjectPartSchema>;
+export type SavedSuite = z.infer<typeof SuitePartSchema>;
 
 /** Exit code 2 with a one-line reason: no verdict on the suite could be had. */
 export class NoVerdict extends Error {}
@@ -58,7 +69,7 @@ export async function findProject(connection: Connection, wanted: string): Promi
   );
   const summary = pick(list, wanted, (names) => `unknown project "${wanted}" (projects: ${names})`);
   return checked(
-    ProjectSchema,
+    ProjectPartSchema,
     await requestJson(connection, 'GET', `/api/projects/${encodeURIComponent(summary.id)}`),
     'the project',
   );
@@ -84,7 +95,7 @@ export async function findSuite(
   wanted: string,
 ): Promise<SavedSuite> {
   const suites = checked(
-    SavedSuiteSchema.array(),
+    SuitePartSchema.array(),
     await requestJson(connection, 'GET', `/api/projects/${encodeURIComponent(project.id)}/suites`),
     'the suites',
   );
