@@ -14,6 +14,7 @@ const ALLOWED = {
   'packages/engine': ['packages/protocol'],
   'packages/ai': ['packages/protocol', 'packages/engine'],
   'packages/design-diff': ['packages/protocol', 'packages/engine'],
+  'packages/playwright-export': ['packages/protocol'],
   'packages/cli': ['packages/protocol'],
   'apps/web': ['packages/protocol'],
   'apps/server': [
@@ -22,6 +23,7 @@ const ALLOWED = {
     'packages/engine',
     'packages/ai',
     'packages/design-diff',
+    'packages/playwright-export',
   ],
 };
 
@@ -63,8 +65,15 @@ const dirOfPackage = Object.fromEntries(workspaces.map(({ dir, manifest }) => [m
  * One rule per workspace: the workspace packages it may import (ALLOWED). Imports of the apps are the
  * business of not-to-server-app and not-to-web-app. A workspace missing from ALLOWED may import none.
  */
-const directionRules = workspaces.map(({ dir }) => {
-  const allowed = ALLOWED[dir];
+/**
+ * Workspaces whose tests may import more than their code (ALLOWED): the Playwright export's browser test
+ * compares the exported project's verdicts with the engine's own runner on the same app.
+ */
+const TEST_ALLOWED = {
+  'packages/playwright-export': ['packages/engine'],
+};
+
+const directionRule = (dir, allowed, from) => {
   const names = (allowed ?? []).map((target) => `@argus/${target.split('/')[1]}`);
   return {
     name: `direction-${dir.replace('/', '-')}`,
@@ -72,12 +81,26 @@ const directionRules = workspaces.map(({ dir }) => {
     comment: allowed
       ? `${dir} may import ${names.length ? `only ${names.join(' and ')}` : 'no other workspace'} (docs/ARCHITECTURE.md, the direction of imports).`
       : `${dir} is not in ALLOWED of .dependency-cruiser.cjs: add it, with the workspaces docs/ARCHITECTURE.md lets it import.`,
-    from: { path: `^${reEscape(dir)}/` },
+    from,
     to: {
       path: '^packages/[^/]+/',
       pathNot: [`^${reEscape(dir)}/`, ...(allowed ?? []).map((t) => `^${reEscape(t)}/`)],
     },
   };
+};
+
+/**
+ * One rule per workspace: the workspace packages it may import (ALLOWED). Imports of the apps are the
+ * business of not-to-server-app and not-to-web-app. A workspace missing from ALLOWED may import none.
+ */
+const directionRules = workspaces.flatMap(({ dir }) => {
+  const allowed = ALLOWED[dir];
+  const forTests = TEST_ALLOWED[dir];
+  if (!forTests) return [directionRule(dir, allowed, { path: `^${reEscape(dir)}/` })];
+  return [
+    directionRule(dir, allowed, { path: `^${reEscape(dir)}/`, pathNot: TEST_FILE }),
+    directionRule(dir, [...(allowed ?? []), ...forTests], { path: `^${reEscape(dir)}/.*${TEST_FILE}` }),
+  ];
 });
 
 const UNDECLARED =
