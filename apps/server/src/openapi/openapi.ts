@@ -14,6 +14,8 @@ import {
   EnvironmentSchema,
   EnvironmentUpdateSchema,
   ErrorResponseSchema,
+  GenerationRequestSchema,
+  GenerationResultSchema,
   HealthResponseSchema,
   LoginRequestSchema,
   LoginResponseSchema,
@@ -251,6 +253,15 @@ export const API_ROUTES: Record<string, ApiOperation> = {
     body: RunSavedSuiteSchema,
     status: 202,
     response: RunStartedSchema,
+  },
+  'POST /api/projects/:id/generations': {
+    summary:
+      'Generate a suite on an environment and save it under a name (new, or its next version): answers when the generation is over (minutes)',
+    tag: 'Suites',
+    scope: 'run',
+    body: GenerationRequestSchema,
+    status: 201,
+    response: GenerationResultSchema,
   },
   'GET /api/projects/:id/runs': {
     summary: "The project's recent runs",
