@@ -16,6 +16,7 @@ import { cleanupRoutes } from './routes/cleanup';
 import { comparisonRoutes } from './routes/comparisons';
 import { conversationRoutes } from './routes/conversations';
 import { demoRequestRoutes } from './routes/demo-requests';
+import { exportRoutes } from './routes/exports';
 import { generationRoutes } from './routes/generations';
 import { healthRoutes } from './routes/health';
 import { openApiRoutes } from './routes/openapi';
@@ -167,7 +168,9 @@ export async function buildApp({
     prefix: '/api/projects',
     projects: services.projects,
     automation: services.automation,
+    repos,
   });
+  await app.register(exportRoutes, { prefix: '/api/projects', projects: services.projects });
   await app.register(tokenRoutes, { prefix: '/api/tokens', apiTokens: services.apiTokens });
   await app.register(runRoutes, { prefix: '/api/runs', repos, automation: services.automation });
   await app.register(scheduleRoutes, { prefix: '/api/projects', schedules: services.schedules });

@@ -254,6 +254,12 @@ export const API_ROUTES: Record<string, ApiOperation> = {
     status: 202,
     response: RunStartedSchema,
   },
+  'GET /api/projects/:id/suites/:suiteId/export': {
+    summary:
+      'Export a saved suite as a Playwright Test project, for an environment (?environment_id=, else the default); X-Argus-Export-Todo says how many lines were left as TODO comments',
+    tag: 'Suites',
+    media: { type: 'application/zip', description: 'The Playwright Test project (docs/EXPORT.md)' },
+  },
   'POST /api/projects/:id/generations': {
     summary:
       'Generate a suite on an environment and save it under a name (new, or its next version): answers when the generation is over (minutes)',

@@ -1,0 +1,80 @@
+import { exportPlaywright } from '@argus/playwright-export';
+import { IdParamsSchema, MOBILE_VIEWPORT } from '@argus/protocol';
+import type { FastifyInstance } from 'fastify';
+import { strToU8, zipSync } from 'fflate';
+import { z } from 'zod';
+import { AppError } from '../errors';
+import { currentUser } from '../plugins/authenticate';
+import type { Services } from '../services';
+import { parseWith } from '../validation';
+
+const SuiteParamsSchema = IdParamsSchema.extend({ suiteId: z.string().max(100) });
+const ExportQuerySchema = z.object({ environment_id: z.string().max(100).optional() });
+
+/** What these routes use of the app's services (app.ts hands each plugin only these). */
+export type ExportRouteServices = Pick<Services, 'projects'>;
+
+/** The header that says how many lines the export left as TODO comments. */
+export const EXPORT_TODO_HEADER = 'x-argus-export-todo';
+
+/** A file name for the zip: the suite's name in letters, digits, `-` and `_`. */
+function zipName(suite: string): string {
+  const base = suite
+    .normalize('NFKD')
+    .replace(/[^\w-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
+  return `${base || 'suite'}-playwright.zip`;
+}
+
+/**
+ * "Export to Playwright" (docs/EXPORT.md): a saved suite as a Playwright Test project in a zip, for an
+ * environment of its project (its default when none is named). Owner-scoped like every project route:
+ * another user's project or suite answers 404 like a missing one. Variables are read by name and
+ * kind only; a secret is never decrypted, so its value cannot reach the export.
+ */
+export async function exportRoutes(app: FastifyInstance, services: ExportRouteServices) {
+  const { projects } = services;
+  app.addHook('preHandler', app.requireUser);
+
+  app.get('/:id/suites/:suiteId/export', async (request, reply) => {
+    const { id, suiteId } = parseWith(SuiteParamsSchema, request.params, 'path');
+    const { environment_id } = parseWith(ExportQuerySchema, request.query ?? {}, 'query');
+    const userId = currentUser(request).id;
+    const project = await projects.get(userId, id);
+    const suite = await projects.getSuite(userId, id, suiteId);
+    const environment =
+      environment_id === undefined
+        ? (project.environments.find((one) => one.is_default) ?? project.environments[0])
+        : project.environments.find((one) => String(one.id) === environment_id);
+    if (!environment) throw new AppError('ENVIRONMENT_NOT_FOUND');
+    // The environment's own value wins over the project's; a secret is only its name.
+    const variables = new Map<string, { name: string; secret: boolean; value: string | null }>();
+    for (const level of [null, environment.id]) {
+      for (const one of await projects.variables(userId, id)) {
+        if (one.environment_id !== level) continue;
+        variables.set(one.name, { name: one.name, secret: one.secret, value: one.secret ? null : one.value });
+      }
+    }
+    const result = exportPlaywright({
+      project: project.name,
+      environment: { name: environment.name, base_url: environment.base_url },
+      login: project.login,
+      variables: [...variables.values()].sort((a, b) => a.name.localeCompare(b.name)),
+      suites: [{ name: suite.name, test_cases: suite.test_cases }],
+      ...(project.kind === 'mobile' ? { viewport: { ...MOBILE_VIEWPORT } } : {}),
+    });
+    const folder = zipName(suite.name).replace(/\.zip$/, '');
+    const zip = zipSync(
+      Object.fromEntries(result.files.map((file) => [`${folder}/${file.path}`, strToU8(file.content)])),
+      { level: 6, mtime: new Date(suite.updated_at) },
+    );
+    return reply
+      .header('content-type', 'application/zip')
+      .header('content-disposition', `attachment; filename="${zipName(suite.name)}"`)
+      .header(EXPORT_TODO_HEADER, String(result.todo))
+      .header('x-argus-export-tests', String(result.tests))
+      .header('cache-control', 'no-store')
+      .send(Buffer.from(zip));
+  });
+}
