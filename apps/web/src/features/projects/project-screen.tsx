@@ -9,8 +9,10 @@ import { EnvironmentsPanel } from './components/environments-panel';
 import { LoginPanel } from './components/login-panel';
 import { ProjectHeader } from './components/project-header';
 import { RunsPanel } from './components/runs-panel';
+import { SchedulesPanel } from './components/schedules-panel';
 import { SuitesPanel } from './components/suites-panel';
 import { VariablesPanel } from './components/variables-panel';
+import { WebhooksPanel } from './components/webhooks-panel';
 import { API_NOT_TESTABLE } from './model/kinds';
 
 const linkClass =
@@ -95,7 +97,9 @@ export function ProjectScreen({ projectId }: { projectId: string }) {
         </div>
         <div className="min-w-0 space-y-6">
           <SuitesPanel projectId={data.id} />
+          <SchedulesPanel project={data} />
           <RunsPanel projectId={data.id} />
+          <WebhooksPanel project={data} />
         </div>
       </div>
     </div>
