@@ -232,6 +232,9 @@ describe('argus generate', () => {
     }[];
     const generated = suites.find((suite) => suite.name === 'Generated');
     expect(generated?.test_cases.length).toBe(Number(saved?.[1]));
+    // The generation's own pending record is not left in the project's runs.
+    const runs = (await api('GET', `/api/projects/${projectId}/runs`)) as { status: string }[];
+    expect(runs.map((run) => run.status)).not.toContain('pending');
 
     const readOnly = await argus([...args, '--suite', 'Generated'], { token: await createToken('read') });
     expect(readOnly.code).toBe(2);

@@ -12,7 +12,7 @@ import type { Services } from '../services';
 import { parseWith } from '../validation';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
-export type GenerationRouteServices = Pick<Services, 'projects' | 'automation'>;
+export type GenerationRouteServices = Pick<Services, 'projects' | 'automation' | 'repos'>;
 
 /**
  * `POST /api/projects/{id}/generations` (docs/CI.md#generating-a-suite-from-ci): a generation on one of
@@ -23,7 +23,7 @@ export type GenerationRouteServices = Pick<Services, 'projects' | 'automation'>;
  * Owner-scoped like every project route; an API token needs the `run` scope (it starts work).
  */
 export async function generationRoutes(app: FastifyInstance, services: GenerationRouteServices) {
-  const { projects, automation } = services;
+  const { projects, automation, repos } = services;
   app.addHook('preHandler', app.requireUser);
 
   app.post('/:id/generations', { config: { tokenScope: 'run' } }, async (request, reply) => {
@@ -39,12 +39,16 @@ export async function generationRoutes(app: FastifyInstance, services: Generatio
         : body.url;
 
     // What the generation says, as the socket handler's `send` would carry it to the screens.
-    let generated: { test_cases: TestCase[]; engine: string } | null = null;
+    let generated: { test_cases: TestCase[]; engine: string; test_run_id: string | null } | null = null;
     let failure: { message: string; code: string } | null = null;
     const send = (message: ServerMessageInput) => {
       if (message.type === 'test_cases_generated') {
-        const data = message.data as { test_cases: TestCase[]; engine?: string };
-        generated = { test_cases: data.test_cases, engine: data.engine ?? 'builtin' };
+        const data = message.data as { test_cases: TestCase[]; engine?: string; test_run_id?: string | null };
+        generated = {
+          test_cases: data.test_cases,
+          engine: data.engine ?? 'builtin',
+          test_run_id: data.test_run_id ?? null,
+        };
       } else if (message.type === 'error') {
         const data = message.data as { message: string; code?: string };
         failure = { message: data.message, code: data.code ?? 'GENERATION_FAILED' };
@@ -82,7 +86,7 @@ export async function generationRoutes(app: FastifyInstance, services: Generatio
         failed.message,
       );
     }
-    const result = generated as { test_cases: TestCase[]; engine: string } | null;
+    const result = generated as { test_cases: TestCase[]; engine: string; test_run_id: string | null } | null;
     if (!result || result.test_cases.length === 0) {
       throw new AppError('GENERATION_FAILED', 'The generation was stopped before it wrote any test case');
     }
@@ -97,6 +101,10 @@ export async function generationRoutes(app: FastifyInstance, services: Generatio
     const suite = existing
       ? await projects.updateSuite(user, id, existing.id, input)
       : await projects.createSuite(user, id, input);
+    // The generation recorded its cases as a pending run, which the automation screen would go on to run;
+    // here the saved suite is what is kept (runs of it are recorded as they start), so the pending record,
+    // known to no one else, would only stay in the project's Recent runs for ever.
+    if (result.test_run_id) await repos.testRuns.delete(user.id, result.test_run_id).catch(() => false);
     const answer: GenerationResult = {
       suite,
       cases: result.test_cases.length,
