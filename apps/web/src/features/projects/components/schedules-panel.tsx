@@ -74,6 +74,22 @@ function untilText(iso: string | null, now = Date.now()): string {
   return new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' }).format(new Date(iso));
 }
 
+/** 'Mon 30 Nov, 06:00', in the schedule's own time zone. */
+function dueText(iso: string, zone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-GB', {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone: zone,
+    }).format(new Date(iso));
+  } catch {
+    return fullTime(iso);
+  }
+}
+
 const OUTCOME: Record<
   NonNullable<Schedule['last_outcome']>,
   { label: string; tone: 'green' | 'amber' | 'orange' | 'red' }
@@ -134,7 +150,11 @@ function AddScheduleForm({ project, onDone }: { project: Project; onDone: () => 
     };
     create.mutate(body, {
       onSuccess: (saved) => {
-        toast.success(`Scheduled: next run ${untilText(saved.next_run_at)}`);
+        toast.success(
+          saved.next_run_at
+            ? `Scheduled: next run ${dueText(saved.next_run_at, saved.timezone)} (${saved.timezone})`
+            : 'Schedule saved',
+        );
         onDone();
       },
       onError: (error) => {
@@ -262,7 +282,11 @@ function ScheduleRow({
         <p className="text-xs text-slate-600">
           {schedule.enabled && schedule.next_run_at ? (
             <>
-              Next <span title={fullTime(schedule.next_run_at)}>{untilText(schedule.next_run_at)}</span>
+              Next{' '}
+              <span title={fullTime(schedule.next_run_at)}>
+                {dueText(schedule.next_run_at, schedule.timezone)}
+              </span>{' '}
+              ({untilText(schedule.next_run_at)})
             </>
           ) : (
             'Not scheduled while paused'

@@ -344,7 +344,7 @@ export function WebhooksPanel({ project }: { project: Project }) {
     <Panel
       title="Notifications"
       icon={WebhookIcon}
-      subtitle="Webhooks told when a saved suite's run is over"
+      subtitle="Webhooks for finished runs"
       testId="webhooks-panel"
       aside={
         !adding &&
