@@ -16,12 +16,31 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BrowserPool, findChromium, runTestCase, TargetPolicy } from '@argus/engine';
-import { type ProjectLogin, type TestCase, TestCaseSchema } from '@argus/protocol';
+import {
+  BrowserPool,
+  findChromium,
+  runTestCase,
+  type SessionOpener,
+  type StepVariables,
+  signIn,
+  TargetPolicy,
+  withStorageState,
+} from '@argus/engine';
+import { type TestCase, TestCaseSchema } from '@argus/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESK_ACCOUNTS, type FixtureApp, serveFixtureApp } from '../../../fixtures/apps/serve';
+import {
+  DESK_ACCOUNTS,
+  type DeskFixtureApp,
+  type FixtureApp,
+  serveFixtureApp,
+} from '../../../fixtures/apps/serve';
 import { type ExportSuite, exportPlaywright } from './export';
 
+/**
+ * Both runners give a step 5 s instead of 10 s: a case failing on a planted bug waits out its step's
+ * time, and the verdicts do not depend on it (the apps answer in milliseconds).
+ */
+const STEP_TIMEOUT_MS = 5_000;
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Hand-written cases over the to-do app's common step forms; each bug below is caught by some. */
@@ -105,7 +124,7 @@ async function runPlaywright(dir: string, env: Record<string, string> = {}): Pro
   const started = Date.now();
   const child = spawn('npx', ['--no-install', 'playwright', 'test', '--reporter=json'], {
     cwd: dir,
-    env: { ...process.env, CHROMIUM_PATH: findChromium(), ...env },
+    env: { ...process.env, CHROMIUM_PATH: findChromium(), STEP_TIMEOUT_MS: String(STEP_TIMEOUT_MS), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -188,26 +207,58 @@ async function writeProject(files: { path: string; content: string }[]): Promise
 
 /** Argus's own verdicts on the same cases: test title → passed. */
 async function runArgus(
-  pool: BrowserPool,
+  opener: SessionOpener,
   suite: ExportSuite,
   baseUrl: string,
-  options: { storageState?: Awaited<ReturnType<typeof import('@argus/engine').signIn>> } = {},
+  variables?: StepVariables,
 ): Promise<{ verdicts: Map<string, boolean>; errors: string[] }> {
   const verdicts = new Map<string, boolean>();
   const errors: string[] = [];
   const cases: TestCase[] = suite.test_cases.map((c) => TestCaseSchema.parse({ ...c, url: '' }));
   await Promise.all(
     cases.map(async (testCase) => {
-      const outcome = await runTestCase(pool, testCase, {
+      const outcome = await runTestCase(opener, testCase, {
         baseUrl,
         screenshots: false,
-        ...(options.storageState ? { storageState: options.storageState } : {}),
+        stepTimeoutMs: STEP_TIMEOUT_MS,
+        ...(variables ? { variables } : {}),
       });
       verdicts.set(testCase.test_name, outcome.status === 'passed');
       if (outcome.error) errors.push(`${testCase.test_name}: ${outcome.error}`);
     }),
   );
   return { verdicts, errors };
+}
+
+/** Runs the suite by both runners on each app state, and checks both against the expected verdicts. */
+async function compareOnStates(
+  app: FixtureApp,
+  suite: ExportSuite,
+  dir: string,
+  states: { bug: string | null; failing: string[] }[],
+  argus: () => Promise<{ verdicts: Map<string, boolean>; errors: string[] }>,
+  env: Record<string, string> = {},
+  beforeEach: () => void = () => {},
+): Promise<void> {
+  const titles = suite.test_cases.map((c) => c.test_name);
+  for (const state of states) {
+    app.setBug(state.bug);
+    // One after the other: side by side on two cores, each would time the other's steps.
+    beforeEach();
+    const ours = await argus();
+    beforeEach();
+    const playwright = await runPlaywright(dir, env);
+    const expected = Object.fromEntries(titles.map((t) => [t, !state.failing.includes(t)]));
+    const label = `bug ${state.bug ?? 'none'}`;
+    expect(Object.fromEntries(ours.verdicts), `Argus on ${label}: ${ours.errors.join('\n')}`).toEqual(
+      expected,
+    );
+    expect(
+      Object.fromEntries(playwright.verdicts),
+      `npx playwright test on ${label}: ${playwright.errors.join('\n')}`,
+    ).toEqual(expected);
+  }
+  app.setBug(null);
 }
 
 let pool: BrowserPool;
@@ -242,25 +293,108 @@ describe('an exported suite under npx playwright test', () => {
     expect(exported.tests).toBe(TODO_SUITE.test_cases.length);
     const dir = await writeProject(exported.files);
     dirs.push(dir);
-    const titles = TODO_SUITE.test_cases.map((c) => c.test_name);
-    for (const state of TODO_STATES) {
-      app.setBug(state.bug);
-      // One after the other: side by side on two cores, each would time the other's steps.
-      const argus = await runArgus(pool, TODO_SUITE, `${app.url}/`);
-      const playwright = await runPlaywright(dir);
-      const expected = new Map(titles.map((t) => [t, !state.failing.includes(t)]));
-      const label = `bug ${state.bug ?? 'none'}`;
-      expect(Object.fromEntries(argus.verdicts), `Argus on ${label}: ${argus.errors.join('\n')}`).toEqual(
-        Object.fromEntries(expected),
-      );
-      expect(
-        Object.fromEntries(playwright.verdicts),
-        `Playwright on ${label}: ${playwright.errors.join('\n')}`,
-      ).toEqual(Object.fromEntries(expected));
-    }
-    app.setBug(null);
+    await compareOnStates(app, TODO_SUITE, dir, TODO_STATES, () => runArgus(pool, TODO_SUITE, `${app.url}/`));
   }, 300_000);
 });
 
-void ({} as ProjectLogin);
-void DESK_ACCOUNTS;
+/** A suite of the desk, behind its sign-in: the export's setup project signs in, as Argus does first. */
+const DESK_SUITE: ExportSuite = {
+  name: 'Desk tickets',
+  test_cases: [
+    {
+      test_name: 'The ticket list counts its open tickets and filters them',
+      steps: [
+        'Navigate to /tickets',
+        'Verify heading "Tickets" is visible',
+        'Verify the number in "open tickets" counts the rows showing "Open"',
+        'Click button "Open"',
+        'Verify button "Open" is marked "pressed"',
+        'Verify URL contains "status=open"',
+        'Verify text "Printer on the third floor jams" is visible',
+        'Verify text "Add Dana to the billing group" is not visible',
+      ],
+    },
+    {
+      test_name: 'The status report adds up',
+      steps: ['Navigate to /reports', 'Verify the rows "Open" + "Closed" add up to "All tickets"'],
+    },
+    {
+      test_name: 'A new ticket is listed and kept',
+      steps: [
+        'Navigate to /tickets',
+        'Click button "New ticket"',
+        'Fill "Subject" with "Printer jam {{RUN_ID}}"',
+        'Select "High" from "Priority"',
+        'Click button "Create"',
+        'Verify text "Created ticket" is visible',
+        'Reload the page',
+        'Verify text "Printer jam {{RUN_ID}}" is visible',
+      ],
+    },
+  ],
+};
+
+const DESK_STATES: { bug: string | null; failing: string[] }[] = [
+  { bug: null, failing: [] },
+  { bug: 'open-count-off-by-one', failing: ['The ticket list counts its open tickets and filters them'] },
+  { bug: 'create-not-saved', failing: ['A new ticket is listed and kept'] },
+];
+
+describe('an exported suite behind a login', () => {
+  let app: DeskFixtureApp;
+  beforeAll(async () => {
+    app = (await serveFixtureApp('desk')) as DeskFixtureApp;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('signs in as a setup project and gives the verdicts of Argus’s runner, clean and with bugs', async () => {
+    const account = DESK_ACCOUNTS.plain;
+    const exported = exportPlaywright({
+      project: 'Fixture desk',
+      environment: { name: 'local', base_url: `${app.url}/` },
+      login: {
+        mode: 'credentials',
+        login_url: '/login',
+        username_variable: 'EMAIL',
+        password_secret: 'PASSWORD',
+      },
+      variables: [
+        { name: 'EMAIL', secret: false, value: account.email },
+        { name: 'PASSWORD', secret: true },
+      ],
+      suites: [DESK_SUITE],
+    });
+    expect(exported.files.map((f) => f.path)).toContain('tests/auth.setup.ts');
+    for (const file of exported.files) expect(file.content).not.toContain(account.password);
+    const dir = await writeProject(exported.files);
+    dirs.push(dir);
+    const baseUrl = `${app.url}/`;
+    const variables: StepVariables = {
+      values: new Map([
+        ['EMAIL', { value: account.email, secret: false }],
+        ['PASSWORD', { value: account.password, secret: true }],
+      ]),
+      source: 'the desk fixture',
+    };
+    const argus = async () => {
+      // As a run on a project with a login: sign in once, every case starts from that state.
+      const state = await signIn(
+        pool,
+        { mode: 'credentials', loginUrl: '/login', username: 'EMAIL', password: 'PASSWORD' },
+        { baseUrl, variables },
+      );
+      return runArgus(
+        withStorageState(pool, () => state),
+        DESK_SUITE,
+        baseUrl,
+        variables,
+      );
+    };
+    // The secret reaches the exported project only as an environment variable, as a user would set it.
+    await compareOnStates(app, DESK_SUITE, dir, DESK_STATES, argus, { PASSWORD: account.password }, () =>
+      app.resetData(),
+    );
+  }, 300_000);
+});

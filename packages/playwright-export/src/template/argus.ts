@@ -61,7 +61,8 @@ type Root = Page | Locator;
 /** What a target is for: 'text' prefers what a person reads, 'check' a checkbox or radio. */
 type Kind = 'click' | 'text' | 'check' | 'any';
 
-const STEP_TIMEOUT = 10_000;
+/** How long a step may look for its target: Argus's STEP_TIMEOUT_MS, as playwright.config.ts reads it. */
+const STEP_TIMEOUT = Number(process.env.STEP_TIMEOUT_MS) || 10_000;
 
 async function firstVisible(list: Locator[], timeout = STEP_TIMEOUT): Promise<Locator | null> {
   const deadline = Date.now() + timeout;
