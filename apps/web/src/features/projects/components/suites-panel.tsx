@@ -1,5 +1,5 @@
 import type { SavedSuite } from '@argus/protocol';
-import { ChevronDown, History, ListChecks, Trash2 } from 'lucide-react';
+import { ChevronDown, FileDown, History, ListChecks, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Badge } from '../../../components/badge';
@@ -10,6 +10,7 @@ import { Spinner } from '../../../components/spinner';
 import { errorText } from '../../../lib/api-error';
 import { cn } from '../../../lib/cn';
 import { useDeleteSuite } from '../api/delete-suite';
+import { exportSummary, useExportSuite } from '../api/export-suite';
 import { useProjectSuites } from '../api/list-suites';
 import { fullTime, plural, relativeTime } from '../model/format';
 import { lastChange, testNames, versionHistory } from '../model/suites';
@@ -25,6 +26,19 @@ function SuiteItem({
   onDelete: (suite: SavedSuite) => void;
 }) {
   const [open, setOpen] = useState(false);
+  const exporting = useExportSuite(suite.project_id);
+  const [exported, setExported] = useState<string | null>(null);
+  const onExport = () =>
+    exporting.mutate(
+      { suiteId: suite.id },
+      {
+        onSuccess: (result) => {
+          setExported(exportSummary(result));
+          toast.success(`${suite.name}: ${exportSummary(result)}`);
+        },
+        onError: (error) => toast.error(errorText(error, 'The suite could not be exported')),
+      },
+    );
   const detailsId = useId();
   const change = lastChange(suite);
   return (
@@ -59,8 +73,19 @@ function SuiteItem({
             )}
           </span>
         </button>
+        <IconButton
+          icon={FileDown}
+          label={`Export ${suite.name} to Playwright`}
+          onClick={onExport}
+          disabled={exporting.isPending}
+        />
         <IconButton icon={Trash2} label={`Delete ${suite.name}`} onClick={() => onDelete(suite)} />
       </div>
+      {exported && (
+        <p className="mt-1 ml-6 text-xs text-slate-600" role="status" data-testid="suite-export-result">
+          {exported}
+        </p>
+      )}
       {open && (
         <div id={detailsId} className="mt-3 ml-6 grid gap-4 sm:grid-cols-2" data-testid="suite-details">
           <div className="min-w-0">
