@@ -203,6 +203,11 @@ describe('the Projects screens', () => {
     await saved.getByRole('button', { name: /^Checkout v2/ }).click();
     await saved.getByTestId('suite-details').getByText('Apply a coupon').waitFor();
     expect(await saved.getByTestId('suite-version').count()).toBe(2);
+    // Export to Playwright: the zip downloads with the user's token, and the panel says what it holds.
+    const download = page.waitForEvent('download');
+    await saved.getByRole('button', { name: 'Export Checkout to Playwright' }).click();
+    expect((await download).suggestedFilename()).toBe('Checkout-playwright.zip');
+    await saved.getByText('Exported 2 test cases; 0 lines left as TODO comments').waitFor();
     await page.getByTestId('runs-panel').getByText('No runs yet').waitFor();
 
     // After the reload: the login as saved, the secret still only '••••', nowhere in the page.
