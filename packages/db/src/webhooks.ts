@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { Drizzle } from './database';
-import { type WebhookDeliveryRow, type WebhookRow, webhookDeliveries, webhooks } from './schema';
+import {
+  type TestRunRow,
+  testRuns,
+  type WebhookDeliveryRow,
+  type WebhookRow,
+  webhookDeliveries,
+  webhooks,
+} from './schema';
 import { isUuid } from './users';
 
 export type NewWebhook = Pick<WebhookRow, 'project_id' | 'name' | 'url' | 'format' | 'events' | 'enabled'> & {
@@ -118,6 +125,34 @@ export function webhooksRepository(orm: Drizzle) {
         .select()
         .from(webhookDeliveries)
         .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.user_id, userId)));
+      return row;
+    },
+    /**
+     * The finished run of the same suite on the same environment recorded just before `run` (what
+     * tells a recovery from a pass): its id, status and failed count only.
+     */
+    async previousFinishedRun(
+      userId: string,
+      run: Pick<TestRunRow, 'id' | 'suite_id' | 'environment_id' | 'created_at'>,
+    ): Promise<Pick<TestRunRow, 'id' | 'status' | 'failed_tests'> | undefined> {
+      if (!run.suite_id || !run.environment_id) return undefined;
+      const [row] = await orm
+        .select({ id: testRuns.id, status: testRuns.status, failed_tests: testRuns.failed_tests })
+        .from(testRuns)
+        .where(
+          and(
+            eq(testRuns.user_id, userId),
+            eq(testRuns.suite_id, run.suite_id),
+            eq(testRuns.environment_id, run.environment_id),
+            notInArray(testRuns.status, ['pending', 'running']),
+            or(
+              lt(testRuns.created_at, run.created_at),
+              and(eq(testRuns.created_at, run.created_at), lt(testRuns.id, run.id)),
+            ),
+          ),
+        )
+        .orderBy(desc(testRuns.created_at), desc(testRuns.id))
+        .limit(1);
       return row;
     },
     /** The ids of deliveries whose next attempt (or lapsed claim) is due, earliest first. */

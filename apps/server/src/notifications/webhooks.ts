@@ -404,7 +404,7 @@ export class Notifications {
     if (hooks.length === 0) return;
     const found = await repos.projects.get(userId, run.project_id);
     if (!found) return;
-    const previous = await this.previousRun(userId, run);
+    const previous = await repos.webhooks.previousFinishedRun(userId, run);
     const event = runEvent(run, previous);
     const wanted = hooks.filter((hook) => webhookWants(hook.events, event));
     if (wanted.length === 0) return;
@@ -442,22 +442,6 @@ export class Notifications {
       );
       this.start(row.id);
     }
-  }
-
-  /** The finished run of the same suite and environment recorded just before `run`. */
-  private async previousRun(userId: string, run: TestRunRow): Promise<TestRunRow | undefined> {
-    if (!run.project_id) return undefined;
-    // The project's recent runs, newest first: the suite's earlier ones are among them.
-    const recent = await this.deps.repos.testRuns.listForProject(userId, run.project_id, 200);
-    const index = recent.findIndex((one) => one.id === run.id);
-    const earlier =
-      index >= 0 ? recent.slice(index + 1) : recent.filter((one) => one.created_at < run.created_at);
-    return earlier.find(
-      (one) =>
-        one.suite_id === run.suite_id &&
-        one.environment_id === run.environment_id &&
-        !['pending', 'running'].includes(one.status),
-    );
   }
 
   /** The scheduler's sweep: attempts every delivery due by `now` (left by a restart or another process). */
@@ -506,6 +490,15 @@ export class Notifications {
     if (!claimed) return;
     const hook = await repos.webhooks.byId(claimed.webhook_id);
     if (!hook) return;
+    if (!hook.enabled) {
+      // Paused since the delivery was made: nothing more is sent to it.
+      await repos.webhooks.finishAttempt(id, {
+        status: 'failed',
+        last_error: 'The webhook was paused before this attempt',
+        next_attempt_at: null,
+      });
+      return;
+    }
     let outcome: { ok: true; code: number } | { ok: false; code: number | null; error: string };
     try {
       const secret = secrets.decrypt(hook.secret_enc, webhookSecretContext(hook.id));

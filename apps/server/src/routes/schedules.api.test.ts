@@ -221,5 +221,11 @@ describe.each(apiTargets())('schedules and webhooks API, on $name', ({ start }) 
       json: { suite_id: '00000000-0000-4000-8000-000000000000', preset: 'hourly' },
     });
     expect(otherSuite.data.code).toBe('SUITE_NOT_FOUND');
+    const otherEnvironment = await api.call('POST', schedules(), {
+      token: alice.token,
+      json: { suite_id: suite.id, environment_id: '00000000-0000-4000-8000-000000000000', preset: 'hourly' },
+    });
+    expect(otherEnvironment.status).toBe(404);
+    expect(otherEnvironment.data.code).toBe('ENVIRONMENT_NOT_FOUND');
   });
 });

@@ -66,7 +66,7 @@ export function toApiSchedule({ schedule, suite_name, environment_name }: Schedu
 
 export interface ScheduleServiceDeps {
   repos: Pick<Repositories, 'schedules'>;
-  projects: Pick<ProjectService, 'get' | 'getSuite' | 'target'>;
+  projects: Pick<ProjectService, 'get' | 'getSuite'>;
   /** @default () => new Date() */
   now?: () => Date;
 }
@@ -77,6 +77,21 @@ export class ScheduleService {
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
+  }
+
+  /** The project's environment `environmentId` (its default when absent): 404s like the project's routes. */
+  private async environment(
+    userId: string,
+    projectId: string,
+    environmentId?: string | null,
+  ): Promise<string> {
+    const project = await this.deps.projects.get(userId, projectId);
+    const found =
+      environmentId === undefined || environmentId === null
+        ? (project.environments.find((one) => one.is_default) ?? project.environments[0])
+        : project.environments.find((one) => one.id.toLowerCase() === environmentId.toLowerCase());
+    if (!found) throw new AppError('ENVIRONMENT_NOT_FOUND');
+    return found.id;
   }
 
   async list(userId: string, projectId: string): Promise<Schedule[]> {
@@ -104,12 +119,12 @@ export class ScheduleService {
   async create(userId: string, projectId: string, input: ScheduleInputBody): Promise<Schedule> {
     // 404s for another user's project, suite or environment, as for a missing one.
     await this.deps.projects.getSuite(userId, projectId, input.suite_id);
-    const { environment } = await this.deps.projects.target(userId, projectId, input.environment_id);
+    const environmentId = await this.environment(userId, projectId, input.environment_id);
     const cron = this.expression(input.preset, input.cron, input.timezone);
     const row = await this.deps.repos.schedules.create(userId, {
       project_id: projectId,
       suite_id: input.suite_id,
-      environment_id: environment.id,
+      environment_id: environmentId,
       cron,
       timezone: input.timezone,
       enabled: input.enabled,
@@ -126,7 +141,7 @@ export class ScheduleService {
     const environmentId =
       patch.environment_id === undefined
         ? current.environment_id
-        : (await this.deps.projects.target(userId, projectId, patch.environment_id)).environment.id;
+        : await this.environment(userId, projectId, patch.environment_id);
     const timezone = patch.timezone ?? current.timezone;
     const cron =
       patch.preset || patch.cron !== undefined
