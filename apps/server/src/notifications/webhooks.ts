@@ -259,6 +259,8 @@ export class Notifications {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
+  /** Aborts the attempts under way when the server stops (they are recorded as failed, to be retried). */
+  private readonly closing = new AbortController();
 
   constructor(private readonly deps: NotificationDeps) {}
 
@@ -444,11 +446,14 @@ export class Notifications {
     }
   }
 
-  /** The scheduler's sweep: attempts every delivery due by `now` (left by a restart or another process). */
+  /**
+   * The scheduler's sweep: starts an attempt of every delivery due by `now` (left by a restart or
+   * another process) and answers without waiting for the receivers.
+   */
   async deliverDue(now: Date): Promise<void> {
     if (this.closed) return;
     const ids = await this.deps.repos.webhooks.dueDeliveries(now);
-    await Promise.all(ids.map((id) => this.track(this.attempt(id))));
+    for (const id of ids) this.start(id);
   }
 
   private start(id: string): void {
@@ -556,7 +561,7 @@ export class Notifications {
         [WEBHOOK_HEADERS.event]: delivery.event,
       },
       body: delivery.body,
-      signal: AbortSignal.timeout(this.deps.config.webhookTimeoutMs),
+      signal: AbortSignal.any([AbortSignal.timeout(this.deps.config.webhookTimeoutMs), this.closing.signal]),
     });
     // Only the status matters; the body is not read.
     await response.body?.cancel().catch(() => {});
@@ -567,6 +572,7 @@ export class Notifications {
   /** Stops the retry timers and waits (briefly) for attempts under way; what is left stays due in the database. */
   async close(): Promise<void> {
     this.closed = true;
+    this.closing.abort(new Error('The server stopped during the attempt'));
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     await Promise.race([

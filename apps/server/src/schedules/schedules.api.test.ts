@@ -393,6 +393,43 @@ describe(`schedules and webhooks with two server processes on ${pgUrl ? 'postgre
     });
   });
 
+  it("a delivery left due (its process stopped before sending it) is sent by the other process's tick", async () => {
+    const hooks = await api.call('GET', `/api/projects/${project.id}/webhooks`, { token: alice.token });
+    const hook = hooks.data.find((one: { name: string }) => one.name === 'Receiver');
+    const before = receiver.received.filter((one) => one.path === '/hook').length;
+    // A row as runFinished writes it, with no process attempting it.
+    const left = await servers.apps[0].services.repos.webhooks.createDelivery(
+      alice.user.id,
+      {
+        webhook_id: hook.id,
+        project_id: project.id,
+        test_run_id: null,
+        event: 'test',
+        body: '{"left":true}',
+      },
+      new Date(),
+    );
+    await servers.apps[1].services.scheduler.tick(new Date(Date.now() + 1000));
+    await expect
+      .poll(() => receiver.received.filter((one) => one.path === '/hook').length, { timeout: 10_000 })
+      .toBe(before + 1);
+    const sent = receiver.received.filter((one) => one.path === '/hook').at(-1)!;
+    expect(sent.body).toBe('{"left":true}');
+    expect(sent.headers['x-argus-delivery']).toBe(left.id);
+    const listed = await api.call('GET', `/api/projects/${project.id}/webhooks/deliveries`, {
+      token: alice.token,
+    });
+    await expect
+      .poll(async () => {
+        const rows = (
+          await api.call('GET', `/api/projects/${project.id}/webhooks/deliveries`, { token: alice.token })
+        ).data as { id: string; status: string; attempts: number }[];
+        return rows.find((one) => one.id === left.id);
+      })
+      .toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(listed.status).toBe(200);
+  });
+
   it("'Send test' delivers a signed test event", async () => {
     const hooks = await api.call('GET', `/api/projects/${project.id}/webhooks`, { token: alice.token });
     const hook = hooks.data.find((one: { name: string }) => one.name === 'Receiver');
