@@ -663,7 +663,7 @@ function configFile(input: ExportInput, hasLogin: boolean): string {
   w.line('actionTimeout: stepTimeout,');
   w.line('navigationTimeout: stepTimeout,');
   w.line("screenshot: 'only-on-failure',");
-  w.line("trace: 'retain-on-failure',");
+  w.line("trace: 'on-first-retry',");
   w.line('// CHROMIUM_PATH: a Chromium of your own (else `npx playwright install chromium`).');
   w.line('launchOptions: { executablePath: process.env.CHROMIUM_PATH || undefined },');
   w.close('},');
