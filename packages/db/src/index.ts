@@ -42,6 +42,14 @@ export {
   type SuiteWithVersions,
   type VariableValue,
 } from './projects';
+export {
+  type NewSchedule,
+  type ScheduleListing,
+  type ScheduleOutcomePatch,
+  type SchedulePatch,
+  type SchedulesRepository,
+  schedulesRepository,
+} from './schedules';
 export type {
   ApiTokenRow,
   ComparisonImageRow,
@@ -69,14 +77,6 @@ export type {
   WebhookDeliveryRow,
   WebhookRow,
 } from './schema';
-export {
-  type NewSchedule,
-  type ScheduleListing,
-  type ScheduleOutcomePatch,
-  type SchedulePatch,
-  type SchedulesRepository,
-  schedulesRepository,
-} from './schedules';
 export { type NewSession, type SessionFilter, type SessionsRepository, sessionsRepository } from './sessions';
 export { type StepCacheEntry, type StepCacheRepository, stepCacheRepository } from './step-cache';
 export {
@@ -95,6 +95,7 @@ export {
   testEngines,
 } from './testing';
 export { type UserSettingsPatch, type UserSettingsRepository, userSettingsRepository } from './user-settings';
+export { isUuid, type NewUser, UniqueViolation, type UsersRepository, usersRepository } from './users';
 export {
   type DeliveryListing,
   type DeliveryPatch,
@@ -104,7 +105,6 @@ export {
   type WebhooksRepository,
   webhooksRepository,
 } from './webhooks';
-export { isUuid, type NewUser, UniqueViolation, type UsersRepository, usersRepository } from './users';
 
 import { apiTokensRepository } from './api-tokens';
 import { conversationsRepository } from './conversations';

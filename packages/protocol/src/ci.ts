@@ -39,16 +39,11 @@ export type ApiToken = z.infer<typeof ApiTokenSchema>;
 export const ApiTokenCreatedSchema = ApiTokenSchema.extend({ token: z.string() });
 export type ApiTokenCreated = z.infer<typeof ApiTokenCreatedSchema>;
 
-/** How a run stands: running, or one of the ends a run has. */
-export const RunStatusSchema = z.enum([
-  'pending',
-  'running',
-  'completed',
-  'failed',
-  'stopped',
-  'interrupted',
-  'error',
-]);
+/**
+ * How a run stands: running, or one of its ends. `completed`: every case ran (some may have failed);
+ * `failed`: cancelled, or the project's sign-in failed; `interrupted`: the server stopped under it.
+ */
+export const RunStatusSchema = TestRunStatusSchema;
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 /** True once a run will change no more. */

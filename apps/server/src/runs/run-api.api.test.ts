@@ -25,6 +25,7 @@ const FAILING = {
 };
 
 /** The events of a server-sent event stream, as the run API writes them. */
+// biome-ignore lint/suspicious/noExplicitAny: the events' data are checked field by field
 async function readEvents(url: string, token: string): Promise<{ event: string; data: any }[]> {
   const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
   expect(res.status).toBe(200);
