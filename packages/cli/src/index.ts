@@ -1,7 +1,7 @@
 /**
  * `argus`: Argus from a CI job (docs/CI.md). `argus run` starts a project's saved suite on one of its
  * environments, prints each case as it finishes, writes the server's JUnit and JSON reports, and exits
- * 0 (every case passed), 1 (a case failed, or the run ended stopped, interrupted or in error), 2 (the
+ * 0 (every case passed), 1 (a case failed, or the run was cancelled, interrupted or ended in error), 2 (the
  * run could not start, or no verdict could be had: unknown names, a refused token, no server), 130 when
  * interrupted (Ctrl-C cancels the run first). `argus generate` writes a suite from a generation.
  */
@@ -37,7 +37,7 @@ Create one in Argus under Settings, API tokens.
 
 Exit codes:
   0  every case passed (generate: the suite was saved)
-  1  a case failed, or the run ended stopped, interrupted or in error (generate: it failed)
+  1  a case failed, or the run was cancelled, interrupted or ended in error (generate: it failed)
   2  the run could not start or no verdict could be had (unknown name, refused token, no server)
   130  interrupted (Ctrl-C): the run was cancelled`;
 
