@@ -126,6 +126,8 @@ async function runPlaywright(dir: string, env: Record<string, string> = {}): Pro
     cwd: dir,
     env: { ...process.env, CHROMIUM_PATH: findChromium(), STEP_TIMEOUT_MS: String(STEP_TIMEOUT_MS), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: a run that hangs is ended with everything npx started (workers, browsers).
+    detached: true,
   });
   let out = '';
   let err = '';
@@ -137,7 +139,7 @@ async function runPlaywright(dir: string, env: Record<string, string> = {}): Pro
   });
   await new Promise<void>((done, fail) => {
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
       fail(new Error(`npx playwright test took over 120 s: ${err}`));
     }, 120_000);
     child.on('close', () => {

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests read generated code, template literals included
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type ExportInput, exportPlaywright, slugify } from './export';
