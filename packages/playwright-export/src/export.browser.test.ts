@@ -352,7 +352,8 @@ describe('an exported suite behind a login', () => {
   });
 
   it('signs in as a setup project and gives the verdicts of Argus’s runner, clean and with bugs', async () => {
-    const account = DESK_ACCOUNTS.plain;
+    // The two-factor account: the sign-in types a TOTP code too (otpauth in the exported package.json).
+    const account = DESK_ACCOUNTS.twoFactor;
     const exported = exportPlaywright({
       project: 'Fixture desk',
       environment: { name: 'local', base_url: `${app.url}/` },
@@ -361,15 +362,21 @@ describe('an exported suite behind a login', () => {
         login_url: '/login',
         username_variable: 'EMAIL',
         password_secret: 'PASSWORD',
+        totp_secret: 'TOTP',
       },
       variables: [
         { name: 'EMAIL', secret: false, value: account.email },
         { name: 'PASSWORD', secret: true },
+        { name: 'TOTP', secret: true },
       ],
       suites: [DESK_SUITE],
     });
     expect(exported.files.map((f) => f.path)).toContain('tests/auth.setup.ts');
-    for (const file of exported.files) expect(file.content).not.toContain(account.password);
+    for (const file of exported.files) {
+      expect(file.content).not.toContain(account.password);
+      expect(file.content).not.toContain(account.totpSecret);
+    }
+    expect(exported.files.find((f) => f.path === 'package.json')?.content).toContain('"otpauth"');
     const dir = await writeProject(exported.files);
     dirs.push(dir);
     const baseUrl = `${app.url}/`;
@@ -377,6 +384,7 @@ describe('an exported suite behind a login', () => {
       values: new Map([
         ['EMAIL', { value: account.email, secret: false }],
         ['PASSWORD', { value: account.password, secret: true }],
+        ['TOTP', { value: account.totpSecret, secret: true }],
       ]),
       source: 'the desk fixture',
     };
@@ -384,7 +392,7 @@ describe('an exported suite behind a login', () => {
       // As a run on a project with a login: sign in once, every case starts from that state.
       const state = await signIn(
         pool,
-        { mode: 'credentials', loginUrl: '/login', username: 'EMAIL', password: 'PASSWORD' },
+        { mode: 'credentials', loginUrl: '/login', username: 'EMAIL', password: 'PASSWORD', totp: 'TOTP' },
         { baseUrl, variables },
       );
       return runArgus(
@@ -395,8 +403,14 @@ describe('an exported suite behind a login', () => {
       );
     };
     // The secret reaches the exported project only as an environment variable, as a user would set it.
-    await compareOnStates(app, DESK_SUITE, dir, DESK_STATES, argus, { PASSWORD: account.password }, () =>
-      app.resetData(),
+    await compareOnStates(
+      app,
+      DESK_SUITE,
+      dir,
+      DESK_STATES,
+      argus,
+      { PASSWORD: account.password, TOTP: account.totpSecret },
+      () => app.resetData(),
     );
   }, 300_000);
 });
