@@ -157,6 +157,7 @@ export default defineConfig({
             'apps/server/src/shutdown/shutdown.api.test.ts',
             'apps/server/src/conversation/conversation.api.test.ts',
             'apps/server/src/ws/frame-backpressure.api.test.ts',
+            'apps/server/src/schedules/two-processes.api.test.ts',
           ],
           env: { ARGUS_ENDURANCE: '1' },
           globalSetup: SERVER_SETUP,
