@@ -117,7 +117,11 @@ export default defineConfig({
           // (`npm run test:fixture-bugs` picks those tests by name).
           name: 'fixture-bugs',
           isolate: false,
-          include: ['fixtures/apps/apps.browser.test.ts'],
+          // The Playwright export's proof runs every planted bug there, one in `npm test`.
+          include: [
+            'fixtures/apps/apps.browser.test.ts',
+            'packages/playwright-export/src/export.browser.test.ts',
+          ],
           env: { FIXTURE_BUG_PROOFS: '1' },
           testTimeout: 180_000,
           hookTimeout: 60_000,
