@@ -131,7 +131,9 @@ function stream(
     closed();
     if (!raw.writableEnded) raw.end();
   };
-  request.raw.on('close', end);
+  // The response's close is the client going away (or the stream ending); the request's, on older Node
+  // versions, could come as soon as its (empty) body was read.
+  raw.on('close', end);
   raw.on('error', end);
 
   let seen = first.results.length;
