@@ -152,6 +152,19 @@ const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 /** Ids as a client may write them: PostgreSQL reads a uuid in either case. */
 const sameId = sameName;
 
+/**
+ * The project's environment with this id, or its default one when none is named; ENVIRONMENT_NOT_FOUND
+ * for an id that is not one of them. Runs, generations and exports pick their environment with it.
+ */
+export function environmentOf(project: Project, environmentId?: string | null): Environment {
+  const environment =
+    environmentId === undefined || environmentId === null
+      ? (project.environments.find((one) => one.is_default) ?? project.environments[0])
+      : project.environments.find((one) => sameId(one.id, environmentId));
+  if (!environment) throw new AppError('ENVIRONMENT_NOT_FOUND');
+  return environment;
+}
+
 /** A 422 on one field, worded for the form that sent it. */
 const fieldError = (loc: (string | number)[], msg: string) =>
   new AppError('VALIDATION', [{ loc, msg, type: 'value_error' }] satisfies ValidationIssue[]);
@@ -488,11 +501,7 @@ export class ProjectService {
    */
   async target(userId: string, projectId: string, environmentId?: string | null): Promise<ProjectTarget> {
     const project = await this.get(userId, projectId);
-    const environment =
-      environmentId === undefined || environmentId === null
-        ? (project.environments.find((one) => one.is_default) ?? project.environments[0])
-        : project.environments.find((one) => sameId(one.id, environmentId));
-    if (!environment) throw new AppError('ENVIRONMENT_NOT_FOUND');
+    const environment = environmentOf(project, environmentId);
     const rows = await this.store.variables(userId, projectId);
     const values = new Map<string, { value: string; secret: boolean }>();
     for (const level of [null, environment.id]) {

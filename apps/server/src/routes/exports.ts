@@ -3,8 +3,8 @@ import { IdParamsSchema, MOBILE_VIEWPORT } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import { strToU8, zipSync } from 'fflate';
 import { z } from 'zod';
-import { AppError } from '../errors';
 import { currentUser } from '../plugins/authenticate';
+import { environmentOf } from '../projects/project-service';
 import type { Services } from '../services';
 import { parseWith } from '../validation';
 
@@ -43,11 +43,7 @@ export async function exportRoutes(app: FastifyInstance, services: ExportRouteSe
     const userId = currentUser(request).id;
     const project = await projects.get(userId, id);
     const suite = await projects.getSuite(userId, id, suiteId);
-    const environment =
-      environment_id === undefined
-        ? (project.environments.find((one) => one.is_default) ?? project.environments[0])
-        : project.environments.find((one) => String(one.id) === environment_id);
-    if (!environment) throw new AppError('ENVIRONMENT_NOT_FOUND');
+    const environment = environmentOf(project, environment_id);
     // The environment's own value wins over the project's; a secret is only its name.
     const variables = new Map<string, { name: string; secret: boolean; value: string | null }>();
     for (const level of [null, environment.id]) {
