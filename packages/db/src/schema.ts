@@ -1,4 +1,5 @@
 import {
+  bigint,
   boolean,
   doublePrecision,
   integer,
@@ -76,6 +77,8 @@ export const testRuns = pgTable('test_runs', {
   total_tests: integer('total_tests').notNull().default(0),
   passed_tests: integer('passed_tests').notNull().default(0),
   failed_tests: integer('failed_tests').notNull().default(0),
+  // Cases that failed, then passed on a retry (0011_history.sql); not counted in passed_tests.
+  flaky_tests: integer('flaky_tests').notNull().default(0),
   model_calls: integer('model_calls').notNull().default(0),
   input_tokens: integer('input_tokens').notNull().default(0),
   output_tokens: integer('output_tokens').notNull().default(0),
@@ -109,6 +112,8 @@ export const testResults = pgTable('test_results', {
   status: text('status').notNull(),
   execution_time: doublePrecision('execution_time'),
   error_message: text('error_message'),
+  // 1 + the retries the case used (0011_history.sql).
+  attempts: integer('attempts').notNull().default(1),
   steps: jsonb('steps').$type<unknown[]>().notNull().default([]),
   logs: jsonb('logs').$type<unknown[]>().notNull().default([]),
   screenshots: jsonb('screenshots').$type<unknown[]>().notNull().default([]),
@@ -345,6 +350,8 @@ export const savedSuites = pgTable('saved_suites', {
   name: text('name').notNull(),
   version: integer('version').notNull().default(1),
   test_cases: jsonb('test_cases').$type<unknown[]>().notNull().default([]),
+  // Retries per case (0011_history.sql).
+  retries: integer('retries').notNull().default(0),
   ...timestamps,
 });
 
@@ -458,3 +465,16 @@ export const webhookDeliveries = pgTable('webhook_deliveries', {
   ...timestamps,
 });
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/** One retention sweep's report (0011_history.sql; docs/HISTORY.md#retention). */
+export const retentionSweeps = pgTable('retention_sweeps', {
+  id: uuid('id').primaryKey(),
+  started_at: at('started_at').notNull(),
+  finished_at: at('finished_at').notNull(),
+  cutoff: at('cutoff').notNull(),
+  runs_deleted: integer('runs_deleted').notNull().default(0),
+  comparisons_deleted: integer('comparisons_deleted').notNull().default(0),
+  blobs_deleted: integer('blobs_deleted').notNull().default(0),
+  bytes_freed: bigint('bytes_freed', { mode: 'number' }).notNull().default(0),
+});
+export type RetentionSweepRow = typeof retentionSweeps.$inferSelect;

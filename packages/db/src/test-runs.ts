@@ -20,7 +20,13 @@ export type NewTestRun = Partial<Omit<TestRunRow, 'id' | 'user_id' | 'created_at
   url: string;
 };
 export type TestRunPatch = Partial<Omit<TestRunRow, 'id' | 'user_id' | 'created_at'>>;
-export type NewTestResult = Omit<TestResultRow, 'id' | 'user_id' | 'created_at' | 'test_run_id'>;
+/** `attempts` defaults to 1 (the case ran once). */
+export type NewTestResult = Omit<
+  TestResultRow,
+  'id' | 'user_id' | 'created_at' | 'test_run_id' | 'attempts'
+> & {
+  attempts?: number;
+};
 export type NewScreenshot = Omit<ScreenshotRow, 'id' | 'user_id' | 'created_at'>;
 
 /** Test runs, their results and their screenshots; every call takes the owner's id. */

@@ -172,6 +172,8 @@ export const TestRunSchema = z.object({
   total_tests: z.number(),
   passed_tests: z.number(),
   failed_tests: z.number(),
+  /** Cases that passed only on a retry (not counted in passed_tests). */
+  flaky_tests: z.number().default(0),
   test_results: z.array(z.unknown()),
   screenshots_paths: z.array(z.string()),
   execution_log: z.array(ExecutionLogEntrySchema),
@@ -187,6 +189,8 @@ export const StoredTestResultSchema = z.object({
   /** Seconds. */
   execution_time: z.number().nullable(),
   error_message: z.string().nullable(),
+  /** 1 + the retries the case used; a case that passed on a retry has status `flaky`. */
+  attempts: z.number().int().default(1),
   steps: z.array(z.unknown()),
   logs: z.array(z.unknown()),
   screenshots: z.array(z.unknown()),

@@ -7,6 +7,7 @@ export * from './conversations';
 export * from './demo';
 export * from './errors';
 export * from './generations';
+export * from './history';
 export * from './models';
 export * from './projects';
 export * from './schedules';

@@ -134,6 +134,9 @@ export const VariableSchema = z.object({
 });
 export type Variable = z.infer<typeof VariableSchema>;
 
+/** The most retries a saved suite may give a case. */
+export const SUITE_MAX_RETRIES = 5;
+
 export const SavedSuiteInputSchema = z.object({
   name: z.string().trim().min(1, 'Name is required').max(200),
   test_cases: z.array(TestCaseSchema).min(1, 'A suite needs at least one test case').max(500),
@@ -143,6 +146,11 @@ export const SavedSuiteInputSchema = z.object({
   base_version: z.number().int().positive().optional(),
   /** What changed, in the saver's words (else the server describes it). */
   change_note: z.string().max(500).optional(),
+  /**
+   * How many times a failed case is run again (like Playwright's `retries`); one that then passes is
+   * recorded as flaky (docs/HISTORY.md#retries). Absent: unchanged (0 for a new suite).
+   */
+  retries: z.number().int().min(0).max(SUITE_MAX_RETRIES).optional(),
 });
 export type SavedSuiteInput = z.input<typeof SavedSuiteInputSchema>;
 
@@ -161,6 +169,8 @@ export const SavedSuiteSchema = z.object({
   name: z.string(),
   version: z.number().int(),
   test_cases: z.array(TestCaseSchema),
+  /** Retries per failed case (docs/HISTORY.md#retries). */
+  retries: z.number().int().default(0),
   versions: z.array(SavedSuiteVersionSchema),
   created_at: z.string(),
   updated_at: z.string(),

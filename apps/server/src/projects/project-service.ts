@@ -109,6 +109,7 @@ export function toApiSuite({ suite, versions }: SuiteWithVersions): SavedSuite {
     name: suite.name,
     version: suite.version,
     test_cases: suite.test_cases as TestCase[],
+    retries: suite.retries,
     versions: versions.map((version) => ({
       version: version.version,
       saved_by: version.saved_by,

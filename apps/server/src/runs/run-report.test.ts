@@ -46,6 +46,7 @@ const result = (name: string, status: string, error: string | null = null): Test
   test_case_name: name,
   status,
   execution_time: 1.5,
+  attempts: 1,
   error_message: error,
   steps: [
     { step_number: 1, description: 'Navigate to /', status: 'success' },

@@ -17,6 +17,7 @@ function suite(overrides: Partial<SavedSuite> = {}): SavedSuite {
     name: 'Tickets',
     version: 3,
     test_cases: cases,
+    retries: 0,
     versions: [],
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',

@@ -62,6 +62,7 @@ describe('saved suites', () => {
     project_id: 'p',
     name: 'Checkout',
     version: 2,
+    retries: 0,
     test_cases: [
       {
         test_name: 'Pay',
