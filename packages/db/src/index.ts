@@ -22,6 +22,7 @@ export {
   type NewDesignUpload,
 } from './design-comparisons';
 export { DatabaseInUseError } from './dir-lock';
+export { type HistorySeedOptions, type HistorySeedReport, seedHistory } from './history-seed';
 export {
   type ModelUsageRepository,
   type ModelUsageTotals,
