@@ -189,9 +189,9 @@ describe('auth and the authenticated shell', () => {
     const screens: Array<[link: string, path: string, heading: string, extra?: string]> = [
       ['Conversational Mode', '/conversational', 'Conversational Mode'],
       ['Automation Mode', '/automation', 'Automation Mode'],
-      ['Analytics', '/analytics', 'Coming Soon', 'This feature is under development.'],
+      ['Analytics', '/analytics', 'Analytics', 'No runs in this range'],
       ['Figma Comparison', '/figma-comparison', 'Design Comparison'],
-      ['Test History', '/history', 'Coming Soon', 'This feature is under development.'],
+      ['Test History', '/history', 'Test History', 'No history yet'],
       ['Settings', '/settings', 'Settings'],
       ['Web Application', '/projects/web', 'Web applications', 'No web applications yet'],
       ['Mobile App', '/projects/mobile', 'Mobile apps', 'No mobile apps yet'],

@@ -1,5 +1,5 @@
 import type { ProjectKind } from '@argus/protocol';
-import { lazy, Suspense, useCallback } from 'react';
+import { type ComponentType, lazy, Suspense, useCallback } from 'react';
 import { Navigate, Route, Routes, useParams, useSearchParams } from 'react-router';
 import { FullPageSpinner } from '../components/spinner';
 import {
@@ -12,7 +12,6 @@ import {
   useAuth,
 } from '../features/auth';
 import { HomeDashboard } from '../features/dashboard';
-import { AnalyticsScreen, HistoryScreen } from '../features/placeholders';
 import {
   ConnectionBadge,
   ProtocolMismatchBanner,
@@ -36,6 +35,13 @@ const ConversationalScreen = lazy(() =>
 );
 const DesignComparisonScreen = lazy(() =>
   import('../features/design-comparison').then((m) => ({ default: m.DesignComparisonScreen })),
+);
+// Test History with the user's projects and the automation screen's components (app/history-route.tsx).
+const HistoryScreen = lazy(() => import('./history-route').then((m) => ({ default: m.HistoryWithProjects })));
+const HistoryRunScreen = lazy(() => import('./history-route').then((m) => ({ default: m.HistoryRun })));
+// Analytics brings the charting library (uPlot); no other screen downloads it.
+const AnalyticsScreen = lazy(() =>
+  import('./analytics-route').then((m) => ({ default: m.AnalyticsWithProjects })),
 );
 const SettingsScreen = lazy(() =>
   import('../features/settings').then((m) => ({ default: m.SettingsScreen })),
@@ -113,6 +119,15 @@ function DesignComparison() {
   return (
     <Suspense fallback={<FullPageSpinner />}>
       <DesignComparisonScreen user={isAuthenticated ? user : null} realtime={realtime} sessions={sessions} />
+    </Suspense>
+  );
+}
+
+/** A lazily loaded screen that needs no props, behind a spinner while it loads. */
+function Lazy({ screen: Screen }: { screen: ComponentType }) {
+  return (
+    <Suspense fallback={<FullPageSpinner />}>
+      <Screen />
     </Suspense>
   );
 }
@@ -198,9 +213,10 @@ export function AppRoutes() {
           <Route path="/automation" element={<Automation />} />
           <Route path="/figma-comparison" element={<DesignComparison />} />
           <Route path="/conversational" element={<Conversational />} />
-          <Route path="/history" element={<HistoryScreen />} />
-          <Route path="/test-history" element={<HistoryScreen />} />
-          <Route path="/analytics" element={<AnalyticsScreen />} />
+          <Route path="/history" element={<Lazy screen={HistoryScreen} />} />
+          <Route path="/test-history" element={<Lazy screen={HistoryScreen} />} />
+          <Route path="/history/runs/:id" element={<Lazy screen={HistoryRunScreen} />} />
+          <Route path="/analytics" element={<Lazy screen={AnalyticsScreen} />} />
           <Route path="/settings" element={<Settings />} />
           <Route path="/projects/web" element={<ProjectsOfKind kind="web" />} />
           <Route path="/projects/mobile" element={<ProjectsOfKind kind="mobile" />} />

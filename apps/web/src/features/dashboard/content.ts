@@ -40,7 +40,6 @@ export const MODE_CARDS: ModeCard[] = [
     icon: BarChart3,
     accent: 'bg-emerald-50 text-emerald-600 ring-emerald-100',
     points: ['Pass-rate trends', 'Slowest and flakiest tests', 'Team-wide insights'],
-    badge: 'Coming Soon',
   },
 ];
 

@@ -1,5 +1,6 @@
 import { ArrowLeft, MessageSquare } from 'lucide-react';
 import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { PastListPanel } from '../../../components/past-list-panel';
 import { SmallButton } from '../../../components/small-button';
 import { Spinner } from '../../../components/spinner';
@@ -55,7 +56,9 @@ function Transcript({ id, onBack }: { id: string; onBack: () => void }) {
 /** Beyond the spec: the user's past conversations, each readable again. */
 export function PastConversations({ enabled }: { enabled: boolean }) {
   const list = useConversations(enabled);
-  const [open, setOpen] = useState<string | null>(null);
+  // ?conversation=<id> opens that conversation's transcript: Test History links here (docs/HISTORY.md).
+  const [search] = useSearchParams();
+  const [open, setOpen] = useState<string | null>(() => search.get('conversation'));
   return (
     <PastListPanel
       title="Past conversations"

@@ -1,0 +1,49 @@
+import type { ReactNode } from 'react';
+import type { Cell, Table } from '../model/csv';
+
+/**
+ * A real table of a chart's or list's numbers, scrolling sideways on a narrow screen. `render` may
+ * draw a cell richer than its CSV text (a link to a run).
+ */
+export function DataTable({
+  table,
+  caption,
+  render,
+}: {
+  table: Table;
+  caption: string;
+  render?: (row: number, column: number, cell: Cell) => ReactNode;
+}) {
+  return (
+    <section
+      className="max-w-full overflow-x-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600"
+      aria-label={caption}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (WCAG 2.1.1)
+      tabIndex={0}
+    >
+      <table className="min-w-full text-left text-xs">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="bg-slate-50 text-slate-700">
+          <tr>
+            {table.columns.map((column) => (
+              <th key={column} scope="col" className="px-3 py-2 font-semibold whitespace-nowrap">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 text-slate-800">
+          {table.rows.map((row, r) => (
+            <tr key={r}>
+              {row.map((cell, c) => (
+                <td key={c} className={typeof cell === 'number' ? 'px-3 py-1.5 tabular-nums' : 'px-3 py-1.5'}>
+                  {render ? render(r, c, cell) : (cell ?? '–')}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,1 @@
+export { AnalyticsScreen, type AnalyticsScreenProps } from './analytics-screen';

@@ -1,0 +1,136 @@
+import type { HistoryItem, TestRunDetail } from '@argus/protocol';
+import { ArrowLeft, Bot, ListChecks } from 'lucide-react';
+import { type ComponentType, useMemo } from 'react';
+import { Link } from 'react-router';
+import { Panel } from '../../components/panel';
+import { ScreenHeader } from '../../components/screen-header';
+import { Spinner } from '../../components/spinner';
+import { errorText } from '../../lib/api-error';
+import { useRunComparison } from './api/get-run-comparison';
+import { useTestRun } from './api/get-test-run';
+import { CaseCard } from './components/case-card';
+import { ComparisonPanel } from './components/comparison-panel';
+import { OutcomeBadge } from './components/outcome-badge';
+import { countsText, formatCost, formatSeconds, formatWhen, suiteLabel, triggerText } from './model/format';
+import { runCases } from './model/run-cases';
+
+export interface RunScreenProps {
+  runId: string;
+  /**
+   * The run's results, steps, screenshots and logs, drawn by the automation screen's own components
+   * (app/ composes them in; features do not import each other).
+   */
+  Artifacts: ComponentType<{ run: TestRunDetail }>;
+}
+
+function Fact({ label, value }: { label: string; value: string | null }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs text-slate-500">{label}</dt>
+      <dd className="text-sm font-medium break-words text-slate-800">{value ?? '–'}</dd>
+    </div>
+  );
+}
+
+function RunFacts({ run, detail }: { run: HistoryItem; detail: TestRunDetail | undefined }) {
+  const cost = formatCost(run.cost_usd);
+  return (
+    <dl className="mt-4 grid grid-cols-2 gap-x-4 gap-y-3 border-t border-slate-100 pt-4 sm:grid-cols-3 lg:grid-cols-4">
+      <Fact label="Suite" value={suiteLabel(run)} />
+      <Fact label="Project" value={run.project_name} />
+      <Fact label="Environment" value={run.environment_name} />
+      <Fact label="Started" value={triggerText(run.trigger) ?? 'unknown'} />
+      <Fact label="Engine" value={run.engine ?? detail?.engine ?? null} />
+      <Fact
+        label="Model cost"
+        value={cost ? `${cost}${run.model_calls ? ` · ${run.model_calls} calls` : ''}` : null}
+      />
+      <Fact label="Duration" value={formatSeconds(run.duration_seconds)} />
+      <Fact label="When" value={formatWhen(run.created_at)} />
+      <Fact label="Results" value={countsText(run)} />
+    </dl>
+  );
+}
+
+/** A run's page (docs/HISTORY.md): what ran, how it compares with the run before, each case's history. */
+export function RunScreen({ runId, Artifacts }: RunScreenProps) {
+  const comparison = useRunComparison(runId);
+  const detail = useTestRun(runId);
+  const cases = useMemo(
+    () => (comparison.data ? runCases(comparison.data.cases, detail.data?.test_results ?? []) : []),
+    [comparison.data, detail.data],
+  );
+  const back = (
+    <Link
+      to="/history"
+      className="inline-flex items-center gap-1 text-sm font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
+    >
+      <ArrowLeft className="size-4" aria-hidden />
+      Test History
+    </Link>
+  );
+
+  if (comparison.isPending) {
+    return (
+      <div className="mx-auto w-full max-w-6xl space-y-4">
+        {back}
+        <div className="flex justify-center py-16 text-indigo-600">
+          <Spinner label="Loading the run" />
+        </div>
+      </div>
+    );
+  }
+  if (comparison.isError) {
+    return (
+      <div className="mx-auto w-full max-w-6xl space-y-4">
+        {back}
+        <p className="rounded-2xl border border-red-200 bg-red-50 p-5 text-sm text-red-800" role="alert">
+          {errorText(comparison.error, 'The run could not be loaded')}
+        </p>
+      </div>
+    );
+  }
+  const { run } = comparison.data;
+  return (
+    <div className="mx-auto w-full max-w-6xl space-y-5" data-testid="run-page">
+      {back}
+      <ScreenHeader
+        icon={Bot}
+        title={suiteLabel(run)}
+        titleClassName="basis-60"
+        description={run.url ? <p className="mt-1 truncate text-sm text-slate-600">{run.url}</p> : null}
+        aside={<OutcomeBadge outcome={run.status} className="text-sm" />}
+      >
+        <RunFacts run={run} detail={detail.data} />
+      </ScreenHeader>
+      <ComparisonPanel comparison={comparison.data} />
+      <Panel
+        title="Cases"
+        icon={ListChecks}
+        subtitle="Each case's last results, its failures grouped, and when its steps changed"
+        testId="run-cases"
+      >
+        {cases.length === 0 ? (
+          <p className="text-sm text-slate-600">This run has no recorded cases.</p>
+        ) : (
+          <ul className="divide-y divide-slate-100">
+            {cases.map((item) => (
+              <CaseCard key={item.name} item={item} runId={runId} />
+            ))}
+          </ul>
+        )}
+      </Panel>
+      {detail.isError ? (
+        <p className="text-sm text-red-700" role="alert">
+          {errorText(detail.error, 'The run’s steps could not be loaded')}
+        </p>
+      ) : detail.data ? (
+        <Artifacts run={detail.data} />
+      ) : (
+        <div className="flex justify-center py-6 text-indigo-600">
+          <Spinner label="Loading the run’s steps" />
+        </div>
+      )}
+    </div>
+  );
+}

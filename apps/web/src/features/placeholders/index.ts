@@ -1,2 +1,0 @@
-export { ComingSoon } from './coming-soon';
-export { AnalyticsScreen, HistoryScreen } from './screens';
