@@ -208,7 +208,7 @@ export function AnalyticsScreen({ projects, runHref }: AnalyticsScreenProps) {
             />
             <ChartCard
               title="Duration per suite"
-              subtitle="Median (solid) and p95 (dashed), the busiest suites"
+              subtitle="Median (solid) and p95 (dashed)"
               icon={Timer}
               testId="chart-durations"
               chart={{
@@ -255,7 +255,7 @@ export function AnalyticsScreen({ projects, runHref }: AnalyticsScreenProps) {
           </div>
           <RankedList
             title="Flaky tests"
-            subtitle="Results that flipped between runs of the same suite version, or passed on a retry; by flip rate"
+            subtitle="By flip rate within a suite version; passes on retry count"
             icon={Shuffle}
             testId="list-flaky"
             table={flakyTable(data.flaky)}

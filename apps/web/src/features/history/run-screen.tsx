@@ -107,7 +107,7 @@ export function RunScreen({ runId, Artifacts }: RunScreenProps) {
       <Panel
         title="Cases"
         icon={ListChecks}
-        subtitle="Each case's last results, its failures grouped, and when its steps changed"
+        subtitle="Recent results, failures and step changes per case"
         testId="run-cases"
       >
         {cases.length === 0 ? (

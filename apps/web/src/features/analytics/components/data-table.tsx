@@ -36,7 +36,16 @@ export function DataTable({
           {table.rows.map((row, r) => (
             <tr key={r}>
               {row.map((cell, c) => (
-                <td key={c} className={typeof cell === 'number' ? 'px-3 py-1.5 tabular-nums' : 'px-3 py-1.5'}>
+                <td
+                  key={c}
+                  className={
+                    typeof cell === 'number'
+                      ? 'px-3 py-1.5 tabular-nums'
+                      : c === 0
+                        ? 'min-w-40 px-3 py-1.5'
+                        : 'px-3 py-1.5'
+                  }
+                >
                   {render ? render(r, c, cell) : (cell ?? '–')}
                 </td>
               ))}

@@ -20,6 +20,8 @@ export const CHART_COLOURS = [
 ];
 
 const DAY = 86_400;
+const BAR_STROKE = '#818cf8';
+const BAR_FILL = 'rgba(165, 180, 252, 0.45)';
 
 export interface TimeChartProps {
   data: ChartData;
@@ -51,9 +53,12 @@ function options(props: TimeChartProps, width: number): uPlot.Options {
     scales: {
       x: {
         time: true,
-        // One point (or none) has no span: a day either side, so it is drawn, not lost at an edge.
-        range: (_u, min, max) =>
-          min === max || min === null ? [(min ?? 0) - DAY, (max ?? 0) + DAY] : [min, max],
+        // One point (or none) has no span: a day either side, so it is drawn, not lost at an edge;
+        // days get half a day either side, so the first and last bars are whole.
+        range: (_u, min, max) => {
+          if (min === null || max === null || min === max) return [(min ?? 0) - DAY, (max ?? 0) + DAY];
+          return instants ? [min, max] : [min - DAY / 2, max + DAY / 2];
+        },
       },
       y: {
         range: (_u, _min, max) =>
@@ -93,8 +98,8 @@ function options(props: TimeChartProps, width: number): uPlot.Options {
           return {
             label: s.label,
             scale: s.right ? 'r' : 'y',
-            stroke: '#a5b4fc',
-            fill: 'rgba(165, 180, 252, 0.45)',
+            stroke: BAR_STROKE,
+            fill: BAR_FILL,
             paths: bars,
             points: { show: false },
           };
@@ -106,11 +111,19 @@ function options(props: TimeChartProps, width: number): uPlot.Options {
           width: 2,
           dash: s.dashed ? [6, 4] : undefined,
           spanGaps: true,
-          points: { show: few || undefined, size: 6, fill: colour },
+          // Few points, or a series of separate measurements, are drawn as dots too (a lone point shows).
+          points: { show: few || s.points || undefined, size: 6, fill: colour },
         };
       }),
     ],
   };
+}
+
+/** The legend's mark of a series: a block for bars, a solid or dashed line otherwise. */
+function swatch(s: ChartData['series'][number], i: number) {
+  const colour = CHART_COLOURS[i % CHART_COLOURS.length];
+  if (s.bars) return { height: 8, backgroundColor: BAR_FILL, border: `1px solid ${BAR_STROKE}` };
+  return { height: 0, borderTop: `2px ${s.dashed ? 'dashed' : 'solid'} ${colour}` };
 }
 
 export function TimeChart(props: TimeChartProps) {
@@ -144,16 +157,7 @@ export function TimeChart(props: TimeChartProps) {
       <figcaption className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700">
         {data.series.map((s, i) => (
           <span key={s.label} className="inline-flex items-center gap-1.5">
-            <span
-              aria-hidden
-              className="inline-block h-0.5 w-4"
-              style={{
-                background: s.bars ? '#a5b4fc' : CHART_COLOURS[i % CHART_COLOURS.length],
-                height: s.bars ? 8 : 2,
-                borderTop: s.dashed ? `2px dashed ${CHART_COLOURS[i % CHART_COLOURS.length]}` : undefined,
-                backgroundColor: s.dashed ? 'transparent' : undefined,
-              }}
-            />
+            <span aria-hidden className="inline-block w-4" style={swatch(s, i)} />
             {s.label}
           </span>
         ))}

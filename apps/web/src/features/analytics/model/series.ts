@@ -17,6 +17,8 @@ export interface Series {
   right?: boolean;
   bars?: boolean;
   dashed?: boolean;
+  /** Each value drawn as a dot too (separate measurements, not a daily trend). */
+  points?: boolean;
 }
 
 export interface ChartData {
@@ -140,7 +142,7 @@ export function designChart(scores: Analytics['design_scores']): ChartData {
         const i = at.get(Date.parse(p.created_at) / 1000);
         if (i !== undefined) values[i] = round(p.score, 1);
       }
-      return { label: site.site, values };
+      return { label: site.site, values, points: true };
     }),
   };
 }

@@ -66,13 +66,12 @@ function CaseHistoryView({ history, runId }: { history: CaseHistory; runId: stri
                 <span className="shrink-0 rounded bg-red-50 px-1.5 font-semibold text-red-700 tabular-nums">
                   {failure.count}×
                 </span>
-                <span className="min-w-0 flex-1 break-words text-slate-700">{failure.message}</span>
-                <Link
-                  to={runPagePath(failure.last_run_id)}
-                  className="shrink-0 text-indigo-700 hover:underline"
-                >
-                  last {formatWhen(failure.last_seen)}
-                </Link>
+                <span className="min-w-0 flex-1">
+                  <span className="block break-words text-slate-700">{failure.message}</span>
+                  <Link to={runPagePath(failure.last_run_id)} className="text-indigo-700 hover:underline">
+                    last seen {formatWhen(failure.last_seen)}
+                  </Link>
+                </span>
               </li>
             ))}
           </ul>

@@ -81,7 +81,7 @@ export function HistoryFiltersForm({
           </SmallButton>
         )}
       </div>
-      <div className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-5">
+      <div className="mt-3 grid grid-cols-2 gap-3 lg:grid-cols-4 xl:grid-cols-5">
         <SelectField
           label="Project"
           value={filters.project}
@@ -96,7 +96,7 @@ export function HistoryFiltersForm({
           label="Environment"
           value={filters.environment}
           disabled={!filters.project}
-          hint={filters.project ? undefined : 'Choose a project first'}
+          title={filters.project ? undefined : 'Choose a project first'}
           onChange={(event) => set('environment', event.target.value)}
           options={options(
             'All environments',
@@ -108,7 +108,7 @@ export function HistoryFiltersForm({
           label="Suite"
           value={filters.suite}
           disabled={!filters.project}
-          hint={filters.project ? undefined : 'Choose a project first'}
+          title={filters.project ? undefined : 'Choose a project first'}
           onChange={(event) => set('suite', event.target.value)}
           options={options(
             'All suites',

@@ -22,7 +22,12 @@ export function HistoryRow({ item, now }: { item: HistoryItem; now: number }) {
   const href = itemPath(item);
   const title = item.kind === 'run' ? suiteLabel(item) : item.title;
   const counts = item.kind === 'run' ? countsText(item) : null;
-  const cost = formatCost(item.cost_usd);
+  // A cost is shown when the model was called (the built-in engine's $0 says nothing).
+  const cost = item.model_calls || item.cost_usd ? formatCost(item.cost_usd) : null;
+  const measures = [
+    item.duration_seconds !== null ? formatSeconds(item.duration_seconds) : null,
+    item.kind === 'run' ? cost : null,
+  ].filter((m): m is string => m !== null);
   const where = [item.project_name, item.environment_name].filter(Boolean).join(' · ');
   const details = [
     KIND_TEXT[item.kind],
@@ -61,16 +66,13 @@ export function HistoryRow({ item, now }: { item: HistoryItem; now: number }) {
         </p>
         {item.url && <p className="truncate text-xs text-slate-500">{item.url}</p>}
       </div>
-      <div className="flex shrink-0 flex-col items-start gap-0.5 pl-11 text-xs text-slate-600 tabular-nums sm:items-end sm:pl-0 sm:text-right">
+      <div className="flex shrink-0 flex-wrap items-center gap-x-2 gap-y-0.5 pl-11 text-xs text-slate-600 tabular-nums sm:flex-col sm:items-end sm:pl-0 sm:text-right">
         {counts && (
           <span className="font-medium text-slate-800" data-testid="history-item-counts">
             {counts}
           </span>
         )}
-        <span>
-          {item.duration_seconds !== null && <>{formatSeconds(item.duration_seconds)}</>}
-          {cost && item.kind === 'run' && <> · {cost}</>}
-        </span>
+        {measures.length > 0 && <span>{measures.join(' · ')}</span>}
         <time dateTime={item.created_at} title={formatWhen(item.created_at)}>
           {relativeWhen(item.created_at, now)}
         </time>
