@@ -18,6 +18,7 @@ import { Spinner } from '../../components/spinner';
 import { errorText } from '../../lib/api-error';
 import { useAnalytics } from './api/get-analytics';
 import { ChartCard } from './components/chart-card';
+import { displayCell } from './components/data-table';
 import { RankedList } from './components/ranked-list';
 import { csvFileName } from './model/csv';
 import {
@@ -262,7 +263,7 @@ export function AnalyticsScreen({ projects, runHref }: AnalyticsScreenProps) {
             fileName={file('flaky-tests')}
             empty="No flaky tests in this range"
             render={(row, column, cell) => {
-              if (column !== 7) return cell ?? '–';
+              if (column !== 7) return displayCell(cell);
               const ids = data.flaky[row]?.run_ids ?? [];
               return (
                 <span className="flex flex-wrap gap-1.5">
@@ -302,10 +303,8 @@ export function AnalyticsScreen({ projects, runHref }: AnalyticsScreenProps) {
                   <Link to={runHref(cell)} className="text-indigo-700 underline-offset-2 hover:underline">
                     open run
                   </Link>
-                ) : column === 3 && typeof cell === 'string' ? (
-                  new Date(cell).toLocaleString()
                 ) : (
-                  (cell ?? '–')
+                  displayCell(cell)
                 )
               }
             />

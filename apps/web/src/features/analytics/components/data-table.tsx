@@ -1,6 +1,19 @@
 import type { ReactNode } from 'react';
 import type { Cell, Table } from '../model/csv';
 
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A cell as read on screen: an instant in local time (the CSV keeps ISO 8601), nothing as a dash. */
+export function displayCell(cell: Cell): string | number {
+  if (cell === null) return '–';
+  if (typeof cell === 'string' && INSTANT.test(cell)) {
+    const date = new Date(cell);
+    if (!Number.isNaN(date.getTime())) return WHEN.format(date);
+  }
+  return cell;
+}
+
 /**
  * A real table of a chart's or list's numbers, scrolling sideways on a narrow screen. `render` may
  * draw a cell richer than its CSV text (a link to a run).
@@ -16,14 +29,14 @@ export function DataTable({
 }) {
   return (
     <section
-      className="max-w-full overflow-x-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600"
+      className="max-h-96 max-w-full overflow-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600"
       aria-label={caption}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (WCAG 2.1.1)
       tabIndex={0}
     >
       <table className="min-w-full text-left text-xs">
         <caption className="sr-only">{caption}</caption>
-        <thead className="bg-slate-50 text-slate-700">
+        <thead className="sticky top-0 bg-slate-50 text-slate-700">
           <tr>
             {table.columns.map((column) => (
               <th key={column} scope="col" className="px-3 py-2 font-semibold whitespace-nowrap">
@@ -46,7 +59,7 @@ export function DataTable({
                         : 'px-3 py-1.5'
                   }
                 >
-                  {render ? render(r, c, cell) : (cell ?? '–')}
+                  {render ? render(r, c, cell) : displayCell(cell)}
                 </td>
               ))}
             </tr>

@@ -37,6 +37,25 @@ export interface TimeChartProps {
   height?: number;
 }
 
+const DAY_LABEL = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/** 'Nov 26' for a midnight (UTC, as days are drawn), nothing for another instant. */
+function dayLabel(seconds: number): string {
+  return seconds % DAY === 0 ? DAY_LABEL.format(new Date(seconds * 1000)) : '';
+}
+
+/**
+ * The x axis' span, fixed from the data: one point (or none) has no span, so a day either side
+ * draws it mid-chart; days get half a day either side, so the first and last bars are whole.
+ */
+export function xRange(x: readonly number[], instants: boolean): [number, number] {
+  if (x.length === 0) return [0, DAY];
+  const lo = x[0];
+  const hi = x[x.length - 1];
+  if (lo === hi) return [lo - DAY, hi + DAY];
+  return instants ? [lo, hi] : [lo - DAY / 2, hi + DAY / 2];
+}
+
 function options(props: TimeChartProps, width: number): uPlot.Options {
   const { data, leftLabel, rightLabel, instants, leftMax, height = 240 } = props;
   const few = data.x.length <= 2;
@@ -53,12 +72,8 @@ function options(props: TimeChartProps, width: number): uPlot.Options {
     scales: {
       x: {
         time: true,
-        // One point (or none) has no span: a day either side, so it is drawn, not lost at an edge;
-        // days get half a day either side, so the first and last bars are whole.
-        range: (_u, min, max) => {
-          if (min === null || max === null || min === max) return [(min ?? 0) - DAY, (max ?? 0) + DAY];
-          return instants ? [min, max] : [min - DAY / 2, max + DAY / 2];
-        },
+        auto: false,
+        range: xRange(data.x, instants === true),
       },
       y: {
         range: (_u, _min, max) =>
@@ -74,7 +89,13 @@ function options(props: TimeChartProps, width: number): uPlot.Options {
         : {}),
     },
     axes: [
-      { stroke: axisStroke, grid, ticks: grid },
+      {
+        stroke: axisStroke,
+        grid,
+        ticks: grid,
+        // Days are labelled by date only: ticks between midnights (a short range) go unlabelled.
+        ...(instants ? {} : { values: (_u: uPlot, splits: number[]) => splits.map(dayLabel) }),
+      },
       { stroke: axisStroke, grid, ticks: grid, label: leftLabel, labelSize: 20, size: 50 },
       ...(rightLabel
         ? [
