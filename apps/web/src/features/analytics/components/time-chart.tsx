@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { DAY, dayLabel, xRange } from '../model/axis';
 import type { ChartData } from '../model/series';
 
 // A time chart drawn with uPlot (docs/HISTORY.md): a canvas, so hundreds of points cost
@@ -19,7 +20,6 @@ export const CHART_COLOURS = [
   '#65a30d',
 ];
 
-const DAY = 86_400;
 const BAR_STROKE = '#818cf8';
 const BAR_FILL = 'rgba(165, 180, 252, 0.45)';
 
@@ -35,25 +35,6 @@ export interface TimeChartProps {
   /** Left axis fixed from 0 to this (a rate: 100). */
   leftMax?: number;
   height?: number;
-}
-
-const DAY_LABEL = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
-
-/** 'Nov 26' for a midnight (UTC, as days are drawn), nothing for another instant. */
-function dayLabel(seconds: number): string {
-  return seconds % DAY === 0 ? DAY_LABEL.format(new Date(seconds * 1000)) : '';
-}
-
-/**
- * The x axis' span, fixed from the data: one point (or none) has no span, so a day either side
- * draws it mid-chart; days get half a day either side, so the first and last bars are whole.
- */
-export function xRange(x: readonly number[], instants: boolean): [number, number] {
-  if (x.length === 0) return [0, DAY];
-  const lo = x[0];
-  const hi = x[x.length - 1];
-  if (lo === hi) return [lo - DAY, hi + DAY];
-  return instants ? [lo, hi] : [lo - DAY / 2, hi + DAY / 2];
 }
 
 function options(props: TimeChartProps, width: number): uPlot.Options {
