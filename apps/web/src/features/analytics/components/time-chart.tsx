@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { DAY, dayLabel, xRange } from '../model/axis';
+import { dayLabel, xRange } from '../model/axis';
 import type { ChartData } from '../model/series';
 
 // A time chart drawn with uPlot (docs/HISTORY.md): a canvas, so hundreds of points cost
