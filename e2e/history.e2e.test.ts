@@ -137,6 +137,7 @@ describe('Test History and Analytics', () => {
     await page.getByTestId('history-filters').getByLabel('Status').selectOption('passed');
     await page.waitForURL((url) => url.searchParams.get('status') === 'passed');
     await page.locator('[data-testid="history-item"][data-status="failed"]').waitFor({ state: 'detached' });
+    await items.first().waitFor();
     expect(await items.count()).toBe(1);
     await page.reload();
     await items.first().waitFor();

@@ -39,11 +39,15 @@ function RunFacts({ run, detail }: { run: HistoryItem; detail: TestRunDetail | u
       <Fact label="Suite" value={suiteLabel(run)} />
       <Fact label="Project" value={run.project_name} />
       <Fact label="Environment" value={run.environment_name} />
-      <Fact label="Started" value={triggerText(run.trigger) ?? 'unknown'} />
+      <Fact label="Trigger" value={triggerText(run.trigger)} />
       <Fact label="Engine" value={run.engine ?? detail?.engine ?? null} />
       <Fact
         label="Model cost"
-        value={cost ? `${cost}${run.model_calls ? ` · ${run.model_calls} calls` : ''}` : null}
+        value={
+          run.model_calls || run.cost_usd
+            ? `${cost ?? '–'}${run.model_calls ? ` · ${run.model_calls} calls` : ''}`
+            : 'No model calls'
+        }
       />
       <Fact label="Duration" value={formatSeconds(run.duration_seconds)} />
       <Fact label="When" value={formatWhen(run.created_at)} />

@@ -53,10 +53,10 @@ export function DataTable({
                   key={c}
                   className={
                     typeof cell === 'number'
-                      ? 'px-3 py-1.5 tabular-nums'
+                      ? 'px-3 py-1.5 whitespace-nowrap tabular-nums'
                       : c === 0
                         ? 'min-w-40 px-3 py-1.5'
-                        : 'px-3 py-1.5'
+                        : 'px-3 py-1.5 whitespace-nowrap'
                   }
                 >
                   {render ? render(r, c, cell) : displayCell(cell)}

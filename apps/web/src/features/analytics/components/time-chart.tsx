@@ -37,6 +37,13 @@ export interface TimeChartProps {
   height?: number;
 }
 
+/** Whether a value stands between gaps (or at an edge beside one): a line cannot draw it, a dot does. */
+function hasLonePoint(values: readonly (number | null)[]): boolean {
+  return values.some(
+    (v, i) => v !== null && (values[i - 1] ?? null) === null && (values[i + 1] ?? null) === null,
+  );
+}
+
 function options(props: TimeChartProps, width: number): uPlot.Options {
   const { data, leftLabel, rightLabel, instants, leftMax, height = 240 } = props;
   const few = data.x.length <= 2;
@@ -114,7 +121,7 @@ function options(props: TimeChartProps, width: number): uPlot.Options {
           dash: s.dashed ? [6, 4] : undefined,
           spanGaps: true,
           // Few points, or a series of separate measurements, are drawn as dots too (a lone point shows).
-          points: { show: few || s.points || undefined, size: 6, fill: colour },
+          points: { show: few || s.points || hasLonePoint(s.values) || undefined, size: 6, fill: colour },
         };
       }),
     ],
