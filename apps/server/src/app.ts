@@ -130,7 +130,11 @@ export async function buildApp({
   // Schedules tick in every process once the app is ready (SCHEDULER_ENABLED); stopped first on close,
   // with the webhook retries (what is left stays due in the database).
   if (config.schedulerEnabled) app.addHook('onReady', async () => services.scheduler.start());
+  // History retention sweeps a minute after start, then every RETENTION_SWEEP_INTERVAL_MS; stopped
+  // with the app (a sweep under way finishes its batch first).
+  app.addHook('onReady', async () => services.retention.start());
   app.addHook('onClose', async () => {
+    await services.retention.stop();
     await services.scheduler.stop();
     await services.notifications.close();
   });
@@ -179,6 +183,8 @@ export async function buildApp({
     prefix: '/api/settings',
     modelSettings: services.modelSettings,
     limits,
+    repos,
+    config,
   });
   await app.register(demoRequestRoutes, { repos, limits });
   await app.register(automationRoutes, {

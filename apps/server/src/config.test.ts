@@ -31,3 +31,18 @@ describe('configuration of the built-in generator', () => {
     );
   });
 });
+
+describe('configuration of history retention', () => {
+  it('keeps 30 days and sweeps hourly by default, and reads both from the environment', () => {
+    expect(loadConfig({})).toMatchObject({ historyRetentionDays: 30, retentionSweepIntervalMs: 3_600_000 });
+    expect(loadConfig({ HISTORY_RETENTION_DAYS: '0', RETENTION_SWEEP_INTERVAL_MS: '60000' })).toMatchObject({
+      historyRetentionDays: 0,
+      retentionSweepIntervalMs: 60_000,
+    });
+  });
+
+  it('refuses a retention that is not a whole number of days, naming the setting', () => {
+    expect(() => loadConfig({ HISTORY_RETENTION_DAYS: '-1' })).toThrow(/HISTORY_RETENTION_DAYS/);
+    expect(() => loadConfig({ HISTORY_RETENTION_DAYS: '1.5' })).toThrow(/HISTORY_RETENTION_DAYS/);
+  });
+});

@@ -253,6 +253,17 @@ export interface Config {
   webhookMaxAttempts: number;
   /** How long one attempt waits for the receiver's answer (WEBHOOK_TIMEOUT_MS, at least 100). @default 10000 */
   webhookTimeoutMs: number;
+  /**
+   * Days test runs, their screenshots and design comparisons are kept (HISTORY_RETENTION_DAYS); older
+   * ones are removed, rows and files together, by the retention sweep (docs/HISTORY.md#retention). A
+   * run still pending or running is never removed. 0 keeps everything. @default 30
+   */
+  historyRetentionDays: number;
+  /**
+   * How often each process sweeps (RETENTION_SWEEP_INTERVAL_MS, at least 1000); the first sweep is a
+   * minute after start, so starting is not slowed. @default 3600000 (1 hour)
+   */
+  retentionSweepIntervalMs: number;
   version: string;
 }
 
@@ -468,6 +479,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryBaseMs: Math.max(1, int(env.WEBHOOK_RETRY_BASE_MS, 30_000, 'WEBHOOK_RETRY_BASE_MS')),
     webhookMaxAttempts: Math.max(1, int(env.WEBHOOK_MAX_ATTEMPTS, 6, 'WEBHOOK_MAX_ATTEMPTS')),
     webhookTimeoutMs: Math.max(100, int(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS')),
+    historyRetentionDays: int(env.HISTORY_RETENTION_DAYS, 30, 'HISTORY_RETENTION_DAYS'),
+    retentionSweepIntervalMs: Math.max(
+      1000,
+      int(env.RETENTION_SWEEP_INTERVAL_MS, 3_600_000, 'RETENTION_SWEEP_INTERVAL_MS'),
+    ),
     version,
   };
 }

@@ -44,6 +44,12 @@ export {
   type VariableValue,
 } from './projects';
 export {
+  type NewRetentionSweep,
+  type RetentionRepository,
+  retentionRepository,
+  type StorageTotals,
+} from './retention';
+export {
   type NewSchedule,
   type ScheduleListing,
   type ScheduleOutcomePatch,
@@ -66,6 +72,7 @@ export type {
   ProjectLoginRow,
   ProjectRow,
   ProjectVariableRow,
+  RetentionSweepRow,
   SavedSuiteRow,
   SavedSuiteVersionRow,
   ScheduleRow,
@@ -114,6 +121,7 @@ import { demoRequestsRepository } from './demo-requests';
 import { designComparisonsRepository } from './design-comparisons';
 import { modelUsageRepository } from './model-usage';
 import { projectsRepository } from './projects';
+import { retentionRepository } from './retention';
 import { schedulesRepository } from './schedules';
 import { sessionsRepository } from './sessions';
 import { stepCacheRepository } from './step-cache';
@@ -138,6 +146,7 @@ export function repositories(db: Database) {
     apiTokens: apiTokensRepository(db.orm),
     schedules: schedulesRepository(db.orm),
     webhooks: webhooksRepository(db.orm),
+    retention: retentionRepository(db.orm),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

@@ -41,6 +41,7 @@ import {
   SessionUpdateSchema,
   SettingsResponseSchema,
   SettingsUpdateSchema,
+  StorageUsageSchema,
   StoredComparisonSchema,
   TestConnectionRequestSchema,
   TestConnectionResponseSchema,
@@ -468,6 +469,11 @@ export const API_ROUTES: Record<string, ApiOperation> = {
     scope: 'full',
     body: SettingsUpdateSchema,
     response: SettingsResponseSchema,
+  },
+  'GET /api/settings/storage': {
+    summary: 'Stored bytes and history kept, against the quota and retention',
+    tag: 'Settings',
+    response: StorageUsageSchema,
   },
   'POST /api/settings/test-connection': {
     summary: 'Test a model connection',

@@ -1,6 +1,7 @@
 import {
   type SettingsResponse,
   SettingsUpdateSchema,
+  type StorageUsage,
   TestConnectionRequestSchema,
   type TestConnectionResponse,
 } from '@argus/protocol';
@@ -13,6 +14,8 @@ import { parseWith } from '../validation';
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type SettingsRouteServices = Pick<Services, 'modelSettings'> & {
   limits: Pick<Services['limits'], 'testConnectionPerUser'>;
+  repos: Pick<Services['repos'], 'retention'>;
+  config: Pick<Services['config'], 'maxStoredBytesPerUser' | 'historyRetentionDays'>;
 };
 
 /**
@@ -21,12 +24,38 @@ export type SettingsRouteServices = Pick<Services, 'modelSettings'> & {
  * come back but masked ('sk-…a1b2'). Bodies are not logged (Fastify logs method and URL only).
  */
 export async function settingsRoutes(app: FastifyInstance, services: SettingsRouteServices) {
-  const { modelSettings, limits } = services;
+  const { modelSettings, limits, repos, config } = services;
   /** Users with a connection test waiting for its model: one at a time each (a slow or hostile base URL is held once). */
   const testing = new Set<string>();
   app.addHook('preHandler', app.requireUser);
 
   app.get('/', async (request): Promise<SettingsResponse> => modelSettings.view(currentUser(request).id));
+
+  // What the user keeps, counted per row as MAX_STORED_BYTES_PER_USER counts it (a blob shared by two
+  // rows counts twice), and how long history is kept; the last sweep is the server's, for every user.
+  app.get('/storage', async (request): Promise<StorageUsage> => {
+    const totals = await repos.retention.storage(currentUser(request).id);
+    const sweep = await repos.retention.lastSweep();
+    return {
+      screenshot_bytes: totals.screenshotBytes,
+      comparison_bytes: totals.comparisonBytes,
+      upload_bytes: totals.uploadBytes,
+      total_bytes: totals.screenshotBytes + totals.comparisonBytes + totals.uploadBytes,
+      quota_bytes: config.maxStoredBytesPerUser,
+      runs: totals.runs,
+      comparisons: totals.comparisons,
+      oldest_run_at: totals.oldestRunAt?.toISOString() ?? null,
+      retention_days: config.historyRetentionDays,
+      last_sweep: sweep && {
+        finished_at: sweep.finished_at.toISOString(),
+        cutoff: sweep.cutoff.toISOString(),
+        runs_deleted: sweep.runs_deleted,
+        comparisons_deleted: sweep.comparisons_deleted,
+        blobs_deleted: sweep.blobs_deleted,
+        bytes_freed: sweep.bytes_freed,
+      },
+    };
+  });
 
   app.put('/', async (request): Promise<SettingsResponse> => {
     const body = parseWith(SettingsUpdateSchema, request.body, 'body');

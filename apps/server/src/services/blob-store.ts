@@ -1,12 +1,28 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { access, mkdir, rename, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 
-/** Content-addressed files under DATA_DIR/blobs: the same bytes are stored once, named by SHA-256. */
+/** A file under the blob directory, as the retention sweep sees it. */
+export interface BlobFile {
+  /** The blob's SHA-256, or null for a leftover (a write's `.tmp`, a sweep's `.sweep`) under `path`. */
+  sha256: string | null;
+  path: string;
+  bytes: number;
+  mtimeMs: number;
+}
+
+const BLOB_NAME = /^[0-9a-f]{64}$/;
+
+/**
+ * Content-addressed files under DATA_DIR/blobs: the same bytes are stored once, named by SHA-256, and
+ * shared by every row (and user) that stores them. A blob no row names any more is removed by the
+ * retention sweep (retention/retention-sweeper.ts); a file's modification time says when it was last
+ * written or re-used, and the sweep leaves recent ones alone (docs/HISTORY.md#retention).
+ */
 export class BlobStore {
-  constructor(private readonly root: string) {}
+  constructor(readonly root: string) {}
 
   private path(sha256: string): string {
     if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error('bad blob id');
@@ -17,7 +33,10 @@ export class BlobStore {
     const sha256 = createHash('sha256').update(data).digest('hex');
     const path = this.path(sha256);
     try {
-      await access(path);
+      // Already stored: marked as just used, so a sweep that found it unreferenced a moment ago (the
+      // row about to name it is not written yet) leaves it. Fails if a sweep removed it: written again.
+      const now = new Date();
+      await utimes(path, now, now);
       return sha256;
     } catch {
       await mkdir(join(path, '..'), { recursive: true });
@@ -31,6 +50,61 @@ export class BlobStore {
 
   read(sha256: string): Readable {
     return createReadStream(this.path(sha256));
+  }
+
+  /** Every file under the blob directory, a few directories at a time (it may hold millions). */
+  async *files(): AsyncGenerator<BlobFile> {
+    const entries = async (dir: string) => {
+      try {
+        return await readdir(dir, { withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      }
+    };
+    for (const first of await entries(this.root)) {
+      if (!first.isDirectory()) continue;
+      for (const second of await entries(join(this.root, first.name))) {
+        if (!second.isDirectory()) continue;
+        const dir = join(this.root, first.name, second.name);
+        for (const file of await entries(dir)) {
+          if (!file.isFile()) continue;
+          const path = join(dir, file.name);
+          const stats = await lstat(path).catch(() => null);
+          if (!stats) continue;
+          yield {
+            sha256: BLOB_NAME.test(file.name) ? file.name : null,
+            path,
+            bytes: stats.size,
+            mtimeMs: stats.mtimeMs,
+          };
+        }
+      }
+    }
+  }
+
+  /**
+   * Removes a file the sweep found unreferenced, unless it was written or re-used (`put`) at or after
+   * `keepSinceMs`; the bytes freed, or null when it was kept or is gone already (another sweep).
+   * The file is first renamed aside, atomically: a `put` after that writes the blob anew, and one
+   * before it left a fresh modification time, which puts the file back.
+   */
+  async removeUnlessTouched(file: BlobFile, keepSinceMs: number): Promise<number | null> {
+    const aside = `${file.path}.${randomBytes(6).toString('hex')}.sweep`;
+    try {
+      await rename(file.path, aside);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    const stats = await lstat(aside);
+    if (stats.mtimeMs >= keepSinceMs) {
+      // Re-used since it was listed: back in place (a copy written meanwhile holds the same bytes).
+      await rename(aside, file.path);
+      return null;
+    }
+    await unlink(aside);
+    return stats.size;
   }
 }
 

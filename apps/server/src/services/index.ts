@@ -13,6 +13,7 @@ import { ConversationService } from '../conversation/conversation-service';
 import { Notifications } from '../notifications/webhooks';
 import { ProjectService } from '../projects/project-service';
 import type { UserChannel } from '../realtime/user-channel';
+import { RetentionSweeper } from '../retention/retention-sweeper';
 import { RunRecorder } from '../runs/run-recorder';
 import { ScheduleService } from '../schedules/schedule-service';
 import { Scheduler } from '../schedules/scheduler';
@@ -61,6 +62,8 @@ export interface Services {
   scheduler: Scheduler;
   /** A project's webhooks: told when a saved suite's run is over, signs and delivers with retries. */
   notifications: Notifications;
+  /** Removes history older than HISTORY_RETENTION_DAYS, rows and blobs together (app.ts starts it). */
+  retention: RetentionSweeper;
   limits: {
     loginPerIp: RateLimiter;
     loginFailuresPerUser: RateLimiter;
@@ -211,6 +214,7 @@ export async function createServices(
     schedules,
     scheduler,
     notifications,
+    retention: new RetentionSweeper({ config, repos, blobs, log }),
     limits: {
       loginPerIp: new RateLimiter(config.loginAttemptsPerIp, windowMs),
       loginFailuresPerUser: new RateLimiter(config.loginFailuresPerUser, windowMs),

@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, count, eq, inArray, lt, min, notInArray, sql } from 'drizzle-orm';
+import type { Drizzle } from './database';
+import {
+  comparisonImages,
+  comparisons,
+  designUploads,
+  type RetentionSweepRow,
+  retentionSweeps,
+  screenshots,
+  testRuns,
+} from './schema';
+
+/** What one user keeps (GET /api/settings/storage): the bytes the quota counts, per kind, and counts. */
+export interface StorageTotals {
+  screenshotBytes: number;
+  comparisonBytes: number;
+  uploadBytes: number;
+  runs: number;
+  comparisons: number;
+  oldestRunAt: Date | null;
+}
+
+export type NewRetentionSweep = Omit<RetentionSweepRow, 'id'>;
+
+/** Runs still being recorded: never removed, however old (a suite generated and waiting is 'pending'). */
+const UNFINISHED = ['pending', 'running'];
+
+/**
+ * History retention (docs/HISTORY.md): removes what is older than a cutoff across every user, in
+ * batches of `batch` rows, each one statement and so one transaction, so a sweep never holds locks on
+ * a whole table and a crash loses at most nothing (what is left is removed by the next sweep). Several
+ * processes may sweep at once: rows another sweep has locked are skipped, rows already gone count 0.
+ * Which blobs rows still use is asked per batch of blob names (`referencedBlobs`).
+ */
+export function retentionRepository(orm: Drizzle) {
+  /** Runs `deleteBatch` again until a batch comes back short; the rows deleted. */
+  const inBatches = async (deleteBatch: () => Promise<number>, batch: number) => {
+    let total = 0;
+    for (;;) {
+      const deleted = await deleteBatch();
+      total += deleted;
+      if (deleted < batch) return total;
+    }
+  };
+  return {
+    /**
+     * Finished runs created (and, for a suite recorded long before it ran, completed) before `cutoff`,
+     * with their results and screenshot rows (ON DELETE CASCADE); the number of runs.
+     */
+    deleteRuns(cutoff: Date, batch: number): Promise<number> {
+      return inBatches(async () => {
+        const ids = orm
+          .select({ id: testRuns.id })
+          .from(testRuns)
+          .where(
+            and(
+              lt(testRuns.created_at, cutoff),
+              notInArray(testRuns.status, UNFINISHED),
+              sql`coalesce(${testRuns.completed_at}, ${testRuns.created_at}) < ${cutoff}`,
+            ),
+          )
+          .orderBy(asc(testRuns.created_at))
+          .limit(batch)
+          .for('update', { skipLocked: true });
+        const rows = await orm
+          .delete(testRuns)
+          .where(inArray(testRuns.id, ids))
+          .returning({ id: testRuns.id });
+        return rows.length;
+      }, batch);
+    },
+    /** Design comparisons created before `cutoff`; their images go with `deleteUnusedImages`. */
+    deleteComparisons(cutoff: Date, batch: number): Promise<number> {
+      return inBatches(async () => {
+        const ids = orm
+          .select({ id: comparisons.id })
+          .from(comparisons)
+          .where(lt(comparisons.created_at, cutoff))
+          .orderBy(asc(comparisons.created_at))
+          .limit(batch)
+          .for('update', { skipLocked: true });
+        const rows = await orm
+          .delete(comparisons)
+          .where(inArray(comparisons.id, ids))
+          .returning({ id: comparisons.id });
+        return rows.length;
+      }, batch);
+    },
+    /**
+     * Comparison images created before `cutoff` that no comparison names in its `images` (those of the
+     * comparisons just deleted, and those of a comparison stopped after its images were stored). An
+     * image is made for one comparison just before it, so one older than the cutoff is not a younger
+     * comparison's, unless that comparison was under way at the cutoff: the check keeps it then.
+     */
+    deleteUnusedImages(cutoff: Date, batch: number): Promise<number> {
+      return inBatches(async () => {
+        const ids = orm
+          .select({ id: comparisonImages.id })
+          .from(comparisonImages)
+          .where(
+            and(
+              lt(comparisonImages.created_at, cutoff),
+              sql`NOT EXISTS (
+                SELECT 1 FROM ${comparisons} c, jsonb_each(c.images) AS e(viewport, image)
+                WHERE c.user_id = ${comparisonImages.user_id}
+                  AND ${comparisonImages.id}::text IN (e.image ->> 'site', e.image ->> 'design'))`,
+            ),
+          )
+          .limit(batch)
+          .for('update', { skipLocked: true });
+        const rows = await orm
+          .delete(comparisonImages)
+          .where(inArray(comparisonImages.id, ids))
+          .returning({ id: comparisonImages.id });
+        return rows.length;
+      }, batch);
+    },
+    /**
+     * Design uploads made before `cutoff` that no remaining comparison was made from: an upload is
+     * the input of a comparison in the history (nothing lists uploads to reuse them), so it goes
+     * with the last comparison that used it, or at the cutoff if none did.
+     */
+    deleteUnusedUploads(cutoff: Date, batch: number): Promise<number> {
+      return inBatches(async () => {
+        const ids = orm
+          .select({ id: designUploads.id })
+          .from(designUploads)
+          .where(
+            and(
+              lt(designUploads.created_at, cutoff),
+              sql`NOT EXISTS (SELECT 1 FROM ${comparisons} c WHERE c.user_id = ${designUploads.user_id} AND c.file_id = ${designUploads.id})`,
+            ),
+          )
+          .limit(batch)
+          .for('update', { skipLocked: true });
+        const rows = await orm
+          .delete(designUploads)
+          .where(inArray(designUploads.id, ids))
+          .returning({ id: designUploads.id });
+        return rows.length;
+      }, batch);
+    },
+    /**
+     * Which of these blob names (SHA-256) a row still stores: every column holding a blob's name
+     * (screenshots, comparison images, design uploads and their thumbnails).
+     */
+    async referencedBlobs(names: readonly string[]): Promise<Set<string>> {
+      const found = new Set<string>();
+      if (names.length === 0) return found;
+      const list = [...names];
+      const queries = [
+        orm
+          .selectDistinct({ sha: screenshots.sha256 })
+          .from(screenshots)
+          .where(inArray(screenshots.sha256, list)),
+        orm
+          .selectDistinct({ sha: comparisonImages.sha256 })
+          .from(comparisonImages)
+          .where(inArray(comparisonImages.sha256, list)),
+        orm
+          .selectDistinct({ sha: designUploads.sha256 })
+          .from(designUploads)
+          .where(inArray(designUploads.sha256, list)),
+        orm
+          .selectDistinct({ sha: designUploads.thumbnail_sha256 })
+          .from(designUploads)
+          .where(inArray(designUploads.thumbnail_sha256, list)),
+      ];
+      for (const query of queries) for (const row of await query) found.add(row.sha);
+      return found;
+    },
+    async recordSweep(sweep: NewRetentionSweep): Promise<RetentionSweepRow> {
+      const [row] = await orm
+        .insert(retentionSweeps)
+        .values({ ...sweep, id: randomUUID() })
+        .returning();
+      return row;
+    },
+    /** The latest sweep of any process, or null. */
+    async lastSweep(): Promise<RetentionSweepRow | null> {
+      const [row] = await orm
+        .select()
+        .from(retentionSweeps)
+        .orderBy(sql`${retentionSweeps.finished_at} DESC`)
+        .limit(1);
+      return row ?? null;
+    },
+    /** The user's stored bytes and history, counted as MAX_STORED_BYTES_PER_USER counts them (per row). */
+    async storage(userId: string): Promise<StorageTotals> {
+      const [shots] = await orm
+        .select({ total: sql<string | number | null>`sum(${screenshots.bytes})` })
+        .from(screenshots)
+        .where(eq(screenshots.user_id, userId));
+      const [images] = await orm
+        .select({ total: sql<string | number | null>`sum(${comparisonImages.bytes})` })
+        .from(comparisonImages)
+        .where(eq(comparisonImages.user_id, userId));
+      const [uploads] = await orm
+        .select({
+          total: sql<string | number | null>`sum(${designUploads.size} + ${designUploads.thumbnail_bytes})`,
+        })
+        .from(designUploads)
+        .where(eq(designUploads.user_id, userId));
+      const [runs] = await orm
+        .select({ runs: count(), oldest: min(testRuns.created_at) })
+        .from(testRuns)
+        .where(eq(testRuns.user_id, userId));
+      const [compared] = await orm
+        .select({ comparisons: count() })
+        .from(comparisons)
+        .where(eq(comparisons.user_id, userId));
+      const oldest = runs?.oldest ?? null;
+      return {
+        screenshotBytes: Number(shots?.total ?? 0),
+        comparisonBytes: Number(images?.total ?? 0),
+        uploadBytes: Number(uploads?.total ?? 0),
+        runs: Number(runs?.runs ?? 0),
+        comparisons: Number(compared?.comparisons ?? 0),
+        // min() of a timestamptz comes back as text on some drivers.
+        oldestRunAt: oldest === null ? null : new Date(oldest),
+      };
+    },
+  };
+}
+export type RetentionRepository = ReturnType<typeof retentionRepository>;
