@@ -7,11 +7,12 @@ import { useSettings } from './api/get-settings';
 import { AiEnginePanel } from './components/ai-engine-panel';
 import { ApiTokensPanel } from './components/api-tokens-panel';
 import { FigmaPanel } from './components/figma-panel';
+import { StoragePanel } from './components/storage-panel';
 import { UsagePanel } from './components/usage-panel';
 
 /**
  * The Settings screen (/settings, docs/PRODUCT.md#routes): the AI engine with its key, this month's usage and budget,
- * the Figma token, API tokens for CI, and whatever account panels the app adds (`account`: the password change).
+ * the Figma token, API tokens for CI, what the user stores and how long history is kept, and whatever account panels the app adds (`account`: the password change).
  */
 export function SettingsScreen({ account }: { account?: ReactNode }) {
   const settings = useSettings();
@@ -24,7 +25,7 @@ export function SettingsScreen({ account }: { account?: ReactNode }) {
         <div className="min-w-0">
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Settings</h1>
           <p className="mt-1 text-sm text-slate-600">
-            Your AI engine and its budget, design-tool access, API tokens, and password.
+            Your AI engine and its budget, design-tool access, API tokens, storage, and password.
           </p>
         </div>
       </header>
@@ -51,6 +52,7 @@ export function SettingsScreen({ account }: { account?: ReactNode }) {
         </div>
         <div className="min-w-0 space-y-6">
           {settings.data && <UsagePanel settings={settings.data} />}
+          {settings.data && <StoragePanel />}
           {account}
         </div>
       </div>

@@ -1,0 +1,106 @@
+import type { StorageUsage } from '@argus/protocol';
+import { AlertTriangle, HardDrive } from 'lucide-react';
+import { Panel } from '../../../components/panel';
+import { Spinner } from '../../../components/spinner';
+import { errorText } from '../../../lib/api-error';
+import { cn } from '../../../lib/cn';
+import { useStorage } from '../api/get-storage';
+import { formatBytes, formatInstant, quotaPercent, retentionText, sweepText } from '../model/storage';
+
+function Part({ label, bytes, testId }: { label: string; bytes: number; testId: string }) {
+  return (
+    <div className="min-w-0 rounded-xl bg-slate-50 px-3 py-2.5 ring-1 ring-slate-200 ring-inset">
+      <dt className="truncate text-xs font-medium text-slate-500">{label}</dt>
+      <dd className="mt-0.5 truncate text-sm font-semibold text-slate-900 tabular-nums" data-testid={testId}>
+        {formatBytes(bytes)}
+      </dd>
+    </div>
+  );
+}
+
+function Usage({ usage }: { usage: StorageUsage }) {
+  const percent = quotaPercent(usage);
+  const sweep = usage.last_sweep;
+  const history = `${usage.runs} test ${usage.runs === 1 ? 'run' : 'runs'} and ${usage.comparisons} design ${usage.comparisons === 1 ? 'comparison' : 'comparisons'} kept`;
+  return (
+    <div className="space-y-4">
+      <div>
+        <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+          <span className="text-lg font-semibold text-slate-900 tabular-nums" data-testid="storage-total">
+            {formatBytes(usage.total_bytes)}
+            <span className="ml-1.5 text-sm font-normal text-slate-500">
+              {usage.quota_bytes === null ? 'stored' : `of ${formatBytes(usage.quota_bytes)}`}
+            </span>
+          </span>
+          {percent !== null && <span className="text-sm text-slate-600 tabular-nums">{percent}% used</span>}
+        </div>
+        {percent !== null && (
+          <div
+            className="mt-2 h-2.5 overflow-hidden rounded-full bg-slate-100"
+            role="progressbar"
+            aria-label="Storage used of your quota"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+            data-testid="storage-bar"
+          >
+            <div
+              className={cn(
+                'h-full rounded-full',
+                percent >= 90 ? 'bg-red-600' : percent >= 75 ? 'bg-amber-500' : 'bg-indigo-600',
+              )}
+              style={{ width: `${percent}%` }}
+            />
+          </div>
+        )}
+      </div>
+      <dl className="grid grid-cols-3 gap-2">
+        <Part label="Screenshots" bytes={usage.screenshot_bytes} testId="storage-screenshots" />
+        <Part label="Comparisons" bytes={usage.comparison_bytes} testId="storage-comparisons" />
+        <Part label="Uploads" bytes={usage.upload_bytes} testId="storage-uploads" />
+      </dl>
+      <p className="text-sm text-slate-600" data-testid="storage-history">
+        {history}
+        {usage.oldest_run_at ? `; the oldest run is from ${formatInstant(usage.oldest_run_at)}.` : '.'}
+      </p>
+      <div className="rounded-xl border border-slate-200 px-3 py-2.5 text-sm" data-testid="storage-sweep">
+        <p className="font-medium text-slate-800">
+          {sweep ? `Last clean-up: ${formatInstant(sweep.finished_at)}` : 'No clean-up has run yet'}
+        </p>
+        <p className="mt-0.5 text-slate-600">
+          {sweep
+            ? sweepText(sweep)
+            : usage.retention_days === 0
+              ? 'Nothing is removed automatically on this server.'
+              : `Runs and comparisons older than ${usage.retention_days} ${usage.retention_days === 1 ? 'day' : 'days'} are removed, with their screenshots.`}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/** What the user keeps stored, against their quota, and how long this server keeps history. */
+export function StoragePanel() {
+  const storage = useStorage();
+  return (
+    <Panel
+      title="Storage"
+      icon={HardDrive}
+      subtitle={storage.data ? `${retentionText(storage.data.retention_days)}.` : undefined}
+      testId="storage-panel"
+    >
+      {storage.data ? (
+        <Usage usage={storage.data} />
+      ) : storage.isError ? (
+        <p className="flex items-start gap-2 text-sm text-red-700" role="alert">
+          <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
+          {errorText(storage.error, 'Your storage could not be loaded')}
+        </p>
+      ) : (
+        <div className="flex justify-center py-6 text-indigo-600">
+          <Spinner className="size-6" label="Loading storage" />
+        </div>
+      )}
+    </Panel>
+  );
+}
