@@ -10,6 +10,7 @@ import { parseFormText, registerJsonBodyParser } from './body-limits';
 import type { Config } from './config';
 import { registerAuthentication } from './plugins/authenticate';
 import { registerErrorHandler } from './plugins/error-handler';
+import { analyticsRoutes } from './routes/analytics';
 import { authRoutes } from './routes/auth';
 import { automationRoutes } from './routes/automation';
 import { cleanupRoutes } from './routes/cleanup';
@@ -19,6 +20,7 @@ import { demoRequestRoutes } from './routes/demo-requests';
 import { exportRoutes } from './routes/exports';
 import { generationRoutes } from './routes/generations';
 import { healthRoutes } from './routes/health';
+import { historyRoutes } from './routes/history';
 import { openApiRoutes } from './routes/openapi';
 import { projectRoutes } from './routes/projects';
 import { runRoutes } from './routes/runs';
@@ -177,6 +179,8 @@ export async function buildApp({
   await app.register(exportRoutes, { prefix: '/api/projects', projects: services.projects });
   await app.register(tokenRoutes, { prefix: '/api/tokens', apiTokens: services.apiTokens });
   await app.register(runRoutes, { prefix: '/api/runs', repos, automation: services.automation });
+  await app.register(historyRoutes, { prefix: '/api/history', repos });
+  await app.register(analyticsRoutes, { prefix: '/api/analytics', repos });
   await app.register(scheduleRoutes, { prefix: '/api/projects', schedules: services.schedules });
   await app.register(webhookRoutes, { prefix: '/api/projects', notifications: services.notifications });
   await app.register(settingsRoutes, {

@@ -1,3 +1,15 @@
+export {
+  type AnalyticsRange,
+  type AnalyticsRepository,
+  analyticsRepository,
+  type DailyRow,
+  type DesignScoreRow,
+  type DurationRow,
+  type FailingStepRow,
+  type FlakyRow,
+  type ModelCostRow,
+  type SlowTestRow,
+} from './analytics';
 export { type ApiTokensRepository, apiTokensRepository, type NewApiToken } from './api-tokens';
 export {
   type ConversationsRepository,
@@ -22,6 +34,16 @@ export {
   type NewDesignUpload,
 } from './design-comparisons';
 export { DatabaseInUseError } from './dir-lock';
+export {
+  type CaseResultRow,
+  type HistoryFilter,
+  type HistoryRepository,
+  type HistoryRow,
+  historyRepository,
+  likePattern,
+  type SuiteScope,
+  type SuiteVersionRow,
+} from './history';
 export { type HistorySeedOptions, type HistorySeedReport, seedHistory } from './history-seed';
 export {
   type ModelUsageRepository,
@@ -114,11 +136,13 @@ export {
   webhooksRepository,
 } from './webhooks';
 
+import { analyticsRepository } from './analytics';
 import { apiTokensRepository } from './api-tokens';
 import { conversationsRepository } from './conversations';
 import type { Database } from './database';
 import { demoRequestsRepository } from './demo-requests';
 import { designComparisonsRepository } from './design-comparisons';
+import { historyRepository } from './history';
 import { modelUsageRepository } from './model-usage';
 import { projectsRepository } from './projects';
 import { retentionRepository } from './retention';
@@ -146,6 +170,8 @@ export function repositories(db: Database) {
     apiTokens: apiTokensRepository(db.orm),
     schedules: schedulesRepository(db.orm),
     webhooks: webhooksRepository(db.orm),
+    history: historyRepository(db.orm),
+    analytics: analyticsRepository(db.orm),
     retention: retentionRepository(db.orm),
   };
 }

@@ -1,7 +1,9 @@
 import {
+  AnalyticsSchema,
   ApiTokenCreatedSchema,
   ApiTokenCreateSchema,
   ApiTokenSchema,
+  CaseHistorySchema,
   ChangePasswordRequestSchema,
   ChangePasswordResponseSchema,
   ComparisonSummaryListSchema,
@@ -17,6 +19,7 @@ import {
   GenerationRequestSchema,
   GenerationResultSchema,
   HealthResponseSchema,
+  HistoryPageSchema,
   LoginRequestSchema,
   LoginResponseSchema,
   ProjectCreateSchema,
@@ -26,6 +29,7 @@ import {
   ProjectUpdateSchema,
   RegisterRequestSchema,
   RegisterResponseSchema,
+  RunComparisonSchema,
   RunReportSchema,
   RunSavedSuiteSchema,
   RunStartedSchema,
@@ -540,6 +544,28 @@ export const API_ROUTES: Record<string, ApiOperation> = {
   },
   'GET /api/uploads/:id/image': image('An uploaded design', 'Design comparison'),
   'GET /api/uploads/:id/thumbnail': image("An uploaded design's thumbnail", 'Design comparison'),
+
+  'GET /api/history': {
+    summary: 'Test history: runs, design comparisons and conversations, newest first (keyset pages)',
+    tag: 'History',
+    response: HistoryPageSchema,
+  },
+  'GET /api/history/runs/:id': {
+    summary: 'A run compared with the previous run of its suite',
+    tag: 'History',
+    response: RunComparisonSchema,
+  },
+  'GET /api/history/cases': {
+    summary: "A test case's recent results, grouped failures and last change",
+    tag: 'History',
+    response: CaseHistorySchema,
+  },
+  'GET /api/analytics': {
+    summary:
+      'Pass rate, durations, slowest tests, failing steps, flaky tests, model cost and design scores over a range',
+    tag: 'History',
+    response: AnalyticsSchema,
+  },
 };
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
