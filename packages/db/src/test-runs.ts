@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Drizzle } from './database';
 import {
   type ScreenshotRow,
@@ -79,13 +80,24 @@ export function testRunsRepository(orm: Drizzle) {
         .returning();
       return row;
     },
-    /** Counts one finished test into its run, atomically (tests of a run finish in parallel). */
-    async countResult(userId: string, id: string, passed: boolean): Promise<void> {
+    /**
+     * Counts one finished test into its run, atomically (tests of a run finish in parallel). `true` or
+     * 'passed' counts a pass, `false` or 'failed' a failure, 'flaky' (passed only on a retry,
+     * docs/HISTORY.md#retries) neither: it goes to flaky_tests.
+     */
+    async countResult(
+      userId: string,
+      id: string,
+      outcome: boolean | 'passed' | 'failed' | 'flaky',
+    ): Promise<void> {
+      const status = outcome === true ? 'passed' : outcome === false ? 'failed' : outcome;
+      const plusOne = (column: AnyPgColumn) => sql<number>`${column} + 1`;
       await orm
         .update(testRuns)
         .set({
-          passed_tests: passed ? sql`${testRuns.passed_tests} + 1` : testRuns.passed_tests,
-          failed_tests: passed ? testRuns.failed_tests : sql`${testRuns.failed_tests} + 1`,
+          ...(status === 'passed' ? { passed_tests: plusOne(testRuns.passed_tests) } : {}),
+          ...(status === 'failed' ? { failed_tests: plusOne(testRuns.failed_tests) } : {}),
+          ...(status === 'flaky' ? { flaky_tests: plusOne(testRuns.flaky_tests) } : {}),
           updated_at: new Date(),
         })
         .where(owned(userId, id));

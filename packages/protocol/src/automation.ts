@@ -407,6 +407,10 @@ export const AutomationInProgressSchema = z.discriminatedUnion('kind', [
         status: z.enum(['passed', 'failed']),
         execution_time: z.number(),
         error: z.string().nullable(),
+        /** Passed only on a retry (docs/HISTORY.md#retries); `status` is then `passed`. */
+        flaky: z.boolean().optional(),
+        /** How many times it ran, when more than once. */
+        attempts: z.number().int().optional(),
       }),
     ),
     /** Tests started and not finished yet. */
@@ -432,22 +436,41 @@ export const TestProgressDataSchema = z.object({
   current_test: z.number().int(),
   total_tests: z.number().int(),
   test_name: z.string(),
+  /**
+   * On a retry (docs/HISTORY.md#retries): which attempt starts now, of how many at most. The test's
+   * steps start over: the failed attempt's steps are replaced by this one's.
+   */
+  attempt: z.number().int().optional(),
+  max_attempts: z.number().int().optional(),
 });
 export const StepUpdateDataSchema = z.object({
   step_data: StepUpdateSchema,
   test_name: z.string().optional(),
 });
-export const TestCompletedDataSchema = z.object({ test_name: z.string(), result: TestResultSchema });
+export const TestCompletedDataSchema = z.object({
+  test_name: z.string(),
+  result: TestResultSchema,
+  /** It failed first and passed on a retry: shown and counted as flaky, not passed (docs/HISTORY.md#retries). */
+  flaky: z.boolean().optional(),
+  /** How many times it ran (1 + retries used), and the most it could have. */
+  attempts: z.number().int().optional(),
+  max_attempts: z.number().int().optional(),
+});
 export const TestFailedDataSchema = z.object({
   test_name: z.string(),
   error: z.string(),
   execution_time: z.number(),
+  /** How many times it ran before it was given up (1 + retries). */
+  attempts: z.number().int().optional(),
   screenshots: z.array(z.unknown()).default([]),
   logs: z.array(z.unknown()).default([]),
 });
 export const AllTestsCompletedDataSchema = z.object({
   total_tests: z.number().int(),
+  /** Cases that passed at the first attempt. */
   passed: z.number().int(),
+  /** Cases that passed only on a retry (not in `passed`). */
+  flaky: z.number().int().optional(),
   execution_time: z.number(),
   /** Which engine carried out the steps. */
   engine: z.string().optional(),

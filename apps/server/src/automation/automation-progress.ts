@@ -37,6 +37,8 @@ export class AutomationProgress {
     status: 'passed' | 'failed';
     execution_time: number;
     error: string | null;
+    flaky?: boolean;
+    attempts?: number;
   }[] = [];
   private readonly active = new Set<string>();
   /** Each step's latest update (no image), by test and step index, oldest first. */
@@ -53,14 +55,24 @@ export class AutomationProgress {
     this.active.add(name);
   }
 
-  testFinished(name: string, result: { passed: boolean; executionTime: number; error: string | null }): void {
+  testFinished(
+    name: string,
+    result: { passed: boolean; executionTime: number; error: string | null; attempts?: number },
+  ): void {
     this.active.delete(name);
+    const attempts = result.attempts ?? 1;
     this.results.push({
       test_name: name,
       status: result.passed ? 'passed' : 'failed',
       execution_time: result.executionTime,
       error: result.error,
+      ...(attempts > 1 ? { attempts, ...(result.passed ? { flaky: true } : {}) } : {}),
     });
+  }
+
+  /** A failed test runs again (docs/HISTORY.md#retries): its failed attempt's steps are dropped. */
+  testRetrying(name: string): void {
+    for (const [key, step] of this.steps) if (step.test_name === name) this.steps.delete(key);
   }
 
   /**

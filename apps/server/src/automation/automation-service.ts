@@ -2,7 +2,9 @@ import { coverageOf, generateSuite, poolBrowsers, type SuiteBrowsers } from '@ar
 import {
   type BrowserSession,
   BUILTIN_ENGINE,
+  type CapturedScreenshot,
   type InterpreterUsage,
+  type LogEntry,
   type PageObservation,
   QueuePositions,
   queuedMessage,
@@ -310,6 +312,8 @@ export class AutomationService {
       suite?: { id: string; version: number; name: string } | null;
       /** @default 'screen' */
       trigger?: RunTrigger;
+      /** How many times a failed case runs again (docs/HISTORY.md#retries). @default 0 */
+      retries?: number;
     },
     send: Send,
   ): Promise<{ done: Promise<void>; runId: Promise<string | null> }> {
@@ -323,6 +327,7 @@ export class AutomationService {
     // A run stores a screenshot per step: once the quota is used up, runs wait for room to be made.
     const storage = await recorder.openStorage(userId);
     const cases = data.test_cases;
+    const retries = Math.max(0, Math.floor(data.retries ?? 0));
     const work: AutomationWork = {
       url: data.url,
       test_mode: data.test_mode,
@@ -411,21 +416,29 @@ export class AutomationService {
 
       let next = 0;
       let passed = 0;
+      let flakyCount = 0;
       // While its tests wait for browsers (MAX_BROWSERS, shared by every user), the run says its place in line.
       const line = new QueuePositions((position) => {
         const message = queuedMessage(position);
         view.message(message);
         emit({ type: 'progress_update', data: { message } });
       });
-      const runOne = async (index: number) => {
-        const testCase = cases[index];
+      const maxAttempts = 1 + retries;
+      /**
+       * One attempt at a case, in a browser context of its own (a retry starts as fresh as a first
+       * attempt). Its screenshots are stored as its steps report them when no retry can follow;
+       * otherwise they are held until the attempt is over, stored if it is the case's last one and
+       * dropped if it is retried, so a case keeps only its final attempt's steps and screenshots.
+       */
+      const attemptOnce = async (testCase: TestCase, last: boolean) => {
         const name = testCase.test_name;
-        view.testStarted(name);
-        emit({
-          type: 'test_progress',
-          data: { current_test: index + 1, total_tests: total, test_name: name },
-        });
+        const held: { shot: CapturedScreenshot; stored: (id: string | null) => void }[] = [];
         const saving: Promise<ScreenshotRef | null>[] = [];
+        const save = (shot: CapturedScreenshot, stored: (id: string | null) => void) =>
+          recorder.saveScreenshot(userId, runId, name, shot, storage).then((ref) => {
+            stored(ref?.id ?? null);
+            return ref;
+          });
         let browser: BrowserSession | undefined;
         // The test holds its browser from onSession until runTest settles.
         const request = line.request();
@@ -444,27 +457,75 @@ export class AutomationService {
           onStep: (update, shot) => {
             emit({ type: 'step_update', data: { step_data: update, test_name: name } });
             const stored = view.step(name, update);
-            if (shot) {
-              saving.push(
-                recorder.saveScreenshot(userId, runId, name, shot, storage).then((ref) => {
-                  stored(ref?.id ?? null);
-                  return ref;
-                }),
-              );
-            }
+            if (!shot) return;
+            if (last) saving.push(save(shot, stored));
+            else held.push({ shot, stored });
           },
         }).finally(request.over);
         this.video.testEnded(userId, browser);
-        const screenshots = (await Promise.all(saving)).filter((s): s is ScreenshotRef => s !== null);
-        const ok = outcome.status === 'passed';
-        if (ok) passed++;
         for (const key of Object.keys(usage) as (keyof InterpreterUsage)[]) usage[key] += outcome.usage[key];
+        const final = last || outcome.status === 'passed' || signal.aborted;
+        if (final) for (const { shot, stored } of held) saving.push(save(shot, stored));
+        const screenshots = (await Promise.all(saving)).filter((s): s is ScreenshotRef => s !== null);
+        return { outcome, screenshots, final };
+      };
+
+      const runOne = async (index: number) => {
+        const testCase = cases[index];
+        const name = testCase.test_name;
+        view.testStarted(name);
+        emit({
+          type: 'test_progress',
+          data: { current_test: index + 1, total_tests: total, test_name: name },
+        });
+        // docs/HISTORY.md#retries: a failed case (not a stopped one) runs again, up to `retries` times.
+        let attempt = 1;
+        let time = 0;
+        const failures: LogEntry[] = [];
+        let tried = await attemptOnce(testCase, maxAttempts === 1);
+        time += tried.outcome.executionTime;
+        while (!tried.final) {
+          failures.push({
+            timestamp: new Date().toISOString(),
+            level: 'warn',
+            message: `Attempt ${attempt} of ${maxAttempts} failed: ${tried.outcome.error ?? 'Test failed'}`,
+          });
+          attempt++;
+          progress(`Retrying ${name} (attempt ${attempt} of ${maxAttempts})`);
+          view.testRetrying(name);
+          emit({
+            type: 'test_progress',
+            data: {
+              current_test: index + 1,
+              total_tests: total,
+              test_name: name,
+              attempt,
+              max_attempts: maxAttempts,
+            },
+          });
+          tried = await attemptOnce(testCase, attempt === maxAttempts);
+          time += tried.outcome.executionTime;
+        }
+        const { screenshots } = tried;
+        // The case's time is every attempt's; its steps, logs and screenshots are the final attempt's,
+        // after a line per failed attempt saying why it failed.
+        const outcome: TestOutcome = {
+          ...tried.outcome,
+          executionTime: Math.round(time * 100) / 100,
+          logs: [...failures, ...tried.outcome.logs],
+        };
+        const ok = outcome.status === 'passed';
+        const flaky = ok && attempt > 1;
+        if (flaky) flakyCount++;
+        else if (ok) passed++;
         view.testFinished(name, {
           passed: ok,
           executionTime: outcome.executionTime,
           error: outcome.error ?? null,
+          attempts: attempt,
         });
-        await recorder.recordResult(userId, runId, testCase, outcome, screenshots);
+        await recorder.recordResult(userId, runId, testCase, outcome, screenshots, attempt);
+        const attempts = maxAttempts > 1 ? { attempts: attempt } : {};
         if (ok) {
           emit({
             type: 'test_completed',
@@ -478,6 +539,8 @@ export class AutomationService {
                 screenshots,
                 logs: outcome.logs,
               },
+              ...(flaky ? { flaky: true } : {}),
+              ...(maxAttempts > 1 ? { attempts: attempt, max_attempts: maxAttempts } : {}),
             },
           });
         } else {
@@ -489,6 +552,7 @@ export class AutomationService {
               execution_time: outcome.executionTime,
               screenshots,
               logs: outcome.logs,
+              ...attempts,
             },
           });
         }
@@ -513,6 +577,7 @@ export class AutomationService {
             data: {
               total_tests: total,
               passed,
+              ...(flakyCount > 0 ? { flaky: flakyCount } : {}),
               execution_time: executionTime,
               engine: engine.runEngine,
               usage,
@@ -559,6 +624,7 @@ export class AutomationService {
         environment_id: environment.id,
         suite: { id: suite.id, version: suite.version, name: suite.name },
         trigger: ids.trigger,
+        retries: suite.retries,
       },
       send,
     );

@@ -79,6 +79,7 @@ export class RunRecorder {
       total_tests: start.test_cases.length,
       passed_tests: 0,
       failed_tests: 0,
+      flaky_tests: 0,
       ...start,
     };
     const { testRuns } = this.deps.repos;
@@ -89,27 +90,34 @@ export class RunRecorder {
     return run.id;
   }
 
-  /** One test's outcome: its result row, the run's counters (atomic), and its log lines, prefixed with its name. */
+  /**
+   * One test's outcome: its result row, the run's counters (atomic), and its log lines, prefixed with
+   * its name. `attempts` is how many times it ran (docs/HISTORY.md#retries): a case that passed on a
+   * later attempt is recorded as `flaky`, counted in flaky_tests and not in passed_tests.
+   */
   async recordResult(
     userId: string,
     runId: string,
     testCase: TestCase,
     outcome: TestOutcome,
     screenshots: ScreenshotRef[],
+    attempts = 1,
   ): Promise<void> {
     const { testRuns } = this.deps.repos;
     const name = testCase.test_name;
+    const status = outcome.status === 'passed' && attempts > 1 ? 'flaky' : outcome.status;
     await testRuns.addResult(userId, runId, {
       test_case_id: testCase.id ?? null,
       test_case_name: name,
-      status: outcome.status,
+      status,
       execution_time: outcome.executionTime,
       error_message: outcome.error,
+      attempts,
       steps: outcome.steps,
       logs: outcome.logs,
       screenshots: screenshots.map((s) => s.id),
     });
-    await testRuns.countResult(userId, runId, outcome.status === 'passed');
+    await testRuns.countResult(userId, runId, status);
     await testRuns.appendLog(
       userId,
       runId,
