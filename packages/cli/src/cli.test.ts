@@ -6,7 +6,7 @@ import type { RunCaseResult, RunReport } from '@argus/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverSentEvents } from './http';
 import { main } from './index';
-import { exitCodeOf } from './run';
+import { caseLine, exitCodeOf, summaryLine } from './run';
 
 /**
  * The command line against a scripted server on 127.0.0.1 (the real one is in e2e/cli.e2e.test.ts):
@@ -18,6 +18,7 @@ const passed: RunCaseResult = {
   test_name: 'Home opens',
   test_case_id: null,
   status: 'passed',
+  attempts: 1,
   execution_time: 1.23,
   error: null,
   steps: [],
@@ -48,6 +49,7 @@ function report(status: RunReport['status'], results: RunCaseResult[]): RunRepor
     total_tests: 2,
     passed_tests: results.filter((r) => r.status === 'passed').length,
     failed_tests: results.filter((r) => r.status === 'failed').length,
+    flaky_tests: results.filter((r) => r.status === 'flaky').length,
     results,
     not_run: [],
   };
@@ -215,5 +217,14 @@ describe('argus run', () => {
     for (const status of ['interrupted', 'error', 'failed'] as const)
       expect(exitCodeOf(report(status, [passed]))).toBe(1);
     expect(exitCodeOf({ ...report('completed', [passed]), not_run: ['Checkout works'] })).toBe(1);
+  });
+
+  it('exit 0 when the only cases that did not pass at once are flaky, and says them in the summary', () => {
+    const flaky: RunCaseResult = { ...failed, status: 'flaky', attempts: 2, error: null };
+    const run = report('completed', [passed, flaky]);
+    expect(exitCodeOf(run)).toBe(0);
+    expect(summaryLine(run)).toBe('1 passed, 1 flaky, 0 failed of 2 in 4.5 s; run run-1 completed');
+    expect(caseLine(flaky)).toBe('  ~ Checkout works (1.2 s): flaky, passed on attempt 2');
+    expect(exitCodeOf(report('completed', [flaky, { ...failed, attempts: 2 }]))).toBe(1);
   });
 });

@@ -34,30 +34,38 @@ export interface RunOptions {
   signal: AbortSignal;
 }
 
-/** The verdict of a run that ended: 0 every case passed, 1 otherwise. */
+/**
+ * The verdict of a run that ended: 0 every case passed, 1 otherwise. A flaky case (passed on a retry,
+ * docs/CI.md#retries) passes: it is said in the summary, not failed.
+ */
 export function exitCodeOf(report: RunReport): 0 | 1 {
+  const passes = new Set(['passed', 'flaky', 'skipped']);
   const allPassed =
     report.status === 'completed' &&
     report.failed_tests === 0 &&
     report.not_run.length === 0 &&
-    report.results.every((result) => result.status === 'passed' || result.status === 'skipped');
+    report.results.every((result) => passes.has(result.status));
   return allPassed ? 0 : 1;
 }
 
 const secondsText = (value: number | null) => (value === null ? '' : ` (${value.toFixed(1)} s)`);
 
-/** One line per finished case: ✓ or ✗, its name, its time, the first line of its error. */
+/** One line per finished case: ✓, ~ (flaky) or ✗, its name, its time, the first line of its error. */
 export function caseLine(result: RunCaseResult): string {
+  const head = `${result.test_name}${secondsText(result.execution_time)}`;
+  if (result.status === 'flaky') return `  ~ ${head}: flaky, passed on attempt ${result.attempts}`;
   const mark = result.status === 'passed' ? '✓' : result.status === 'skipped' ? '-' : '✗';
   const error = result.error?.trim().split('\n')[0];
-  return `  ${mark} ${result.test_name}${secondsText(result.execution_time)}${error && result.status !== 'passed' ? `: ${error}` : ''}`;
+  const tries = result.status === 'failed' && result.attempts > 1 ? ` (${result.attempts} attempts)` : '';
+  return `  ${mark} ${head}${tries}${error && result.status !== 'passed' ? `: ${error}` : ''}`;
 }
 
 /** The summary line of a run that ended. */
 export function summaryLine(report: RunReport): string {
   const failed = report.results.filter((r) => r.status === 'failed' || r.status === 'error').length;
   const passed = report.results.filter((r) => r.status === 'passed').length;
-  const parts = [`${passed} passed`, `${failed} failed`];
+  const flaky = report.results.filter((r) => r.status === 'flaky').length;
+  const parts = [`${passed} passed`, ...(flaky > 0 ? [`${flaky} flaky`] : []), `${failed} failed`];
   if (report.not_run.length > 0) parts.push(`${report.not_run.length} not run`);
   const time = report.execution_time === null ? '' : ` in ${report.execution_time.toFixed(1)} s`;
   return `${parts.join(', ')} of ${report.total_tests}${time}; run ${report.id} ${report.status}`;

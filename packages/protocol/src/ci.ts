@@ -51,11 +51,16 @@ export function isRunOver(status: string): boolean {
   return status !== 'pending' && status !== 'running';
 }
 
-/** One test case's result in a run. */
+/**
+ * One test case's result in a run. `flaky`: it failed, then passed on a retry (docs/CI.md#retries):
+ * it passes the run, and is told apart from a first-time pass.
+ */
 export const RunCaseResultSchema = z.object({
   test_name: z.string(),
   test_case_id: z.string().nullable(),
-  status: z.enum(['passed', 'failed', 'error', 'skipped']),
+  status: z.enum(['passed', 'flaky', 'failed', 'error', 'skipped']),
+  /** How many times it ran: 1 + the retries it used. */
+  attempts: z.number().int().default(1),
   /** Seconds. */
   execution_time: z.number().nullable(),
   error: z.string().nullable(),
@@ -90,8 +95,11 @@ export const RunReportSchema = z.object({
   /** Seconds. */
   execution_time: z.number().nullable(),
   total_tests: z.number(),
+  /** Cases that passed at the first attempt. */
   passed_tests: z.number(),
   failed_tests: z.number(),
+  /** Cases that passed only on a retry (in neither count above). */
+  flaky_tests: z.number().default(0),
   /** Results of the cases finished so far, in the order they finished. */
   results: z.array(RunCaseResultSchema),
   /** Cases of the run with no result (not reached when it was stopped or failed), by name. */

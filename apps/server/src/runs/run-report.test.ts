@@ -38,7 +38,7 @@ const run = (patch: Partial<TestRunRow> = {}): TestRunRow =>
     updated_at: at,
     ...patch,
   }) as TestRunRow;
-const result = (name: string, status: string, error: string | null = null): TestResultRow => ({
+const result = (name: string, status: string, error: string | null = null, attempts = 1): TestResultRow => ({
   id: name,
   test_run_id: 'r1',
   user_id: 'u1',
@@ -46,7 +46,7 @@ const result = (name: string, status: string, error: string | null = null): Test
   test_case_name: name,
   status,
   execution_time: 1.5,
-  attempts: 1,
+  attempts,
   error_message: error,
   steps: [
     { step_number: 1, description: 'Navigate to /', status: 'success' },
@@ -99,5 +99,25 @@ describe('run reports', () => {
       'argus.engine': 'built-in',
       'argus.environment': 'staging',
     });
+  });
+
+  it('reports a case that passed on a retry as flaky: its attempts in JSON, a passing JUnit testcase marked flaky', () => {
+    const report = runReport(run({ passed_tests: 1, failed_tests: 0, flaky_tests: 1 }), [
+      result('Cart & <checkout>', 'flaky', null, 3),
+      result('Login', 'passed'),
+    ]);
+    expect(report.flaky_tests).toBe(1);
+    expect(report.results[0]).toMatchObject({ status: 'flaky', attempts: 3 });
+    expect(report.results[1]).toMatchObject({ status: 'passed', attempts: 1 });
+    const suite = parse(junitXml(report));
+    expect(suite).toMatchObject({ tests: '3', failures: '0' });
+    const [flaky, passed] = suite.testcase;
+    expect(flaky.failure).toBeUndefined();
+    expect(flaky.properties.property).toEqual([
+      { name: 'flaky', value: 'true' },
+      { name: 'attempts', value: '3' },
+    ]);
+    expect(flaky['system-out']).toBe('Flaky: passed on attempt 3, after 2 failed attempts');
+    expect(passed.properties).toBeUndefined();
   });
 });

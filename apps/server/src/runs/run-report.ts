@@ -30,17 +30,21 @@ export function runReport(run: TestRunRow, results: TestResultRow[]): RunReport 
     total_tests: run.total_tests,
     passed_tests: run.passed_tests,
     failed_tests: run.failed_tests,
+    flaky_tests: run.flaky_tests,
     results: finished,
     not_run: planned.filter((name) => !names.has(name)),
   };
 }
 
+const CASE_STATUSES = new Set(['passed', 'flaky', 'skipped']);
+
 export function caseResult(row: TestResultRow): RunCaseResult {
-  const status = row.status === 'passed' ? 'passed' : row.status === 'skipped' ? 'skipped' : 'failed';
+  const status = CASE_STATUSES.has(row.status) ? (row.status as 'passed' | 'flaky' | 'skipped') : 'failed';
   return {
     test_name: row.test_case_name,
     test_case_id: row.test_case_id,
     status,
+    attempts: row.attempts,
     execution_time: row.execution_time,
     error: row.error_message,
     steps: (row.steps as Record<string, unknown>[]).map((step, index) => ({
@@ -79,7 +83,9 @@ function failureText(result: RunCaseResult): string {
 /**
  * JUnit XML as CI servers read it (GitHub's report actions, GitLab's `reports: junit`, Jenkins): one
  * `testsuite` for the run, a `testcase` per case with `failure` (its error and steps) when it failed,
- * and `skipped` for the cases a stopped or failed run did not reach.
+ * and `skipped` for the cases a stopped or failed run did not reach. A flaky case (passed on a retry,
+ * docs/CI.md#retries) is a passing `testcase`, marked by a `flaky` property and a `system-out` line
+ * naming its attempts: JUnit has no flaky outcome CI servers agree on, and it must not fail the build.
  */
 export function junitXml(report: RunReport): string {
   const name = report.suite_name ?? `Argus run ${report.id}`;
@@ -103,6 +109,17 @@ export function junitXml(report: RunReport): string {
     ...report.results.map((result) => {
       const open = `    <testcase name="${xml(result.test_name)}" classname="${xml(name)}" time="${secondsOf(result.execution_time)}"`;
       if (result.status === 'passed') return `${open}/>`;
+      if (result.status === 'flaky') {
+        return [
+          `${open}>`,
+          '      <properties>',
+          '        <property name="flaky" value="true"/>',
+          `        <property name="attempts" value="${result.attempts}"/>`,
+          '      </properties>',
+          `      <system-out>${xml(`Flaky: passed on attempt ${result.attempts}, after ${result.attempts - 1} failed attempt${result.attempts === 2 ? '' : 's'}`)}</system-out>`,
+          '    </testcase>',
+        ].join('\n');
+      }
       if (result.status === 'skipped') return `${open}>\n      <skipped/>\n    </testcase>`;
       const message = (result.error ?? 'Test failed').split('\n')[0];
       return `${open}>\n      <failure message="${xml(message)}" type="AssertionError">${xml(failureText(result))}</failure>\n    </testcase>`;
