@@ -2,7 +2,7 @@ import { type Responder, type ScriptedModelServer, startScriptedModelServer } fr
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
-import { PASSWORD, PageOpener, registerAccount, signIn, toast } from './support/app';
+import { PASSWORD, PageOpener, pageToken, registerAccount, signIn, toast } from './support/app';
 import { describeViolations, isBlocking, runAxe } from './support/axe';
 import { launchBrowser, screenshot } from './support/browser';
 
@@ -15,6 +15,9 @@ import { launchBrowser, screenshot } from './support/browser';
 const NEW_PASSWORD = 'Battery9staple';
 const KEY = 'sk-test-abcd1234';
 const TOKEN_STORAGE_KEY = 'argus.token';
+/** A 1 × 1 PNG. */
+const PIXEL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 let server: RunningServer;
 let model: ScriptedModelServer;
@@ -230,4 +233,55 @@ describe('the Settings screen', () => {
     await page.screenshot({ path: '/tmp/settings-narrow.png', fullPage: true });
     await screenshot(page, 'settings-390');
   }, 90_000);
+  it('shows what the user stores, against the quota, and how long history is kept', async () => {
+    const username = await registerAccount(server.url, 'store');
+    const page = await pages.open();
+    await signIn(page, server.url, username, PASSWORD);
+    // A run with one screenshot, recorded through the API.
+    const token = await pageToken(page);
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const created = await fetch(`${server.url}/api/automation/test-runs`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: 'https://shop.example', status: 'completed' }),
+    });
+    expect(created.status).toBe(201);
+    const run = (await created.json()) as { id: string };
+    const uploaded = await fetch(`${server.url}/api/screenshots/upload`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ test_run_id: run.id, test_case_name: 'Home', image_data: PIXEL_PNG }),
+    });
+    expect(uploaded.ok).toBe(true);
+
+    await page.goto(`${server.url}/settings`);
+    const panel = page.getByTestId('storage-panel');
+    await panel.getByText('History is kept for 30 days.').waitFor();
+    const bytes = Buffer.from(PIXEL_PNG, 'base64').length;
+    expect(await panel.getByTestId('storage-total').textContent()).toBe(`${bytes} bytesof 1 GiB`);
+    expect(await panel.getByTestId('storage-screenshots').textContent()).toBe(`${bytes} bytes`);
+    // A sliver of the quota still shows on the bar.
+    expect(
+      await panel
+        .getByRole('progressbar', { name: 'Storage used of your quota' })
+        .getAttribute('aria-valuenow'),
+    ).toBe('1');
+    expect(await panel.getByTestId('storage-history').textContent()).toMatch(
+      /^1 test run and 0 design comparisons kept; the oldest run is from /,
+    );
+    expect(await panel.getByTestId('storage-sweep').textContent()).toContain('No clean-up has run yet');
+    const a11y = await axeFailures(page, 'storage, 1440 px');
+    await panel.scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-storage-1440');
+    await panel.screenshot({ path: '/tmp/shots/settings-storage-panel-1440.png' });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await panel.scrollIntoViewIfNeeded();
+    const box = await panel.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    a11y.push(...(await axeFailures(page, 'storage, 390 px')));
+    await screenshot(page, 'settings-storage-390');
+    await panel.screenshot({ path: '/tmp/shots/settings-storage-panel-390.png' });
+    expect(a11y).toEqual([]);
+  }, 60_000);
 });

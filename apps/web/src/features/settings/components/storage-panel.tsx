@@ -5,13 +5,20 @@ import { Spinner } from '../../../components/spinner';
 import { errorText } from '../../../lib/api-error';
 import { cn } from '../../../lib/cn';
 import { useStorage } from '../api/get-storage';
-import { formatBytes, formatInstant, quotaPercent, retentionText, sweepText } from '../model/storage';
+import {
+  formatBytes,
+  formatInstant,
+  quotaPercent,
+  quotaText,
+  retentionText,
+  sweepText,
+} from '../model/storage';
 
 function Part({ label, bytes, testId }: { label: string; bytes: number; testId: string }) {
   return (
-    <div className="min-w-0 rounded-xl bg-slate-50 px-3 py-2.5 ring-1 ring-slate-200 ring-inset">
-      <dt className="truncate text-xs font-medium text-slate-500">{label}</dt>
-      <dd className="mt-0.5 truncate text-sm font-semibold text-slate-900 tabular-nums" data-testid={testId}>
+    <div className="flex items-baseline justify-between gap-3 px-3 py-2">
+      <dt className="min-w-0 text-slate-600">{label}</dt>
+      <dd className="shrink-0 font-medium text-slate-900 tabular-nums" data-testid={testId}>
         {formatBytes(bytes)}
       </dd>
     </div>
@@ -20,6 +27,7 @@ function Part({ label, bytes, testId }: { label: string; bytes: number; testId: 
 
 function Usage({ usage }: { usage: StorageUsage }) {
   const percent = quotaPercent(usage);
+  const used = quotaText(usage);
   const sweep = usage.last_sweep;
   const history = `${usage.runs} test ${usage.runs === 1 ? 'run' : 'runs'} and ${usage.comparisons} design ${usage.comparisons === 1 ? 'comparison' : 'comparisons'} kept`;
   return (
@@ -32,7 +40,7 @@ function Usage({ usage }: { usage: StorageUsage }) {
               {usage.quota_bytes === null ? 'stored' : `of ${formatBytes(usage.quota_bytes)}`}
             </span>
           </span>
-          {percent !== null && <span className="text-sm text-slate-600 tabular-nums">{percent}% used</span>}
+          {used && <span className="text-sm text-slate-600 tabular-nums">{used}</span>}
         </div>
         {percent !== null && (
           <div
@@ -54,10 +62,10 @@ function Usage({ usage }: { usage: StorageUsage }) {
           </div>
         )}
       </div>
-      <dl className="grid grid-cols-3 gap-2">
-        <Part label="Screenshots" bytes={usage.screenshot_bytes} testId="storage-screenshots" />
-        <Part label="Comparisons" bytes={usage.comparison_bytes} testId="storage-comparisons" />
-        <Part label="Uploads" bytes={usage.upload_bytes} testId="storage-uploads" />
+      <dl className="divide-y divide-slate-200 rounded-xl bg-slate-50 text-sm ring-1 ring-slate-200 ring-inset">
+        <Part label="Test run screenshots" bytes={usage.screenshot_bytes} testId="storage-screenshots" />
+        <Part label="Design comparison images" bytes={usage.comparison_bytes} testId="storage-comparisons" />
+        <Part label="Uploaded designs" bytes={usage.upload_bytes} testId="storage-uploads" />
       </dl>
       <p className="text-sm text-slate-600" data-testid="storage-history">
         {history}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, quotaPercent, retentionText, sweepText } from './storage';
+import { formatBytes, quotaPercent, quotaText, retentionText, sweepText } from './storage';
 
 describe("the Storage panel's wording", () => {
   it('shows sizes in binary units, rounded for reading', () => {
@@ -19,6 +19,9 @@ describe("the Storage panel's wording", () => {
     expect(quotaPercent({ total_bytes: 426, quota_bytes: 1000 })).toBe(43);
     expect(quotaPercent({ total_bytes: 2000, quota_bytes: 1000 })).toBe(100);
     expect(quotaPercent({ total_bytes: 10, quota_bytes: null })).toBeNull();
+    expect(quotaText({ total_bytes: 1, quota_bytes: 1000 })).toBe('Under 1% used');
+    expect(quotaText({ total_bytes: 10, quota_bytes: 1000 })).toBe('1% used');
+    expect(quotaText({ total_bytes: 426, quota_bytes: 1000 })).toBe('43% used');
   });
 
   it('says how long history is kept, and what the last clean-up freed', () => {

@@ -26,6 +26,14 @@ export function quotaPercent(usage: Pick<StorageUsage, 'total_bytes' | 'quota_by
   return Math.min(100, Math.round(percent));
 }
 
+/** '43% used', 'Under 1% used' for a sliver (the bar still shows one), or null without a quota. */
+export function quotaText(usage: Pick<StorageUsage, 'total_bytes' | 'quota_bytes'>): string | null {
+  const percent = quotaPercent(usage);
+  if (percent === null || usage.quota_bytes === null) return null;
+  if (percent === 1 && usage.total_bytes < usage.quota_bytes / 100) return 'Under 1% used';
+  return `${percent}% used`;
+}
+
 /** 'History is kept for 30 days' / 'for 1 day' / 'forever' (0 keeps everything). */
 export function retentionText(days: number): string {
   if (days === 0) return 'History is kept forever';
