@@ -25,6 +25,7 @@ const notice: RunNotice = {
     total_tests: 4,
     passed_tests: 3,
     failed_tests: 1,
+    flaky_tests: 0,
     started_at: '2026-11-26T02:00:00.000Z',
     completed_at: '2026-11-26T02:00:09.000Z',
   },
@@ -64,6 +65,15 @@ describe('when a webhook is called', () => {
     expect(runEvent(ok, { status: 'error', failed_tests: 0 })).toBe('recovery');
     expect(runEvent(ok, ok)).toBe('success');
     expect(runEvent(ok, undefined)).toBe('success');
+  });
+  it('takes a run whose only non-passes are flaky for a success, and says the flaky tests', () => {
+    const flaky = { status: 'completed', failed_tests: 0, flaky_tests: 1 };
+    expect(runEvent(flaky, ok)).toBe('success');
+    expect(runEvent(flaky, failedTest)).toBe('recovery');
+    const run = { ...notice.run, passed_tests: 3, failed_tests: 0, flaky_tests: 1 };
+    expect(JSON.parse(formatNotice('slack', { ...notice, event: 'success', run }, new Date())).text).toBe(
+      'Argus: Checkout on staging passed (Shop): 3 passed, 1 flaky, 0 failed of 4 (run completed, started by schedule)',
+    );
   });
   it('calls each webhook for the events it asked for', () => {
     expect(webhookWants(['failure'], 'failure')).toBe(true);

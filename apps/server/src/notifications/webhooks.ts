@@ -55,7 +55,10 @@ export function retryDelayMs(attempt: number, baseMs: number): number {
   return baseMs * 2 ** Math.max(0, attempt - 1);
 }
 
-/** A run failed when it did not complete, or when any of its tests failed. */
+/**
+ * A run failed when it did not complete, or when any of its tests failed. A flaky test (passed on a
+ * retry, docs/HISTORY.md#retries) is counted in flaky_tests, not failed_tests: it fails nothing.
+ */
 export function runFailed(run: Pick<TestRunRow, 'status' | 'failed_tests'>): boolean {
   return run.status !== 'completed' || run.failed_tests > 0;
 }
@@ -88,6 +91,8 @@ export interface RunNotice {
     total_tests: number;
     passed_tests: number;
     failed_tests: number;
+    /** Tests that passed only on a retry (in neither count above). */
+    flaky_tests: number;
     started_at: string | null;
     completed_at: string | null;
   };
@@ -116,7 +121,8 @@ function headline(notice: RunNotice): string {
 function summary(notice: RunNotice): string {
   const { run } = notice;
   if (notice.event === 'test') return 'This is a test delivery: the webhook is set up.';
-  return `${run.passed_tests} passed, ${run.failed_tests} failed of ${run.total_tests} (run ${run.status}${run.trigger ? `, started by ${run.trigger}` : ''})`;
+  const flaky = run.flaky_tests > 0 ? `, ${run.flaky_tests} flaky` : '';
+  return `${run.passed_tests} passed${flaky}, ${run.failed_tests} failed of ${run.total_tests} (run ${run.status}${run.trigger ? `, started by ${run.trigger}` : ''})`;
 }
 
 /**
@@ -373,6 +379,7 @@ export class Notifications {
         total_tests: 0,
         passed_tests: 0,
         failed_tests: 0,
+        flaky_tests: 0,
         started_at: null,
         completed_at: null,
       },
@@ -422,6 +429,7 @@ export class Notifications {
         total_tests: run.total_tests,
         passed_tests: run.passed_tests,
         failed_tests: run.failed_tests,
+        flaky_tests: run.flaky_tests,
         started_at: run.started_at?.toISOString() ?? null,
         completed_at: run.completed_at?.toISOString() ?? null,
       },
