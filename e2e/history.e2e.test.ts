@@ -1,7 +1,9 @@
 import { mkdir, readFile } from 'node:fs/promises';
+import { isRunOver } from '@argus/protocol';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
+import { type FixtureApp, serveFixtureApp } from '../fixtures/apps/serve';
 import { PageOpener, pageToken, registerAccount, signIn } from './support/app';
 import { describeViolations, isBlocking, runAxe } from './support/axe';
 import { launchBrowser, screenshot } from './support/browser';
@@ -22,12 +24,17 @@ const STEADY = 'Search finds a product';
 const SHOTS = '/tmp/shots';
 
 let server: RunningServer;
+let todo: FixtureApp;
 let browser: Browser;
 const pages = new PageOpener(() => browser);
 let username = '';
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([spawnServer(), launchBrowser()]);
+  [server, todo, browser] = await Promise.all([
+    spawnServer({ ALLOWED_TARGETS: '127.0.0.1', STEP_TIMEOUT_MS: '2000' }),
+    serveFixtureApp('todo'),
+    launchBrowser(),
+  ]);
   await mkdir(SHOTS, { recursive: true });
 });
 
@@ -35,6 +42,7 @@ afterAll(async () => {
   await pages.closeAll();
   await browser?.close();
   await server?.stop();
+  await todo?.close();
 });
 
 async function axeFailures(page: Page, state: string): Promise<string[]> {
@@ -97,6 +105,30 @@ async function recordRun(token: string, outcomes: Record<string, string | null>)
   });
   if (!updated.ok) throw new Error(`PUT answered ${updated.status}: ${await updated.text()}`);
   return id;
+}
+
+/** One call to the API as the signed-in user; the answer's JSON. */
+async function api(token: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}
+
+/** Runs a saved suite in the real browser (the run API) and waits for its end; its id. */
+async function runSuite(token: string, projectId: string, suiteId: string): Promise<string> {
+  const started = (await api(token, 'POST', `/api/projects/${projectId}/suites/${suiteId}/runs`, {})) as {
+    test_run_id: string;
+  };
+  for (let i = 0; i < 240; i += 1) {
+    const run = (await api(token, 'GET', `/api/runs/${started.test_run_id}`)) as { status: string };
+    if (isRunOver(run.status)) return started.test_run_id;
+    await new Promise((done) => setTimeout(done, 250));
+  }
+  throw new Error('The suite run did not end');
 }
 
 describe('Test History and Analytics', () => {
@@ -255,4 +287,58 @@ describe('Test History and Analytics', () => {
     await shoot(page, 'analytics-390');
     expect(a11y).toEqual([]);
   }, 90_000);
+
+  it('shows where a saved suite run now differs from the run before, and when the case changed', async () => {
+    const page = await pages.open();
+    await signIn(page, server.url, username);
+    const token = await pageToken(page);
+    const project = (await api(token, 'POST', '/api/projects', {
+      name: 'To-do list',
+      kind: 'web',
+      environments: [{ name: 'staging', base_url: `${todo.url}/` }],
+    })) as { id: string };
+    const listed = { test_name: 'The list is shown', steps: ['Verify heading "todos" is visible'] };
+    const banner = (step: string) => ({ test_name: 'A banner is shown', steps: [step] });
+    const suite = (await api(token, 'POST', `/api/projects/${project.id}/suites`, {
+      name: 'Smoke',
+      test_cases: [listed, banner('Verify heading "todos" is visible')],
+    })) as { id: string };
+    const first = await runSuite(token, project.id, suite.id);
+    await api(token, 'PUT', `/api/projects/${project.id}/suites/${suite.id}`, {
+      name: 'Smoke',
+      base_version: 1,
+      change_note: 'banner checked',
+      test_cases: [listed, banner('Verify text "This text is on no page" is visible')],
+    });
+    const second = await runSuite(token, project.id, suite.id);
+
+    await page.goto(`${server.url}/history?project=${project.id}`);
+    await page.getByTestId('history-item').nth(1).waitFor();
+    expect(await page.getByTestId('history-item').count()).toBe(2);
+    await page.getByTestId('history-item-link').first().click();
+    await page.waitForURL((url) => url.pathname === `/history/runs/${second}`);
+    await page.getByRole('main').getByRole('heading', { level: 1, name: 'Smoke (v2) on staging' }).waitFor();
+    const changed = page.getByTestId('run-comparison').getByTestId('compared-case');
+    await changed.first().waitFor();
+    expect(await changed.count()).toBe(1);
+    expect(await changed.getAttribute('data-change')).toBe('new_failure');
+    const difference = changed.getByTestId('first-difference');
+    expect(await difference.textContent()).toMatch(
+      /^First difference at step 2NowVerify text "This text is on no page" is visibleerror: .+BeforeVerify heading "todos" is visiblesuccess$/,
+    );
+    expect(await page.getByTestId('previous-run-link').getAttribute('href')).toBe(`/history/runs/${first}`);
+    const card = page.locator('[data-testid="run-case"][data-name="A banner is shown"]');
+    await card
+      .getByTestId('case-last-changed')
+      .filter({ hasText: /^Steps last changed in v2 .*banner checked/ })
+      .waitFor();
+    // The automation screen's step log shows the run's steps, the failing one with its error.
+    await page
+      .getByTestId('execution-log')
+      .locator('[data-testid="log-entry"][data-status="error"]')
+      .first()
+      .waitFor();
+    expect(await axeFailures(page, 'saved suite run')).toEqual([]);
+    await shoot(page, 'history-run-saved-suite-1440');
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countsText, formatCost, formatSeconds, relativeWhen, triggerText } from './format';
+import { countsText, formatCost, formatSeconds, relativeWhen, suiteLabel, triggerText } from './format';
 import { itemPath } from './links';
 
 describe('history formatting', () => {
@@ -31,6 +31,14 @@ describe('history formatting', () => {
     expect(
       countsText({ total_tests: null, passed_tests: null, failed_tests: null, flaky_tests: null }),
     ).toBeNull();
+  });
+
+  it('names a suite with its version once', () => {
+    expect(suiteLabel({ title: 'Checkout', suite_version: 3 })).toBe('Checkout v3');
+    expect(suiteLabel({ title: 'Checkout (v3) on staging', suite_version: 3 })).toBe(
+      'Checkout (v3) on staging',
+    );
+    expect(suiteLabel({ title: 'Checkout', suite_version: null })).toBe('Checkout');
   });
 
   it('says how long ago, then the date', () => {

@@ -94,7 +94,12 @@ export function relativeWhen(iso: string, now: number): string {
   return formatWhen(iso);
 }
 
-/** 'Checkout v3', or the title alone without a version. */
+/**
+ * 'Checkout v3', or the title alone without a version, or when it names its version already (a
+ * saved suite's run is titled 'Checkout (v3) on staging').
+ */
 export function suiteLabel(item: Pick<HistoryItem, 'title' | 'suite_version'>): string {
-  return item.suite_version ? `${item.title} v${item.suite_version}` : item.title;
+  const version = item.suite_version;
+  if (!version || item.title.includes(`(v${version})`)) return item.title;
+  return `${item.title} v${version}`;
 }
