@@ -18,7 +18,7 @@ export interface SweepReport {
 export interface RetentionSweeperDeps {
   config: Pick<Config, 'historyRetentionDays' | 'retentionSweepIntervalMs'>;
   repos: Pick<Repositories, 'retention'>;
-  blobs: Pick<BlobStore, 'files' | 'removeUnlessTouched'>;
+  blobs: Pick<BlobStore, 'files' | 'removeUnlessTouched' | 'restore'>;
   log: FastifyBaseLogger;
   /** The wait before the first sweep, so a start is not slowed by one. @default 60000 (1 minute) */
   firstSweepDelayMs?: number;
@@ -29,6 +29,8 @@ export interface RetentionSweeperDeps {
   blobGraceMs?: number;
   /** Rows deleted per statement (one transaction each). @default 500 */
   batchSize?: number;
+  /** The clock. @default () => new Date() */
+  now?: () => Date;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -92,7 +94,8 @@ export class RetentionSweeper {
     const { config, repos, log } = this.deps;
     if (config.historyRetentionDays === 0) return null;
     const batch = this.deps.batchSize ?? 500;
-    const startedAt = new Date();
+    const now = this.deps.now ?? (() => new Date());
+    const startedAt = now();
     const cutoff = new Date(startedAt.getTime() - config.historyRetentionDays * DAY_MS);
     const runsDeleted = await repos.retention.deleteRuns(cutoff, batch);
     const comparisonsDeleted = await repos.retention.deleteComparisons(cutoff, batch);
@@ -103,7 +106,7 @@ export class RetentionSweeper {
     );
     const report: SweepReport = {
       startedAt,
-      finishedAt: new Date(),
+      finishedAt: now(),
       cutoff,
       runsDeleted,
       comparisonsDeleted,
@@ -139,13 +142,20 @@ export class RetentionSweeper {
       if (file.sha256) blobsDeleted++;
     };
     const check = async (candidates: BlobFile[]) => {
-      const used = await repos.retention.referencedBlobs(candidates.map((file) => file.sha256 as string));
-      for (const file of candidates) if (!used.has(file.sha256 as string)) await remove(file);
+      const named = (file: BlobFile) => (file.sha256 ?? file.setAsideOf) as string;
+      const used = await repos.retention.referencedBlobs(candidates.map(named));
+      for (const file of candidates) {
+        if (!used.has(named(file))) await remove(file);
+        // A blob a stopped sweep set aside that a row still names goes back (or, copied again, away).
+        else if (file.setAsideOf && !(await blobs.restore(file))) await remove(file);
+      }
     };
     let candidates: BlobFile[] = [];
     for await (const file of blobs.files()) {
       if (file.mtimeMs >= keepSinceMs) continue;
-      if (!file.sha256) {
+      // Set aside lately: another process's sweep is deciding about it.
+      if (file.setAsideOf && file.ctimeMs >= keepSinceMs) continue;
+      if (!file.sha256 && !file.setAsideOf) {
         await remove(file);
         continue;
       }

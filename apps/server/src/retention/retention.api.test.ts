@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { stat, utimes } from 'node:fs/promises';
+import { rename, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StorageUsage } from '@argus/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -227,5 +227,25 @@ describe.each(apiTargets())('history retention on $name', ({ start }) => {
     expect(await services().blobs.removeUnlessTouched(listed!, keepSince)).toBe(500);
     expect(await services().blobs.removeUnlessTouched(listed!, keepSince)).toBeNull();
     expect(existsSync(blobPath(blob.sha))).toBe(false);
+  });
+
+  it('puts back a blob a stopped sweep set aside while a row names it, and removes one no row names', async () => {
+    const named = await oldBlob('set-aside-named', 300);
+    const unnamed = await oldBlob('set-aside-unnamed', 400);
+    await run(alice, 'completed', 1, [named]);
+    const aside = (sha: string) => `${blobPath(sha)}.0123456789ab.sweep`;
+    for (const blob of [named, unnamed]) await rename(blobPath(blob.sha), aside(blob.sha));
+    // A sweep a minute later without grace: the set-aside files are not another sweep's any more.
+    const later = new RetentionSweeper({
+      ...services(),
+      log: server.app.log,
+      blobGraceMs: 0,
+      now: () => new Date(Date.now() + 60_000),
+    });
+    await later.sweep();
+    expect(existsSync(blobPath(named.sha))).toBe(true);
+    expect(existsSync(aside(named.sha))).toBe(false);
+    expect(existsSync(blobPath(unnamed.sha))).toBe(false);
+    expect(existsSync(aside(unnamed.sha))).toBe(false);
   });
 });

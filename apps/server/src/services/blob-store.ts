@@ -8,12 +8,17 @@ import type { Readable } from 'node:stream';
 export interface BlobFile {
   /** The blob's SHA-256, or null for a leftover (a write's `.tmp`, a sweep's `.sweep`) under `path`. */
   sha256: string | null;
+  /** A sweep's leftover `.sweep` (it stopped between setting a blob aside and deciding): that blob's SHA-256. */
+  setAsideOf?: string;
   path: string;
   bytes: number;
   mtimeMs: number;
+  /** When it was last renamed (set aside by a sweep, or put in place) or its times changed. */
+  ctimeMs: number;
 }
 
 const BLOB_NAME = /^[0-9a-f]{64}$/;
+const SET_ASIDE_NAME = /^([0-9a-f]{64})\.[0-9a-f]{12}\.sweep$/;
 
 /**
  * Content-addressed files under DATA_DIR/blobs: the same bytes are stored once, named by SHA-256, and
@@ -72,14 +77,33 @@ export class BlobStore {
           const path = join(dir, file.name);
           const stats = await lstat(path).catch(() => null);
           if (!stats) continue;
+          const setAsideOf = SET_ASIDE_NAME.exec(file.name)?.[1];
           yield {
             sha256: BLOB_NAME.test(file.name) ? file.name : null,
             path,
             bytes: stats.size,
             mtimeMs: stats.mtimeMs,
+            ctimeMs: stats.ctimeMs,
+            ...(setAsideOf && { setAsideOf }),
           };
         }
       }
+    }
+  }
+
+  /**
+   * Puts a blob a stopped sweep set aside back in place (unless it was written again meanwhile); true
+   * when it did.
+   */
+  async restore(file: BlobFile): Promise<boolean> {
+    if (!file.setAsideOf) return false;
+    const path = this.path(file.setAsideOf);
+    try {
+      await lstat(path);
+      return false;
+    } catch {
+      await rename(file.path, path).catch(() => undefined);
+      return true;
     }
   }
 
@@ -97,7 +121,9 @@ export class BlobStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
-    const stats = await lstat(aside);
+    const stats = await lstat(aside).catch(() => null);
+    // Removed meanwhile by a sweep of another process that found it set aside: nothing freed here.
+    if (!stats) return null;
     if (stats.mtimeMs >= keepSinceMs) {
       // Re-used since it was listed: back in place (a copy written meanwhile holds the same bytes).
       await rename(aside, file.path);
