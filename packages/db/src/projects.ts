@@ -71,6 +71,8 @@ export interface SuiteSave {
   /** The saver's username, kept as text: the history reads the same after an account is renamed. */
   saved_by: string;
   change: string;
+  /** Retries per failed case (docs/HISTORY.md#retries); undefined keeps the suite's (0 for a new one). */
+  retries?: number;
 }
 
 /**
@@ -107,6 +109,11 @@ export interface ProjectScope {
   createSuite(save: SuiteSave): Promise<SavedSuiteRow>;
   /** The suite's next version, with its version row; undefined when it is not the project's. */
   saveSuite(id: string, save: SuiteSave): Promise<SavedSuiteRow | undefined>;
+  /**
+   * Sets the suite's retries and nothing else: no new version (retries say how the suite runs, not
+   * what it tests); undefined when it is not the project's.
+   */
+  setSuiteRetries(id: string, retries: number): Promise<SavedSuiteRow | undefined>;
   deleteSuite(id: string): Promise<boolean>;
 }
 
@@ -305,6 +312,7 @@ export function projectsRepository(orm: Drizzle) {
             name: save.name,
             version: 1,
             test_cases: save.test_cases,
+            retries: save.retries ?? 0,
           })
           .returning();
         await addVersion(row.id, 1, save);
@@ -317,6 +325,7 @@ export function projectsRepository(orm: Drizzle) {
           .set({
             name: save.name,
             test_cases: save.test_cases,
+            ...(save.retries === undefined ? {} : { retries: save.retries }),
             version: sql`${savedSuites.version} + 1`,
             updated_at: new Date(),
           })
@@ -324,6 +333,15 @@ export function projectsRepository(orm: Drizzle) {
           .returning();
         if (!row) return undefined;
         await addVersion(row.id, row.version, save);
+        return row;
+      },
+      async setSuiteRetries(id, retries) {
+        if (!isUuid(id)) return undefined;
+        const [row] = await tx
+          .update(savedSuites)
+          .set({ retries, updated_at: new Date() })
+          .where(and(where.suite, eq(savedSuites.id, id)))
+          .returning();
         return row;
       },
       async deleteSuite(id) {

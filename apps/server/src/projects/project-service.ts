@@ -431,6 +431,7 @@ export class ProjectService {
       const row = await scope.createSuite({
         name: input.name,
         test_cases,
+        retries: input.retries,
         saved_by: author.username,
         change:
           input.change_note?.trim() || `Created with ${plural(test_cases.length, 'test case', 'test cases')}`,
@@ -463,9 +464,21 @@ export class ProjectService {
       if (named && named.id !== suiteId)
         throw fieldError(['body', 'name'], `A suite named "${input.name}" already exists in this project`);
       const test_cases = this.storedCases(await scope.environments(), input);
+      // The same name and cases make no new version (a version the same as the last tells nothing):
+      // such a save only changes the retries, when it gives them (the Retries control saves this way).
+      const unchanged =
+        input.name === current.name && canonical(test_cases) === canonical(current.test_cases);
+      if (unchanged) {
+        if (input.retries !== undefined && input.retries !== current.retries) {
+          await scope.setSuiteRetries(suiteId, input.retries);
+          await scope.touch();
+        }
+        return true;
+      }
       await scope.saveSuite(suiteId, {
         name: input.name,
         test_cases,
+        retries: input.retries,
         saved_by: author.username,
         change:
           input.change_note?.trim() ||
