@@ -158,78 +158,85 @@ export function analyticsRepository(orm: Drizzle) {
       return found.map((row) => numbers<DurationRow>(row, ['runs', 'median_seconds', 'p95_seconds']));
     },
 
-    /** Cases by their median time when they passed (passed or flaky), slowest first. */
-    async slowestTests(userId: string, range: AnalyticsRange): Promise<SlowTestRow[]> {
-      const found = await rows<Record<string, unknown>>(
-        orm,
-        sql`SELECT t.test_case_name AS name, min(${suiteLabel}) AS suite, count(*)::int AS runs,
-            percentile_cont(0.5) WITHIN GROUP (ORDER BY t.execution_time) AS median_seconds,
-            max(t.execution_time) AS max_seconds
-          FROM test_runs r JOIN test_results t ON t.test_run_id = r.id ${suiteJoin}
-          WHERE ${runsOf(userId, range)} AND t.status IN ('passed', 'flaky') AND t.execution_time IS NOT NULL
-          GROUP BY t.test_case_name, ${suiteKey}
-          ORDER BY median_seconds DESC, name LIMIT ${range.top}`,
-      );
-      return found.map((row) => numbers<SlowTestRow>(row, ['runs', 'median_seconds', 'max_seconds']));
-    },
-
-    /** The step each failed case stopped at (its first step in error), grouped by its text. */
-    async failingSteps(userId: string, range: AnalyticsRange): Promise<FailingStepRow[]> {
-      const found = await rows<Record<string, unknown>>(
-        orm,
-        sql`SELECT step, count(*)::int AS failures, count(DISTINCT name)::int AS cases,
-            ${iso('max(created_at)')} AS last_seen,
-            (array_agg(run_id ORDER BY created_at DESC, run_id DESC))[1] AS last_run_id
-          FROM (SELECT t.test_case_name AS name, t.test_run_id::text AS run_id, r.created_at AS created_at,
-              (SELECT COALESCE(NULLIF(e.value->>'description', ''), e.value->>'action')
-                FROM jsonb_array_elements(t.steps) WITH ORDINALITY AS e(value, n)
-                WHERE e.value->>'status' IN ('error', 'failed') ORDER BY e.n LIMIT 1) AS step
-            FROM test_runs r JOIN test_results t ON t.test_run_id = r.id
-            WHERE ${runsOf(userId, range)} AND t.status = 'failed' AND jsonb_typeof(t.steps) = 'array') f
-          WHERE step IS NOT NULL
-          GROUP BY step ORDER BY failures DESC, max(created_at) DESC, step LIMIT ${range.top}`,
-      );
-      return found.map((row) => numbers<FailingStepRow>(row, ['failures', 'cases']));
-    },
-
     /**
-     * Per suite version and case, ordered by run time: flips between pass (passed or flaky) and
-     * failed, and passes on a retry; cases with either, ranked by flip rate then retried passes.
+     * What the user's case results of the range say, in one pass over them (the three lists read the
+     * same rows; reading them once is what keeps 20,000 runs under the budget,
+     * docs/PERFORMANCE.md#history-and-analytics):
+     * - slowest: cases by their median time when they passed (passed or flaky);
+     * - failing steps: the step each failed case stopped at (its first step in error), by its text;
+     * - flaky: per suite version and case, ordered by run time, the flips between pass (passed or
+     *   flaky) and failed, and the passes on a retry; cases with either, by flip rate then retried passes.
+     * A saved suite is one suite across its runs (its versions apart for flips); an ad-hoc one is its
+     * name on its URL.
      */
-    async flaky(userId: string, range: AnalyticsRange): Promise<FlakyRow[]> {
-      const found = await rows<Record<string, unknown>>(
+    async caseFigures(
+      userId: string,
+      range: AnalyticsRange,
+    ): Promise<{ slowest: SlowTestRow[]; failing: FailingStepRow[]; flaky: FlakyRow[] }> {
+      const label = sql.raw(`COALESCE(s.name, NULLIF(x.suite_name, ''), x.url)`);
+      const labelJoin = sql`LEFT JOIN saved_suites s ON s.id = x.suite_id AND s.user_id = ${userId}::uuid`;
+      const [row] = await rows<Record<string, unknown>>(
         orm,
-        sql`WITH results AS (
-            SELECT t.test_case_name AS name, t.test_run_id::text AS run_id, r.created_at, r.id AS rid, t.status,
-              CASE WHEN r.suite_id IS NOT NULL THEN r.suite_id::text || ' v' || COALESCE(r.suite_version::text, '')
-                ELSE 'adhoc ' || r.url || ' ' || COALESCE(r.test_suite_name, '') END AS key,
-              r.suite_id::text AS suite_id, CASE WHEN r.suite_id IS NOT NULL THEN r.suite_version END AS suite_version,
-              ${suiteLabel} AS suite
-            FROM test_runs r JOIN test_results t ON t.test_run_id = r.id ${suiteJoin}
+        sql`WITH res AS MATERIALIZED (
+            SELECT t.test_case_name AS name, t.test_run_id AS run_id, r.created_at, t.status, t.execution_time,
+              r.suite_id, CASE WHEN r.suite_id IS NOT NULL THEN r.suite_version END AS suite_version,
+              CASE WHEN r.suite_id IS NULL THEN r.url END AS url,
+              CASE WHEN r.suite_id IS NULL THEN COALESCE(r.test_suite_name, '') END AS suite_name,
+              CASE WHEN t.status = 'failed' AND jsonb_typeof(t.steps) = 'array' THEN
+                (SELECT COALESCE(NULLIF(e.value->>'description', ''), e.value->>'action')
+                  FROM jsonb_array_elements(t.steps) WITH ORDINALITY AS e(value, n)
+                  WHERE e.value->>'status' IN ('error', 'failed') ORDER BY e.n LIMIT 1) END AS step
+            FROM test_runs r JOIN test_results t ON t.test_run_id = r.id
             WHERE ${runsOf(userId, range)} AND t.status IN ('passed', 'flaky', 'failed')
+          ), slow AS (
+            SELECT name, suite_id, url, suite_name, count(*)::int AS runs,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY execution_time) AS median_seconds,
+              max(execution_time) AS max_seconds
+            FROM res WHERE status IN ('passed', 'flaky') AND execution_time IS NOT NULL
+            GROUP BY name, suite_id, url, suite_name
+            ORDER BY median_seconds DESC, name LIMIT ${range.top}
+          ), failing AS (
+            SELECT step, count(*)::int AS failures, count(DISTINCT name)::int AS cases, max(created_at) AS last_at,
+              (array_agg(run_id::text ORDER BY created_at DESC, run_id DESC))[1] AS last_run_id
+            FROM res WHERE step IS NOT NULL
+            GROUP BY step ORDER BY failures DESC, last_at DESC, step LIMIT ${range.top}
           ), ordered AS (
-            SELECT *, status <> 'failed' AS pass,
-              lag(status <> 'failed') OVER (PARTITION BY key, name ORDER BY created_at, rid) AS previous_pass
-            FROM results
-          ), counted AS (
-            SELECT name, key, min(suite) AS suite, min(suite_id) AS suite_id, min(suite_version) AS suite_version,
-              count(*)::int AS runs,
+            SELECT name, suite_id, suite_version, url, suite_name, run_id, created_at, status,
+              status <> 'failed' AS pass,
+              lag(status <> 'failed') OVER (PARTITION BY suite_id, suite_version, url, suite_name, name
+                ORDER BY created_at, run_id) AS previous_pass
+            FROM res
+          ), flaky AS (
+            SELECT name, suite_id, suite_version, url, suite_name, count(*)::int AS runs,
               (count(*) FILTER (WHERE previous_pass <> pass))::int AS flips,
               (count(*) FILTER (WHERE status = 'flaky'))::int AS retried_passes,
-              (array_agg(run_id ORDER BY created_at DESC, rid DESC)
+              (array_agg(run_id::text ORDER BY created_at DESC, run_id DESC)
                 FILTER (WHERE previous_pass <> pass OR status = 'flaky'))[1:10] AS run_ids
-            FROM ordered GROUP BY name, key
+            FROM ordered GROUP BY name, suite_id, suite_version, url, suite_name
+            HAVING count(*) FILTER (WHERE previous_pass <> pass) > 0 OR count(*) FILTER (WHERE status = 'flaky') > 0
+          ), flaky_top AS (
+            SELECT *, CASE WHEN runs > 1 THEN flips::double precision / (runs - 1) ELSE 0 END AS rate
+            FROM flaky ORDER BY rate DESC, retried_passes DESC, name LIMIT ${range.top}
           )
-          SELECT name, suite, suite_id, suite_version, runs, flips, retried_passes, run_ids FROM counted
-          WHERE flips > 0 OR retried_passes > 0
-          ORDER BY CASE WHEN runs > 1 THEN flips::double precision / (runs - 1) ELSE 0 END DESC,
-            retried_passes DESC, name, suite
-          LIMIT ${range.top}`,
+          SELECT
+            (SELECT COALESCE(json_agg(json_build_object('name', x.name, 'suite', ${label}, 'runs', x.runs,
+                'median_seconds', x.median_seconds, 'max_seconds', x.max_seconds)
+              ORDER BY x.median_seconds DESC, x.name), '[]'::json) FROM slow x ${labelJoin}) AS slowest,
+            (SELECT COALESCE(json_agg(json_build_object('step', f.step, 'failures', f.failures, 'cases', f.cases,
+                'last_seen', ${iso('f.last_at')}, 'last_run_id', f.last_run_id)
+              ORDER BY f.failures DESC, f.last_at DESC, f.step), '[]'::json) FROM failing f) AS failing,
+            (SELECT COALESCE(json_agg(json_build_object('name', x.name, 'suite', ${label},
+                'suite_id', x.suite_id::text, 'suite_version', x.suite_version, 'runs', x.runs, 'flips', x.flips,
+                'retried_passes', x.retried_passes, 'run_ids', x.run_ids)
+              ORDER BY x.rate DESC, x.retried_passes DESC, x.name), '[]'::json) FROM flaky_top x ${labelJoin}) AS flaky`,
       );
-      return found.map((row) => ({
-        ...numbers<FlakyRow>(row, ['runs', 'flips', 'retried_passes', 'suite_version']),
-        run_ids: ((row.run_ids as string[] | null) ?? []).map(String),
-      }));
+      const json = <T>(value: unknown): T[] =>
+        (typeof value === 'string' ? JSON.parse(value) : (value ?? [])) as T[];
+      return {
+        slowest: json<SlowTestRow>(row?.slowest),
+        failing: json<FailingStepRow>(row?.failing),
+        flaky: json<FlakyRow>(row?.flaky).map((f) => ({ ...f, run_ids: f.run_ids ?? [] })),
+      };
     },
 
     /**

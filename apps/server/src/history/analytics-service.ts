@@ -92,12 +92,10 @@ export class AnalyticsService {
     const range = analyticsRange(query);
     const a = this.repos.analytics;
     // Independent queries: on PostgreSQL each takes its own pooled connection.
-    const [daily, durations, slowest, failing, flaky, cost, scores] = await Promise.all([
+    const [daily, durations, { slowest, failing, flaky }, cost, scores] = await Promise.all([
       a.daily(userId, range),
       a.durations(userId, range),
-      a.slowestTests(userId, range),
-      a.failingSteps(userId, range),
-      a.flaky(userId, range),
+      a.caseFigures(userId, range),
       a.modelCost(userId, range),
       a.designScores(userId, range),
     ]);
