@@ -87,7 +87,10 @@ export interface ResultsSummaryProps {
   cachedSteps?: number;
 }
 
-/** The right column (docs/PRODUCT.md#results-and-export): passed, failed, total and time of the last run, and which engine ran it. */
+/**
+ * The right column (docs/PRODUCT.md#results-and-export): passed, failed, total and time of the last
+ * run (and flaky, when a test passed only on a retry: not a pass in the pass rate), and which engine ran it.
+ */
 export function ResultsSummary({
   summary,
   runEngine = null,
@@ -100,6 +103,14 @@ export function ResultsSummary({
       <dl className="grid grid-cols-2 gap-3">
         <Stat label="Passed" value={String(summary.passed)} tone="text-emerald-700" testId="summary-passed" />
         <Stat label="Failed" value={String(summary.failed)} tone="text-red-600" testId="summary-failed" />
+        {summary.flaky > 0 && (
+          <Stat
+            label="Flaky (passed on a retry)"
+            value={String(summary.flaky)}
+            tone="text-amber-700"
+            testId="summary-flaky"
+          />
+        )}
         <Stat label="Total" value={String(summary.total)} tone="text-slate-900" testId="summary-total" />
         <Stat
           label="Time"
@@ -120,6 +131,7 @@ export function ResultsSummary({
                 className="bg-emerald-500"
                 style={{ width: `${(summary.passed / summary.total) * 100}%` }}
               />
+              <div className="bg-amber-400" style={{ width: `${(summary.flaky / summary.total) * 100}%` }} />
               <div className="bg-red-500" style={{ width: `${(summary.failed / summary.total) * 100}%` }} />
             </>
           )}

@@ -1,5 +1,6 @@
 import type { ClauseCoverage, ExplorationSummary, ModelUsage, TestCase } from '@argus/protocol';
 import {
+  AlertTriangle,
   CheckCircle2,
   Cpu,
   FolderInput,
@@ -18,7 +19,7 @@ import { SmallButton } from '../../../components/small-button';
 import { cn } from '../../../lib/cn';
 import { isCustomCase } from '../model/custom-case';
 import { priorityLabel, priorityTone, stepPreview } from '../model/priority';
-import type { TestResultItem } from '../model/results';
+import { resultLabel, type TestResultItem } from '../model/results';
 import { formatTokenSplit, usageParts } from '../model/usage';
 import { CommandCoverage } from './command-coverage';
 import { CustomCaseForm } from './custom-case-form';
@@ -53,6 +54,8 @@ function ResultMark({ result, running }: { result: TestResultItem | undefined; r
   if (running)
     return <Loader2 className="size-4 shrink-0 animate-spin text-indigo-500" aria-label="Running" />;
   if (!result) return null;
+  if (result.status === 'flaky')
+    return <AlertTriangle className="size-4 shrink-0 text-amber-600" aria-label={resultLabel(result)} />;
   return result.status === 'passed' ? (
     <CheckCircle2 className="size-4 shrink-0 text-emerald-600" aria-label="Passed" />
   ) : (

@@ -1,9 +1,26 @@
-import { CheckCircle2, ClipboardList, Clock, XCircle } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, ClipboardList, Clock, XCircle } from 'lucide-react';
 import { EmptyState } from '../../../components/empty-state';
 import { Panel } from '../../../components/panel';
-import { formatDuration, type TestResultItem } from '../model/results';
+import { formatDuration, resultLabel, type TestResultItem } from '../model/results';
 
-/** docs/PRODUCT.md#results-and-export: each test's pass/fail, time and error. */
+/** Each outcome's look: a flaky test (passed on a retry) is amber, neither a pass nor a failure. */
+const LOOKS = {
+  passed: {
+    box: 'border-emerald-200 bg-emerald-50/50',
+    text: 'text-emerald-700',
+    Icon: CheckCircle2,
+    icon: 'text-emerald-600',
+  },
+  flaky: {
+    box: 'border-amber-200 bg-amber-50/60',
+    text: 'text-amber-800',
+    Icon: AlertTriangle,
+    icon: 'text-amber-600',
+  },
+  failed: { box: 'border-red-200 bg-red-50/50', text: 'text-red-700', Icon: XCircle, icon: 'text-red-600' },
+} as const;
+
+/** docs/PRODUCT.md#results-and-export: each test's pass/fail (or flaky, docs/HISTORY.md#retries), time and error. */
 export function TestResultsList({ results }: { results: readonly TestResultItem[] }) {
   return (
     <Panel
@@ -17,24 +34,16 @@ export function TestResultsList({ results }: { results: readonly TestResultItem[
       ) : (
         <ul className="-mr-2 max-h-96 space-y-2 overflow-y-auto pr-2">
           {results.map((result) => {
-            const passed = result.status === 'passed';
+            const look = LOOKS[result.status];
             return (
               <li
                 key={result.testName}
-                className={
-                  passed
-                    ? 'rounded-xl border border-emerald-200 bg-emerald-50/50 px-3 py-2.5'
-                    : 'rounded-xl border border-red-200 bg-red-50/50 px-3 py-2.5'
-                }
+                className={`rounded-xl border px-3 py-2.5 ${look.box}`}
                 data-testid="test-result"
                 data-status={result.status}
               >
                 <div className="flex items-start gap-2">
-                  {passed ? (
-                    <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden />
-                  ) : (
-                    <XCircle className="mt-0.5 size-4 shrink-0 text-red-600" aria-hidden />
-                  )}
+                  <look.Icon className={`mt-0.5 size-4 shrink-0 ${look.icon}`} aria-hidden />
                   <span className="min-w-0 flex-1 text-sm font-medium break-words text-slate-900">
                     {result.testName}
                   </span>
@@ -43,9 +52,9 @@ export function TestResultsList({ results }: { results: readonly TestResultItem[
                     {formatDuration(result.executionTime)}
                   </span>
                 </div>
-                <p className="mt-1 pl-6 text-xs font-semibold tracking-wide uppercase">
-                  <span className={passed ? 'text-emerald-700' : 'text-red-700'}>
-                    {passed ? 'Passed' : 'Failed'}
+                <p className="mt-1 pl-6 text-xs font-semibold tracking-wide" data-testid="test-result-label">
+                  <span className={result.status === 'flaky' ? look.text : `uppercase ${look.text}`}>
+                    {resultLabel(result)}
                   </span>
                 </p>
                 {result.error && (

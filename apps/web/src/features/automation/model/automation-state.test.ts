@@ -199,6 +199,62 @@ describe('automation state: a run', () => {
     expect(done.activeTests).toEqual([]);
   });
 
+  it("starts a retried test's steps over, and shows it flaky when it passes on the retry", () => {
+    const retried = run(
+      [
+        server('test_progress', {
+          current_test: 1,
+          total_tests: 2,
+          test_name: 'Home page loads',
+          attempt: 2,
+          max_attempts: 3,
+        }),
+      ],
+      running,
+    );
+    // The failed attempt's steps and screenshots go; the other test's stay.
+    expect(retried.log.map((entry) => entry.testName)).toEqual(['About page links work']);
+    expect(retried.screenshots.map((shot) => shot.testName)).toEqual(['About page links work']);
+    const done = run(
+      [
+        stepUpdate('Home page loads', 0, 'success', true),
+        server('test_completed', {
+          test_name: 'Home page loads',
+          result: { status: 'passed', test_case: { test_name: 'Home page loads' }, execution_time: 2.4 },
+          flaky: true,
+          attempts: 2,
+          max_attempts: 3,
+        }),
+        server('test_failed', {
+          test_name: 'About page links work',
+          error: 'Broken link',
+          execution_time: 3,
+          attempts: 3,
+        }),
+        server('all_tests_completed', { total_tests: 2, passed: 0, flaky: 1, execution_time: 6 }),
+      ],
+      retried,
+    );
+    expect(done.results).toEqual([
+      {
+        testName: 'Home page loads',
+        status: 'flaky',
+        executionTime: 2.4,
+        error: null,
+        attempts: 2,
+        maxAttempts: 3,
+      },
+      {
+        testName: 'About page links work',
+        status: 'failed',
+        executionTime: 3,
+        error: 'Broken link',
+        attempts: 3,
+      },
+    ]);
+    expect(done.outcome).toEqual({ passed: 0, total: 2, flaky: 1 });
+  });
+
   it('returns to idle when stopped, and to idle when the socket closes', () => {
     expect(
       run([server('execution_stopping'), server('execution_stopped', { execution_time: 1 })], running),

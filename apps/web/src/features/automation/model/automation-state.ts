@@ -121,6 +121,12 @@ export type AutomationAction =
 
 const MAX_GENERATION_MESSAGES = 6;
 
+/** A retried test's attempts, as test_completed and test_failed tell them (nothing for a single attempt). */
+function attemptsOf(data: { attempts?: number; max_attempts?: number }): Partial<TestResultItem> {
+  if (!data.attempts || data.attempts < 2) return {};
+  return { attempts: data.attempts, ...(data.max_attempts ? { maxAttempts: data.max_attempts } : {}) };
+}
+
 /**
  * Whether a server message is this screen's. The user's one socket carries every screen's messages:
  * only automation's count (an `error` says its feature), and only those about the session this screen
@@ -244,9 +250,10 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
           (results, r) =>
             upsertResult(results, {
               testName: r.test_name,
-              status: r.status,
+              status: r.flaky ? 'flaky' : r.status,
               executionTime: r.execution_time,
               error: r.error,
+              ...(r.attempts ? { attempts: r.attempts } : {}),
             }),
           [],
         ),
@@ -261,15 +268,25 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         lastError: null,
       };
     }
-    case 'test_progress':
+    case 'test_progress': {
+      const { attempt, test_name } = message.data;
+      // A retry (docs/HISTORY.md#retries) starts the test's steps over: the failed attempt's go.
+      const retry = attempt !== undefined && attempt > 1;
       return {
         ...state,
+        ...(retry
+          ? {
+              log: withoutTest(state.log, test_name),
+              screenshots: state.screenshots.filter((shot) => shot.testName !== test_name),
+            }
+          : {}),
         progress: { current: message.data.current_test, total: message.data.total_tests },
         currentTest: message.data.test_name,
         activeTests: state.activeTests.includes(message.data.test_name)
           ? state.activeTests
           : [...state.activeTests, message.data.test_name],
       };
+    }
     case 'step_update': {
       const testName = message.data.test_name || state.currentTest || 'Test';
       const step = message.data.step_data;
@@ -288,9 +305,10 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         ...finishTest(state, message.data.test_name),
         results: upsertResult(state.results, {
           testName: message.data.test_name,
-          status: result.status === 'failed' ? 'failed' : 'passed',
+          status: result.status === 'failed' ? 'failed' : message.data.flaky ? 'flaky' : 'passed',
           executionTime: result.execution_time,
           error: result.error ?? null,
+          ...attemptsOf(message.data),
         }),
       };
     }
@@ -303,6 +321,7 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
           status: 'failed',
           executionTime: message.data.execution_time,
           error: message.data.error,
+          ...attemptsOf(message.data),
         }),
       };
     case 'all_tests_completed':
@@ -314,7 +333,11 @@ function onServerMessage(state: AutomationState, message: ServerMessage): Automa
         currentTest: null,
         activeTests: [],
         runTime: message.data.execution_time,
-        outcome: { passed: message.data.passed, total: message.data.total_tests },
+        outcome: {
+          passed: message.data.passed,
+          total: message.data.total_tests,
+          ...(message.data.flaky ? { flaky: message.data.flaky } : {}),
+        },
         runEngine: message.data.engine ?? state.runEngine,
         runUsage: message.data.usage ?? null,
       };

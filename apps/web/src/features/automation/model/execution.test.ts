@@ -87,6 +87,11 @@ describe('a completed run with failures does not read as a success (a departure,
   it('counts an empty run, or one whose outcome is unknown, as no failure', () => {
     expect(hasFailures({ passed: 0, total: 0 })).toBe(false);
     expect(hasFailures(null)).toBe(false);
+    // Flaky tests (passed on a retry) fail nothing, but are said.
+    expect(hasFailures({ passed: 4, total: 5, flaky: 1 })).toBe(false);
+    expect(statusText('completed', 'full', null, { passed: 3, total: 5, flaky: 1 })).toBe(
+      'All tests completed: 3/5 passed, 1 flaky',
+    );
     expect(statusText('completed', 'full', null, null)).toBe('All tests completed successfully!');
     expect(statusTone('completed', null)).toBe('success');
   });

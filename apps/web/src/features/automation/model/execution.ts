@@ -53,11 +53,13 @@ export function nextStatus(status: ExecutionStatus, event: ExecutionEvent): Exec
 export interface RunOutcome {
   passed: number;
   total: number;
+  /** Tests that passed only on a retry (not in `passed`; they fail nothing). */
+  flaky?: number;
 }
 
-/** Whether a completed run had a failing test (fewer passed than ran). */
+/** Whether a completed run had a failing test (fewer passed, at once or on a retry, than ran). */
 export function hasFailures(outcome: RunOutcome | null | undefined): boolean {
-  return !!outcome && outcome.passed < outcome.total;
+  return !!outcome && outcome.passed + (outcome.flaky ?? 0) < outcome.total;
 }
 
 /**
@@ -99,7 +101,7 @@ export function statusText(
       return currentTest ? `Running: ${currentTest}` : 'Executing tests...';
     case 'completed':
       return outcome && hasFailures(outcome)
-        ? `All tests completed: ${outcome.passed}/${outcome.total} passed`
+        ? `All tests completed: ${outcome.passed}/${outcome.total} passed${outcome.flaky ? `, ${outcome.flaky} flaky` : ''}`
         : 'All tests completed successfully!';
     case 'failed':
       return 'Test execution failed';

@@ -50,6 +50,25 @@ describe('noticeFor (docs/PRODUCT.md#automation-toasts)', () => {
     expect(
       noticeFor(message('all_tests_completed', { total_tests: 5, passed: 5, execution_time: 9 }), running),
     ).toEqual({ kind: 'success', text: 'All tests completed! 5/5 passed', duration: 6000 });
+    // A test that passed on a retry is flaky: said as such, and it fails nothing.
+    expect(
+      noticeFor(
+        message('test_completed', {
+          test_name: 'Cart',
+          result: { status: 'passed', test_case: { test_name: 'Cart' }, execution_time: 3 },
+          flaky: true,
+          attempts: 2,
+          max_attempts: 3,
+        }),
+        running,
+      ),
+    ).toEqual({ kind: 'info', text: 'Test "Cart" flaky: passed on attempt 2 of 3' });
+    expect(
+      noticeFor(
+        message('all_tests_completed', { total_tests: 5, passed: 4, flaky: 1, execution_time: 9 }),
+        running,
+      ),
+    ).toEqual({ kind: 'success', text: 'All tests completed! 4/5 passed, 1 flaky', duration: 6000 });
     expect(noticeFor(message('execution_stopped', { execution_time: 1 }), running)?.text).toBe(
       'Test execution stopped successfully!',
     );

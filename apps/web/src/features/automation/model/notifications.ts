@@ -1,5 +1,6 @@
 import type { ServerMessage } from '@argus/protocol';
 import type { AutomationState } from './automation-state';
+import { resultLabel } from './results';
 
 export interface Notice {
   kind: 'success' | 'error' | 'info';
@@ -39,6 +40,14 @@ export function noticeFor(message: ServerMessage, before: AutomationState): Noti
       return { kind: 'success', text: 'Test execution started!' };
     case 'test_completed': {
       const status = message.data.result.status;
+      if (message.data.flaky && status !== 'failed') {
+        const { attempts, max_attempts } = message.data;
+        const label = resultLabel({ status: 'flaky', attempts, maxAttempts: max_attempts });
+        return {
+          kind: 'info',
+          text: `Test "${message.data.test_name}" ${label.charAt(0).toLowerCase()}${label.slice(1)}`,
+        };
+      }
       return {
         kind: status === 'failed' ? 'error' : 'success',
         text: `Test "${message.data.test_name}" ${status}`,
@@ -49,8 +58,9 @@ export function noticeFor(message: ServerMessage, before: AutomationState): Noti
     case 'all_tests_completed':
       return {
         // The spec's text either way; a run with failures is not shown as a success (see the header).
-        kind: message.data.passed === message.data.total_tests ? 'success' : 'info',
-        text: `All tests completed! ${message.data.passed}/${message.data.total_tests} passed`,
+        kind:
+          message.data.passed + (message.data.flaky ?? 0) === message.data.total_tests ? 'success' : 'info',
+        text: `All tests completed! ${message.data.passed}/${message.data.total_tests} passed${message.data.flaky ? `, ${message.data.flaky} flaky` : ''}`,
         duration: ALL_COMPLETED_TOAST_MS,
       };
     case 'execution_stopped':

@@ -44,13 +44,18 @@ function readResults(value: unknown): TestResultItem[] {
   const out: TestResultItem[] = [];
   for (const item of value) {
     if (!item || typeof item !== 'object') continue;
-    const { testName, status, executionTime, error } = item as Record<string, unknown>;
-    if (typeof testName !== 'string' || (status !== 'passed' && status !== 'failed')) continue;
+    const { testName, status, executionTime, error, attempts, maxAttempts } = item as Record<string, unknown>;
+    if (typeof testName !== 'string' || (status !== 'passed' && status !== 'failed' && status !== 'flaky'))
+      continue;
+    const count = (value: unknown) =>
+      typeof value === 'number' && Number.isInteger(value) && value > 1 ? value : 0;
     out.push({
       testName,
       status,
       executionTime: typeof executionTime === 'number' && executionTime >= 0 ? executionTime : 0,
       error: typeof error === 'string' ? error : null,
+      ...(count(attempts) ? { attempts: count(attempts) } : {}),
+      ...(count(maxAttempts) ? { maxAttempts: count(maxAttempts) } : {}),
     });
   }
   return out;

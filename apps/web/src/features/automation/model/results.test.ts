@@ -1,6 +1,6 @@
 import type { TestCase } from '@argus/protocol';
 import { describe, expect, it } from 'vitest';
-import { buildExport, exportFileName, formatDuration, summarize, upsertResult } from './results';
+import { buildExport, exportFileName, formatDuration, resultLabel, summarize, upsertResult } from './results';
 import type { ScreenshotItem } from './screenshots';
 
 const testCase: TestCase = {
@@ -42,9 +42,35 @@ describe('results', () => {
       { testName: 'A', status: 'passed' as const, executionTime: 1.25, error: null },
       { testName: 'B', status: 'failed' as const, executionTime: 2.5, error: 'Broken link' },
     ];
-    expect(summarize(results, null)).toEqual({ total: 2, passed: 1, failed: 1, executionTime: 3.75 });
+    expect(summarize(results, null)).toEqual({
+      total: 2,
+      passed: 1,
+      flaky: 0,
+      failed: 1,
+      executionTime: 3.75,
+    });
     expect(summarize(results, 2.9)).toMatchObject({ executionTime: 2.9 });
-    expect(summarize([], null)).toEqual({ total: 0, passed: 0, failed: 0, executionTime: 0 });
+    expect(summarize([], null)).toEqual({ total: 0, passed: 0, flaky: 0, failed: 0, executionTime: 0 });
+  });
+
+  it('counts a flaky test (passed on a retry) apart from passes and failures, and labels it with its attempts', () => {
+    const flaky = {
+      testName: 'C',
+      status: 'flaky' as const,
+      executionTime: 3,
+      error: null,
+      attempts: 2,
+      maxAttempts: 3,
+    };
+    const results = [
+      { testName: 'A', status: 'passed' as const, executionTime: 1, error: null },
+      flaky,
+      { testName: 'B', status: 'failed' as const, executionTime: 2, error: 'x', attempts: 3, maxAttempts: 3 },
+    ];
+    expect(summarize(results, null)).toEqual({ total: 3, passed: 1, flaky: 1, failed: 1, executionTime: 6 });
+    expect(resultLabel(flaky)).toBe('Flaky: passed on attempt 2 of 3');
+    expect(resultLabel(results[2])).toBe('Failed all 3 attempts');
+    expect(resultLabel(results[0])).toBe('Passed');
   });
 
   it('formats durations', () => {

@@ -1,13 +1,27 @@
 import type { TestCase, TestMode } from '@argus/protocol';
 import type { ScreenshotItem } from './screenshots';
 
-/** One test's outcome in the results list. */
+/**
+ * One test's outcome in the results list. `flaky`: it failed, then passed on a retry of its suite
+ * (docs/HISTORY.md#retries): it fails nothing, and is not counted as passed.
+ */
 export interface TestResultItem {
   testName: string;
-  status: 'passed' | 'failed';
-  /** Seconds. */
+  status: 'passed' | 'failed' | 'flaky';
+  /** Seconds (every attempt's). */
   executionTime: number;
   error: string | null;
+  /** How many times it ran, when it was retried; and the most it could have run, when known. */
+  attempts?: number;
+  maxAttempts?: number;
+}
+
+/** What a result says beside its name: 'Passed', 'Failed', 'Flaky: passed on attempt 2 of 3'. */
+export function resultLabel(result: Pick<TestResultItem, 'status' | 'attempts' | 'maxAttempts'>): string {
+  const of = result.maxAttempts ? ` of ${result.maxAttempts}` : '';
+  if (result.status === 'flaky') return `Flaky: passed on attempt ${result.attempts ?? 2}${of}`;
+  if (result.status === 'passed') return 'Passed';
+  return result.attempts && result.attempts > 1 ? `Failed all ${result.attempts} attempts` : 'Failed';
 }
 
 /** Adds a result, replacing an earlier one of the same test (a rerun). */
@@ -21,7 +35,10 @@ export function upsertResult(results: readonly TestResultItem[], item: TestResul
 
 export interface ResultsSummary {
   total: number;
+  /** Passed at the first attempt. */
   passed: number;
+  /** Passed only on a retry. */
+  flaky: number;
   failed: number;
   /** Seconds: the run's own time when the server reported it, else the tests' times added up. */
   executionTime: number;
@@ -29,11 +46,13 @@ export interface ResultsSummary {
 
 export function summarize(results: readonly TestResultItem[], runTime: number | null): ResultsSummary {
   const passed = results.filter((result) => result.status === 'passed').length;
+  const flaky = results.filter((result) => result.status === 'flaky').length;
   const summed = results.reduce((total, result) => total + result.executionTime, 0);
   return {
     total: results.length,
     passed,
-    failed: results.length - passed,
+    flaky,
+    failed: results.length - passed - flaky,
     executionTime: round2(runTime ?? summed),
   };
 }
@@ -69,7 +88,8 @@ export interface ExportInput {
 
 /**
  * The export of docs/PRODUCT.md#results-and-export: url, command, testMode, timestamp, testCases, testResults, screenshots without
- * image data (names, steps, sizes only) and summary {total, passed, failed, executionTime}.
+ * image data (names, steps, sizes only) and summary {total, passed, failed, executionTime} (and
+ * `flaky`, with each retried test's `attempts`).
  */
 export function buildExport(input: ExportInput) {
   return {
@@ -83,6 +103,7 @@ export function buildExport(input: ExportInput) {
       status: result.status,
       execution_time: result.executionTime,
       error: result.error,
+      ...(result.attempts ? { attempts: result.attempts } : {}),
     })),
     screenshots: input.screenshots.map((shot) => ({
       name: shot.fileName,
@@ -95,6 +116,11 @@ export function buildExport(input: ExportInput) {
       height: shot.height,
       timestamp: shot.timestamp,
     })),
-    summary: summarize(input.results, input.runTime),
+    summary: exportSummary(summarize(input.results, input.runTime)),
   };
+}
+
+/** The export's summary as docs/PRODUCT.md#results-and-export has it, with `flaky` only when there are some. */
+function exportSummary({ flaky, ...summary }: ResultsSummary) {
+  return flaky > 0 ? { ...summary, flaky } : summary;
 }
