@@ -338,7 +338,18 @@ describe('Test History and Analytics', () => {
       .locator('[data-testid="log-entry"][data-status="error"]')
       .first()
       .waitFor();
+    // The automation screen's gallery shows the run's stored screenshots.
+    const gallery = page.getByTestId('screenshot-gallery');
+    await gallery.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => {
+      const d = (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document;
+      const img = d.querySelector('[data-testid="screenshot-gallery"] img') as {
+        naturalWidth: number;
+      } | null;
+      return img !== null && img.naturalWidth > 0;
+    });
     expect(await axeFailures(page, 'saved suite run')).toEqual([]);
     await shoot(page, 'history-run-saved-suite-1440');
+    await page.screenshot({ path: `${SHOTS}/history-run-saved-suite-gallery-1440.png` });
   }, 120_000);
 });
