@@ -167,7 +167,8 @@ export function analyticsRepository(orm: Drizzle) {
      * - flaky: per suite version and case, ordered by run time, the flips between pass (passed or
      *   flaky) and failed, and the passes on a retry; cases with either, by flip rate then retried passes.
      * A saved suite is one suite across its runs (its versions apart for flips); an ad-hoc one is its
-     * name on its URL.
+     * name on its URL. The text keys sort bytewise (COLLATE "C"): the grouping needs no language order,
+     * and PGlite's locale-aware comparisons made each sort of 15,000 rows take 100 ms.
      */
     async caseFigures(
       userId: string,
@@ -178,10 +179,10 @@ export function analyticsRepository(orm: Drizzle) {
       const [row] = await rows<Record<string, unknown>>(
         orm,
         sql`WITH res AS MATERIALIZED (
-            SELECT t.test_case_name AS name, t.test_run_id AS run_id, r.created_at, t.status, t.execution_time,
-              r.suite_id, CASE WHEN r.suite_id IS NOT NULL THEN r.suite_version END AS suite_version,
-              CASE WHEN r.suite_id IS NULL THEN r.url END AS url,
-              CASE WHEN r.suite_id IS NULL THEN COALESCE(r.test_suite_name, '') END AS suite_name,
+            SELECT t.test_case_name COLLATE "C" AS name, t.test_run_id AS run_id, r.created_at, t.status,
+              t.execution_time, r.suite_id, CASE WHEN r.suite_id IS NOT NULL THEN r.suite_version END AS suite_version,
+              CASE WHEN r.suite_id IS NULL THEN r.url END COLLATE "C" AS url,
+              CASE WHEN r.suite_id IS NULL THEN COALESCE(r.test_suite_name, '') END COLLATE "C" AS suite_name,
               CASE WHEN t.status = 'failed' AND jsonb_typeof(t.steps) = 'array' THEN
                 (SELECT COALESCE(NULLIF(e.value->>'description', ''), e.value->>'action')
                   FROM jsonb_array_elements(t.steps) WITH ORDINALITY AS e(value, n)
