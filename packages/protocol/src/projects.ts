@@ -195,6 +195,8 @@ export const ProjectRunSchema = z.object({
   total_tests: z.number().int(),
   passed_tests: z.number().int(),
   failed_tests: z.number().int(),
+  /** Tests that passed only on a retry (docs/HISTORY.md#retries), in neither count above. */
+  flaky_tests: z.number().int().default(0),
   /** Who or what started it: `screen`, `api` (a token, the CLI) or `schedule`; null for older runs. */
   trigger: z.string().nullable().default(null),
   started_at: z.string().nullable(),

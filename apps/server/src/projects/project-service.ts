@@ -134,6 +134,7 @@ export function toProjectRun(row: TestRunRow): ProjectRun {
     total_tests: row.total_tests,
     passed_tests: row.passed_tests,
     failed_tests: row.failed_tests,
+    flaky_tests: row.flaky_tests,
     trigger: row.trigger,
     started_at: iso(row.started_at),
     completed_at: iso(row.completed_at),

@@ -57,6 +57,9 @@ export function RunsPanel({ projectId }: { projectId: string }) {
                 </div>
                 <p className="shrink-0 text-right text-xs tabular-nums">
                   <span className="block font-semibold text-emerald-700">{run.passed_tests} passed</span>
+                  {run.flaky_tests > 0 && (
+                    <span className="block font-semibold text-amber-700">{run.flaky_tests} flaky</span>
+                  )}
                   <span
                     className={
                       run.failed_tests > 0 ? 'block font-semibold text-red-700' : 'block text-slate-500'
