@@ -288,7 +288,7 @@ describe('Test History and Analytics', () => {
     expect(a11y).toEqual([]);
   }, 90_000);
 
-  it('shows where a saved suite run now differs from the run before, and when the case changed', async () => {
+  it('shows where a saved suite run now differs from the run before and when the case changed; opens a conversation on its screen', async () => {
     const page = await pages.open();
     await signIn(page, server.url, username);
     const token = await pageToken(page);
@@ -351,5 +351,22 @@ describe('Test History and Analytics', () => {
     expect(await axeFailures(page, 'saved suite run')).toEqual([]);
     await shoot(page, 'history-run-saved-suite-1440');
     await page.screenshot({ path: `${SHOTS}/history-run-saved-suite-gallery-1440.png` });
+
+    // A conversation in the history opens its transcript on the conversational screen.
+    const conversation = (await api(token, 'POST', '/api/conversations', {
+      title: 'Find the to-do list',
+      url: `${todo.url}/`,
+    })) as { id: string };
+    await page.goto(`${server.url}/history?kind=conversation`);
+    const line = page.locator('[data-testid="history-item"][data-kind="conversation"]');
+    await line.waitFor();
+    expect(await page.getByTestId('history-item').count()).toBe(1);
+    await line.getByRole('link', { name: 'Find the to-do list' }).click();
+    await page.waitForURL((url) => url.pathname === '/conversational');
+    expect(new URL(page.url()).searchParams.get('conversation')).toBe(conversation.id);
+    await page
+      .getByTestId('past-conversation')
+      .getByRole('heading', { name: 'Find the to-do list' })
+      .waitFor();
   }, 120_000);
 });
