@@ -55,8 +55,17 @@ function fakeRecorder() {
       writes.push(`screenshot ${name} ${shot.step_index}`);
       return { id: `shot-${name}-${shot.step_index}` };
     },
-    recordResult: async (_u: string, _r: string, c: TestCase, outcome: TestOutcome) => {
-      writes.push(`result ${c.test_name} ${outcome.status}`);
+    recordResult: async (
+      _u: string,
+      _r: string,
+      c: TestCase,
+      outcome: TestOutcome,
+      _shots: unknown[],
+      attempts = 1,
+    ) => {
+      writes.push(
+        `result ${c.test_name} ${outcome.status}${attempts > 1 ? ` after ${attempts} attempts` : ''}`,
+      );
     },
     complete: async () => void writes.push('complete'),
     note: async () => undefined,
@@ -366,6 +375,43 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
     ]);
     expect(automation.inProgress('u1')).toBeNull();
     expect(new Set(sent.map((m) => m.session_id))).toEqual(new Set(['s1']));
+  });
+
+  it('retries a failed case in a fresh run of it: flaky when a retry passes, failed after every attempt', async () => {
+    const tries = new Map<string, number>();
+    const flakyOnce: TestExecutor = async (c, options) => {
+      const n = (tries.get(c.test_name) ?? 0) + 1;
+      tries.set(c.test_name, n);
+      return executor(n === 1 && c.test_name === 'Flaky' ? { ...c, test_name: 'Broken' } : c, options);
+    };
+    const { automation, writes, sent, send } = service({ runTest: flakyOnce });
+    const { done } = await automation.run(
+      'u1',
+      {
+        url: 'https://shop.example/',
+        test_cases: [testCase('Flaky'), testCase('Broken')],
+        test_mode: 'full',
+        retries: 2,
+      },
+      send,
+    );
+    await done;
+    expect(Object.fromEntries(tries)).toEqual({ Flaky: 2, Broken: 3 });
+    expect(sent.filter((m) => m.type === 'progress_update').map(messageOf)).toEqual(
+      expect.arrayContaining(['Retrying Flaky (attempt 2 of 3)', 'Retrying Broken (attempt 3 of 3)']),
+    );
+    expect(sent.find((m) => m.type === 'test_completed')).toMatchObject({
+      data: { test_name: 'Flaky', flaky: true, attempts: 2, max_attempts: 3 },
+    });
+    expect(sent.find((m) => m.type === 'test_failed')).toMatchObject({
+      data: { test_name: 'Broken', attempts: 3 },
+    });
+    expect(sent.at(-1)).toMatchObject({ type: 'all_tests_completed', data: { passed: 0, flaky: 1 } });
+    // Only the final attempt's screenshots are stored; the failed attempts' are dropped.
+    // The cases run side by side: each one's writes, in order.
+    const of = (name: string) => writes.filter((w) => w.includes(name));
+    expect(of('Flaky')).toEqual(['screenshot Flaky 0', 'result Flaky passed after 2 attempts']);
+    expect(of('Broken')).toEqual(['screenshot Broken 0', 'result Broken failed after 3 attempts']);
   });
 
   it('refuses a second piece of work while one goes on, and stops the one under way', async () => {
