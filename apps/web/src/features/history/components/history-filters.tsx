@@ -99,7 +99,7 @@ export function HistoryFiltersForm({
           title={filters.project ? undefined : 'Choose a project first'}
           onChange={(event) => set('environment', event.target.value)}
           options={options(
-            'All environments',
+            'All',
             (project.data?.environments ?? []).map((e) => ({ value: e.id, label: e.name })),
             filters.environment,
           )}
@@ -147,11 +147,11 @@ export function HistoryFiltersForm({
           )}
         />
         <SelectField
-          label="Started"
+          label="Trigger"
           value={filters.trigger}
           onChange={(event) => set('trigger', event.target.value as HistoryFilters['trigger'])}
           options={options(
-            'Any way',
+            'Any trigger',
             [
               { value: 'screen', label: 'From screen' },
               { value: 'api', label: 'Via API' },
