@@ -63,7 +63,7 @@ function RetriesSelect({ suite }: { suite: SavedSuite }) {
           </option>
         ))}
       </select>
-      <span>a failed test runs again; one that then passes is marked flaky</span>
+      <span>A failed test runs again; one that then passes is marked flaky.</span>
     </div>
   );
 }
