@@ -369,4 +369,29 @@ describe('Test History and Analytics', () => {
       .getByRole('heading', { name: 'Find the to-do list' })
       .waitFor();
   }, 120_000);
+
+  it("pages with 'Load more' after the newest 30", async () => {
+    const user = await registerAccount(server.url, 'page');
+    const page = await pages.open();
+    await signIn(page, server.url, user);
+    const token = await pageToken(page);
+    for (let i = 1; i <= 31; i += 1) {
+      await api(token, 'POST', '/api/automation/test-runs', {
+        url: URL_UNDER_TEST,
+        test_suite_name: `Paged run ${i}`,
+        status: 'completed',
+      });
+    }
+    await page.goto(`${server.url}/history`);
+    const items = page.getByTestId('history-item');
+    await items.nth(29).waitFor();
+    expect(await items.count()).toBe(30);
+    await page.getByTestId('history-load-more').click();
+    await items.nth(30).waitFor();
+    // Every run once, none twice across the pages.
+    const titles = await page.getByTestId('history-item-link').allTextContents();
+    expect(new Set(titles).size).toBe(31);
+    await page.getByText('31 shown · that is all').waitFor();
+    expect(await page.getByTestId('history-load-more').count()).toBe(0);
+  }, 60_000);
 });
