@@ -176,9 +176,13 @@ export function analyticsRepository(orm: Drizzle) {
     ): Promise<{ slowest: SlowTestRow[]; failing: FailingStepRow[]; flaky: FlakyRow[] }> {
       const label = sql.raw(`COALESCE(s.name, NULLIF(x.suite_name, ''), x.url)`);
       const labelJoin = sql`LEFT JOIN saved_suites s ON s.id = x.suite_id AND s.user_id = ${userId}::uuid`;
-      const [row] = await rows<Record<string, unknown>>(
-        orm,
-        sql`WITH res AS MATERIALIZED (
+      // The range's results are sorted three times (by case, by step, by suite and time): with the
+      // default 4 MB of work memory the sorts of 60,000 rows spilled to disk (0.5 s more on PostgreSQL).
+      const [row] = await orm.transaction(async (tx) => {
+        await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
+        return rows<Record<string, unknown>>(
+          tx as unknown as Drizzle,
+          sql`WITH res AS MATERIALIZED (
             SELECT t.test_case_name COLLATE "C" AS name, t.test_run_id AS run_id, r.created_at, t.status,
               t.execution_time, r.suite_id, CASE WHEN r.suite_id IS NOT NULL THEN r.suite_version END AS suite_version,
               CASE WHEN r.suite_id IS NULL THEN r.url END COLLATE "C" AS url,
@@ -213,7 +217,7 @@ export function analyticsRepository(orm: Drizzle) {
               (count(*) FILTER (WHERE status = 'flaky'))::int AS retried_passes,
               (array_agg(run_id::text ORDER BY created_at DESC, run_id DESC)
                 FILTER (WHERE previous_pass <> pass OR status = 'flaky'))[1:10] AS run_ids
-            FROM ordered GROUP BY name, suite_id, suite_version, url, suite_name
+            FROM ordered GROUP BY suite_id, suite_version, url, suite_name, name
             HAVING count(*) FILTER (WHERE previous_pass <> pass) > 0 OR count(*) FILTER (WHERE status = 'flaky') > 0
           ), flaky_top AS (
             SELECT *, CASE WHEN runs > 1 THEN flips::double precision / (runs - 1) ELSE 0 END AS rate
@@ -230,7 +234,8 @@ export function analyticsRepository(orm: Drizzle) {
                 'suite_id', x.suite_id::text, 'suite_version', x.suite_version, 'runs', x.runs, 'flips', x.flips,
                 'retried_passes', x.retried_passes, 'run_ids', x.run_ids)
               ORDER BY x.rate DESC, x.retried_passes DESC, x.name), '[]'::json) FROM flaky_top x ${labelJoin}) AS flaky`,
-      );
+        );
+      });
       const json = <T>(value: unknown): T[] =>
         (typeof value === 'string' ? JSON.parse(value) : (value ?? [])) as T[];
       return {
