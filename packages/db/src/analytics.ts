@@ -193,35 +193,37 @@ export function analyticsRepository(orm: Drizzle) {
                   WHERE e.value->>'status' IN ('error', 'failed') ORDER BY e.n LIMIT 1) END AS step
             FROM test_runs r JOIN test_results t ON t.test_run_id = r.id
             WHERE ${runsOf(userId, range)} AND t.status IN ('passed', 'flaky', 'failed')
-          ), slow AS (
-            SELECT name, suite_id, url, suite_name, count(*)::int AS runs,
-              percentile_cont(0.5) WITHIN GROUP (ORDER BY execution_time) AS median_seconds,
-              max(execution_time) AS max_seconds
-            FROM res WHERE status IN ('passed', 'flaky') AND execution_time IS NOT NULL
-            GROUP BY name, suite_id, url, suite_name
-            ORDER BY median_seconds DESC, name LIMIT ${range.top}
           ), failing AS (
             SELECT step, count(*)::int AS failures, count(DISTINCT name)::int AS cases, max(created_at) AS last_at,
               (array_agg(run_id::text ORDER BY created_at DESC, run_id DESC))[1] AS last_run_id
             FROM res WHERE step IS NOT NULL
             GROUP BY step ORDER BY failures DESC, last_at DESC, step LIMIT ${range.top}
-          ), ordered AS (
-            SELECT name, suite_id, suite_version, url, suite_name, run_id, created_at, status,
-              status <> 'failed' AS pass,
-              lag(status <> 'failed') OVER (PARTITION BY suite_id, suite_version, url, suite_name, name
-                ORDER BY created_at, run_id) AS previous_pass
-            FROM res
-          ), flaky AS (
-            SELECT name, suite_id, suite_version, url, suite_name, count(*)::int AS runs,
+          ), figures AS (
+            -- One sort serves both lists: the window's order (case, then version, then time) is the
+            -- order both groupings need, per suite version (flips) and per case (times).
+            SELECT suite_id, url, suite_name, name, suite_version, GROUPING(suite_version) AS whole_case,
+              (count(*) FILTER (WHERE pass AND execution_time IS NOT NULL))::int AS passes,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY execution_time)
+                FILTER (WHERE pass AND execution_time IS NOT NULL) AS median_seconds,
+              max(execution_time) FILTER (WHERE pass) AS max_seconds,
+              count(*)::int AS runs,
               (count(*) FILTER (WHERE previous_pass <> pass))::int AS flips,
               (count(*) FILTER (WHERE status = 'flaky'))::int AS retried_passes,
               (array_agg(run_id::text ORDER BY created_at DESC, run_id DESC)
                 FILTER (WHERE previous_pass <> pass OR status = 'flaky'))[1:10] AS run_ids
-            FROM ordered GROUP BY suite_id, suite_version, url, suite_name, name
-            HAVING count(*) FILTER (WHERE previous_pass <> pass) > 0 OR count(*) FILTER (WHERE status = 'flaky') > 0
+            FROM (SELECT *, status <> 'failed' AS pass,
+                lag(status <> 'failed') OVER (PARTITION BY suite_id, url, suite_name, name, suite_version
+                  ORDER BY created_at, run_id) AS previous_pass
+              FROM res) ordered
+            GROUP BY GROUPING SETS ((suite_id, url, suite_name, name, suite_version), (suite_id, url, suite_name, name))
+          ), slow AS (
+            SELECT name, suite_id, url, suite_name, passes AS runs, median_seconds, max_seconds
+            FROM figures WHERE whole_case = 1 AND passes > 0
+            ORDER BY median_seconds DESC, name LIMIT ${range.top}
           ), flaky_top AS (
             SELECT *, CASE WHEN runs > 1 THEN flips::double precision / (runs - 1) ELSE 0 END AS rate
-            FROM flaky ORDER BY rate DESC, retried_passes DESC, name LIMIT ${range.top}
+            FROM figures WHERE whole_case = 0 AND (flips > 0 OR retried_passes > 0)
+            ORDER BY rate DESC, retried_passes DESC, name LIMIT ${range.top}
           )
           SELECT
             (SELECT COALESCE(json_agg(json_build_object('name', x.name, 'suite', ${label}, 'runs', x.runs,
