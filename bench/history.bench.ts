@@ -4,7 +4,7 @@
  *
  * For each database engine (the embedded PGlite always; PostgreSQL at BENCH_DATABASE_URL, else the
  * machine's postgres://postgres@127.0.0.1:5432/test, in a scratch database made and dropped here):
- * the real app (`buildApp`) over a database holding a generated history of BENCH_HISTORY_RUNS runs
+ * the real app (in-process, as the API tests start it) over a database holding a generated history of BENCH_HISTORY_RUNS runs
  * (default 20,000; packages/db/src/history-seed.ts), and each query timed through `app.inject()` (the
  * server's time: routing, authentication, SQL, validation, serialisation; no socket). Each request is
  * made BENCH_REPEAT times (default 25) after two warm-up calls; the median and p95 are reported, and
@@ -12,12 +12,9 @@
  * (`GET /api/auth/me`). The old offset-paged run list (`GET /api/automation/test-runs`) at the same
  * depth is measured for contrast with keyset paging (docs/PERFORMANCE.md#history-and-analytics).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createScratchDatabase, type Database, openDatabase, seedHistory, seedPgliteDir } from '@argus/db';
-import { buildApp } from '../apps/server/src/app';
-import { loadConfig } from '../apps/server/src/config';
+import { cpus, loadavg } from 'node:os';
+import { createScratchDatabase, type Database, seedHistory } from '@argus/db';
+import { startInProcess } from '../apps/server/src/testing/in-process-server';
 
 const RUNS = Number(process.env.BENCH_HISTORY_RUNS ?? 20_000);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 25);
@@ -38,25 +35,11 @@ interface Row {
 }
 
 async function benchEngine(engine: 'pglite' | 'postgresql'): Promise<Row[]> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'argus-bench-history-'));
-  let scratch: { url: string; drop: () => Promise<void> } | undefined;
-  let db: Database;
-  if (engine === 'postgresql') {
-    scratch = await createScratchDatabase(PG_URL);
-    db = await openDatabase({ databaseUrl: scratch.url });
-  } else {
-    await seedPgliteDir(join(dataDir, 'db'));
-    db = await openDatabase({ pgliteDir: join(dataDir, 'db') });
-  }
-  const config = loadConfig({
-    ...process.env,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: dataDir,
-    DATABASE_URL: scratch?.url ?? '',
-    JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
-  });
-  const app = await buildApp({ config, db, logger: false });
+  const scratch = engine === 'postgresql' ? await createScratchDatabase(PG_URL) : undefined;
+  const server = await startInProcess({ DATABASE_URL: scratch?.url ?? '', LOG_LEVEL: 'warn' });
+  const { app } = server;
+  // The seed writes through the server's own database handle: PGlite is open in one process only.
+  const db: Database = app.services.db;
   const rows: Row[] = [];
   try {
     const register = await app.inject({
@@ -148,10 +131,8 @@ async function benchEngine(engine: 'pglite' | 'postgresql'): Promise<Row[]> {
       300,
     );
   } finally {
-    await app.close();
-    await db.close();
+    await server.stop();
     await scratch?.drop();
-    await rm(dataDir, { recursive: true, force: true });
   }
   return rows;
 }
