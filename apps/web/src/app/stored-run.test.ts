@@ -41,11 +41,11 @@ describe('a stored run in the automation components’ shapes', () => {
     ],
   };
 
-  it('gives each case its outcome (a pass on retry counts as passed) and each step a log line', () => {
-    expect(storedResults(run).map((r) => [r.testName, r.status, r.error])).toEqual([
-      ['Login', 'passed', null],
-      ['Cart', 'failed', 'not found'],
-      ['Search', 'passed', null],
+  it('gives each case its outcome (a pass on retry is flaky, with its attempts) and each step a log line', () => {
+    expect(storedResults(run).map((r) => [r.testName, r.status, r.error, r.attempts])).toEqual([
+      ['Login', 'passed', null, undefined],
+      ['Cart', 'failed', 'not found', undefined],
+      ['Search', 'flaky', null, 2],
     ]);
     const log = storedLog(run);
     expect(log.map((e) => [e.key, e.status, e.error])).toEqual([

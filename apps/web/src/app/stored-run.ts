@@ -12,14 +12,15 @@ import {
 // list, step log and screenshot gallery draw, so a run's page in Test History shows them with the
 // same components (docs/HISTORY.md). Steps are stored as the step updates the run sent.
 
-/** Each finished case's outcome; a case that passed on a retry counts as passed here (history marks it flaky). */
+/** Each finished case's outcome; a case that passed on a retry is flaky, with how many times it ran. */
 export function storedResults(run: Pick<TestRunDetail, 'test_results'>): TestResultItem[] {
   return run.test_results
     .filter((r) => r.status !== 'running' && r.status !== 'pending')
     .map((r) => ({
       testName: r.test_case_name,
-      status: r.status === 'passed' || r.status === 'flaky' ? 'passed' : 'failed',
+      status: r.status === 'passed' || r.status === 'flaky' ? r.status : 'failed',
       executionTime: r.execution_time ?? 0,
+      ...(r.attempts > 1 ? { attempts: r.attempts } : {}),
       error: r.error_message ?? (r.status === 'skipped' ? 'Not run' : null),
     }));
 }
