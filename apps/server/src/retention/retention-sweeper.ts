@@ -27,6 +27,12 @@ export interface RetentionSweeperDeps {
    * row naming it may not be written yet (a screenshot is stored before its row). @default 900000 (15 min)
    */
   blobGraceMs?: number;
+  /**
+   * Run after each tick, retention on or off: the embedded database has no autovacuum, so without an
+   * ANALYZE now and then its planner has no statistics and picked plans 10 to 600 times slower at
+   * 20,000 runs (docs/PERFORMANCE.md#history-and-analytics). Absent on PostgreSQL, which gathers its own.
+   */
+  refreshStatistics?: () => Promise<void>;
   /** Rows deleted per statement (one transaction each). @default 500 */
   batchSize?: number;
   /** The clock. @default () => new Date() */
@@ -58,13 +64,20 @@ export class RetentionSweeper {
 
   constructor(private readonly deps: RetentionSweeperDeps) {}
 
-  /** Sweeps a minute after start, then every RETENTION_SWEEP_INTERVAL_MS; nothing when retention is off. */
+  /**
+   * Sweeps a minute after start, then every RETENTION_SWEEP_INTERVAL_MS (no sweep when retention is
+   * off), each time refreshing the embedded database's statistics.
+   */
   start(): void {
-    if (this.timer || this.stopped || this.deps.config.historyRetentionDays === 0) return;
+    const { refreshStatistics } = this.deps;
+    if (this.timer || this.stopped) return;
+    if (this.deps.config.historyRetentionDays === 0 && !refreshStatistics) return;
     const run = (next: number) => {
       this.timer = setTimeout(() => {
         void this.sweep()
           .catch((error: unknown) => this.deps.log.error({ err: error }, 'retention sweep failed'))
+          .then(() => refreshStatistics?.())
+          .catch((error: unknown) => this.deps.log.error({ err: error }, 'refreshing statistics failed'))
           .finally(() => {
             if (!this.stopped) run(this.deps.config.retentionSweepIntervalMs);
           });

@@ -214,7 +214,13 @@ export async function createServices(
     schedules,
     scheduler,
     notifications,
-    retention: new RetentionSweeper({ config, repos, blobs, log }),
+    retention: new RetentionSweeper({
+      config,
+      repos,
+      blobs,
+      log,
+      refreshStatistics: db.kind === 'pglite' ? () => db.exec('ANALYZE') : undefined,
+    }),
     limits: {
       loginPerIp: new RateLimiter(config.loginAttemptsPerIp, windowMs),
       loginFailuresPerUser: new RateLimiter(config.loginFailuresPerUser, windowMs),
