@@ -144,6 +144,16 @@ describe('retries', () => {
     expect(junitFlaky.failure).toBeUndefined();
     expect(junitFlaky.properties.property).toContainEqual({ name: 'flaky', value: 'true' });
     expect(junitFlaky['system-out']).toContain('attempt 2');
+
+    // Analytics lists it among the flaky tests (a pass on retry), with this run; history says so too.
+    const analytics = await api.call('GET', '/api/analytics', { token: alice.token });
+    expect(analytics.status).toBe(200);
+    expect(analytics.data.flaky).toContainEqual(
+      expect.objectContaining({ name: 'Ready shows up', retried_passes: 1, run_ids: [runId] }),
+    );
+    expect(analytics.data.flaky.map((f: { name: string }) => f.name)).not.toContain('Never ready');
+    const line = await api.call('GET', `/api/history/runs/${runId}`, { token: alice.token });
+    expect(line.data.run).toMatchObject({ status: 'failed', flaky_tests: 1, failed_tests: 1 });
   });
 
   it('fails a case that fails once when the suite has no retries; saving only the retries keeps the version', async () => {
