@@ -465,15 +465,17 @@ export class ProjectService {
       if (named && named.id !== suiteId)
         throw fieldError(['body', 'name'], `A suite named "${input.name}" already exists in this project`);
       const test_cases = this.storedCases(await scope.environments(), input);
-      // The same name and cases make no new version (a version the same as the last tells nothing):
-      // such a save only changes the retries, when it gives them (the Retries control saves this way).
-      const unchanged =
-        input.name === current.name && canonical(test_cases) === canonical(current.test_cases);
-      if (unchanged) {
-        if (input.retries !== undefined && input.retries !== current.retries) {
-          await scope.setSuiteRetries(suiteId, input.retries);
-          await scope.touch();
-        }
+      // A save that changes only the retries makes no new version: retries say how the suite runs, not
+      // what it tests (docs/HISTORY.md#retries; the Retries control saves this way). Any other save,
+      // even of the same cases, is a version, as before retries existed.
+      const retriesOnly =
+        input.retries !== undefined &&
+        input.retries !== current.retries &&
+        input.name === current.name &&
+        canonical(test_cases) === canonical(current.test_cases);
+      if (retriesOnly) {
+        await scope.setSuiteRetries(suiteId, input.retries as number);
+        await scope.touch();
         return true;
       }
       await scope.saveSuite(suiteId, {
