@@ -35,6 +35,7 @@ const BROWSER_API_TESTS = [
   'apps/server/src/runs/**/*.api.test.ts',
   'apps/server/src/shutdown/**/*.api.test.ts',
   'apps/server/src/ws/shared-socket.api.test.ts',
+  'apps/server/src/scale/**/*.api.test.ts',
   'apps/server/src/quotas.api.test.ts',
   'apps/server/src/server.api.test.ts',
   'apps/server/src/data-dir.api.test.ts',

@@ -42,8 +42,13 @@ await buildOnce({
     const { build } = await import('esbuild');
     await build({
       absWorkingDir: root,
-      // The server, and the administrator's CLI (`npm run user:add`), which its tests run built too.
-      entryPoints: { server: 'apps/server/src/server.ts', 'user-add': 'apps/server/src/cli/user-add.ts' },
+      // The server, the worker (`npm run worker`, docs/DEPLOYMENT.md), and the administrator's CLI
+      // (`npm run user:add`), which its tests run built too.
+      entryPoints: {
+        server: 'apps/server/src/server.ts',
+        worker: 'apps/server/src/worker.ts',
+        'user-add': 'apps/server/src/cli/user-add.ts',
+      },
       outdir,
       bundle: true,
       platform: 'node',

@@ -31,6 +31,8 @@ import { settingsRoutes } from './routes/settings';
 import { tokenRoutes } from './routes/tokens';
 import { uploadRoutes } from './routes/uploads';
 import { webhookRoutes } from './routes/webhooks';
+import { RedisRelay } from './scale/redis-channel';
+import { openRedis } from './scale/redis-connections';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './security-headers';
 import { createServices, type Services } from './services';
 import { gatewayRoutes } from './ws/gateway';
@@ -124,11 +126,35 @@ export async function buildApp({
   // The sockets' hub first: the services reach users through it (realtime/user-channel.ts).
   const hub = new RealtimeHub(app.log);
 
+  // With REDIS_URL this is a web process: automation is queued for worker processes, and what they
+  // say to users arrives through Redis (docs/DEPLOYMENT.md#how-work-flows).
+  const redis = config.redisUrl ? openRedis(config.redisUrl, 'web') : undefined;
+
   // Services
-  const services = await createServices(config, db, app.log, hub);
-  // A run the previous process left running cannot finish: say so (what it recorded stays).
-  const interrupted = await services.repos.testRuns.markInterrupted();
-  if (interrupted) app.log.warn({ interrupted }, 'marked test runs of a previous process as interrupted');
+  const services = await createServices(
+    config,
+    db,
+    app.log,
+    hub,
+    redis ? { role: 'web', redis } : { role: 'single' },
+  );
+  if (redis) {
+    const relay = new RedisRelay(redis.subscriber, hub, app.log);
+    app.addHook('onReady', async () => {
+      await relay.start();
+      await services.queuedAutomation?.start();
+    });
+    app.addHook('onClose', async () => {
+      await relay.stop();
+      await services.queuedAutomation?.shutdown();
+      await redis.close();
+    });
+  } else {
+    // A run the previous process left running cannot finish: say so (what it recorded stays). With
+    // workers, runs belong to them: a web process starting says nothing about them.
+    const interrupted = await services.repos.testRuns.markInterrupted();
+    if (interrupted) app.log.warn({ interrupted }, 'marked test runs of a previous process as interrupted');
+  }
   // Schedules tick in every process once the app is ready (SCHEDULER_ENABLED); stopped first on close,
   // with the webhook retries (what is left stays due in the database).
   if (config.schedulerEnabled) app.addHook('onReady', async () => services.scheduler.start());
@@ -141,7 +167,7 @@ export async function buildApp({
     await services.notifications.close();
   });
   app.addHook('onClose', async () => {
-    await services.automation.shutdown();
+    await services.localAutomation.shutdown();
     // A comparison under way is stopped (nothing half-done is stored) before the browsers close.
     await services.activities.shutdown('design');
     await services.pool.close();
@@ -152,7 +178,7 @@ export async function buildApp({
   // Socket handlers, one set per capability, built on its services.
   const handlers: MessageHandlers = {
     ...foundationHandlers(),
-    ...automationHandlers(services.automation, hub),
+    ...automationHandlers(services.automation),
     ...conversationHandlers(services.conversations),
     ...comparisonHandlers(services.comparisons),
   };

@@ -12,6 +12,11 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL instead of the embedded database. @default undefined */
   databaseUrl?: string;
+  /**
+   * Redis (REDIS_URL): automation work becomes BullMQ jobs that `npm run worker` processes take, and
+   * messages reach users through Redis pub/sub (docs/DEPLOYMENT.md). Needs DATABASE_URL. @default undefined
+   */
+  redisUrl?: string;
   /** Token signing secret; generated once and kept in DATA_DIR when unset. */
   jwtSecret?: string;
   /** Lifetime of an access token. @default 86400 (24 h) */
@@ -365,6 +370,17 @@ function checkServerModel(provider: string, model: string | undefined, baseUrl: 
     throw new Error("AI_BASE_URL must be set when AI_PROVIDER is 'openai-compatible'");
 }
 
+/** REDIS_URL: a redis:// or rediss:// URL, only beside a shared PostgreSQL (the embedded one is one process's). */
+function redisUrl(value: string | undefined, databaseUrl: string | undefined): string | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (!/^rediss?:\/\/[^\s]+$/.test(text)) throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
+  if (!databaseUrl?.trim()) {
+    throw new Error('REDIS_URL needs DATABASE_URL: web processes and workers share one PostgreSQL database');
+  }
+  return text;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const version = JSON.parse(readFileSync(resolve(REPO_ROOT, 'package.json'), 'utf8')).version as string;
   const port = int(env.PORT, 8080, 'PORT');
@@ -378,6 +394,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: redisUrl(env.REDIS_URL, env.DATABASE_URL),
     jwtSecret: env.JWT_SECRET || undefined,
     tokenTtlSeconds: int(env.TOKEN_TTL_SECONDS, 86_400, 'TOKEN_TTL_SECONDS'),
     signedUrlTtlSeconds: Math.max(1, int(env.SIGNED_URL_TTL_SECONDS, 600, 'SIGNED_URL_TTL_SECONDS')),

@@ -26,7 +26,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Activity, ActivityRegistry } from '../activity/activity-registry';
 import type { Config } from '../config';
 import { AppError } from '../errors';
-import { addressed } from '../realtime/user-channel';
+import { addressed, type UserChannel } from '../realtime/user-channel';
 import type { RunRecorder } from '../runs/run-recorder';
 import { checkRunSize } from '../services/quotas';
 import { AutomationProgress, type AutomationWork, seconds } from './automation-progress';
@@ -75,6 +75,8 @@ export interface AutomationDeps {
    * work's exploring and tests then open sessions signed in (docs/PROJECTS.md#sites-behind-a-login).
    */
   sessions?: SessionOpener;
+  /** Where a watched run's frames go (`watchSession`): the user's sockets, here or through Redis. */
+  channel?: Pick<UserChannel, 'sendFrame'>;
   /** Project environments; without it, work that names a project is refused. */
   projects?: ProjectTargets;
   /**
@@ -111,6 +113,15 @@ export class AutomationService {
   /** `automation_video`: stream the test in focus of the user's runs to `sink`, or stop (null). */
   watchVideo(userId: string, sink: FrameSink | null): void {
     this.video.watch(userId, sink);
+  }
+
+  /** `automation_video` for a session: the frames go to the user's sockets watching it, or stop (null). */
+  watchSession(userId: string, sessionId: string | null): void {
+    const { channel } = this.deps;
+    this.watchVideo(
+      userId,
+      sessionId && channel ? (frame) => channel.sendFrame(userId, sessionId, frame) : null,
+    );
   }
 
   private current(userId: string): AutomationActivity | undefined {
@@ -360,7 +371,7 @@ export class AutomationService {
           url: data.url,
           target_url: data.url,
           test_suite_name: data.suite
-            ? `${data.suite.name} (v${data.suite.version}) on ${target?.environment.name}`
+            ? savedRunName(data.suite, target?.environment.name)
             : total === 1
               ? cases[0].test_name
               : `Suite for ${new URL(data.url).host}`,
@@ -607,7 +618,14 @@ export class AutomationService {
    */
   async runSavedSuite(
     userId: string,
-    ids: { project_id: string; suite_id: string; environment_id?: string | null; trigger?: RunTrigger },
+    ids: {
+      project_id: string;
+      suite_id: string;
+      environment_id?: string | null;
+      trigger?: RunTrigger;
+      /** A run row made for it already (`prepareSavedRun`), which it records into. */
+      test_run_id?: string | null;
+    },
     send: Send,
   ): Promise<{ test_run_id: string; environment_id: string; environment_name: string; done: Promise<void> }> {
     const { projects } = this.deps;
@@ -625,6 +643,7 @@ export class AutomationService {
         suite: { id: suite.id, version: suite.version, name: suite.name },
         trigger: ids.trigger,
         retries: suite.retries,
+        test_run_id: ids.test_run_id ?? null,
       },
       send,
     );
@@ -644,6 +663,34 @@ export class AutomationService {
       environment_name: environment.name,
       done: over,
     };
+  }
+
+  /**
+   * The run row of a saved suite's run, made before the run starts (pending), with what the run will
+   * record: queued work answers with its id at once (scale/queued-automation.ts), and the run records
+   * into it when a worker takes it (`runSavedSuite` with `test_run_id`).
+   */
+  async prepareSavedRun(
+    userId: string,
+    ids: { project_id: string; suite_id: string; environment_id?: string | null; trigger?: RunTrigger },
+  ): Promise<{ test_run_id: string; environment_id: string; environment_name: string }> {
+    const { projects, recorder } = this.deps;
+    if (!projects) throw new AppError('NOT_IMPLEMENTED', 'Projects are not available on this server');
+    const suite = await projects.getSuite(userId, ids.project_id, ids.suite_id);
+    const { environment } = await projects.target(userId, ids.project_id, ids.environment_id);
+    const id = await recorder.prepare(userId, {
+      url: environment.base_url,
+      target_url: environment.base_url,
+      test_suite_name: savedRunName(suite, environment.name),
+      test_cases: suite.test_cases,
+      trigger: ids.trigger ?? 'screen',
+      project_id: ids.project_id,
+      environment_id: environment.id,
+      environment_name: environment.name,
+      suite_id: suite.id,
+      suite_version: suite.version,
+    });
+    return { test_run_id: id, environment_id: environment.id, environment_name: environment.name };
   }
 
   /**
@@ -757,6 +804,14 @@ export class AutomationService {
       if (runId) await this.deps.recorder.interrupted(activity.userId, runId);
     }
   }
+}
+
+/** What a saved suite's run is called in the history: the suite, its version and the environment. */
+export function savedRunName(
+  suite: { name: string; version: number },
+  environment: string | undefined,
+): string {
+  return `${suite.name} (v${suite.version}) on ${environment}`;
 }
 
 /** The project fields a run records: the target's project and environment, and the saved suite if any. */

@@ -7,6 +7,21 @@ import type { ServerMessageInput } from '@argus/protocol';
  */
 export type Send = (message: ServerMessageInput) => void;
 
+/**
+ * A `Send` that reaches every socket of one user (a socket handler's `broadcast`). Work queued for a
+ * worker process (scale/queued-automation.ts) then sends to the user from there, through Redis, and
+ * reaches their sockets on every web process rather than only this one's.
+ */
+export type UserBroadcast = Send & { readonly broadcastTo: string };
+
+export function userBroadcast(userId: string, send: Send): UserBroadcast {
+  return Object.assign((message: ServerMessageInput) => send(message), { broadcastTo: userId });
+}
+
+export function isUserBroadcast(send: Send): send is UserBroadcast {
+  return typeof (send as Partial<UserBroadcast>).broadcastTo === 'string';
+}
+
 export interface UserChannel {
   /** Every open socket of the user. */
   sendToUser(userId: string, message: ServerMessageInput): void;

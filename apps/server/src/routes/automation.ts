@@ -173,7 +173,7 @@ export async function automationRoutes(app: FastifyInstance, services: Automatio
     const { id } = parseWith(IdParamsSchema, request.params, 'path');
     const user = currentUser(request);
     await ownTestRun(services.repos, user.id, id);
-    if (services.automation.activeRun(user.id) === id) {
+    if ((await services.automation.activeRun(user.id)) === id) {
       throw new AppError('BAD_REQUEST', 'This test run is still in progress. Stop it before deleting it.');
     }
     if (!(await runs.delete(user.id, id))) throw new AppError('TEST_RUN_NOT_FOUND');

@@ -66,7 +66,7 @@ export async function runRoutes(app: FastifyInstance, services: RunRouteServices
     const run = await repos.testRuns.get(user.id, id);
     if (!run) throw new AppError('TEST_RUN_NOT_FOUND');
     if (isRunOver(run.status)) return reply.code(200).send(await reportOf(user.id, run));
-    if (automation.activeRun(user.id) !== id) {
+    if ((await automation.activeRun(user.id)) !== id) {
       throw new AppError('BAD_REQUEST', 'This run is not running on this server and cannot be stopped here');
     }
     // Answered once the stop is asked for; the run's end is recorded as it stops (its events say so).

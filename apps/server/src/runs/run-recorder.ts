@@ -1,5 +1,10 @@
 import type { NewTestRun, Repositories, TestRunRow } from '@argus/db';
-import type { CapturedScreenshot, InterpreterUsage, TestOutcome } from '@argus/engine';
+import {
+  BUILTIN_ENGINE,
+  type CapturedScreenshot,
+  type InterpreterUsage,
+  type TestOutcome,
+} from '@argus/engine';
 import type { ScreenshotRef, TestCase } from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BlobStore } from '../services/blob-store';
@@ -59,6 +64,17 @@ export class RunRecorder {
   /** Records a new run (a generated suite waiting to be run, or a run starting). */
   create(userId: string, fields: RunFields): Promise<TestRunRow> {
     return this.deps.repos.testRuns.create(userId, fields);
+  }
+
+  /** A run made before it starts (queued work, scale/queued-automation.ts): pending, with its fields. */
+  async prepare(userId: string, fields: Omit<RunFields, 'status' | 'engine'>): Promise<string> {
+    const run = await this.deps.repos.testRuns.create(userId, {
+      ...fields,
+      status: 'pending',
+      engine: BUILTIN_ENGINE,
+      total_tests: fields.test_cases?.length ?? 0,
+    });
+    return run.id;
   }
 
   /** A run begins: `existing` (a suite recorded earlier) is reset to running, or a new run is recorded. */

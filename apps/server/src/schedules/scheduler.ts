@@ -1,6 +1,6 @@
 import type { Repositories, ScheduleRow } from '@argus/db';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AutomationService } from '../automation/automation-service';
+import type { AutomationFront } from '../automation/automation-front';
 import type { Config } from '../config';
 import { AppError } from '../errors';
 import { nextDue } from './schedule-service';
@@ -13,7 +13,7 @@ export interface TickResult {
 export interface SchedulerDeps {
   config: Pick<Config, 'schedulerTickMs' | 'scheduleBusyRetryMs' | 'scheduleBusyWindowMs'>;
   repos: Pick<Repositories, 'schedules'>;
-  automation: Pick<AutomationService, 'runSavedSuite' | 'isBusy'>;
+  automation: Pick<AutomationFront, 'runSavedSuite' | 'isBusy'>;
   /** Deliveries left due (a retry of another process, one from before a restart): swept each tick. */
   deliverDue?: (now: Date) => Promise<void>;
   log: FastifyBaseLogger;
@@ -112,7 +112,7 @@ export class Scheduler {
     const { automation, repos, config, log } = this.deps;
     const userId = schedule.user_id;
     try {
-      if (automation.isBusy(userId)) throw new BusyError();
+      if (await automation.isBusy(userId)) throw new BusyError();
       const started = await automation.runSavedSuite(
         userId,
         {
@@ -138,7 +138,7 @@ export class Scheduler {
         error instanceof BusyError ||
         (error instanceof AppError &&
           (error.code === 'BROWSER_LIMIT_REACHED' ||
-            (error.code === 'BAD_REQUEST' && automation.isBusy(userId))));
+            (error.code === 'BAD_REQUEST' && (await automation.isBusy(userId)))));
       const at = due.toISOString().replace('.000Z', 'Z');
       if (busy) {
         const retryAt = new Date(now.getTime() + config.scheduleBusyRetryMs);

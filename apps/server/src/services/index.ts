@@ -2,8 +2,10 @@ import { join } from 'node:path';
 import { poolBrowsers } from '@argus/ai';
 import { type Database, type Repositories, repositories } from '@argus/db';
 import { BrowserPool, runTestCase, TargetPolicy } from '@argus/engine';
+import { Queue } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import { ActivityRegistry } from '../activity/activity-registry';
+import type { AutomationFront } from '../automation/automation-front';
 import { AutomationService } from '../automation/automation-service';
 import { engineResolver, modelClientResolver } from '../automation/engines';
 import { ComparisonService } from '../comparison/comparison-service';
@@ -15,6 +17,10 @@ import { ProjectService } from '../projects/project-service';
 import type { UserChannel } from '../realtime/user-channel';
 import { RetentionSweeper } from '../retention/retention-sweeper';
 import { RunRecorder } from '../runs/run-recorder';
+import { QueuedAutomation } from '../scale/queued-automation';
+import { RedisUserChannel } from '../scale/redis-channel';
+import type { RedisConnections } from '../scale/redis-connections';
+import { AUTOMATION_QUEUE } from '../scale/redis-keys';
 import { ScheduleService } from '../schedules/schedule-service';
 import { Scheduler } from '../schedules/scheduler';
 import { ApiTokenService } from './api-tokens';
@@ -45,7 +51,15 @@ export interface Services {
   activities: ActivityRegistry;
   /** Writes runs, results, logs and screenshots as they happen. */
   recorder: RunRecorder;
-  automation: AutomationService;
+  /**
+   * Generations and runs as routes, sockets and the scheduler start them: this process's own
+   * (`localAutomation`), or with REDIS_URL in a web process, queued for worker processes.
+   */
+  automation: AutomationFront;
+  /** This process's automation over its own browsers (what a worker process runs its jobs on). */
+  localAutomation: AutomationService;
+  /** With REDIS_URL in a web process: the queue's side here (app.ts starts and stops it). */
+  queuedAutomation?: QueuedAutomation;
   /** Conversational mode's live browsers. */
   conversations: ConversationService;
   /** Design comparison: uploads' checks live in comparison/design-uploads.ts, the work here. */
@@ -81,6 +95,13 @@ export async function createServices(
   log: FastifyBaseLogger,
   /** The user's sockets (the socket layer's hub, built first so no service is wired after construction). */
   channel: UserChannel,
+  /**
+   * One process (the default); or, with REDIS_URL, a web process queueing automation for workers over
+   * `redis`, or a worker (docs/DEPLOYMENT.md#how-work-flows).
+   */
+  scale: { role: 'single' } | { role: 'web'; redis: RedisConnections } | { role: 'worker' } = {
+    role: 'single',
+  },
 ): Promise<Services> {
   const repos = repositories(db);
   const blobs = new BlobStore(join(config.dataDir, 'blobs'));
@@ -127,7 +148,7 @@ export async function createServices(
     log,
   });
   // The engine, over this server's browser pool, is handed to the capabilities that drive it.
-  const automation = new AutomationService({
+  const localAutomation = new AutomationService({
     config,
     activities,
     recorder,
@@ -146,7 +167,20 @@ export async function createServices(
     }),
     log,
     savedRunFinished: (userId, runId) => notifications.runFinished(userId, runId),
+    channel,
   });
+  const queuedAutomation =
+    scale.role === 'web'
+      ? new QueuedAutomation({
+          queue: new Queue(AUTOMATION_QUEUE, { connection: scale.redis.queue }),
+          redis: scale.redis.commands,
+          subscriber: scale.redis.subscriber,
+          users: new RedisUserChannel({ messages: scale.redis.commands, frames: scale.redis.frames, log }),
+          createRun: (userId, ids) => localAutomation.prepareSavedRun(userId, ids),
+          log,
+        })
+      : undefined;
+  const automation: AutomationFront = queuedAutomation ?? localAutomation;
   const schedules = new ScheduleService({ repos, projects });
   const scheduler = new Scheduler({
     config,
@@ -206,6 +240,8 @@ export async function createServices(
     activities,
     recorder,
     automation,
+    localAutomation,
+    queuedAutomation,
     conversations,
     comparisons,
     secrets,

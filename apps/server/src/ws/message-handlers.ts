@@ -10,7 +10,7 @@ import {
   sessionIdOf,
 } from '@argus/protocol';
 
-import type { Send } from '../realtime/user-channel';
+import { type Send, userBroadcast } from '../realtime/user-channel';
 
 export interface MessageContext {
   user: UserRow;
@@ -53,7 +53,7 @@ export function messageContext(
     sessionId: sessionIdOf(message),
     ...(requestId ? { requestId } : {}),
     reply: (m) => send.toSender(echo(m)),
-    broadcast: (m) => send.toUser(echo(m)),
+    broadcast: userBroadcast(user.id, (m) => send.toUser(echo(m))),
   };
 }
 

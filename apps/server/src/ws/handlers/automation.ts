@@ -1,12 +1,11 @@
-import type { AutomationService } from '../../automation/automation-service';
+import type { AutomationFront } from '../../automation/automation-front';
 import type { MessageHandlers } from '../message-handlers';
-import type { RealtimeHub } from '../realtime-hub';
 
 /**
  * Socket handlers of the automation screen. Long work is not awaited (only its start is): the socket
  * keeps reading (a stop must get through while a run goes on), and progress reaches every tab of the user.
  */
-export function automationHandlers(automation: AutomationService, hub: RealtimeHub): MessageHandlers {
+export function automationHandlers(automation: AutomationFront): MessageHandlers {
   // A refusal (another user's session or run, a quota, work under way) is thrown before anything
   // starts and reaches the sender as an `error`; once begun, the work goes on in the background.
   const background = async (starting: Promise<{ done: Promise<void> }>) => {
@@ -28,20 +27,17 @@ export function automationHandlers(automation: AutomationService, hub: RealtimeH
       await automation.stop(user.id, broadcast, sessionId);
     },
     // Frames go to every socket of the user, addressed to the automation session the screen follows.
-    automation_video: (message, { user }) => {
+    automation_video: async (message, { user }) => {
       const sessionId = message.data.session_id;
       // Video needs a session to address its frames to; without one there is nothing to watch.
-      automation.watchVideo(
-        user.id,
-        message.data.enabled && sessionId ? (frame) => hub.sendFrame(user.id, sessionId, frame) : null,
-      );
+      await automation.watchSession(user.id, message.data.enabled && sessionId ? sessionId : null);
     },
-    get_automation_status: (_message, { user, reply }) => {
-      const current = automation.inProgress(user.id);
+    get_automation_status: async (_message, { user, reply }) => {
+      const current = await automation.inProgress(user.id);
       if (current) reply(current);
     },
     cleanup_session: async (message, { user, broadcast, sessionId }) => {
-      const active = automation.activeSession(user.id);
+      const active = await automation.activeSession(user.id);
       if (active === undefined) return;
       // A cleanup naming another session (an older tab's) leaves this work alone.
       const named = message.data.session_id;

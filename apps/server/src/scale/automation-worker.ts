@@ -1,0 +1,172 @@
+import type { ServerMessageInput } from '@argus/protocol';
+import { type Job, Worker } from 'bullmq';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { AutomationService } from '../automation/automation-service';
+import { AppError } from '../errors';
+import type { Send, UserChannel } from '../realtime/user-channel';
+import { AutomationJobSchema, type JobReply, WorkerControlSchema } from './automation-jobs';
+import {
+  AUTOMATION_QUEUE,
+  jobReplies,
+  RELEASE_USER_AUTOMATION,
+  userAutomation,
+  userVideo,
+  WORKER_CONTROL,
+} from './redis-keys';
+
+export interface AutomationWorkerDeps {
+  automation: AutomationService;
+  /** The user's sockets, through Redis (RedisUserChannel). */
+  channel: UserChannel;
+  /** Commands and publishing. */
+  redis: Redis;
+  /** Control messages from web processes. */
+  subscriber: Redis;
+  /** BullMQ's own connection (it blocks on it). */
+  connection: Redis;
+  /** Jobs at once: MAX_BROWSERS over AUTOMATION_PARALLELISM, at least one. */
+  concurrency: number;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * A worker process's side of the automation queue (docs/DEPLOYMENT.md#how-work-flows): takes jobs,
+ * runs each through the same AutomationService one process uses, over this process's browsers, and
+ * says what happens on the job's reply channel and the user's. It also answers the web processes'
+ * control messages for the work it holds: stop, video, where it stands.
+ */
+export class AutomationWorker {
+  private worker: Worker | null = null;
+  /** Jobs this worker has taken (for tests and diagnostics). */
+  taken = 0;
+
+  constructor(private readonly deps: AutomationWorkerDeps) {}
+
+  async start(): Promise<void> {
+    const { subscriber, log } = this.deps;
+    subscriber.on('message', (channel: string, text: string) => {
+      if (channel !== WORKER_CONTROL) return;
+      this.control(text).catch((error: unknown) => log.error({ err: error }, 'a control message failed'));
+    });
+    await subscriber.subscribe(WORKER_CONTROL);
+    this.worker = new Worker(AUTOMATION_QUEUE, (job) => this.process(job), {
+      connection: this.deps.connection,
+      concurrency: this.deps.concurrency,
+    });
+    this.worker.on('error', (error) => log.error({ err: error }, 'automation worker'));
+  }
+
+  /** Takes no new job until `resume`; the jobs under way go on. */
+  async pause(): Promise<void> {
+    await this.worker?.pause();
+  }
+
+  resume(): void {
+    this.worker?.resume();
+  }
+
+  /** Takes no new job; the jobs under way finish (or stop with the process's automation shutdown). */
+  async stop(): Promise<void> {
+    await this.worker?.close();
+    await this.deps.subscriber.unsubscribe(WORKER_CONTROL).catch(() => {});
+  }
+
+  private async process(job: Job): Promise<void> {
+    this.taken++;
+    const { automation, channel, redis, log } = this.deps;
+    const reply = (message: JobReply) => redis.publish(jobReplies(String(job.id)), JSON.stringify(message));
+    const parsed = AutomationJobSchema.safeParse(job.data);
+    if (!parsed.success) {
+      log.error({ jobId: job.id, issues: parsed.error.issues.slice(0, 5) }, 'an automation job was refused');
+      await reply({ type: 'ended', error: { code: 'VALIDATION', message: 'The queued work was malformed' } });
+      return;
+    }
+    const work = parsed.data;
+    const userId = work.user_id;
+    const send: Send =
+      work.notify === 'user'
+        ? (message: ServerMessageInput) => channel.sendToUser(userId, message)
+        : work.notify === 'caller'
+          ? (message: ServerMessageInput) => void reply({ type: 'message', message: { ...message } })
+          : () => {};
+    try {
+      // The screen may have asked for video before this worker took the job.
+      const watched = await redis.get(userVideo(userId));
+      if (watched) automation.watchSession(userId, watched);
+      let done: Promise<void>;
+      if (work.kind === 'generate') {
+        ({ done } = await automation.generate(userId, work.data, send));
+        await reply({ type: 'started' });
+      } else if (work.kind === 'run') {
+        const started = await automation.run(userId, work.data, send);
+        done = started.done;
+        await reply({ type: 'started' });
+        void started.runId.then((id) => this.recorded(userId, String(job.id), id, reply));
+      } else {
+        const started = await automation.runSavedSuite(userId, work.data, send);
+        done = started.done;
+        await reply({ type: 'started' });
+      }
+      await done;
+      await reply({ type: 'ended', error: null });
+    } catch (error) {
+      const known = error instanceof AppError;
+      if (!known) log.error({ err: error, jobId: job.id }, 'automation job failed');
+      await reply({
+        type: 'ended',
+        error: {
+          code: known ? error.code : 'INTERNAL',
+          message: known ? error.message : 'Internal server error',
+        },
+      });
+    } finally {
+      await redis.eval(RELEASE_USER_AUTOMATION, 1, userAutomation(userId), String(job.id));
+    }
+  }
+
+  /** The run's id, for the web process that queued it and for `activeRun` on every web process. */
+  private async recorded(
+    userId: string,
+    jobId: string,
+    runId: string | null,
+    reply: (message: JobReply) => Promise<number>,
+  ): Promise<void> {
+    await reply({ type: 'run_id', run_id: runId });
+    if (runId) await this.deps.redis.eval(SET_RUN_SCRIPT, 1, userAutomation(userId), jobId, runId);
+  }
+
+  private async control(text: string): Promise<void> {
+    const { automation, channel, redis } = this.deps;
+    const parsed = WorkerControlSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) return;
+    const message = parsed.data;
+    const userId = message.user_id;
+    if (message.type === 'video') {
+      automation.watchSession(userId, message.session_id);
+      return;
+    }
+    // Only the worker holding the user's work answers.
+    if (!automation.isBusy(userId)) return;
+    if (message.type === 'stop') {
+      await automation.stop(userId, (m) => channel.sendToUser(userId, m), message.session_id);
+    } else {
+      const snapshot = automation.inProgress(userId);
+      if (snapshot) {
+        await redis.publish(
+          message.reply,
+          JSON.stringify({ type: 'message', message: snapshot } satisfies JobReply),
+        );
+      }
+    }
+  }
+}
+
+/** Writes the run id into the user's key, if it still names this job. */
+const SET_RUN_SCRIPT = `
+local value = redis.call('GET', KEYS[1])
+if not value or not string.find(value, ARGV[1], 1, true) then return 0 end
+local entry = cjson.decode(value)
+entry['run_id'] = ARGV[2]
+redis.call('SET', KEYS[1], cjson.encode(entry), 'KEEPTTL')
+return 1`;

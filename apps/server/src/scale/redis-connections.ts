@@ -1,0 +1,40 @@
+import { Redis } from 'ioredis';
+
+/**
+ * The Redis connections one process holds when REDIS_URL is set (docs/DEPLOYMENT.md#redis): commands
+ * and publishing, one subscriber (a subscribed connection can do nothing else), one for video frames
+ * (so a frame never queues behind a long message), and BullMQ's. Each retries for ever with a growing
+ * wait, as BullMQ requires (`maxRetriesPerRequest: null`): a Redis restart pauses work, it does not fail it.
+ */
+export interface RedisConnections {
+  commands: Redis;
+  subscriber: Redis;
+  frames: Redis;
+  queue: Redis;
+  close(): Promise<void>;
+}
+
+export function openRedis(url: string, role: string): RedisConnections {
+  const open = (purpose: string) =>
+    new Redis(url, {
+      maxRetriesPerRequest: null,
+      connectionName: `argus-${role}-${purpose}`,
+      retryStrategy: (times) => Math.min(times * 200, 5_000),
+    });
+  const connections = {
+    commands: open('commands'),
+    subscriber: open('subscriber'),
+    frames: open('frames'),
+    queue: open('queue'),
+  };
+  return {
+    ...connections,
+    async close() {
+      await Promise.all(
+        Object.values(connections).map((connection) =>
+          connection.quit().catch(() => connection.disconnect()),
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * Everything Argus keeps in Redis when REDIS_URL is set (docs/DEPLOYMENT.md#redis), named in one place:
+ * the BullMQ queue of automation work, the pub/sub channels between web processes and workers, and the
+ * per-user key that says which automation job a user has queued or running.
+ */
+
+/** The BullMQ queue of generations and runs (its keys are `bull:argus-automation:*`). */
+export const AUTOMATION_QUEUE = 'argus-automation';
+
+/** Server messages for every socket of a user, on whichever web process it is open. */
+export const userMessages = (userId: string) => `argus:user:${userId}:messages`;
+/** Video frames for a user's sockets: published apart so a frame never waits behind a long message. */
+export const userFrames = (userId: string) => `argus:user:${userId}:frames`;
+export const USER_MESSAGES_PATTERN = 'argus:user:*:messages';
+export const USER_FRAMES_PATTERN = 'argus:user:*:frames';
+
+/** What one job says to the web process that queued it (its start, run id, messages for its caller, end). */
+export const jobReplies = (jobId: string) => `argus:job:${jobId}`;
+
+/** Requests from web processes to every worker: stop a user's work, watch its video, where it stands. */
+export const WORKER_CONTROL = 'argus:control';
+
+/** The automation job a user has queued or running (one at a time, as in one process). */
+export const userAutomation = (userId: string) => `argus:automation:${userId}`;
+/** The session whose run video a user's screen watches, so a worker starting the job later streams it. */
+export const userVideo = (userId: string) => `argus:video:${userId}`;
+
+/** Deletes KEYS[1] (a user's automation key) if it still names the job ARGV[1]; another job's stays. */
+export const RELEASE_USER_AUTOMATION = `
+local value = redis.call('GET', KEYS[1])
+if value and string.find(value, ARGV[1], 1, true) then return redis.call('DEL', KEYS[1]) end
+return 0`;

@@ -1,0 +1,270 @@
+/**
+ * Scale-out (docs/DEPLOYMENT.md#how-work-flows) with the machine's Redis and PostgreSQL: two web
+ * processes' apps and two workers (each its own services, browser pool and Redis connections, in
+ * this test's process; the worker process itself is worker.ts around the same `startWorker`), against
+ * a small site on 127.0.0.1. Runs queued from the API and from the Automation screen's socket are run
+ * by the workers with the verdicts one process gives; their messages reach the user's sockets on both
+ * web processes in the same order; a stop sent to the other web process stops the run; work waits in
+ * the queue, with its place said, while every worker is busy. Needs TEST_DATABASE_URL (as CI sets it).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createScratchDatabase, type Database, openDatabase } from '@argus/db';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config';
+import { client } from '../testing/api-targets';
+import { type InProcessServer, startInProcess } from '../testing/in-process-server';
+import { testServerEnv } from '../testing/spawn-server';
+import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
+import { type RunningWorker, startWorker } from './start-worker';
+
+const PG_URL = process.env.TEST_DATABASE_URL;
+/** A Redis database of its own, emptied before and after. */
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
+
+/** /ok shows the heading a case checks, /broken does not; /slow?ms=N answers after N ms. */
+function startSite(): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const page = (body: string) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><html lang="en"><head><title>Site</title></head><body><main>${body}</main></body></html>`,
+      );
+    };
+    if (url.pathname === '/ok') page('<h1>Ready</h1>');
+    else if (url.pathname === '/broken') page('<h2>Something else</h2>');
+    else if (url.pathname === '/slow')
+      setTimeout(() => page('<h1>Ready</h1>'), Number(url.searchParams.get('ms')));
+    else res.writeHead(404).end();
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    ),
+  );
+}
+
+const checksReady = (test_name: string, path: string) => ({
+  test_name,
+  steps: [`Navigate to ${path}`, 'Verify heading "Ready" is visible'],
+});
+const SUITE = [
+  checksReady('Ready page', '/ok'),
+  checksReady('Broken page', '/broken'),
+  checksReady('Slow page', '/slow?ms=400'),
+];
+/** A run that lasts several seconds: eight pages that each take 700 ms (within the 1 s step timeout). */
+const LONG_SUITE = Array.from({ length: 8 }, (_, i) =>
+  checksReady(`Slow page ${i + 1}`, `/slow?ms=700&n=${i}`),
+);
+
+describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
+  let site: { server: Server; url: string };
+  let scratch: { url: string; drop: () => Promise<void> };
+  let webs: InProcessServer[] = [];
+  const workers: { running: RunningWorker; db: Database }[] = [];
+  let redis: Redis;
+  const env = () => ({
+    REDIS_URL,
+    ALLOWED_TARGETS: '127.0.0.1',
+    AUTOMATION_PARALLELISM: '1',
+    MAX_BROWSERS: '1',
+    STEP_TIMEOUT_MS: '1000',
+  });
+
+  beforeAll(async () => {
+    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+    await redis.flushdb();
+    site = await startSite();
+    scratch = await createScratchDatabase(PG_URL as string);
+    const first = await startInProcess({ ...env(), DATABASE_URL: scratch.url });
+    // A second web process on the same database, Redis and data directory (blobs, secrets).
+    const second = await startInProcess({ ...env(), DATABASE_URL: scratch.url, DATA_DIR: first.dataDir });
+    webs = [first, second];
+    for (let i = 0; i < 2; i++) {
+      const config = loadConfig(
+        testServerEnv(first.port, first.dataDir, { ...env(), DATABASE_URL: scratch.url }),
+      );
+      const db = await openDatabase({ databaseUrl: scratch.url });
+      workers.push({ running: await startWorker(config, db, pino({ level: 'warn' })), db });
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const { running, db } of workers) {
+      await running.stop();
+      await db.close();
+    }
+    // The first owns the data directory: it goes last.
+    for (const web of [...webs].reverse()) await web.stop();
+    await scratch?.drop();
+    await redis?.flushdb();
+    redis?.disconnect();
+    await new Promise((resolve) => site?.server.close(resolve));
+  });
+
+  const socketOf = (web: InProcessServer, user: { user: { id: string }; token: string }) => {
+    const socket = openSocket(`${web.url.replace('http', 'ws')}/ws/${user.user.id}?token=${user.token}`);
+    return socket;
+  };
+  const connected = async (socket: TestSocket) => {
+    await socket.next('connection_established');
+  };
+  const verdicts = (report: { results: { test_name: string; status: string }[] }) =>
+    Object.fromEntries(report.results.map((r) => [r.test_name, r.status]));
+
+  /** Makes a project on the site and saves the suite; answers what a run of it needs. */
+  const project = async (api: ReturnType<typeof client>, token: string) => {
+    const created = await api.call('POST', '/api/projects', {
+      token,
+      json: { name: 'Site', kind: 'web', environments: [{ name: 'staging', base_url: `${site.url}/` }] },
+    });
+    expect(created.status).toBe(201);
+    const saved = await api.call('POST', `/api/projects/${created.data.id}/suites`, {
+      token,
+      json: { name: 'Checks', test_cases: SUITE },
+    });
+    expect(saved.status).toBe(201);
+    return { projectId: created.data.id as string, suiteId: saved.data.id as string };
+  };
+
+  it('runs suites queued from the API on the workers, with the verdicts one process gives', async () => {
+    const api = client(webs[0]);
+    const users = await Promise.all(['ann', 'ben', 'cat'].map((name) => api.signUp(name)));
+    const started = await Promise.all(
+      users.map(async (user) => {
+        const { projectId, suiteId } = await project(api, user.token);
+        const res = await api.call('POST', `/api/projects/${projectId}/suites/${suiteId}/runs`, {
+          token: user.token,
+          json: {},
+        });
+        expect(res.status).toBe(202);
+        return { user, runId: res.data.test_run_id as string };
+      }),
+    );
+    const reports = await Promise.all(
+      started.map(async ({ user, runId }) => {
+        // Followed through the other web process: the event stream reads the database.
+        const events = await fetch(`${webs[1].url}/api/runs/${runId}/events`, {
+          headers: { authorization: `Bearer ${user.token}` },
+        });
+        await events.text();
+        return (await client(webs[1]).call('GET', `/api/runs/${runId}/report.json`, { token: user.token }))
+          .data;
+      }),
+    );
+    for (const report of reports) {
+      expect(report).toMatchObject({ status: 'completed', total_tests: 3, passed_tests: 2, failed_tests: 1 });
+      expect(verdicts(report)).toEqual({
+        'Ready page': 'passed',
+        'Broken page': 'failed',
+        'Slow page': 'passed',
+      });
+    }
+    // Both workers took work; the web processes never started a browser.
+    expect(workers.map((w) => w.running.worker.taken).every((n) => n > 0)).toBe(true);
+    for (const web of webs) expect(await web.app.services.pool.browserPid()).toBeUndefined();
+
+    // The same suite in one process (no Redis): the same verdicts.
+    const single = await startInProcess({ ...env(), REDIS_URL: undefined });
+    try {
+      const local = client(single);
+      const dan = await local.signUp('dan');
+      const { projectId, suiteId } = await project(local, dan.token);
+      const res = await local.call('POST', `/api/projects/${projectId}/suites/${suiteId}/runs`, {
+        token: dan.token,
+        json: {},
+      });
+      const events = await fetch(`${single.url}/api/runs/${res.data.test_run_id}/events`, {
+        headers: { authorization: `Bearer ${dan.token}` },
+      });
+      await events.text();
+      const report = (
+        await local.call('GET', `/api/runs/${res.data.test_run_id}/report.json`, { token: dan.token })
+      ).data;
+      expect(verdicts(report)).toEqual(verdicts(reports[0]));
+    } finally {
+      await single.stop();
+    }
+  });
+
+  it("reaches the user's sockets on every web process in the same order, and stops from the other one", async () => {
+    const api = client(webs[0]);
+    const eve = await api.signUp('eve');
+    const here = socketOf(webs[0], eve);
+    const there = socketOf(webs[1], eve);
+    await Promise.all([connected(here), connected(there)]);
+    try {
+      here.send('run_all_tests', { url: `${site.url}/`, test_cases: SUITE, session_id: null });
+      const doneHere = await here.next('all_tests_completed');
+      const doneThere = await there.next('all_tests_completed');
+      expect(doneThere.data).toEqual(doneHere.data);
+      const automation = (socket: TestSocket) =>
+        socket.all
+          .filter((m: Message) => !['connection_established', 'video_frame'].includes(m.type))
+          .map((m) => `${m.type} ${JSON.stringify(m.data)}`);
+      expect(automation(there)).toEqual(automation(here));
+      expect(automation(here).some((line) => line.startsWith('test_completed'))).toBe(true);
+
+      // A long run started on one web process, stopped from the other.
+      here.messages.length = 0;
+      there.messages.length = 0;
+      here.send('run_all_tests', { url: `${site.url}/`, test_cases: LONG_SUITE, session_id: null });
+      await there.next('execution_started');
+      there.send('stop_execution', { session_id: null });
+      await here.next('execution_stopping', 10_000);
+      await here.next('execution_stopped', 30_000);
+      await expect
+        .poll(
+          async () =>
+            (await api.call('GET', '/api/automation/test-runs?limit=1', { token: eve.token })).data[0]
+              ?.status,
+          { timeout: 30_000 },
+        )
+        .not.toBe('running');
+    } finally {
+      here.ws.close();
+      there.ws.close();
+    }
+  });
+
+  it('keeps work in the queue while every worker is busy, saying how many runs are ahead', async () => {
+    const api = client(webs[0]);
+    const busy = await Promise.all(['fay', 'gus'].map((name) => api.signUp(name)));
+    const waiting = await Promise.all(['hal', 'ivy', 'jon'].map((name) => api.signUp(name)));
+    const busySockets = busy.map((user) => socketOf(webs[0], user));
+    const sockets = waiting.map((user) => socketOf(webs[1], user));
+    await Promise.all([...busySockets, ...sockets].map(connected));
+    try {
+      // Both workers busy with a long run each.
+      for (const socket of busySockets) {
+        socket.send('run_all_tests', { url: `${site.url}/`, test_cases: LONG_SUITE, session_id: null });
+      }
+      await Promise.all(busySockets.map((socket) => socket.next('execution_started')));
+      for (const socket of sockets) {
+        socket.send('run_all_tests', {
+          url: `${site.url}/`,
+          test_cases: [checksReady('Ready page', '/ok')],
+          session_id: null,
+        });
+        // One at a time, so each finds the ones before it waiting (the first is told nothing).
+        await socket.next('progress_update', 2_000).catch(() => undefined);
+      }
+      const queued = sockets.map(
+        (socket) =>
+          socket.all.find((m) => m.type === 'progress_update' && String(m.data.message).startsWith('Queued'))
+            ?.data.message,
+      );
+      expect(queued).toEqual([undefined, 'Queued: 1 run ahead', 'Queued: 2 runs ahead']);
+      for (const socket of [...busySockets, ...sockets]) {
+        const done = await socket.next('all_tests_completed', 90_000);
+        expect(done.data.passed).toBe(done.data.total_tests);
+      }
+    } finally {
+      for (const socket of [...busySockets, ...sockets]) socket.ws.close();
+    }
+  }, 120_000);
+});

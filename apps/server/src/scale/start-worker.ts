@@ -1,0 +1,49 @@
+import type { Database } from '@argus/db';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config';
+import { createServices, type Services } from '../services';
+import { AutomationWorker } from './automation-worker';
+import { RedisUserChannel } from './redis-channel';
+import { openRedis } from './redis-connections';
+
+export interface RunningWorker {
+  services: Services;
+  worker: AutomationWorker;
+  /** Takes no new job, lets the ones under way finish, then closes the browsers and Redis. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A worker's services and queue side (worker.ts, and tests that run workers in their own process):
+ * the same services one process builds, whose messages to users go through Redis.
+ */
+export async function startWorker(
+  config: Config,
+  db: Database,
+  log: FastifyBaseLogger,
+): Promise<RunningWorker> {
+  if (!config.redisUrl) throw new Error('A worker needs REDIS_URL');
+  const redis = openRedis(config.redisUrl, 'worker');
+  const channel = new RedisUserChannel({ messages: redis.commands, frames: redis.frames, log });
+  const services = await createServices(config, db, log, channel, { role: 'worker' });
+  const worker = new AutomationWorker({
+    automation: services.localAutomation,
+    channel,
+    redis: redis.commands,
+    subscriber: redis.subscriber,
+    connection: redis.queue,
+    concurrency: Math.max(1, Math.floor(config.maxBrowsers / config.automationParallelism)),
+    log,
+  });
+  await worker.start();
+  return {
+    services,
+    worker,
+    async stop() {
+      await worker.stop();
+      await services.localAutomation.shutdown();
+      await services.pool.close();
+      await redis.close();
+    },
+  };
+}
