@@ -7,6 +7,7 @@
  * web processes in the same order; a stop sent to the other web process stops the run; work waits in
  * the queue, with its place said, while every worker is busy. Needs TEST_DATABASE_URL (as CI sets it).
  */
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createScratchDatabase, type Database, openDatabase } from '@argus/db';
@@ -16,11 +17,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { client } from '../testing/api-targets';
 import { type InProcessServer, startInProcess } from '../testing/in-process-server';
-import { testServerEnv } from '../testing/spawn-server';
+import { REPO_ROOT, testServerEnv } from '../testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
 import { type RunningWorker, startWorker } from './start-worker';
 
 const PG_URL = process.env.TEST_DATABASE_URL;
+/** What `npm run worker` runs (the test set-up builds it). */
+const WORKER_BUNDLE = `${REPO_ROOT}/apps/server/dist/worker.js`;
 /** A Redis database of its own, emptied before and after. */
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
 
@@ -265,6 +268,53 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
       }
     } finally {
       for (const socket of [...busySockets, ...sockets]) socket.ws.close();
+    }
+  }, 120_000);
+  it('runs a job in a worker process (npm run worker) and drains it on SIGTERM', async () => {
+    // Only the process takes work: the workers in this test's process stop taking jobs.
+    for (const { running } of workers) await running.worker.pause();
+    const taken = workers.map((w) => w.running.worker.taken);
+    const child = spawn(process.execPath, ['--enable-source-maps', WORKER_BUNDLE], {
+      cwd: REPO_ROOT,
+      env: testServerEnv(webs[0].port, webs[0].dataDir, { ...env(), DATABASE_URL: scratch.url }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr?.on('data', (chunk) => {
+      output += chunk;
+    });
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    try {
+      await expect.poll(() => output, { timeout: 60_000 }).toContain('Argus worker ready');
+      const api = client(webs[0]);
+      const kim = await api.signUp('kim');
+      const { projectId, suiteId } = await project(api, kim.token);
+      const res = await api.call('POST', `/api/projects/${projectId}/suites/${suiteId}/runs`, {
+        token: kim.token,
+        json: {},
+      });
+      expect(res.status).toBe(202);
+      const events = await fetch(`${webs[0].url}/api/runs/${res.data.test_run_id}/events`, {
+        headers: { authorization: `Bearer ${kim.token}` },
+      });
+      await events.text();
+      const report = (
+        await api.call('GET', `/api/runs/${res.data.test_run_id}/report.json`, { token: kim.token })
+      ).data;
+      expect(verdicts(report)).toEqual({
+        'Ready page': 'passed',
+        'Broken page': 'failed',
+        'Slow page': 'passed',
+      });
+      expect(workers.map((w) => w.running.worker.taken)).toEqual(taken);
+      child.kill('SIGTERM');
+      expect(await exited, output).toBe(0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      for (const { running } of workers) running.worker.resume();
     }
   }, 120_000);
 });
