@@ -17,6 +17,11 @@ export interface Config {
    * messages reach users through Redis pub/sub (docs/DEPLOYMENT.md). Needs DATABASE_URL. @default undefined
    */
   redisUrl?: string;
+  /**
+   * How long a worker's hold on a job lasts unrenewed (WORKER_LOCK_MS): a job whose worker died is taken
+   * up by another within about twice this (docs/DEPLOYMENT.md#how-work-flows). @default 30000
+   */
+  workerLockMs: number;
   /** Token signing secret; generated once and kept in DATA_DIR when unset. */
   jwtSecret?: string;
   /** Lifetime of an access token. @default 86400 (24 h) */
@@ -395,6 +400,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: redisUrl(env.REDIS_URL, env.DATABASE_URL),
+    workerLockMs: Math.max(1000, int(env.WORKER_LOCK_MS, 30_000, 'WORKER_LOCK_MS')),
     jwtSecret: env.JWT_SECRET || undefined,
     tokenTtlSeconds: int(env.TOKEN_TTL_SECONDS, 86_400, 'TOKEN_TTL_SECONDS'),
     signedUrlTtlSeconds: Math.max(1, int(env.SIGNED_URL_TTL_SECONDS, 600, 'SIGNED_URL_TTL_SECONDS')),

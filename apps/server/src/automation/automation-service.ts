@@ -325,6 +325,11 @@ export class AutomationService {
       trigger?: RunTrigger;
       /** How many times a failed case runs again (docs/HISTORY.md#retries). @default 0 */
       retries?: number;
+      /**
+       * `test_run_id` is a run whose worker stopped mid-way (docs/DEPLOYMENT.md#how-work-flows): its
+       * recorded cases stay and are not run again; the others run. @default false
+       */
+      resume?: boolean;
     },
     send: Send,
   ): Promise<{ done: Promise<void>; runId: Promise<string | null> }> {
@@ -354,6 +359,10 @@ export class AutomationService {
     const runId = new Promise<string | null>((resolve) => {
       recorded = resolve;
     });
+    // Resumed: the cases its first worker recorded, by name, with their verdicts.
+    const resuming = Boolean(data.resume && named);
+    const already =
+      resuming && named ? await recorder.recordedCases(userId, named.id) : new Map<string, string>();
     const activity = this.begin(userId, 'running', work, parallel, async (activity) => {
       const { signal, progress: view } = activity;
       const total = cases.length;
@@ -378,6 +387,7 @@ export class AutomationService {
           engine: BUILTIN_ENGINE,
           trigger: data.trigger ?? 'screen',
         },
+        resuming,
       );
       recorded(runId);
       view.runId = runId;
@@ -385,6 +395,15 @@ export class AutomationService {
         view.message(message);
         emit({ type: 'progress_update', data: { message } });
       };
+      if (resuming) {
+        progress(`Resumed after its worker stopped: ${already.size} of ${total} tests were already recorded`);
+        await recorder.note(
+          userId,
+          runId,
+          `Resumed on another worker: ${already.size} of ${total} tests were already recorded and are not run again`,
+          'warn',
+        );
+      }
       if (target)
         await recorder.note(userId, runId, `Environment: ${target.label} (${target.environment.base_url})`);
       // Signed in once, before any test: a wrong password fails the run here, with what the page showed.
@@ -484,6 +503,13 @@ export class AutomationService {
       const runOne = async (index: number) => {
         const testCase = cases[index];
         const name = testCase.test_name;
+        const before = already.get(name);
+        if (before !== undefined) {
+          // Recorded before the run was resumed: counted, not run (or recorded) again.
+          if (before === 'passed') passed++;
+          else if (before === 'flaky') flakyCount++;
+          return;
+        }
         view.testStarted(name);
         emit({
           type: 'test_progress',
@@ -625,6 +651,8 @@ export class AutomationService {
       trigger?: RunTrigger;
       /** A run row made for it already (`prepareSavedRun`), which it records into. */
       test_run_id?: string | null;
+      /** That run's worker stopped mid-way: resume it (`run`'s `resume`). */
+      resume?: boolean;
     },
     send: Send,
   ): Promise<{ test_run_id: string; environment_id: string; environment_name: string; done: Promise<void> }> {
@@ -644,6 +672,7 @@ export class AutomationService {
         trigger: ids.trigger,
         retries: suite.retries,
         test_run_id: ids.test_run_id ?? null,
+        resume: ids.resume,
       },
       send,
     );

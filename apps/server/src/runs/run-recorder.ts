@@ -66,6 +66,12 @@ export class RunRecorder {
     return this.deps.repos.testRuns.create(userId, fields);
   }
 
+  /** The verdict of each case a run has recorded so far, by name (a resumed run skips them). */
+  async recordedCases(userId: string, runId: string): Promise<Map<string, string>> {
+    const rows = await this.deps.repos.testRuns.results(userId, runId);
+    return new Map(rows.map((row) => [row.test_case_name, row.status]));
+  }
+
   /** A run made before it starts (queued work, scale/queued-automation.ts): pending, with its fields. */
   async prepare(userId: string, fields: Omit<RunFields, 'status' | 'engine'>): Promise<string> {
     const run = await this.deps.repos.testRuns.create(userId, {
@@ -87,6 +93,8 @@ export class RunRecorder {
       command: string | null;
     },
     fresh: Omit<RunFields, 'test_cases' | 'test_mode' | 'command'>,
+    /** `existing` is a run whose worker stopped mid-way, resumed: keep what it recorded. */
+    resume = false,
   ): Promise<string> {
     const running = {
       status: 'running',
@@ -99,6 +107,12 @@ export class RunRecorder {
       ...start,
     };
     const { testRuns } = this.deps.repos;
+    if (existing && resume) {
+      // Taken up again after its worker stopped: what it recorded, counters included, stays.
+      const resumed = await testRuns.update(userId, existing.id, { status: 'running', completed_at: null });
+      if (!resumed) throw new Error('Could not record the test run');
+      return resumed.id;
+    }
     const run = existing
       ? await testRuns.update(userId, existing.id, running)
       : await testRuns.create(userId, { ...fresh, ...running });

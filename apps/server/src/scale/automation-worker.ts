@@ -27,6 +27,11 @@ export interface AutomationWorkerDeps {
   connection: Redis;
   /** Jobs at once: MAX_BROWSERS over AUTOMATION_PARALLELISM, at least one. */
   concurrency: number;
+  /**
+   * How long a job's lock lasts without its worker renewing it (WORKER_LOCK_MS); a job whose worker
+   * died is taken up again within about twice this. @default 30000
+   */
+  lockMs?: number;
   log: FastifyBaseLogger;
 }
 
@@ -53,6 +58,10 @@ export class AutomationWorker {
     this.worker = new Worker(AUTOMATION_QUEUE, (job) => this.process(job), {
       connection: this.deps.connection,
       concurrency: this.deps.concurrency,
+      lockDuration: this.deps.lockMs ?? 30_000,
+      stalledInterval: this.deps.lockMs ?? 30_000,
+      // Taken up again once after its worker died; a job that kills its worker twice fails.
+      maxStalledCount: 1,
     });
     this.worker.on('error', (error) => log.error({ err: error }, 'automation worker'));
   }
@@ -84,6 +93,10 @@ export class AutomationWorker {
     }
     const work = parsed.data;
     const userId = work.user_id;
+    // Taken up again after the worker that had it stopped (BullMQ's stalled-job check): its run
+    // resumes, keeping the cases recorded. A generation just starts over.
+    const resumed = job.attemptsStarted > 1 || job.stalledCounter > 0;
+    if (resumed) log.warn({ jobId: job.id, kind: work.kind }, 'resuming a job whose worker stopped');
     const send: Send =
       work.notify === 'user'
         ? (message: ServerMessageInput) => channel.sendToUser(userId, message)
@@ -99,12 +112,17 @@ export class AutomationWorker {
         ({ done } = await automation.generate(userId, work.data, send));
         await reply({ type: 'started' });
       } else if (work.kind === 'run') {
-        const started = await automation.run(userId, work.data, send);
+        const started = await automation.run(userId, { ...work.data, resume: resumed }, send);
         done = started.done;
         await reply({ type: 'started' });
-        void started.runId.then((id) => this.recorded(userId, String(job.id), id, reply));
+        void started.runId.then(async (id) => {
+          // Kept on the job: a worker that takes it up after this one died resumes this run.
+          if (id && !work.data.test_run_id)
+            await job.updateData({ ...work, data: { ...work.data, test_run_id: id } });
+          await this.recorded(userId, String(job.id), id, reply);
+        });
       } else {
-        const started = await automation.runSavedSuite(userId, work.data, send);
+        const started = await automation.runSavedSuite(userId, { ...work.data, resume: resumed }, send);
         done = started.done;
         await reply({ type: 'started' });
       }

@@ -76,6 +76,8 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
     AUTOMATION_PARALLELISM: '1',
     MAX_BROWSERS: '1',
     STEP_TIMEOUT_MS: '1000',
+    // A job whose worker died is taken up again within about twice this.
+    WORKER_LOCK_MS: '2000',
   });
 
   beforeAll(async () => {
@@ -317,4 +319,71 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
       for (const { running } of workers) running.worker.resume();
     }
   }, 120_000);
+  it('finishes the run of a worker killed mid-run on another worker, without running its recorded cases again', async () => {
+    for (const { running } of workers) await running.worker.pause();
+    const child = spawn(process.execPath, ['--enable-source-maps', WORKER_BUNDLE], {
+      cwd: REPO_ROOT,
+      env: testServerEnv(webs[0].port, webs[0].dataDir, { ...env(), DATABASE_URL: scratch.url }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+    });
+    const exited = new Promise<unknown>((done) => child.once('exit', done));
+    try {
+      await expect.poll(() => output, { timeout: 60_000 }).toContain('Argus worker ready');
+      const api = client(webs[0]);
+      const lee = await api.signUp('lee');
+      const created = await api.call('POST', '/api/projects', {
+        token: lee.token,
+        json: { name: 'Site', kind: 'web', environments: [{ name: 'staging', base_url: `${site.url}/` }] },
+      });
+      const saved = await api.call('POST', `/api/projects/${created.data.id}/suites`, {
+        token: lee.token,
+        json: { name: 'Long', test_cases: LONG_SUITE },
+      });
+      const res = await api.call('POST', `/api/projects/${created.data.id}/suites/${saved.data.id}/runs`, {
+        token: lee.token,
+        json: {},
+      });
+      const runId = res.data.test_run_id as string;
+      const detail = async () =>
+        (await api.call('GET', `/api/automation/test-runs/${runId}`, { token: lee.token })).data as {
+          status: string;
+          test_results: { id: string; test_case_name: string; status: string }[];
+          execution_log: { message: string }[];
+        };
+      await expect
+        .poll(async () => (await detail()).test_results.length, { timeout: 60_000 })
+        .toBeGreaterThanOrEqual(2);
+      child.kill('SIGKILL');
+      await exited;
+      const before = (await detail()).test_results;
+      expect(before.length).toBeLessThan(LONG_SUITE.length);
+
+      // The other workers find the job's lock lapsed and take it up.
+      for (const { running } of workers) running.worker.resume();
+      const events = await fetch(`${webs[0].url}/api/runs/${runId}/events`, {
+        headers: { authorization: `Bearer ${lee.token}` },
+      });
+      await events.text();
+      const after = await detail();
+      expect(after.status).toBe('completed');
+      expect(after.test_results.map((r) => r.test_case_name).sort()).toEqual(
+        LONG_SUITE.map((c) => c.test_name).sort(),
+      );
+      expect(after.test_results.every((r) => r.status === 'passed')).toBe(true);
+      // What was recorded before the kill is kept as it was, not run again.
+      for (const result of before) expect(after.test_results.find((r) => r.id === result.id)).toEqual(result);
+      expect(after.execution_log.map((l) => l.message)).toContainEqual(
+        `Resumed on another worker: ${before.length} of ${LONG_SUITE.length} tests were already recorded and are not run again`,
+      );
+      const report = (await api.call('GET', `/api/runs/${runId}/report.json`, { token: lee.token })).data;
+      expect(report).toMatchObject({ total_tests: 8, passed_tests: 8, failed_tests: 0 });
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      for (const { running } of workers) running.worker.resume();
+    }
+  }, 180_000);
 });

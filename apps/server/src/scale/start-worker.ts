@@ -33,6 +33,7 @@ export async function startWorker(
     subscriber: redis.subscriber,
     connection: redis.queue,
     concurrency: Math.max(1, Math.floor(config.maxBrowsers / config.automationParallelism)),
+    lockMs: config.workerLockMs,
     log,
   });
   await worker.start();
