@@ -145,8 +145,9 @@ export async function buildApp({
       await services.queuedAutomation?.start();
     });
     app.addHook('onClose', async () => {
-      await relay.stop();
+      // The work goes on in the workers; this process just stops listening.
       await services.queuedAutomation?.shutdown();
+      await relay.stop();
       await redis.close();
     });
   } else {

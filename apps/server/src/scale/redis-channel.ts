@@ -87,6 +87,8 @@ export class RedisRelay {
   }
 
   async stop(): Promise<void> {
-    await this.subscriber.punsubscribe().catch(() => undefined);
+    // Named: ioredis answers a bare PUNSUBSCRIBE only once the connection has no subscription left,
+    // and job reply channels may still be subscribed (a web process's stop waited for a run to end).
+    await this.subscriber.punsubscribe(USER_MESSAGES_PATTERN, USER_FRAMES_PATTERN).catch(() => undefined);
   }
 }

@@ -386,4 +386,36 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
       for (const { running } of workers) running.worker.resume();
     }
   }, 180_000);
+  it('lets a tab whose web process went away pick its run up on another one', async () => {
+    const suite = LONG_SUITE;
+    const third = await startInProcess({ ...env(), DATABASE_URL: scratch.url, DATA_DIR: webs[0].dataDir });
+    let stopped = false;
+    try {
+      const mia = await client(third).signUp('mia');
+      const tab = socketOf(third, mia);
+      await connected(tab);
+      tab.send('run_all_tests', { url: `${site.url}/`, test_cases: suite, session_id: null });
+      const started = await tab.next('execution_started');
+      // Its stop does not wait for the run (it once did, for a Redis unsubscribe: scale/redis-channel.ts).
+      await third.stop();
+      stopped = true;
+      await tab.closed;
+
+      // The tab reconnects (through the proxy) to another web process and asks where its work stands.
+      const again = socketOf(webs[1], mia);
+      await connected(again);
+      again.send('get_automation_status', {});
+      const status = await again.next('automation_in_progress');
+      expect(status.data).toMatchObject({
+        kind: 'running',
+        test_run_id: started.data.test_run_id,
+        total_tests: suite.length,
+      });
+      const done = await again.next('all_tests_completed', 60_000);
+      expect(done.data).toMatchObject({ total_tests: suite.length, passed: suite.length });
+      again.ws.close();
+    } finally {
+      if (!stopped) await third.stop();
+    }
+  }, 120_000);
 });
