@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { client } from '../testing/api-targets';
 import { type InProcessServer, startInProcess } from '../testing/in-process-server';
+import { SMALL_EXPLORATION } from '../testing/small-exploration';
 import { REPO_ROOT, testServerEnv } from '../testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
 import { type RunningWorker, startWorker } from './start-worker';
@@ -37,7 +38,11 @@ function startSite(): Promise<{ server: Server; url: string }> {
         `<!doctype html><html lang="en"><head><title>Site</title></head><body><main>${body}</main></body></html>`,
       );
     };
-    if (url.pathname === '/ok') page('<h1>Ready</h1>');
+    if (url.pathname === '/')
+      page(
+        '<h1>Home</h1><nav><a href="/ok">Ready</a></nav><form action="/ok"><label>Search <input name="q"></label><button>Go</button></form>',
+      );
+    else if (url.pathname === '/ok') page('<h1>Ready</h1>');
     else if (url.pathname === '/broken') page('<h2>Something else</h2>');
     else if (url.pathname === '/slow')
       setTimeout(() => page('<h1>Ready</h1>'), Number(url.searchParams.get('ms')));
@@ -78,6 +83,7 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
     STEP_TIMEOUT_MS: '1000',
     // A job whose worker died is taken up again within about twice this.
     WORKER_LOCK_MS: '2000',
+    ...SMALL_EXPLORATION,
   });
 
   beforeAll(async () => {
@@ -417,5 +423,38 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
     } finally {
       if (!stopped) await third.stop();
     }
+  }, 120_000);
+  it('generates on a worker, for its HTTP caller and over the socket for every tab', async () => {
+    const api = client(webs[0]);
+    const ned = await api.signUp('ned');
+    const created = await api.call('POST', '/api/projects', {
+      token: ned.token,
+      json: { name: 'Site', kind: 'web', environments: [{ name: 'staging', base_url: `${site.url}/` }] },
+    });
+    // The HTTP generation waits for its cases, which reach it through the job's reply channel.
+    const generated = await api.call('POST', `/api/projects/${created.data.id}/generations`, {
+      token: ned.token,
+      json: { suite_name: 'Generated' },
+    });
+    expect(generated.status, JSON.stringify(generated.data)).toBe(201);
+    expect(generated.data.cases).toBeGreaterThan(0);
+    expect(generated.data.suite.test_cases).toHaveLength(generated.data.cases);
+
+    const here = socketOf(webs[0], ned);
+    const there = socketOf(webs[1], ned);
+    await Promise.all([connected(here), connected(there)]);
+    try {
+      there.send('generate_test_cases', { url: `${site.url}/`, session_id: null });
+      const [a, b] = await Promise.all([
+        here.next('test_cases_generated', 60_000),
+        there.next('test_cases_generated', 60_000),
+      ]);
+      expect(a.data).toEqual(b.data);
+      expect((a.data.test_cases as unknown[]).length).toBeGreaterThan(0);
+    } finally {
+      here.ws.close();
+      there.ws.close();
+    }
+    for (const web of webs) expect(await web.app.services.pool.browserPid()).toBeUndefined();
   }, 120_000);
 });
