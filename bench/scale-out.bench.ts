@@ -16,19 +16,13 @@
  * once, in tests per minute from the first start to the last end.
  */
 
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { createScratchDatabase } from '@argus/db';
 import { Redis } from 'ioredis';
 import { client } from '../apps/server/src/testing/api-targets';
-import {
-  REPO_ROOT,
-  type RunningServer,
-  spawnServer,
-  testServerEnv,
-} from '../apps/server/src/testing/spawn-server';
+import { type RunningServer, spawnServer, spawnWorker } from '../apps/server/src/testing/spawn-server';
 
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/10';
@@ -59,34 +53,6 @@ function startSite(): Promise<{ server: Server; url: string }> {
   );
 }
 
-/** The built worker, spawned; resolves once it says it is ready. */
-async function spawnWorker(env: Record<string, string>, port: number, dataDir: string) {
-  const child = spawn(process.execPath, ['--enable-source-maps', `${REPO_ROOT}/apps/server/dist/worker.js`], {
-    cwd: REPO_ROOT,
-    env: testServerEnv(port, dataDir, env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('Argus worker ready')) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`worker did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const exited = new Promise((done) => child.once('exit', done));
-  return {
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
 interface Figures {
   setup: string;
   oneCaseMs: number;
@@ -104,10 +70,10 @@ async function measure(setup: string, workers: number, site: string): Promise<Fi
     ...(workers > 0 ? { REDIS_URL } : {}),
   };
   let server: RunningServer | undefined;
-  const running: { stop: () => Promise<void> }[] = [];
+  const running: { stop: () => Promise<number | null> }[] = [];
   try {
     server = await spawnServer(env);
-    for (let i = 0; i < workers; i++) running.push(await spawnWorker(env, server.port, server.dataDir));
+    for (let i = 0; i < workers; i++) running.push(await spawnWorker(server.port, server.dataDir, env));
     const api = client(server);
     const runSuite = async (token: string, cases: unknown[]) => {
       const project = await api.call('POST', '/api/projects', {

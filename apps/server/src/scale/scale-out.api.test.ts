@@ -7,7 +7,6 @@
  * web processes in the same order; a stop sent to the other web process stops the run; work waits in
  * the queue, with its place said, while every worker is busy. Needs TEST_DATABASE_URL (as CI sets it).
  */
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createScratchDatabase, type Database, openDatabase } from '@argus/db';
@@ -18,13 +17,11 @@ import { loadConfig } from '../config';
 import { client } from '../testing/api-targets';
 import { type InProcessServer, startInProcess } from '../testing/in-process-server';
 import { SMALL_EXPLORATION } from '../testing/small-exploration';
-import { REPO_ROOT, testServerEnv } from '../testing/spawn-server';
+import { spawnWorker, testServerEnv } from '../testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
 import { type RunningWorker, startWorker } from './start-worker';
 
 const PG_URL = process.env.TEST_DATABASE_URL;
-/** What `npm run worker` runs (the test set-up builds it). */
-const WORKER_BUNDLE = `${REPO_ROOT}/apps/server/dist/worker.js`;
 /** A Redis database of its own, emptied before and after. */
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
 
@@ -282,21 +279,8 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
     // Only the process takes work: the workers in this test's process stop taking jobs.
     for (const { running } of workers) await running.worker.pause();
     const taken = workers.map((w) => w.running.worker.taken);
-    const child = spawn(process.execPath, ['--enable-source-maps', WORKER_BUNDLE], {
-      cwd: REPO_ROOT,
-      env: testServerEnv(webs[0].port, webs[0].dataDir, { ...env(), DATABASE_URL: scratch.url }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout?.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr?.on('data', (chunk) => {
-      output += chunk;
-    });
-    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    const child = await spawnWorker(webs[0].port, webs[0].dataDir, { ...env(), DATABASE_URL: scratch.url });
     try {
-      await expect.poll(() => output, { timeout: 60_000 }).toContain('Argus worker ready');
       const api = client(webs[0]);
       const kim = await api.signUp('kim');
       const { projectId, suiteId } = await project(api, kim.token);
@@ -318,27 +302,16 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
         'Slow page': 'passed',
       });
       expect(workers.map((w) => w.running.worker.taken)).toEqual(taken);
-      child.kill('SIGTERM');
-      expect(await exited, output).toBe(0);
+      expect(await child.stop(), child.output()).toBe(0);
     } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await child.kill();
       for (const { running } of workers) running.worker.resume();
     }
   }, 120_000);
   it('finishes the run of a worker killed mid-run on another worker, without running its recorded cases again', async () => {
     for (const { running } of workers) await running.worker.pause();
-    const child = spawn(process.execPath, ['--enable-source-maps', WORKER_BUNDLE], {
-      cwd: REPO_ROOT,
-      env: testServerEnv(webs[0].port, webs[0].dataDir, { ...env(), DATABASE_URL: scratch.url }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout?.on('data', (chunk) => {
-      output += chunk;
-    });
-    const exited = new Promise<unknown>((done) => child.once('exit', done));
+    const child = await spawnWorker(webs[0].port, webs[0].dataDir, { ...env(), DATABASE_URL: scratch.url });
     try {
-      await expect.poll(() => output, { timeout: 60_000 }).toContain('Argus worker ready');
       const api = client(webs[0]);
       const lee = await api.signUp('lee');
       const created = await api.call('POST', '/api/projects', {
@@ -363,8 +336,7 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
       await expect
         .poll(async () => (await detail()).test_results.length, { timeout: 60_000 })
         .toBeGreaterThanOrEqual(2);
-      child.kill('SIGKILL');
-      await exited;
+      await child.kill();
       const before = (await detail()).test_results;
       expect(before.length).toBeLessThan(LONG_SUITE.length);
 
@@ -388,7 +360,7 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
       const report = (await api.call('GET', `/api/runs/${runId}/report.json`, { token: lee.token })).data;
       expect(report).toMatchObject({ total_tests: 8, passed_tests: 8, failed_tests: 0 });
     } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await child.kill();
       for (const { running } of workers) running.worker.resume();
     }
   }, 180_000);

@@ -144,3 +144,68 @@ export async function spawnServer(
     },
   };
 }
+
+/** What `npm run worker` runs (the test set-up builds it with the server). */
+export const WORKER_BUNDLE = join(REPO_ROOT, 'apps/server/dist/worker.js');
+
+export interface RunningWorkerProcess {
+  /** Everything the process printed, for failure messages. */
+  output: () => string;
+  /** SIGTERM (the worker drains), then the exit code; SIGKILL after 30 s. */
+  stop: () => Promise<number | null>;
+  /** SIGKILL, as a crash of the machine would. */
+  kill: () => Promise<void>;
+}
+
+/**
+ * Starts the built worker (docs/DEPLOYMENT.md) as a child process beside a server on `port` with
+ * `dataDir` (they share it), and waits until it says it takes jobs. `env` needs REDIS_URL and DATABASE_URL.
+ */
+export async function spawnWorker(
+  port: number,
+  dataDir: string,
+  env: Record<string, string | undefined>,
+): Promise<RunningWorkerProcess> {
+  if (!existsSync(WORKER_BUNDLE))
+    throw new Error(`${WORKER_BUNDLE} is missing: run \`npm run build:server\` (the test set-up does).`);
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', WORKER_BUNDLE], {
+    cwd: REPO_ROOT,
+    env: testServerEnv(port, dataDir, env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const deadline = Date.now() + 60_000;
+  while (!output.includes('Argus worker ready')) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`the worker did not start:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const running = () => child.exitCode === null && child.signalCode === null;
+  return {
+    output: () => output,
+    stop: async () => {
+      if (running()) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      return child.exitCode;
+    },
+    kill: async () => {
+      if (running()) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
+  };
+}
