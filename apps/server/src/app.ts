@@ -128,7 +128,7 @@ export async function buildApp({
 
   // With REDIS_URL this is a web process: automation is queued for worker processes, and what they
   // say to users arrives through Redis (docs/DEPLOYMENT.md#how-work-flows).
-  const redis = config.redisUrl ? openRedis(config.redisUrl, 'web') : undefined;
+  const redis = config.redisUrl ? openRedis(config.redisUrl, 'web', app.log) : undefined;
 
   // Services
   const services = await createServices(

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 
 /**
@@ -14,13 +15,27 @@ export interface RedisConnections {
   close(): Promise<void>;
 }
 
-export function openRedis(url: string, role: string): RedisConnections {
-  const open = (purpose: string) =>
-    new Redis(url, {
+export function openRedis(url: string, role: string, log?: FastifyBaseLogger): RedisConnections {
+  const open = (purpose: string) => {
+    const connection = new Redis(url, {
       maxRetriesPerRequest: null,
       connectionName: `argus-${role}-${purpose}`,
       retryStrategy: (times) => Math.min(times * 200, 5_000),
     });
+    // One line when a connection is lost, one when it is back: not one per retry.
+    let lost = false;
+    connection.on('error', (error: Error) => {
+      if (lost) return;
+      lost = true;
+      log?.warn({ err: error, purpose }, 'Redis unreachable: work waits until it is back');
+    });
+    connection.on('ready', () => {
+      if (!lost) return;
+      lost = false;
+      log?.info({ purpose }, 'Redis reachable again');
+    });
+    return connection;
+  };
   const connections = {
     commands: open('commands'),
     subscriber: open('subscriber'),

@@ -23,7 +23,7 @@ export async function startWorker(
   log: FastifyBaseLogger,
 ): Promise<RunningWorker> {
   if (!config.redisUrl) throw new Error('A worker needs REDIS_URL');
-  const redis = openRedis(config.redisUrl, 'worker');
+  const redis = openRedis(config.redisUrl, 'worker', log);
   const channel = new RedisUserChannel({ messages: redis.commands, frames: redis.frames, log });
   const services = await createServices(config, db, log, channel, { role: 'worker' });
   const worker = new AutomationWorker({
