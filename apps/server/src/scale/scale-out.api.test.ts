@@ -7,8 +7,7 @@
  * web processes in the same order; a stop sent to the other web process stops the run; work waits in
  * the queue, with its place said, while every worker is busy. Needs TEST_DATABASE_URL (as CI sets it).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { createScratchDatabase, type Database, openDatabase } from '@argus/db';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
@@ -16,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { client } from '../testing/api-targets';
 import { type InProcessServer, startInProcess } from '../testing/in-process-server';
+import { checksReady, LONG_SUITE, SUITE, startScaleSite } from '../testing/scale-site';
 import { SMALL_EXPLORATION } from '../testing/small-exploration';
 import { spawnWorker, testServerEnv } from '../testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
@@ -24,47 +24,6 @@ import { type RunningWorker, startWorker } from './start-worker';
 const PG_URL = process.env.TEST_DATABASE_URL;
 /** A Redis database of its own, emptied before and after. */
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
-
-/** /ok shows the heading a case checks, /broken does not; /slow?ms=N answers after N ms. */
-function startSite(): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const page = (body: string) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(
-        `<!doctype html><html lang="en"><head><title>Site</title></head><body><main>${body}</main></body></html>`,
-      );
-    };
-    if (url.pathname === '/')
-      page(
-        '<h1>Home</h1><nav><a href="/ok">Ready</a></nav><form action="/ok"><label>Search <input name="q"></label><button>Go</button></form>',
-      );
-    else if (url.pathname === '/ok') page('<h1>Ready</h1>');
-    else if (url.pathname === '/broken') page('<h2>Something else</h2>');
-    else if (url.pathname === '/slow')
-      setTimeout(() => page('<h1>Ready</h1>'), Number(url.searchParams.get('ms')));
-    else res.writeHead(404).end();
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
-    ),
-  );
-}
-
-const checksReady = (test_name: string, path: string) => ({
-  test_name,
-  steps: [`Navigate to ${path}`, 'Verify heading "Ready" is visible'],
-});
-const SUITE = [
-  checksReady('Ready page', '/ok'),
-  checksReady('Broken page', '/broken'),
-  checksReady('Slow page', '/slow?ms=400'),
-];
-/** A run that lasts several seconds: eight pages that each take 700 ms (within the 1 s step timeout). */
-const LONG_SUITE = Array.from({ length: 8 }, (_, i) =>
-  checksReady(`Slow page ${i + 1}`, `/slow?ms=700&n=${i}`),
-);
 
 describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
   let site: { server: Server; url: string };
@@ -86,7 +45,7 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
   beforeAll(async () => {
     redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
     await redis.flushdb();
-    site = await startSite();
+    site = await startScaleSite();
     scratch = await createScratchDatabase(PG_URL as string);
     const first = await startInProcess({ ...env(), DATABASE_URL: scratch.url });
     // A second web process on the same database, Redis and data directory (blobs, secrets).

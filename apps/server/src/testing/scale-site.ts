@@ -1,0 +1,45 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// The small site the scale-out tests run suites against (scale/*.test.ts), on 127.0.0.1.
+
+/** /ok shows the heading a case checks, /broken does not; /slow?ms=N answers after N ms. */
+export function startScaleSite(): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const page = (body: string) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><html lang="en"><head><title>Site</title></head><body><main>${body}</main></body></html>`,
+      );
+    };
+    if (url.pathname === '/')
+      page(
+        '<h1>Home</h1><nav><a href="/ok">Ready</a></nav><form action="/ok"><label>Search <input name="q"></label><button>Go</button></form>',
+      );
+    else if (url.pathname === '/ok') page('<h1>Ready</h1>');
+    else if (url.pathname === '/broken') page('<h2>Something else</h2>');
+    else if (url.pathname === '/slow')
+      setTimeout(() => page('<h1>Ready</h1>'), Number(url.searchParams.get('ms')));
+    else res.writeHead(404).end();
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    ),
+  );
+}
+
+export const checksReady = (test_name: string, path: string) => ({
+  test_name,
+  steps: [`Navigate to ${path}`, 'Verify heading "Ready" is visible'],
+});
+export const SUITE = [
+  checksReady('Ready page', '/ok'),
+  checksReady('Broken page', '/broken'),
+  checksReady('Slow page', '/slow?ms=400'),
+];
+/** A run that lasts several seconds: eight pages that each take 700 ms (within the 1 s step timeout). */
+export const LONG_SUITE = Array.from({ length: 8 }, (_, i) =>
+  checksReady(`Slow page ${i + 1}`, `/slow?ms=700&n=${i}`),
+);
