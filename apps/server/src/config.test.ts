@@ -46,3 +46,24 @@ describe('configuration of history retention', () => {
     expect(() => loadConfig({ HISTORY_RETENTION_DAYS: '1.5' })).toThrow(/HISTORY_RETENTION_DAYS/);
   });
 });
+
+describe('configuration of scale-out', () => {
+  it('is one process by default, and reads REDIS_URL beside a PostgreSQL and the worker lock', () => {
+    expect(loadConfig({})).toMatchObject({ redisUrl: undefined, workerLockMs: 30_000 });
+    expect(
+      loadConfig({
+        REDIS_URL: 'redis://127.0.0.1:6379/2',
+        DATABASE_URL: 'postgres://argus@db/argus',
+        WORKER_LOCK_MS: '5000',
+      }),
+    ).toMatchObject({ redisUrl: 'redis://127.0.0.1:6379/2', workerLockMs: 5000 });
+  });
+
+  it('refuses a REDIS_URL that is not redis:// or rediss://, or one without DATABASE_URL', () => {
+    expect(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379', DATABASE_URL: 'postgres://db/a' })).toThrow(
+      'REDIS_URL must be a redis:// or rediss:// URL',
+    );
+    // The embedded database belongs to one process: web processes and workers share one PostgreSQL.
+    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(/REDIS_URL needs DATABASE_URL/);
+  });
+});
