@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnalyticsRange, type Database, repositories, seedHistory, testEngines } from './index';
+import {
+  type AnalyticsRange,
+  type Database,
+  type FailingStepRow,
+  type FlakyRow,
+  repositories,
+  type SlowTestRow,
+  seedHistory,
+  testEngines,
+} from './index';
 
 // The case figures (slowest tests, failing steps, flaky tests) are read from day summaries for a
 // range's whole days and from results for its partial days (0012_analytics_days.sql). This checks them
@@ -93,17 +102,9 @@ function expected(results: ResultRow[]) {
 
 /** Both answers in one order, with the fields both have; medians to 9 places (float sums differ). */
 function comparable(figures: {
-  slowest: { name: string; runs: number; median_seconds: number; max_seconds: number }[];
-  flaky: {
-    name: string;
-    suite_id: string | null;
-    suite_version: number | null;
-    runs: number;
-    flips: number;
-    retried_passes: number;
-    run_ids: string[];
-  }[];
-  failing: { step: string | null; failures: number; cases: number; last_run_id: string }[];
+  slowest: Omit<SlowTestRow, 'suite'>[];
+  flaky: Omit<FlakyRow, 'suite'>[];
+  failing: Omit<FailingStepRow, 'last_seen'>[];
 }) {
   const sorted = <T>(xs: T[], key: (x: T) => unknown[]) =>
     xs.sort((a, b) => (JSON.stringify(key(a)) < JSON.stringify(key(b)) ? -1 : 1));

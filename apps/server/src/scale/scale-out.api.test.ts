@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { client } from '../testing/api-targets';
 import { type InProcessServer, startInProcess } from '../testing/in-process-server';
-import { checksReady, LONG_SUITE, SUITE, startScaleSite } from '../testing/scale-site';
+import { checksReady, LONG_SUITE, SUITE, siteProject, startScaleSite } from '../testing/scale-site';
 import { SMALL_EXPLORATION } from '../testing/small-exploration';
 import { spawnWorker, testServerEnv } from '../testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
@@ -84,19 +84,8 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
     Object.fromEntries(report.results.map((r) => [r.test_name, r.status]));
 
   /** Makes a project on the site and saves the suite; answers what a run of it needs. */
-  const project = async (api: ReturnType<typeof client>, token: string) => {
-    const created = await api.call('POST', '/api/projects', {
-      token,
-      json: { name: 'Site', kind: 'web', environments: [{ name: 'staging', base_url: `${site.url}/` }] },
-    });
-    expect(created.status).toBe(201);
-    const saved = await api.call('POST', `/api/projects/${created.data.id}/suites`, {
-      token,
-      json: { name: 'Checks', test_cases: SUITE },
-    });
-    expect(saved.status).toBe(201);
-    return { projectId: created.data.id as string, suiteId: saved.data.id as string };
-  };
+  const project = (api: ReturnType<typeof client>, token: string) =>
+    siteProject(api, token, site.url, { name: 'Checks', test_cases: SUITE });
 
   it('runs suites queued from the API on the workers, with the verdicts one process gives', async () => {
     const api = client(webs[0]);
@@ -273,18 +262,11 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
     try {
       const api = client(webs[0]);
       const lee = await api.signUp('lee');
-      const created = await api.call('POST', '/api/projects', {
-        token: lee.token,
-        json: { name: 'Site', kind: 'web', environments: [{ name: 'staging', base_url: `${site.url}/` }] },
+      const { runsPath } = await siteProject(api, lee.token, site.url, {
+        name: 'Long',
+        test_cases: LONG_SUITE,
       });
-      const saved = await api.call('POST', `/api/projects/${created.data.id}/suites`, {
-        token: lee.token,
-        json: { name: 'Long', test_cases: LONG_SUITE },
-      });
-      const res = await api.call('POST', `/api/projects/${created.data.id}/suites/${saved.data.id}/runs`, {
-        token: lee.token,
-        json: {},
-      });
+      const res = await api.call('POST', runsPath, { token: lee.token, json: {} });
       const runId = res.data.test_run_id as string;
       const detail = async () =>
         (await api.call('GET', `/api/automation/test-runs/${runId}`, { token: lee.token })).data as {
@@ -358,12 +340,9 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
   it('generates on a worker, for its HTTP caller and over the socket for every tab', async () => {
     const api = client(webs[0]);
     const ned = await api.signUp('ned');
-    const created = await api.call('POST', '/api/projects', {
-      token: ned.token,
-      json: { name: 'Site', kind: 'web', environments: [{ name: 'staging', base_url: `${site.url}/` }] },
-    });
+    const { projectId } = await siteProject(api, ned.token, site.url);
     // The HTTP generation waits for its cases, which reach it through the job's reply channel.
-    const generated = await api.call('POST', `/api/projects/${created.data.id}/generations`, {
+    const generated = await api.call('POST', `/api/projects/${projectId}/generations`, {
       token: ned.token,
       json: { suite_name: 'Generated' },
     });

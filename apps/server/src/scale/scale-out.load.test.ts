@@ -10,7 +10,7 @@ import { createScratchDatabase } from '@argus/db';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../testing/api-targets';
-import { SUITE, startScaleSite } from '../testing/scale-site';
+import { SUITE, siteProject, startScaleSite } from '../testing/scale-site';
 import {
   type RunningServer,
   type RunningWorkerProcess,
@@ -61,15 +61,11 @@ describe.skipIf(!PG_URL)('scale-out under load', () => {
       Array.from({ length: USERS }, async (_, i) => {
         const api = client(webs[i % 2]);
         const user = await api.signUp(`load${i}`);
-        const project = await api.call('POST', '/api/projects', {
-          token: user.token,
-          json: { name: 'Site', kind: 'web', environments: [{ name: 'staging', base_url: `${site.url}/` }] },
+        const { runsPath } = await siteProject(api, user.token, site.url, {
+          name: 'Checks',
+          test_cases: SUITE,
         });
-        const suite = await api.call('POST', `/api/projects/${project.data.id}/suites`, {
-          token: user.token,
-          json: { name: 'Checks', test_cases: SUITE },
-        });
-        return { api, user, path: `/api/projects/${project.data.id}/suites/${suite.data.id}/runs` };
+        return { api, user, path: runsPath };
       }),
     );
     const started = performance.now();

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { client } from './api-targets';
 
 // The small site the scale-out tests run suites against (scale/*.test.ts), on 127.0.0.1.
 
@@ -43,3 +44,26 @@ export const SUITE = [
 export const LONG_SUITE = Array.from({ length: 8 }, (_, i) =>
   checksReady(`Slow page ${i + 1}`, `/slow?ms=700&n=${i}`),
 );
+
+/**
+ * A project whose one environment is the site at `siteUrl` and, given cases, a suite of them saved in
+ * it; answers the ids and where a run of the suite is started.
+ */
+export async function siteProject(
+  api: ReturnType<typeof client>,
+  token: string,
+  siteUrl: string,
+  suite?: { name: string; test_cases: unknown[] },
+): Promise<{ projectId: string; suiteId: string; runsPath: string }> {
+  const created = await api.call('POST', '/api/projects', {
+    token,
+    json: { name: 'Site', kind: 'web', environments: [{ name: 'staging', base_url: `${siteUrl}/` }] },
+  });
+  if (created.status !== 201) throw new Error(`project: ${created.status} ${JSON.stringify(created.data)}`);
+  const projectId = created.data.id as string;
+  if (!suite) return { projectId, suiteId: '', runsPath: '' };
+  const saved = await api.call('POST', `/api/projects/${projectId}/suites`, { token, json: suite });
+  if (saved.status !== 201) throw new Error(`suite: ${saved.status} ${JSON.stringify(saved.data)}`);
+  const suiteId = saved.data.id as string;
+  return { projectId, suiteId, runsPath: `/api/projects/${projectId}/suites/${suiteId}/runs` };
+}
