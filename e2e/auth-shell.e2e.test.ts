@@ -429,9 +429,12 @@ describe('auth and the authenticated shell', () => {
       (key) => (globalThis as unknown as PageGlobals).localStorage.setItem(key, 'not-a-valid-token'),
       TOKEN_KEY,
     );
+    // Watched from before the reload: the toast shows for 4 s, which on a busy machine can pass while
+    // the path is still being waited for.
+    const shown = toast(page, 'Authentication failed').waitFor({ timeout: 30_000 });
     await page.reload();
     await waitForPath(page, '/login');
-    await toast(page, 'Authentication failed').waitFor();
+    await shown;
     expect(
       await page.evaluate(
         (key) => (globalThis as unknown as PageGlobals).localStorage.getItem(key),
