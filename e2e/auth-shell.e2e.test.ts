@@ -88,6 +88,17 @@ async function signedInPage(
   return { page, ...user };
 }
 
+/**
+ * The next load starts with a token the server rejects. Written by an init script rather than into the
+ * live page, where a request of the page itself could meet the bad token before the reload.
+ */
+async function rejectedTokenOnReload(page: Page) {
+  await page.addInitScript(
+    (key) => (globalThis as unknown as PageGlobals).localStorage.setItem(key, 'not-a-valid-token'),
+    TOKEN_KEY,
+  );
+}
+
 function toast(page: Page, text: string) {
   return page.getByRole('status').filter({ hasText: text });
 }
@@ -425,10 +436,7 @@ describe('auth and the authenticated shell', () => {
 
   it('a token the server rejects logs out after the background check', async () => {
     const { page } = await signedInPage();
-    await page.evaluate(
-      (key) => (globalThis as unknown as PageGlobals).localStorage.setItem(key, 'not-a-valid-token'),
-      TOKEN_KEY,
-    );
+    await rejectedTokenOnReload(page);
     // Watched from before the reload: the toast shows for 4 s, which on a busy machine can pass while
     // the path is still being waited for.
     const shown = toast(page, 'Authentication failed').waitFor({ timeout: 30_000 });
@@ -441,6 +449,20 @@ describe('auth and the authenticated shell', () => {
         TOKEN_KEY,
       ),
     ).toBeNull();
+  });
+
+  it("a page's own 401 that comes before the background check still says 'Authentication failed'", async () => {
+    const { page } = await signedInPage();
+    await rejectedTokenOnReload(page);
+    // The check answers late, so the dashboard's own queries meet the 401 first (as on a busy server).
+    await page.route('**/api/auth/me', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      await route.continue().catch(() => undefined);
+    });
+    const shown = toast(page, 'Authentication failed').waitFor({ timeout: 30_000 });
+    await page.reload();
+    await waitForPath(page, '/login');
+    await shown;
   });
 });
 
