@@ -35,11 +35,17 @@ const BROWSER_API_TESTS = [
   'apps/server/src/runs/**/*.api.test.ts',
   'apps/server/src/shutdown/**/*.api.test.ts',
   'apps/server/src/ws/shared-socket.api.test.ts',
-  'apps/server/src/scale/**/*.api.test.ts',
   'apps/server/src/quotas.api.test.ts',
   'apps/server/src/server.api.test.ts',
   'apps/server/src/data-dir.api.test.ts',
 ];
+
+/**
+ * Scale-out on the machine's Redis and PostgreSQL (docs/DEPLOYMENT.md): worker processes, a killed
+ * worker, a restarted Redis. CI's (`npm run test:scale` in .ci/run), not `npm test`'s: about 70 s of
+ * processes starting and stopping, and `npm test` skips them without TEST_DATABASE_URL anyway.
+ */
+const SCALE_TESTS = ['apps/server/src/scale/**/*.api.test.ts'];
 
 /** Builds the server bundle when stale and makes the migrated template databases, once per run. */
 const SERVER_SETUP = ['apps/server/src/testing/global-setup.ts'];
@@ -70,7 +76,7 @@ export default defineConfig({
           name: 'api',
           isolate: false,
           include: ['apps/server/src/**/*.api.test.ts', 'packages/*/src/**/*.api.test.ts'],
-          exclude: [...BROWSER_API_TESTS, '**/node_modules/**'],
+          exclude: [...BROWSER_API_TESTS, ...SCALE_TESTS, '**/node_modules/**'],
           globalSetup: SERVER_SETUP,
           testTimeout: 60_000,
           hookTimeout: 180_000,
@@ -140,6 +146,19 @@ export default defineConfig({
           hookTimeout: 60_000,
           fileParallelism: false,
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        test: {
+          // Web processes and workers on Redis (npm run test:scale): CI only.
+          name: 'scale',
+          isolate: false,
+          include: SCALE_TESTS,
+          globalSetup: SERVER_SETUP,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 3 },
         },
       },
       {
