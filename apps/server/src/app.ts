@@ -147,6 +147,7 @@ export async function buildApp({
     app.addHook('onClose', async () => {
       // The work goes on in the workers; this process just stops listening.
       await services.queuedAutomation?.shutdown();
+      await services.queuedComparisons?.shutdown();
       await relay.stop();
       await redis.close();
     });

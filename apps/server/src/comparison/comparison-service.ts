@@ -21,9 +21,16 @@ import { ComparisonStorage, finalResults } from './storage';
 import { Uploads } from './uploads';
 
 export { REVIEW_UNAVAILABLE } from './ai-review';
-export type { ComparisonDeps, Senders } from './comparison-deps';
+export type { ComparisonDeps, ComparisonHandOff, Senders } from './comparison-deps';
 export { FIGMA_ACCESS_REQUIRED } from './refusals';
-export { ALREADY_COMPARING, MAX_VIEWPORTS, NOT_A_FIGMA_URL, UPLOAD_NOT_FOUND } from './request-checks';
+export {
+  ALREADY_COMPARING,
+  type CompareData,
+  MAX_VIEWPORTS,
+  NOT_A_FIGMA_URL,
+  Refusal,
+  UPLOAD_NOT_FOUND,
+} from './request-checks';
 export { ENGINE_FIGMA, ENGINE_PIXEL } from './storage';
 export { UPLOAD_BUSY } from './uploads';
 
@@ -84,7 +91,9 @@ export class ComparisonService {
     this.checking.add(pending);
     try {
       const request = await this.checks.check(userId, data);
-      if (!pending.stopped) this.start(userId, request, emit);
+      if (pending.stopped) return;
+      if (this.deps.handOff) await this.deps.handOff.start(userId, data);
+      else this.start(userId, request, emit);
     } finally {
       this.checking.delete(pending);
     }
@@ -99,6 +108,21 @@ export class ComparisonService {
       await this.checkAndStart(userId, data, emit);
     } catch (error) {
       this.refusals.refuse(error, refuse, data.comparison_type === 'figma' ? data.figma_url : null);
+    }
+  }
+
+  /**
+   * A comparison a web process queued, on the worker that took it (scale/comparison-worker.ts): checked
+   * again with this process's services, then run; resolves once it is over. What it says, a refusal
+   * included, goes to `send` (every socket of the user).
+   */
+  async compareQueued(userId: string, data: CompareData, send: Send): Promise<void> {
+    const emit = addressed(send, data.session_id || null);
+    try {
+      const request = await this.checks.check(userId, data);
+      await this.start(userId, request, emit).done;
+    } catch (error) {
+      this.refusals.refuse(error, emit, data.comparison_type === 'figma' ? data.figma_url : null);
     }
   }
 
@@ -130,16 +154,22 @@ export class ComparisonService {
    * is over; with nothing under way it says so at once (the screen may have missed the end).
    */
   async stop(userId: string, sessionId: string | null, send: Send): Promise<void> {
+    // A request still being checked is not started (nor handed off) once its checks end.
+    for (const pending of this.checking)
+      if (pending.userId === userId && (!sessionId || pending.sessionId === sessionId))
+        pending.stopped = true;
+    if (this.deps.handOff) return this.deps.handOff.stop(userId, sessionId);
     const running = this.deps.activities
       .list(userId, { feature: 'design' })
       .find((a) => !sessionId || a.sessionId === sessionId);
     const emit = addressed(send, running?.sessionId ?? sessionId);
-    // A request still being checked is not started once its checks end.
-    for (const pending of this.checking)
-      if (pending.userId === userId && (!sessionId || pending.sessionId === sessionId))
-        pending.stopped = true;
     if (running) await this.deps.activities.stop(running);
     emit({ type: 'vision_comparison_error', data: { error: COMPARISON_STOPPED } });
+  }
+
+  /** Whether a comparison of the user's runs in this process (a worker answers stops only then). */
+  comparing(userId: string): boolean {
+    return this.deps.activities.find(userId, 'design') !== undefined;
   }
 
   /** `get_figma_help`: how to share a file with the server's Figma account. */
@@ -156,11 +186,15 @@ export class ComparisonService {
   }
 
   /** Begins the work (refused when the user's comparison or browsers are busy); returns at once. */
-  private start(userId: string, request: ComparisonRequest, emit: Emit): void {
+  private start(
+    userId: string,
+    request: ComparisonRequest,
+    emit: Emit,
+  ): Activity<ComparisonProgress, 'comparing'> {
     // Asked before the browsers are taken (begin takes them first): a comparison holding all the user's
     // browsers would otherwise refuse the second with the browser budget's words rather than these.
     if (this.deps.activities.find(userId, 'design')) throw new Refusal(ALREADY_COMPARING);
-    this.deps.activities.begin<ComparisonProgress, 'comparing'>(
+    return this.deps.activities.begin<ComparisonProgress, 'comparing'>(
       {
         userId,
         feature: 'design',

@@ -9,7 +9,7 @@ import { AutomationJobSchema, type JobReply, WorkerControlSchema } from './autom
 import {
   AUTOMATION_QUEUE,
   jobReplies,
-  RELEASE_USER_AUTOMATION,
+  RELEASE_USER_KEY,
   userAutomation,
   userVideo,
   WORKER_CONTROL,
@@ -139,7 +139,7 @@ export class AutomationWorker {
         },
       });
     } finally {
-      await redis.eval(RELEASE_USER_AUTOMATION, 1, userAutomation(userId), String(job.id));
+      await redis.eval(RELEASE_USER_KEY, 1, userAutomation(userId), String(job.id));
     }
   }
 

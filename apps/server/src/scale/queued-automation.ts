@@ -16,7 +16,14 @@ import {
   UserAutomationSchema,
   type WorkerControl,
 } from './automation-jobs';
-import { jobReplies, RELEASE_USER_AUTOMATION, userAutomation, userVideo, WORKER_CONTROL } from './redis-keys';
+import {
+  jobReplies,
+  PERSIST_USER_KEY,
+  RELEASE_USER_KEY,
+  userAutomation,
+  userVideo,
+  WORKER_CONTROL,
+} from './redis-keys';
 
 /** How long a question to the workers (where a user's work stands) waits for the one holding it. */
 const SNAPSHOT_WAIT_MS = 1_000;
@@ -247,7 +254,7 @@ export class QueuedAutomation implements AutomationFront {
 
   /** The user's key, if it still names `jobId` (another job's key is left alone). */
   private async release(userId: string, jobId: string): Promise<void> {
-    await this.deps.redis.eval(RELEASE_USER_AUTOMATION, 1, userAutomation(userId), jobId);
+    await this.deps.redis.eval(RELEASE_USER_KEY, 1, userAutomation(userId), jobId);
   }
 
   private async enqueue(
@@ -326,7 +333,7 @@ export class QueuedAutomation implements AutomationFront {
       throw new AppError('INTERNAL', 'The work could not be queued: the queue is unreachable');
     }
     // Once queued, the job names the key; it no longer expires (the job's end clears it).
-    await redis.eval(PERSIST_SCRIPT, 1, key, jobId);
+    await redis.eval(PERSIST_USER_KEY, 1, key, jobId);
     const ahead = await this.ahead(jobId);
     if (ahead > 0) {
       this.say(send, {
@@ -353,11 +360,6 @@ export class QueuedAutomation implements AutomationFront {
 
 /** How long a user's key lives before its job is queued (then it lives until the job ends). */
 const CLAIM_TTL_MS = 60_000;
-
-const PERSIST_SCRIPT = `
-local value = redis.call('GET', KEYS[1])
-if value and string.find(value, ARGV[1], 1, true) then return redis.call('PERSIST', KEYS[1]) end
-return 0`;
 
 /** The refusal one process gives while a user's automation work goes on. */
 function busy(kind: UserAutomation['kind']): AppError {

@@ -25,8 +25,21 @@ export const userAutomation = (userId: string) => `argus:automation:${userId}`;
 /** The session whose run video a user's screen watches, so a worker starting the job later streams it. */
 export const userVideo = (userId: string) => `argus:video:${userId}`;
 
-/** Deletes KEYS[1] (a user's automation key) if it still names the job ARGV[1]; another job's stays. */
-export const RELEASE_USER_AUTOMATION = `
+/** Deletes KEYS[1] (a user's automation or comparison key) if it still names the job ARGV[1]; another job's stays. */
+export const RELEASE_USER_KEY = `
 local value = redis.call('GET', KEYS[1])
 if value and string.find(value, ARGV[1], 1, true) then return redis.call('DEL', KEYS[1]) end
 return 0`;
+
+/** Makes KEYS[1] (a per-user key) last until released, if it still names the job ARGV[1]. */
+export const PERSIST_USER_KEY = `
+local value = redis.call('GET', KEYS[1])
+if value and string.find(value, ARGV[1], 1, true) then return redis.call('PERSIST', KEYS[1]) end
+return 0`;
+
+/** The BullMQ queue of design comparisons (its keys are `bull:argus-comparison:*`). */
+export const COMPARISON_QUEUE = 'argus-comparison';
+/** The comparison a user has queued or running (one at a time, as in one process). */
+export const userComparison = (userId: string) => `argus:comparison:${userId}`;
+/** Requests from web processes to every worker about comparisons: stop a user's. */
+export const COMPARISON_CONTROL = 'argus:control:comparison';

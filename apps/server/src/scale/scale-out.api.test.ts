@@ -11,6 +11,7 @@ import type { Server } from 'node:http';
 import { createScratchDatabase, type Database, openDatabase } from '@argus/db';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { client } from '../testing/api-targets';
@@ -365,6 +366,85 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
       here.ws.close();
       there.ws.close();
     }
+    for (const web of webs) expect(await web.app.services.pool.browserPid()).toBeUndefined();
+  }, 120_000);
+
+  it('compares a design on a worker: refused twice at once, stopped from the other web process, then completed for every tab', async () => {
+    const api = client(webs[0]);
+    const oda = await api.signUp('oda');
+    const session = (
+      await api.call('POST', '/api/sessions/', {
+        token: oda.token,
+        json: { title: 'Design', session_type: 'figma-comparison', url: `${site.url}/ok` },
+      })
+    ).data.id as string;
+    const form = new FormData();
+    const png = await sharp({
+      create: { width: 800, height: 600, channels: 3, background: '#ffffff' },
+    })
+      .png()
+      .toBuffer();
+    form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'design.png');
+    const uploaded = await api.call('POST', '/api/uploads', { token: oda.token, body: form });
+    expect(uploaded.status, JSON.stringify(uploaded.data)).toBe(201);
+    const compare = (path: string) => ({
+      comparison_type: 'image',
+      file_id: uploaded.data.file_id,
+      website_url: `${site.url}${path}`,
+      session_id: session,
+      viewports: { desktop: { width: 800, height: 600 } },
+    });
+    const taken = () => workers.reduce((n, w) => n + w.running.comparisonWorker.taken, 0);
+    const before = taken();
+    const here = socketOf(webs[0], oda);
+    const there = socketOf(webs[1], oda);
+    await Promise.all([connected(here), connected(there)]);
+    const said = (socket: TestSocket, type: string, text: string) =>
+      expect
+        .poll(() => socket.all.some((m) => m.type === type && JSON.stringify(m.data).includes(text)), {
+          timeout: 60_000,
+        })
+        .toBe(true);
+    try {
+      // A page that answers after 60 s: the worker is capturing it until the stop.
+      here.send('figma_website_comparison', compare('/slow?ms=60000'));
+      await said(there, 'vision_comparison_progress', 'Capturing');
+      // A second one, from the other web process, while the first runs on a worker: refused there.
+      there.send('figma_website_comparison', compare('/ok'));
+      expect((await there.next('vision_comparison_error', 10_000)).data.error).toBe(
+        'A comparison is already running. Wait for it to finish or stop it before starting another.',
+      );
+      const asked = Date.now();
+      there.send('stop_comparison', { session_id: session });
+      expect((await here.next('vision_comparison_error', 10_000)).data.error).toBe('Comparison stopped');
+      console.log(`[scale-out] a comparison on a worker stopped ${Date.now() - asked} ms after the stop`);
+
+      here.messages.length = 0;
+      there.messages.length = 0;
+      here.all.length = 0;
+      there.all.length = 0;
+      here.send('figma_website_comparison', compare('/ok'));
+      const [a, b] = await Promise.all([
+        here.next('vision_comparison_completed', 60_000),
+        there.next('vision_comparison_completed', 60_000),
+      ]);
+      expect(a).toEqual(b);
+      const results = a.data.results as { overall_similarity: number; engine: string };
+      expect(results.overall_similarity).toBeGreaterThan(0);
+      // Every tab followed the same progress, in the same order.
+      const progress = (socket: TestSocket) =>
+        socket.all.filter((m) => m.type === 'vision_comparison_progress').map((m) => m.data.message);
+      expect(progress(there)).toEqual(progress(here));
+      expect(progress(here).at(-1)).toBe('Comparison complete');
+      // Stored with the session, read through the other web process.
+      const stored = await client(webs[1]).call('GET', `/api/comparisons/${session}`, { token: oda.token });
+      expect(stored.status).toBe(200);
+      expect(stored.data.results.overall_similarity).toBe(results.overall_similarity);
+    } finally {
+      here.ws.close();
+      there.ws.close();
+    }
+    expect(taken()).toBe(before + 2);
     for (const web of webs) expect(await web.app.services.pool.browserPid()).toBeUndefined();
   }, 120_000);
 });

@@ -3,12 +3,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import { createServices, type Services } from '../services';
 import { AutomationWorker } from './automation-worker';
+import { ComparisonWorker } from './comparison-worker';
 import { RedisUserChannel } from './redis-channel';
 import { openRedis } from './redis-connections';
 
 export interface RunningWorker {
   services: Services;
   worker: AutomationWorker;
+  comparisonWorker: ComparisonWorker;
   /** Takes no new job, lets the ones under way finish, then closes the browsers and Redis. */
   stop(): Promise<void>;
 }
@@ -36,12 +38,25 @@ export async function startWorker(
     lockMs: config.workerLockMs,
     log,
   });
+  const comparisonWorker = new ComparisonWorker({
+    comparisons: services.comparisons,
+    channel,
+    redis: redis.commands,
+    subscriber: redis.subscriber,
+    connection: redis.queue,
+    // A comparison takes up to MAX_BROWSERS_PER_USER browsers (one per viewport).
+    concurrency: Math.max(1, Math.floor(config.maxBrowsers / config.maxBrowsersPerUser)),
+    lockMs: config.workerLockMs,
+    log,
+  });
   await worker.start();
+  await comparisonWorker.start();
   return {
     services,
     worker,
+    comparisonWorker,
     async stop() {
-      await worker.stop();
+      await Promise.all([worker.stop(), comparisonWorker.stop()]);
       await services.localAutomation.shutdown();
       await services.pool.close();
       await redis.close();

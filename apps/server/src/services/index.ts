@@ -18,9 +18,10 @@ import type { UserChannel } from '../realtime/user-channel';
 import { RetentionSweeper } from '../retention/retention-sweeper';
 import { RunRecorder } from '../runs/run-recorder';
 import { QueuedAutomation } from '../scale/queued-automation';
+import { QueuedComparisons } from '../scale/queued-comparisons';
 import { RedisUserChannel } from '../scale/redis-channel';
 import type { RedisConnections } from '../scale/redis-connections';
-import { AUTOMATION_QUEUE } from '../scale/redis-keys';
+import { AUTOMATION_QUEUE, COMPARISON_QUEUE } from '../scale/redis-keys';
 import { ScheduleService } from '../schedules/schedule-service';
 import { Scheduler } from '../schedules/scheduler';
 import { ApiTokenService } from './api-tokens';
@@ -60,6 +61,8 @@ export interface Services {
   localAutomation: AutomationService;
   /** With REDIS_URL in a web process: the queue's side here (app.ts starts and stops it). */
   queuedAutomation?: QueuedAutomation;
+  /** With REDIS_URL, in a web process: the comparisons' queue (their work runs on workers). */
+  queuedComparisons?: QueuedComparisons;
   /** Conversational mode's live browsers. */
   conversations: ConversationService;
   /** Design comparison: uploads' checks live in comparison/design-uploads.ts, the work here. */
@@ -169,14 +172,27 @@ export async function createServices(
     savedRunFinished: (userId, runId) => notifications.runFinished(userId, runId),
     channel,
   });
-  const queuedAutomation =
+  const users =
     scale.role === 'web'
+      ? new RedisUserChannel({ messages: scale.redis.commands, frames: scale.redis.frames, log })
+      : undefined;
+  const queuedAutomation =
+    scale.role === 'web' && users
       ? new QueuedAutomation({
           queue: new Queue(AUTOMATION_QUEUE, { connection: scale.redis.queue }),
           redis: scale.redis.commands,
           subscriber: scale.redis.subscriber,
-          users: new RedisUserChannel({ messages: scale.redis.commands, frames: scale.redis.frames, log }),
+          users,
           createRun: (userId, ids) => localAutomation.prepareSavedRun(userId, ids),
+          log,
+        })
+      : undefined;
+  const queuedComparisons =
+    scale.role === 'web' && users
+      ? new QueuedComparisons({
+          queue: new Queue(COMPARISON_QUEUE, { connection: scale.redis.queue }),
+          redis: scale.redis.commands,
+          users,
           log,
         })
       : undefined;
@@ -224,6 +240,7 @@ export async function createServices(
       log,
     }),
     checkSession: (userId, sessionId) => recorder.checkSession(userId, sessionId),
+    handOff: queuedComparisons,
     log,
   });
   const windowMs = config.rateLimitWindowSeconds * 1000;
@@ -242,6 +259,7 @@ export async function createServices(
     automation,
     localAutomation,
     queuedAutomation,
+    queuedComparisons,
     conversations,
     comparisons,
     secrets,

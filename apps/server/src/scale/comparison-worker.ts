@@ -1,0 +1,92 @@
+import type { ServerMessageInput } from '@argus/protocol';
+import { type Job, Worker } from 'bullmq';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { ComparisonService } from '../comparison/comparison-service';
+import type { UserChannel } from '../realtime/user-channel';
+import { ComparisonControlSchema, ComparisonJobSchema } from './comparison-jobs';
+import { COMPARISON_CONTROL, COMPARISON_QUEUE, RELEASE_USER_KEY, userComparison } from './redis-keys';
+
+export interface ComparisonWorkerDeps {
+  comparisons: ComparisonService;
+  /** The user's sockets, through Redis (RedisUserChannel). */
+  channel: UserChannel;
+  /** Commands. */
+  redis: Redis;
+  /** Control messages from web processes (a connection in subscriber mode). */
+  subscriber: Redis;
+  /** BullMQ's own connection (it blocks on it). */
+  connection: Redis;
+  /** Comparisons at once. */
+  concurrency: number;
+  /** As the automation worker's (WORKER_LOCK_MS). @default 30000 */
+  lockMs?: number;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * A worker process's side of the comparison queue (docs/DEPLOYMENT.md#how-work-flows): takes the
+ * comparisons web processes checked and queued, checks each again and runs it through the same
+ * ComparisonService one process uses, over this process's browsers; its progress and outcome reach
+ * every socket of the user through Redis. A stop from any web process reaches the worker comparing.
+ * A comparison whose worker died is taken up again once and starts over (it stores nothing until its end).
+ */
+export class ComparisonWorker {
+  private worker: Worker | null = null;
+  /** Comparisons this worker has taken (for tests and diagnostics). */
+  taken = 0;
+
+  constructor(private readonly deps: ComparisonWorkerDeps) {}
+
+  async start(): Promise<void> {
+    const { subscriber, log } = this.deps;
+    subscriber.on('message', (channel: string, text: string) => {
+      if (channel !== COMPARISON_CONTROL) return;
+      this.control(text).catch((error: unknown) => log.error({ err: error }, 'a control message failed'));
+    });
+    await subscriber.subscribe(COMPARISON_CONTROL);
+    this.worker = new Worker(COMPARISON_QUEUE, (job) => this.process(job), {
+      connection: this.deps.connection,
+      concurrency: this.deps.concurrency,
+      lockDuration: this.deps.lockMs ?? 30_000,
+      stalledInterval: this.deps.lockMs ?? 30_000,
+      maxStalledCount: 1,
+    });
+    this.worker.on('error', (error) => log.error({ err: error }, 'comparison worker'));
+  }
+
+  /** Takes no new comparison; the ones under way finish. */
+  async stop(): Promise<void> {
+    await this.worker?.close();
+    await this.deps.subscriber.unsubscribe(COMPARISON_CONTROL).catch(() => {});
+  }
+
+  private async process(job: Job): Promise<void> {
+    this.taken++;
+    const { comparisons, channel, redis, log } = this.deps;
+    const parsed = ComparisonJobSchema.safeParse(job.data);
+    if (!parsed.success) {
+      // Nobody to tell but the log: without a valid user the job cannot be addressed.
+      log.error({ jobId: job.id, issues: parsed.error.issues.slice(0, 5) }, 'a comparison job was refused');
+      return;
+    }
+    const { user_id: userId, data } = parsed.data;
+    try {
+      await comparisons.compareQueued(userId, data, (message: ServerMessageInput) =>
+        channel.sendToUser(userId, message),
+      );
+    } finally {
+      await redis.eval(RELEASE_USER_KEY, 1, userComparison(userId), String(job.id));
+    }
+  }
+
+  private async control(text: string): Promise<void> {
+    const { comparisons, channel } = this.deps;
+    const parsed = ComparisonControlSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) return;
+    const { user_id: userId, session_id: sessionId } = parsed.data;
+    // Only the worker comparing for the user answers.
+    if (!comparisons.comparing(userId)) return;
+    await comparisons.stop(userId, sessionId, (message) => channel.sendToUser(userId, message));
+  }
+}
