@@ -49,7 +49,13 @@ describe('configuration of history retention', () => {
 
 describe('configuration of scale-out', () => {
   it('is one process by default, and reads REDIS_URL beside a PostgreSQL and the worker lock', () => {
-    expect(loadConfig({})).toMatchObject({ redisUrl: undefined, workerLockMs: 30_000 });
+    expect(loadConfig({})).toMatchObject({
+      redisUrl: undefined,
+      workerLockMs: 30_000,
+      databaseRetryMs: 30_000,
+    });
+    expect(loadConfig({ DATABASE_RETRY_MS: '0' }).databaseRetryMs).toBe(0);
+    expect(() => loadConfig({ DATABASE_RETRY_MS: 'soon' })).toThrow(/DATABASE_RETRY_MS/);
     expect(
       loadConfig({
         REDIS_URL: 'redis://127.0.0.1:6379/2',

@@ -22,6 +22,11 @@ export interface Config {
    * up by another within about twice this (docs/DEPLOYMENT.md#how-work-flows). @default 30000
    */
   workerLockMs: number;
+  /**
+   * How long a statement waits out an unreachable PostgreSQL (DATABASE_RETRY_MS) before it fails; 0 fails
+   * at once (docs/DEPLOYMENT.md#postgresql). @default 30000
+   */
+  databaseRetryMs: number;
   /** Token signing secret; generated once and kept in DATA_DIR when unset. */
   jwtSecret?: string;
   /** Lifetime of an access token. @default 86400 (24 h) */
@@ -401,6 +406,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: redisUrl(env.REDIS_URL, env.DATABASE_URL),
     workerLockMs: Math.max(1000, int(env.WORKER_LOCK_MS, 30_000, 'WORKER_LOCK_MS')),
+    databaseRetryMs: int(env.DATABASE_RETRY_MS, 30_000, 'DATABASE_RETRY_MS'),
     jwtSecret: env.JWT_SECRET || undefined,
     tokenTtlSeconds: int(env.TOKEN_TTL_SECONDS, 86_400, 'TOKEN_TTL_SECONDS'),
     signedUrlTtlSeconds: Math.max(1, int(env.SIGNED_URL_TTL_SECONDS, 600, 'SIGNED_URL_TTL_SECONDS')),

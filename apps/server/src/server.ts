@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import { openDatabase, redactUrl } from '@argus/db';
 import { RUNNING_AS_ROOT } from '@argus/engine';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app';
 import { loadConfig, loadDotEnv } from './config';
 import { securePrivateDir } from './data-dir';
+import { databaseRetry } from './database-retry';
 import { createLogDestination } from './logging/log-destination';
 import { startShutdownWatchdog } from './shutdown/watchdog';
 
@@ -13,10 +15,16 @@ process.umask(0o077);
 loadDotEnv();
 const config = loadConfig();
 await securePrivateDir(config.dataDir);
-const db = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: join(config.dataDir, 'db') });
+let appLog: FastifyBaseLogger | undefined;
+const db = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  pgliteDir: join(config.dataDir, 'db'),
+  retry: databaseRetry(config, () => appLog),
+});
 // Logs never block the process, not even at exit with nobody reading standard output (issue 12).
 const logs = createLogDestination(process.stdout);
 const app = await buildApp({ config, db, logStream: logs });
+appLog = app.log;
 
 /** How long the log flush at the end of a stop may wait for a slow reader; later lines are dropped. */
 const LOG_FLUSH_MS = 2_000;

@@ -3,6 +3,7 @@ import { openDatabase, redactUrl } from '@argus/db';
 import { pino } from 'pino';
 import { loadConfig, loadDotEnv } from './config';
 import { securePrivateDir } from './data-dir';
+import { databaseRetry } from './database-retry';
 import { createLogDestination } from './logging/log-destination';
 import { startWorker } from './scale/start-worker';
 import { startShutdownWatchdog } from './shutdown/watchdog';
@@ -23,7 +24,11 @@ if (!config.redisUrl || !config.databaseUrl) {
 await securePrivateDir(config.dataDir);
 const logs = createLogDestination(process.stdout);
 const log = pino({ level: config.logLevel, base: { role: 'worker' } }, logs);
-const db = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: join(config.dataDir, 'db') });
+const db = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  pgliteDir: join(config.dataDir, 'db'),
+  retry: databaseRetry(config, () => log),
+});
 const running = await startWorker(config, db, log);
 log.info(
   `Argus worker ${config.version}: taking automation jobs (database: PostgreSQL ${redactUrl(config.databaseUrl)})`,

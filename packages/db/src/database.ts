@@ -5,8 +5,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import pg from 'pg';
+import type pg from 'pg';
 import { lockDirectory } from './dir-lock';
+import { RetryingPool, type RetryOptions } from './retrying-pool';
 import * as schema from './schema';
 
 export type Drizzle = NodePgDatabase<typeof schema>;
@@ -22,6 +23,11 @@ export interface DatabaseOptions {
    * tests start each database from a migrated template instead of running initdb and every migration.
    */
   pgliteDump?: Blob;
+  /**
+   * PostgreSQL only: how statements wait out a server unreachable for a while (retrying-pool.ts).
+   * Opening still fails at once when the server cannot be reached then.
+   */
+  retry?: RetryOptions;
 }
 
 /** One SQL dialect (PostgreSQL) over two engines: embedded PGlite or a PostgreSQL server. */
@@ -41,7 +47,7 @@ const MIGRATION_LOCK_ID = 727_172_001;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const db = options.databaseUrl
-    ? await openPostgres(options.databaseUrl)
+    ? await openPostgres(options.databaseUrl, options.retry)
     : await openPglite(options.pgliteDir, options.pgliteDump);
   try {
     await migrate(db);
@@ -107,18 +113,36 @@ async function openPglite(dir?: string, dump?: Blob): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // Fail fast with a readable message rather than at the first request.
-  const probe = await pool.connect().catch(async (error: Error) => {
-    await pool.end();
-    throw new Error(`Cannot connect to PostgreSQL (${redactUrl(url)}): ${error.message}`);
-  });
-  probe.release();
+async function openPostgres(url: string, retry?: RetryOptions): Promise<Database> {
+  // A connection attempt gives up after 10 s (a server that does not answer at all), to be retried.
+  const pool = new RetryingPool(
+    // keepAlive: a connection whose server went away without a word is found dead, not waited on.
+    { connectionString: url, max: 10, connectionTimeoutMillis: 10_000, keepAlive: true },
+    retry,
+  );
+  // Fail fast with a readable message rather than at the first request: the callback form is not retried.
+  await new Promise<void>((resolve, reject) =>
+    pool.connect((error: Error | undefined, client: pg.PoolClient | undefined, release: () => void) => {
+      if (error || !client) {
+        pool
+          .end()
+          .catch(() => undefined)
+          .finally(() =>
+            reject(new Error(`Cannot connect to PostgreSQL (${redactUrl(url)}): ${error?.message}`)),
+          );
+        return;
+      }
+      release();
+      resolve();
+    }),
+  );
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on next use.
   });
   const orm = drizzlePg({ client: pool, schema });
+  const transaction = orm.transaction.bind(orm);
+  orm.transaction = ((run, config) =>
+    pool.beginAgain(() => transaction(run, config))) as typeof orm.transaction;
   let closed = false;
   return {
     kind: 'postgresql',

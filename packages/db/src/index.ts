@@ -71,6 +71,7 @@ export {
   retentionRepository,
   type StorageTotals,
 } from './retention';
+export type { RetryOptions } from './retrying-pool';
 export {
   type NewSchedule,
   type ScheduleListing,
@@ -121,6 +122,7 @@ export {
   createScratchDatabase,
   openMigratedPglite,
   seedPgliteDir,
+  startPostgresCut,
   type TestEngine,
   testEngines,
 } from './testing';

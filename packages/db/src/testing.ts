@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { type AddressInfo, connect, createServer as createNetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
@@ -207,4 +208,57 @@ export function testEngines({ fresh = false }: { fresh?: boolean } = {}): TestEn
     });
   }
   return engines;
+}
+
+/**
+ * A TCP relay on 127.0.0.1 in front of the PostgreSQL at `url`, whose `cut` makes the server
+ * unreachable as an outage does (every open connection reset, new ones refused) until `restore`
+ * listens again on the same port. `url` through it is `proxied`.
+ */
+export async function startPostgresCut(url: string): Promise<{
+  proxied: string;
+  cut: () => Promise<void>;
+  restore: () => Promise<void>;
+  close: () => Promise<void>;
+}> {
+  const target = new URL(url);
+  const sockets = new Set<Socket>();
+  const server = createNetServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  await listen(0);
+  const port = (server.address() as AddressInfo).port;
+  const proxied = new URL(url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String(port);
+  const cut = async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of sockets) socket.resetAndDestroy();
+    await closed;
+  };
+  return {
+    proxied: proxied.toString(),
+    cut,
+    restore: () => listen(port),
+    close: async () => {
+      if (server.listening) await cut();
+    },
+  };
 }
