@@ -143,9 +143,11 @@ export async function buildApp({
     app.addHook('onReady', async () => {
       await relay.start();
       await services.queuedAutomation?.start();
+      services.orphanRuns?.start();
     });
     app.addHook('onClose', async () => {
       // The work goes on in the workers; this process just stops listening.
+      await services.orphanRuns?.stop();
       await services.queuedAutomation?.shutdown();
       await services.queuedComparisons?.shutdown();
       await relay.stop();
@@ -153,7 +155,7 @@ export async function buildApp({
     });
   } else {
     // A run the previous process left running cannot finish: say so (what it recorded stays). With
-    // workers, runs belong to them: a web process starting says nothing about them.
+    // workers, runs belong to them: a web process marks only those whose job is lost (scale/orphan-runs.ts).
     const interrupted = await services.repos.testRuns.markInterrupted();
     if (interrupted) app.log.warn({ interrupted }, 'marked test runs of a previous process as interrupted');
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Drizzle } from './database';
 import {
@@ -122,6 +122,25 @@ export function testRunsRepository(orm: Drizzle) {
         .where(eq(testRuns.status, 'running'))
         .returning({ id: testRuns.id });
       return rows.length;
+    },
+    /**
+     * With workers: runs still pending or running whose work is gone (no job holds them any more), made
+     * before `madeBefore` (younger ones may be between their row and their job), except `keep`, the
+     * runs of the jobs still queued or under way. Answers the runs it marked interrupted.
+     */
+    async interruptOrphans(keep: string[], madeBefore: Date): Promise<{ id: string; user_id: string }[]> {
+      const now = new Date();
+      return orm
+        .update(testRuns)
+        .set({ status: 'interrupted', completed_at: now, updated_at: now })
+        .where(
+          and(
+            inArray(testRuns.status, ['pending', 'running']),
+            lt(testRuns.created_at, madeBefore),
+            keep.length > 0 ? notInArray(testRuns.id, keep.filter(isUuid)) : undefined,
+          ),
+        )
+        .returning({ id: testRuns.id, user_id: testRuns.user_id });
     },
     async addResult(userId: string, runId: string, input: NewTestResult): Promise<TestResultRow> {
       const [row] = await orm

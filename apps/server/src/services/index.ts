@@ -17,6 +17,7 @@ import { ProjectService } from '../projects/project-service';
 import type { UserChannel } from '../realtime/user-channel';
 import { RetentionSweeper } from '../retention/retention-sweeper';
 import { RunRecorder } from '../runs/run-recorder';
+import { OrphanRunSweeper } from '../scale/orphan-runs';
 import { QueuedAutomation } from '../scale/queued-automation';
 import { QueuedComparisons } from '../scale/queued-comparisons';
 import { RedisUserChannel } from '../scale/redis-channel';
@@ -61,6 +62,8 @@ export interface Services {
   localAutomation: AutomationService;
   /** With REDIS_URL in a web process: the queue's side here (app.ts starts and stops it). */
   queuedAutomation?: QueuedAutomation;
+  /** With REDIS_URL, in a web process: marks runs whose job is lost interrupted (app.ts starts it). */
+  orphanRuns?: OrphanRunSweeper;
   /** With REDIS_URL, in a web process: the comparisons' queue (their work runs on workers). */
   queuedComparisons?: QueuedComparisons;
   /** Conversational mode's live browsers. */
@@ -172,26 +175,31 @@ export async function createServices(
     savedRunFinished: (userId, runId) => notifications.runFinished(userId, runId),
     channel,
   });
-  const users =
-    scale.role === 'web'
-      ? new RedisUserChannel({ messages: scale.redis.commands, frames: scale.redis.frames, log })
-      : undefined;
+  // A web process with REDIS_URL: automation and comparisons are queued for workers.
+  const redis = scale.role === 'web' ? scale.redis : undefined;
+  const users = redis
+    ? new RedisUserChannel({ messages: redis.commands, frames: redis.frames, log })
+    : undefined;
+  const automationQueue = redis ? new Queue(AUTOMATION_QUEUE, { connection: redis.queue }) : undefined;
   const queuedAutomation =
-    scale.role === 'web' && users
+    redis && automationQueue && users
       ? new QueuedAutomation({
-          queue: new Queue(AUTOMATION_QUEUE, { connection: scale.redis.queue }),
-          redis: scale.redis.commands,
-          subscriber: scale.redis.subscriber,
+          queue: automationQueue,
+          redis: redis.commands,
+          subscriber: redis.subscriber,
           users,
           createRun: (userId, ids) => localAutomation.prepareSavedRun(userId, ids),
           log,
         })
       : undefined;
+  const orphanRuns = automationQueue
+    ? new OrphanRunSweeper({ queue: automationQueue, testRuns: repos.testRuns, log })
+    : undefined;
   const queuedComparisons =
-    scale.role === 'web' && users
+    redis && users
       ? new QueuedComparisons({
-          queue: new Queue(COMPARISON_QUEUE, { connection: scale.redis.queue }),
-          redis: scale.redis.commands,
+          queue: new Queue(COMPARISON_QUEUE, { connection: redis.queue }),
+          redis: redis.commands,
           users,
           log,
         })
@@ -260,6 +268,7 @@ export async function createServices(
     localAutomation,
     queuedAutomation,
     queuedComparisons,
+    orphanRuns,
     conversations,
     comparisons,
     secrets,
