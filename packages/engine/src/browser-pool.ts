@@ -192,6 +192,11 @@ export class BrowserPool {
       executablePath: findChromium(this.options.chromiumPath),
       headless: true,
       timeout: 30_000,
+      // The process's own shutdown closes the browser once the work under way is done (a stopping
+      // worker lets its cases finish); Playwright would close it at the signal, under them. It still
+      // kills the browser when the process exits.
+      handleSIGTERM: false,
+      handleSIGINT: false,
       // Playwright turns the sandbox off unless asked; keep it wherever Chromium can run it.
       chromiumSandbox: !RUNNING_AS_ROOT,
       // Playwright turns Chromium's popup blocker off; with it on, a page's script opens no window

@@ -107,6 +107,10 @@ export interface RunOrigin {
  */
 export class AutomationService {
   private readonly video = new AutomationVideo();
+  /** Set by `handBack`: runs take no new case. */
+  private handingBack = false;
+  /** Runs that ended handed back. */
+  private readonly handedBack = new Set<string>();
 
   constructor(private readonly deps: AutomationDeps) {}
 
@@ -597,10 +601,23 @@ export class AutomationService {
 
       try {
         const workers = Array.from({ length: activity.browsers }, async () => {
-          while (next < total && !signal.aborted) await runOne(next++);
+          while (next < total && !signal.aborted && !this.handingBack) await runOne(next++);
         });
         await Promise.all(workers);
         const executionTime = seconds(Date.now() - activity.startedAt);
+        if (!signal.aborted && this.handingBack && next < total) {
+          // Its worker is stopping: the cases under way are recorded; the rest run where the job goes next.
+          this.handedBack.add(runId);
+          const recordedCount = (await recorder.recordedCases(userId, runId)).size;
+          progress(`Handed to another worker: ${recordedCount} of ${total} tests recorded`);
+          await recorder.note(
+            userId,
+            runId,
+            `Handed back to the queue by a stopping worker: ${recordedCount} of ${total} tests recorded`,
+            'warn',
+          );
+          return;
+        }
         if (signal.aborted) {
           await recorder.stopped(userId, runId, executionTime, usage);
           emit({
@@ -823,6 +840,20 @@ export class AutomationService {
     if (activity.kind === 'running') emit({ type: 'execution_stopping', data: {} });
     await this.deps.activities.stop(activity);
     if (activity.kind === 'generating') emit({ type: 'execution_stopped', data: { execution_time: 0 } });
+  }
+
+  /**
+   * A worker's SIGTERM (docs/DEPLOYMENT.md#a-worker-that-stops): every run takes no new case; once the
+   * cases under way are recorded, a run with cases left ends without a verdict, its row still running,
+   * and `wasHandedBack` says so, for its job to go back to the queue. Generations go on to their end.
+   */
+  handBack(): void {
+    this.handingBack = true;
+  }
+
+  /** Whether the run ended handed back by `handBack` (its job goes back to the queue). */
+  wasHandedBack(runId: string): boolean {
+    return this.handedBack.has(runId);
   }
 
   /** Server shutdown: abort everything; runs still going are marked interrupted. */

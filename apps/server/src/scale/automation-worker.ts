@@ -1,5 +1,5 @@
 import type { ServerMessageInput } from '@argus/protocol';
-import { type Job, Worker } from 'bullmq';
+import { DelayedError, type Job, Worker } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { AutomationService } from '../automation/automation-service';
@@ -55,7 +55,7 @@ export class AutomationWorker {
       this.control(text).catch((error: unknown) => log.error({ err: error }, 'a control message failed'));
     });
     await subscriber.subscribe(WORKER_CONTROL);
-    this.worker = new Worker(AUTOMATION_QUEUE, (job) => this.process(job), {
+    this.worker = new Worker(AUTOMATION_QUEUE, (job, token) => this.process(job, token), {
       connection: this.deps.connection,
       concurrency: this.deps.concurrency,
       lockDuration: this.deps.lockMs ?? 30_000,
@@ -75,13 +75,17 @@ export class AutomationWorker {
     this.worker?.resume();
   }
 
-  /** Takes no new job; the jobs under way finish (or stop with the process's automation shutdown). */
+  /**
+   * Takes no new job. A run under way finishes the cases it has started, then goes back to the queue
+   * for another worker to resume (AutomationService.handBack); a generation finishes.
+   */
   async stop(): Promise<void> {
+    this.deps.automation.handBack();
     await this.worker?.close();
     await this.deps.subscriber.unsubscribe(WORKER_CONTROL).catch(() => {});
   }
 
-  private async process(job: Job): Promise<void> {
+  private async process(job: Job, token?: string): Promise<void> {
     this.taken++;
     const { automation, channel, redis, log } = this.deps;
     const reply = (message: JobReply) => redis.publish(jobReplies(String(job.id)), JSON.stringify(message));
@@ -103,17 +107,20 @@ export class AutomationWorker {
         : work.notify === 'caller'
           ? (message: ServerMessageInput) => void reply({ type: 'message', message: { ...message } })
           : () => {};
+    let handedBack = false;
     try {
       // The screen may have asked for video before this worker took the job.
       const watched = await redis.get(userVideo(userId));
       if (watched) automation.watchSession(userId, watched);
       let done: Promise<void>;
+      let runId: Promise<string | null> = Promise.resolve(null);
       if (work.kind === 'generate') {
         ({ done } = await automation.generate(userId, work.data, send));
         await reply({ type: 'started' });
       } else if (work.kind === 'run') {
         const started = await automation.run(userId, { ...work.data, resume: resumed }, send);
         done = started.done;
+        runId = started.runId;
         await reply({ type: 'started' });
         void started.runId.then(async (id) => {
           // Kept on the job: a worker that takes it up after this one died resumes this run.
@@ -124,11 +131,21 @@ export class AutomationWorker {
       } else {
         const started = await automation.runSavedSuite(userId, { ...work.data, resume: resumed }, send);
         done = started.done;
+        runId = Promise.resolve(work.data.test_run_id);
         await reply({ type: 'started' });
       }
       await done;
+      const id = await runId;
+      if (id && automation.wasHandedBack(id) && token) {
+        // Back to the queue at once, still the user's: another worker takes it and resumes the run.
+        handedBack = true;
+        await job.moveToDelayed(Date.now(), token);
+        log.info({ jobId: job.id, runId: id }, 'a stopping worker handed its run back to the queue');
+        throw new DelayedError();
+      }
       await reply({ type: 'ended', error: null });
     } catch (error) {
+      if (error instanceof DelayedError) throw error;
       const known = error instanceof AppError;
       if (!known) log.error({ err: error, jobId: job.id }, 'automation job failed');
       await reply({
@@ -139,7 +156,7 @@ export class AutomationWorker {
         },
       });
     } finally {
-      await redis.eval(RELEASE_USER_KEY, 1, userAutomation(userId), String(job.id));
+      if (!handedBack) await redis.eval(RELEASE_USER_KEY, 1, userAutomation(userId), String(job.id));
     }
   }
 

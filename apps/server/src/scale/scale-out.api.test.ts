@@ -306,6 +306,62 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
       for (const { running } of workers) running.worker.resume();
     }
   }, 180_000);
+  it('hands a run back to the queue when its worker gets SIGTERM: the cases under way finish, another worker resumes the rest', async () => {
+    for (const { running } of workers) await running.worker.pause();
+    const child = await spawnWorker(webs[0].port, webs[0].dataDir, { ...env(), DATABASE_URL: scratch.url });
+    try {
+      const api = client(webs[0]);
+      const rae = await api.signUp('rae');
+      const { runsPath } = await siteProject(api, rae.token, site.url, {
+        name: 'Long',
+        test_cases: LONG_SUITE,
+      });
+      const res = await api.call('POST', runsPath, { token: rae.token, json: {} });
+      const runId = res.data.test_run_id as string;
+      const detail = async () =>
+        (await api.call('GET', `/api/automation/test-runs/${runId}`, { token: rae.token })).data as {
+          status: string;
+          test_results: { id: string; test_case_name: string; status: string }[];
+          execution_log: { message: string }[];
+        };
+      await expect
+        .poll(async () => (await detail()).test_results.length, { timeout: 60_000, interval: 100 })
+        .toBeGreaterThanOrEqual(2);
+      for (const { running } of workers) running.worker.resume();
+      const signalled = Date.now();
+      // The worker finishes the case it has started, hands the job back, and exits cleanly.
+      expect(await child.stop(), child.output()).toBe(0);
+      const exitedMs = Date.now() - signalled;
+      const before = (await detail()).test_results;
+      expect(before.length).toBeLessThan(LONG_SUITE.length);
+
+      const events = await fetch(`${webs[0].url}/api/runs/${runId}/events`, {
+        headers: { authorization: `Bearer ${rae.token}` },
+      });
+      await events.text();
+      console.log(
+        `[scale-out] SIGTERM: the worker exited ${exitedMs} ms after it, and the run was finished ${Date.now() - signalled} ms after it`,
+      );
+      const after = await detail();
+      expect(after.status).toBe('completed');
+      expect(after.test_results.map((r) => r.test_case_name).sort()).toEqual(
+        LONG_SUITE.map((c) => c.test_name).sort(),
+      );
+      expect(after.test_results.every((r) => r.status === 'passed')).toBe(true);
+      for (const result of before) expect(after.test_results.find((r) => r.id === result.id)).toEqual(result);
+      const log = after.execution_log.map((l) => l.message);
+      expect(log).toContainEqual(
+        `Handed back to the queue by a stopping worker: ${before.length} of ${LONG_SUITE.length} tests recorded`,
+      );
+      expect(log).toContainEqual(
+        `Resumed on another worker: ${before.length} of ${LONG_SUITE.length} tests were already recorded and are not run again`,
+      );
+    } finally {
+      await child.kill();
+      for (const { running } of workers) running.worker.resume();
+    }
+  }, 180_000);
+
   it('lets a tab whose web process went away pick its run up on another one', async () => {
     const suite = LONG_SUITE;
     const third = await startInProcess({ ...env(), DATABASE_URL: scratch.url, DATA_DIR: webs[0].dataDir });
