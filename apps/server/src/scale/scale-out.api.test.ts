@@ -18,7 +18,7 @@ import { client } from '../testing/api-targets';
 import { type InProcessServer, startInProcess } from '../testing/in-process-server';
 import { checksReady, LONG_SUITE, SUITE, siteProject, startScaleSite } from '../testing/scale-site';
 import { SMALL_EXPLORATION } from '../testing/small-exploration';
-import { spawnWorker, testServerEnv } from '../testing/spawn-server';
+import { spawnServer, spawnWorker, testServerEnv } from '../testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
 import { type RunningWorker, startWorker } from './start-worker';
 
@@ -362,19 +362,17 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
     }
   }, 180_000);
 
-  it('lets a tab whose web process went away pick its run up on another one', async () => {
+  it('lets a tab whose web process was killed (kill -9) pick its run up on another one', async () => {
     const suite = LONG_SUITE;
-    const third = await startInProcess({ ...env(), DATABASE_URL: scratch.url, DATA_DIR: webs[0].dataDir });
-    let stopped = false;
+    // The built server (what `npm start` runs), on the same database, Redis and data directory.
+    const third = await spawnServer({ ...env(), DATABASE_URL: scratch.url, DATA_DIR: webs[0].dataDir });
     try {
       const mia = await client(third).signUp('mia');
-      const tab = socketOf(third, mia);
+      const tab = openSocket(`${third.url.replace('http', 'ws')}/ws/${mia.user.id}?token=${mia.token}`);
       await connected(tab);
       tab.send('run_all_tests', { url: `${site.url}/`, test_cases: suite, session_id: null });
       const started = await tab.next('execution_started');
-      // Its stop does not wait for the run (it once did, for a Redis unsubscribe: scale/redis-channel.ts).
-      await third.stop();
-      stopped = true;
+      await third.crash();
       await tab.closed;
 
       // The tab reconnects (through the proxy) to another web process and asks where its work stands.
@@ -391,7 +389,7 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
       expect(done.data).toMatchObject({ total_tests: suite.length, passed: suite.length });
       again.ws.close();
     } finally {
-      if (!stopped) await third.stop();
+      await third.crash();
     }
   }, 120_000);
   it('generates on a worker, for its HTTP caller and over the socket for every tab', async () => {
