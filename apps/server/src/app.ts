@@ -32,7 +32,7 @@ import { tokenRoutes } from './routes/tokens';
 import { uploadRoutes } from './routes/uploads';
 import { webhookRoutes } from './routes/webhooks';
 import { RedisRelay } from './scale/redis-channel';
-import { openRedis } from './scale/redis-connections';
+import { checkRedis, openRedis } from './scale/redis-connections';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './security-headers';
 import { createServices, type Services } from './services';
 import { gatewayRoutes } from './ws/gateway';
@@ -128,6 +128,7 @@ export async function buildApp({
 
   // With REDIS_URL this is a web process: automation is queued for worker processes, and what they
   // say to users arrives through Redis (docs/DEPLOYMENT.md#how-work-flows).
+  if (config.redisUrl) await checkRedis(config.redisUrl);
   const redis = config.redisUrl ? openRedis(config.redisUrl, 'web', app.log) : undefined;
 
   // Services

@@ -1,3 +1,4 @@
+import { redactUrl } from '@argus/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 
@@ -13,6 +14,33 @@ export interface RedisConnections {
   frames: Redis;
   queue: Redis;
   close(): Promise<void>;
+}
+
+/**
+ * Refuses to start without Redis, as without PostgreSQL: one connection attempt, no retry, and a
+ * readable error naming the address (its password hidden). Once started, a lost Redis is waited for.
+ */
+export async function checkRedis(url: string, timeoutMs = 5_000): Promise<void> {
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: timeoutMs,
+    enableOfflineQueue: false,
+  });
+  // The connection's own error says why (ECONNREFUSED…); connect() only rejects 'Connection is closed.'
+  let cause: Error | undefined;
+  probe.on('error', (error: Error) => {
+    cause ??= error;
+  });
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (error) {
+    throw new Error(`Cannot connect to Redis (${redactUrl(url)}): ${(cause ?? (error as Error)).message}`);
+  } finally {
+    probe.disconnect();
+  }
 }
 
 export function openRedis(url: string, role: string, log?: FastifyBaseLogger): RedisConnections {

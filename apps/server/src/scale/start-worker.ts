@@ -5,7 +5,7 @@ import { createServices, type Services } from '../services';
 import { AutomationWorker } from './automation-worker';
 import { ComparisonWorker } from './comparison-worker';
 import { RedisUserChannel } from './redis-channel';
-import { openRedis } from './redis-connections';
+import { checkRedis, openRedis } from './redis-connections';
 
 export interface RunningWorker {
   services: Services;
@@ -25,6 +25,7 @@ export async function startWorker(
   log: FastifyBaseLogger,
 ): Promise<RunningWorker> {
   if (!config.redisUrl) throw new Error('A worker needs REDIS_URL');
+  await checkRedis(config.redisUrl);
   const redis = openRedis(config.redisUrl, 'worker', log);
   const channel = new RedisUserChannel({ messages: redis.commands, frames: redis.frames, log });
   const services = await createServices(config, db, log, channel, { role: 'worker' });
