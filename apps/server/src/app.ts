@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '@argus/db';
@@ -31,6 +32,7 @@ import { settingsRoutes } from './routes/settings';
 import { tokenRoutes } from './routes/tokens';
 import { uploadRoutes } from './routes/uploads';
 import { webhookRoutes } from './routes/webhooks';
+import { PresenceBeacon } from './scale/presence';
 import { RedisRelay } from './scale/redis-channel';
 import { checkRedis, openRedis } from './scale/redis-connections';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './security-headers';
@@ -141,16 +143,28 @@ export async function buildApp({
   );
   if (redis) {
     const relay = new RedisRelay(redis.subscriber, hub, app.log);
+    // Workers holding live browsers learn which users have sockets here (scale/presence.ts).
+    const presence = new PresenceBeacon({
+      redis: redis.commands,
+      web: randomUUID(),
+      counts: () => hub.socketsPerUser(),
+      log: app.log,
+    });
     app.addHook('onReady', async () => {
       await relay.start();
       await services.queuedAutomation?.start();
       services.orphanRuns?.start();
+      hub.onPresenceChange = () => presence.publish();
+      presence.start();
     });
     app.addHook('onClose', async () => {
       // The work goes on in the workers; this process just stops listening.
+      hub.onPresenceChange = null;
+      presence.stop();
       await services.orphanRuns?.stop();
       await services.queuedAutomation?.shutdown();
       await services.queuedComparisons?.shutdown();
+      await services.queuedConversations?.shutdown();
       await relay.stop();
       await redis.close();
     });
@@ -184,7 +198,7 @@ export async function buildApp({
   const handlers: MessageHandlers = {
     ...foundationHandlers(),
     ...automationHandlers(services.automation),
-    ...conversationHandlers(services.conversations),
+    ...conversationHandlers(services.conversationFront),
     ...comparisonHandlers(services.comparisons),
   };
 

@@ -12,6 +12,7 @@ import type { Config } from '../config';
 import { AppError } from '../errors';
 import { addressed, type Send, type UserChannel } from '../realtime/user-channel';
 import { type ChatResolver, ChatTurns, startProblem } from './chat-turns';
+import type { ConversationFront } from './conversation-front';
 import { FrameRelay } from './frame-relay';
 import { checkLiveBrowsers } from './limits';
 import { type Emit, errorText, LIVE_VIEWPORT, type Live, LiveBrowsers, newLive, now } from './live-browsers';
@@ -54,7 +55,7 @@ export interface ConversationDeps {
  * is stored with its conversation (persistence.ts). This class opens and closes live browsers and
  * hands each message to the part that carries it out.
  */
-export class ConversationService {
+export class ConversationService implements ConversationFront {
   private readonly browsers = new LiveBrowsers();
   private readonly records: ConversationRecords;
   private readonly timers: LiveTimers;
@@ -198,6 +199,14 @@ export class ConversationService {
     if (reason !== 'aborted' && reason !== 'closed') {
       void this.end(live, `The live browser closed (${reason}).`, 'error');
     }
+  }
+
+  /** Resolves once the session's live browser (if any) has closed and said so (a worker's job lasts that long). */
+  async closed(userId: string, sessionId: string): Promise<void> {
+    const live = this.browsers.get(userId, sessionId);
+    if (!live) return;
+    await live.activity?.done.catch(() => undefined);
+    if (live.closing) await live.closing;
   }
 
   /** `conversation_message`: a chat turn in the session's live browser (chat-turns.ts). */

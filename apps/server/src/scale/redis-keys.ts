@@ -43,3 +43,14 @@ export const COMPARISON_QUEUE = 'argus-comparison';
 export const userComparison = (userId: string) => `argus:comparison:${userId}`;
 /** Requests from web processes to every worker about comparisons: stop a user's. */
 export const COMPARISON_CONTROL = 'argus:control:comparison';
+
+/** Web processes' open sockets per user, published every few seconds for workers (scale/presence.ts). */
+export const PRESENCE = 'argus:presence';
+
+/** The BullMQ queue of live browsers of conversational mode (`bull:argus-conversation:*`). */
+export const CONVERSATION_QUEUE = 'argus-conversation';
+/** The live browser a user has queued or open for a session: its job. */
+export const userConversation = (userId: string, sessionId: string) =>
+  `argus:conversation:${userId}:${sessionId}`;
+/** Requests from web processes to every worker about live browsers: chat, input, stop, resume. */
+export const CONVERSATION_CONTROL = 'argus:control:conversation';

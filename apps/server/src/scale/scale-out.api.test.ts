@@ -40,6 +40,8 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
     STEP_TIMEOUT_MS: '1000',
     // A job whose worker died is taken up again within about twice this.
     WORKER_LOCK_MS: '2000',
+    // A live browser with no tab anywhere closes after this.
+    CONVERSATION_GRACE_MS: '3000',
     ...SMALL_EXPLORATION,
   });
 
@@ -420,6 +422,93 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
       here.ws.close();
       there.ws.close();
     }
+    for (const web of webs) expect(await web.app.services.pool.browserPid()).toBeUndefined();
+  }, 120_000);
+
+  it('holds a live browser on a worker: frames reach the tab on one web process, chat and stop come from the other', async () => {
+    const api = client(webs[0]);
+    const pat = await api.signUp('pat');
+    const session = (
+      await api.call('POST', '/api/sessions/', {
+        token: pat.token,
+        json: { title: 'Live', session_type: 'conversational', url: `${site.url}/` },
+      })
+    ).data.id as string;
+    const taken = () => workers.reduce((n, w) => n + w.running.conversationWorker.taken, 0);
+    const before = taken();
+    const here = socketOf(webs[0], pat);
+    const there = socketOf(webs[1], pat);
+    await Promise.all([connected(here), connected(there)]);
+    const about = (socket: TestSocket, type: string) =>
+      socket.next(type, 30_000).then((m) => {
+        expect(m.session_id).toBe(session);
+        return m;
+      });
+    try {
+      here.send('start_conversation', { session_id: session, url: `${site.url}/`, video_streaming: true });
+      const statuses: string[] = [];
+      while (statuses.at(-1) !== 'ready' && statuses.length < 5)
+        statuses.push(String((await about(here, 'browser_status')).data.status));
+      expect(statuses[0]).toBe('loading');
+      expect(statuses.at(-1)).toBe('ready');
+      await expect
+        .poll(() => here.all.filter((m) => m.type === 'video_frame').length, { timeout: 15_000 })
+        .toBeGreaterThan(0);
+      const frame = here.all.find((m) => m.type === 'video_frame');
+      expect(String(frame?.data.frame)).toMatch(/^data:image\/jpeg;base64,/);
+      // A second start for the same session (another tab) resumes it: no second browser.
+      there.messages.length = 0;
+      here.messages.length = 0;
+      there.send('start_conversation', { session_id: session, url: `${site.url}/`, video_streaming: true });
+      expect((await about(there, 'browser_status')).data.status).toBe('ready');
+
+      // A chat turn sent through the other web process, carried out by the worker's built-in chat.
+      there.send('conversation_message', {
+        session_id: session,
+        message: 'click Ready',
+        current_url: `${site.url}/`,
+      });
+      const action = await about(here, 'browser_action');
+      expect(action.data).toMatchObject({ url: `${site.url}/ok` });
+      expect((await about(here, 'conversation_response')).data.message).toEqual(expect.any(String));
+
+      there.send('stop_conversation', { session_id: session, reason: 'user' });
+      expect((await about(here, 'conversation_stopped')).data.message).toBe('Session stopped');
+      await expect
+        .poll(async () => (await redis.keys('argus:conversation:*')).length, { timeout: 10_000 })
+        .toBe(0);
+
+      // Presence across processes: open again, then the first web process's tab goes. The worker
+      // still counts the tab on the other one, so the browser outlives the grace (3 s here), obeys
+      // and streams on; once that tab goes too, it closes.
+      here.messages.length = 0;
+      here.send('start_conversation', { session_id: session, url: `${site.url}/`, video_streaming: true });
+      while ((await about(here, 'browser_status')).data.status !== 'ready');
+      here.ws.close();
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      expect(await redis.keys('argus:conversation:*')).toHaveLength(1);
+      there.messages.length = 0;
+      const streamed = there.all.filter((m) => m.type === 'video_frame').length;
+      there.send('conversation_message', {
+        session_id: session,
+        message: 'click Ready',
+        current_url: `${site.url}/`,
+      });
+      expect((await about(there, 'browser_action')).data).toMatchObject({ url: `${site.url}/ok` });
+      // The new page is drawn and streamed to the tab left.
+      await expect
+        .poll(() => there.all.filter((m) => m.type === 'video_frame').length, { timeout: 10_000 })
+        .toBeGreaterThan(streamed);
+      there.ws.close();
+      await expect
+        .poll(async () => (await redis.keys('argus:conversation:*')).length, { timeout: 20_000 })
+        .toBe(0);
+    } finally {
+      here.ws.close();
+      there.ws.close();
+    }
+    // Two live browsers opened, both by workers; none by a web process.
+    expect(taken()).toBe(before + 2);
     for (const web of webs) expect(await web.app.services.pool.browserPid()).toBeUndefined();
   }, 120_000);
 

@@ -11,6 +11,7 @@ import { engineResolver, modelClientResolver } from '../automation/engines';
 import { ComparisonService } from '../comparison/comparison-service';
 import type { Config } from '../config';
 import { chatResolver } from '../conversation/chat-engines';
+import type { ConversationFront } from '../conversation/conversation-front';
 import { ConversationService } from '../conversation/conversation-service';
 import { Notifications } from '../notifications/webhooks';
 import { ProjectService } from '../projects/project-service';
@@ -20,9 +21,10 @@ import { RunRecorder } from '../runs/run-recorder';
 import { OrphanRunSweeper } from '../scale/orphan-runs';
 import { QueuedAutomation } from '../scale/queued-automation';
 import { QueuedComparisons } from '../scale/queued-comparisons';
+import { QueuedConversations } from '../scale/queued-conversations';
 import { RedisUserChannel } from '../scale/redis-channel';
 import type { RedisConnections } from '../scale/redis-connections';
-import { AUTOMATION_QUEUE, COMPARISON_QUEUE } from '../scale/redis-keys';
+import { AUTOMATION_QUEUE, COMPARISON_QUEUE, CONVERSATION_QUEUE } from '../scale/redis-keys';
 import { ScheduleService } from '../schedules/schedule-service';
 import { Scheduler } from '../schedules/scheduler';
 import { ApiTokenService } from './api-tokens';
@@ -68,6 +70,13 @@ export interface Services {
   queuedComparisons?: QueuedComparisons;
   /** Conversational mode's live browsers. */
   conversations: ConversationService;
+  /**
+   * Conversational mode as the socket handlers call it: `conversations`, or with REDIS_URL in a web
+   * process, live browsers held by workers (scale/queued-conversations.ts).
+   */
+  conversationFront: ConversationFront;
+  /** With REDIS_URL, in a web process: the live browsers' queue (app.ts stops it). */
+  queuedConversations?: QueuedConversations;
   /** Design comparison: uploads' checks live in comparison/design-uploads.ts, the work here. */
   comparisons: ComparisonService;
   /** Encrypts users' API keys and tokens at rest (SECRETS_KEY, else DATA_DIR/secrets.key). */
@@ -232,6 +241,18 @@ export async function createServices(
     hub: channel,
     log,
   });
+  const queuedConversations =
+    redis && users
+      ? new QueuedConversations({
+          config,
+          queue: new Queue(CONVERSATION_QUEUE, { connection: redis.queue }),
+          redis: redis.commands,
+          users,
+          local: conversations,
+          checkSession: (userId, sessionId) => recorder.checkSession(userId, sessionId),
+          log,
+        })
+      : undefined;
   const comparisons = new ComparisonService({
     config,
     repos,
@@ -270,6 +291,8 @@ export async function createServices(
     queuedComparisons,
     orphanRuns,
     conversations,
+    conversationFront: queuedConversations ?? conversations,
+    queuedConversations,
     comparisons,
     secrets,
     projects,

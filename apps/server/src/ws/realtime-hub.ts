@@ -44,6 +44,9 @@ export class RealtimeHub implements UserChannel {
   private readonly counts = { sent: 0, replaced: 0, dropped: 0 };
   private sendLimit = DEFAULT_SEND_LIMIT_BYTES;
 
+  /** Called when a socket opens or closes (a web process with workers says so at once: scale/presence.ts). */
+  onPresenceChange: (() => void) | null = null;
+
   constructor(private readonly log: FastifyBaseLogger) {}
 
   /** WS_MAX_BUFFERED_BYTES: a socket whose send buffer grows past it is closed (see `deliver`). */
@@ -58,6 +61,7 @@ export class RealtimeHub implements UserChannel {
       this.byUser.set(userId, set);
     }
     set.add(socket);
+    this.onPresenceChange?.();
   }
 
   remove(userId: string, socket: WebSocket): void {
@@ -66,6 +70,14 @@ export class RealtimeHub implements UserChannel {
     if (!set) return;
     set.delete(socket);
     if (set.size === 0) this.byUser.delete(userId);
+    this.onPresenceChange?.();
+  }
+
+  /** Open sockets per user with any (web processes tell workers: scale/presence.ts). */
+  socketsPerUser(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const [userId, set] of this.byUser) if (set.size > 0) counts[userId] = set.size;
+    return counts;
   }
 
   connectionCount(userId?: string): number {

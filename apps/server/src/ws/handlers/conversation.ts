@@ -1,4 +1,4 @@
-import type { ConversationService } from '../../conversation/conversation-service';
+import type { ConversationFront } from '../../conversation/conversation-front';
 import type { MessageHandlers } from '../message-handlers';
 
 /**
@@ -7,7 +7,7 @@ import type { MessageHandlers } from '../message-handlers';
  * pass (the browser opens in the background), a chat turn runs in the background, so a stop gets
  * through at once. Everything they send reaches every socket of the user, addressed to the session.
  */
-export function conversationHandlers(conversations: ConversationService): MessageHandlers {
+export function conversationHandlers(conversations: ConversationFront): MessageHandlers {
   return {
     start_conversation: (message, { user, broadcast }) =>
       conversations.start(user.id, message.data, broadcast),
