@@ -149,6 +149,8 @@ export async function spawnServer(
 export const WORKER_BUNDLE = join(REPO_ROOT, 'apps/server/dist/worker.js');
 
 export interface RunningWorkerProcess {
+  /** The worker process (for CPU readings in benchmarks). */
+  pid: number;
   /** Everything the process printed, for failure messages. */
   output: () => string;
   /** SIGTERM (the worker drains), then the exit code; SIGKILL after 30 s. */
@@ -191,6 +193,7 @@ export async function spawnWorker(
   }
   const running = () => child.exitCode === null && child.signalCode === null;
   return {
+    pid: child.pid ?? 0,
     output: () => output,
     stop: async () => {
       if (running()) {
