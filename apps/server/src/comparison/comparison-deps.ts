@@ -31,7 +31,11 @@ export type Progress = (percent: number, message: string) => void;
  */
 export interface ComparisonHandOff {
   /** Queues it; a Refusal (ALREADY_COMPARING) while the user's comparison is queued or running. */
-  start(userId: string, data: ClientMessageOf<'figma_website_comparison'>['data']): Promise<void>;
+  start(
+    userId: string,
+    data: ClientMessageOf<'figma_website_comparison'>['data'],
+    requestId?: string,
+  ): Promise<void>;
   /**
    * Stops the user's comparison (of the session named, or any), queued or running, and has it said to
    * every socket of the user: by the worker holding it, else by the hand-off itself.

@@ -2,7 +2,7 @@ import { type DetailedComparison, figmaSharingInstructions } from '@argus/design
 import { AbortedError } from '@argus/engine';
 import type { ClientMessageOf, ComparisonResults } from '@argus/protocol';
 import type { Activity } from '../activity/activity-registry';
-import { addressed, type Send } from '../realtime/user-channel';
+import { addressed, isUserBroadcast, type Send } from '../realtime/user-channel';
 import { reviewComparison } from './ai-review';
 import { captureAndCompare } from './capture';
 import type { ComparisonDeps, Emit, Progress, Senders } from './comparison-deps';
@@ -35,6 +35,9 @@ export { ENGINE_FIGMA, ENGINE_PIXEL } from './storage';
 export { UPLOAD_BUSY } from './uploads';
 
 export const COMPARISON_STOPPED = 'Comparison stopped';
+
+/** The `request_id` a socket handler's broadcast echoes, for a worker to echo too. */
+const requestIdOf = (send: Send) => (isUserBroadcast(send) ? send.requestId : undefined);
 
 /** A comparison's own progress record, for the activity registry. */
 interface ComparisonProgress {
@@ -86,13 +89,18 @@ export class ComparisonService {
   readonly decodeWork = <T>(run: () => Promise<T>): Promise<T> => this.imageWork.run(run);
 
   /** Checks a request, then starts it unless a Stop arrived while it was being checked. */
-  private async checkAndStart(userId: string, data: CompareData, emit: Emit): Promise<void> {
+  private async checkAndStart(
+    userId: string,
+    data: CompareData,
+    emit: Emit,
+    requestId?: string,
+  ): Promise<void> {
     const pending = { userId, sessionId: data.session_id || null, stopped: false };
     this.checking.add(pending);
     try {
       const request = await this.checks.check(userId, data);
       if (pending.stopped) return;
-      if (this.deps.handOff) await this.deps.handOff.start(userId, data);
+      if (this.deps.handOff) await this.deps.handOff.start(userId, data, requestId);
       else this.start(userId, request, emit);
     } finally {
       this.checking.delete(pending);
@@ -105,7 +113,7 @@ export class ComparisonService {
     const emit = addressed(send.broadcast, sessionId);
     const refuse = addressed(send.reply, sessionId);
     try {
-      await this.checkAndStart(userId, data, emit);
+      await this.checkAndStart(userId, data, emit, requestIdOf(send.broadcast));
     } catch (error) {
       this.refusals.refuse(error, refuse, data.comparison_type === 'figma' ? data.figma_url : null);
     }
@@ -143,6 +151,7 @@ export class ComparisonService {
         userId,
         { comparison_type: 'image', file_id: row.id, website_url: data.website_url, session_id: sessionId },
         emit,
+        requestIdOf(send.broadcast),
       );
     } catch (error) {
       this.refusals.refuse(error, refuse, null);

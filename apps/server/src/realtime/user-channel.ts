@@ -12,10 +12,24 @@ export type Send = (message: ServerMessageInput) => void;
  * worker process (scale/queued-automation.ts) then sends to the user from there, through Redis, and
  * reaches their sockets on every web process rather than only this one's.
  */
-export type UserBroadcast = Send & { readonly broadcastTo: string };
+export type UserBroadcast = Send & {
+  readonly broadcastTo: string;
+  /** The `request_id` of the message being handled, echoed on what the work says (also from a worker). */
+  readonly requestId?: string;
+};
 
-export function userBroadcast(userId: string, send: Send): UserBroadcast {
-  return Object.assign((message: ServerMessageInput) => send(message), { broadcastTo: userId });
+export function userBroadcast(userId: string, send: Send, requestId?: string): UserBroadcast {
+  return Object.assign((message: ServerMessageInput) => send(message), {
+    broadcastTo: userId,
+    ...(requestId ? { requestId } : {}),
+  });
+}
+
+/** `send`, echoing `requestId` on every message that carries none (as a socket handler's answers do). */
+export function echoing(send: Send, requestId: string | undefined): Send {
+  if (!requestId) return send;
+  return (message) =>
+    send(message.request_id === undefined ? { ...message, request_id: requestId } : message);
 }
 
 export function isUserBroadcast(send: Send): send is UserBroadcast {

@@ -50,13 +50,29 @@ export const GenerateJobDataSchema = CommandGenerateTestCasesDataSchema.extend({
   command: z.string().trim().min(1).max(4000).optional(),
 });
 
+/** The socket message's `request_id` that queued it (notify `user`): echoed on what the job says. */
+const requestId = z.string().max(100).optional();
+
 export const AutomationJobSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('run'), user_id: id, notify: JobNotifySchema, data: RunJobDataSchema }),
-  z.object({ kind: z.literal('saved'), user_id: id, notify: JobNotifySchema, data: SavedRunJobDataSchema }),
+  z.object({
+    kind: z.literal('run'),
+    user_id: id,
+    notify: JobNotifySchema,
+    request_id: requestId,
+    data: RunJobDataSchema,
+  }),
+  z.object({
+    kind: z.literal('saved'),
+    user_id: id,
+    notify: JobNotifySchema,
+    request_id: requestId,
+    data: SavedRunJobDataSchema,
+  }),
   z.object({
     kind: z.literal('generate'),
     user_id: id,
     notify: JobNotifySchema,
+    request_id: requestId,
     data: GenerateJobDataSchema,
   }),
 ]);

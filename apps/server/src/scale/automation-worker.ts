@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { AutomationService } from '../automation/automation-service';
 import { AppError } from '../errors';
-import type { Send, UserChannel } from '../realtime/user-channel';
+import { echoing, type Send, type UserChannel } from '../realtime/user-channel';
 import { AutomationJobSchema, type JobReply, WorkerControlSchema } from './automation-jobs';
 import {
   AUTOMATION_QUEUE,
@@ -103,7 +103,7 @@ export class AutomationWorker {
     if (resumed) log.warn({ jobId: job.id, kind: work.kind }, 'resuming a job whose worker stopped');
     const send: Send =
       work.notify === 'user'
-        ? (message: ServerMessageInput) => channel.sendToUser(userId, message)
+        ? echoing((message: ServerMessageInput) => channel.sendToUser(userId, message), work.request_id)
         : work.notify === 'caller'
           ? (message: ServerMessageInput) => void reply({ type: 'message', message: { ...message } })
           : () => {};

@@ -12,6 +12,8 @@ const id = z.string().max(100);
  */
 export const ComparisonJobSchema = z.object({
   user_id: id,
+  /** The socket message's `request_id`, echoed on what the comparison says. */
+  request_id: z.string().max(100).optional(),
   data: FigmaWebsiteComparisonDataSchema,
 });
 export type ComparisonJob = z.infer<typeof ComparisonJobSchema>;

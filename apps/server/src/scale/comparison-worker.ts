@@ -3,7 +3,7 @@ import { type Job, Worker } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { ComparisonService } from '../comparison/comparison-service';
-import type { UserChannel } from '../realtime/user-channel';
+import { echoing, type UserChannel } from '../realtime/user-channel';
 import { ComparisonControlSchema, ComparisonJobSchema } from './comparison-jobs';
 import { COMPARISON_CONTROL, COMPARISON_QUEUE, RELEASE_USER_KEY, userComparison } from './redis-keys';
 
@@ -70,10 +70,12 @@ export class ComparisonWorker {
       log.error({ jobId: job.id, issues: parsed.error.issues.slice(0, 5) }, 'a comparison job was refused');
       return;
     }
-    const { user_id: userId, data } = parsed.data;
+    const { user_id: userId, data, request_id: requestId } = parsed.data;
     try {
-      await comparisons.compareQueued(userId, data, (message: ServerMessageInput) =>
-        channel.sendToUser(userId, message),
+      await comparisons.compareQueued(
+        userId,
+        data,
+        echoing((message: ServerMessageInput) => channel.sendToUser(userId, message), requestId),
       );
     } finally {
       await redis.eval(RELEASE_USER_KEY, 1, userComparison(userId), String(job.id));

@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { AutomationFront } from '../automation/automation-front';
 import type { AutomationService } from '../automation/automation-service';
 import { AppError } from '../errors';
-import { isUserBroadcast, type Send, type UserChannel } from '../realtime/user-channel';
+import { echoing, isUserBroadcast, type Send, type UserChannel } from '../realtime/user-channel';
 import {
   type AutomationJob,
   type JobNotify,
@@ -84,7 +84,7 @@ export class QueuedAutomation implements AutomationFront {
 
   generate: AutomationService['generate'] = async (userId, data, send) => {
     const { done } = await this.enqueue(
-      { kind: 'generate', user_id: userId, notify: notifyOf(send), data },
+      { kind: 'generate', user_id: userId, notify: notifyOf(send), request_id: requestIdOf(send), data },
       { kind: 'generating', session_id: data.session_id ?? null },
       send,
     );
@@ -95,7 +95,7 @@ export class QueuedAutomation implements AutomationFront {
     const { suite, ...rest } = data;
     if (suite) throw new AppError('INTERNAL', 'A saved suite is run with runSavedSuite');
     return this.enqueue(
-      { kind: 'run', user_id: userId, notify: notifyOf(send), data: rest },
+      { kind: 'run', user_id: userId, notify: notifyOf(send), request_id: requestIdOf(send), data: rest },
       { kind: 'running', session_id: data.session_id ?? null },
       send,
     );
@@ -110,6 +110,7 @@ export class QueuedAutomation implements AutomationFront {
         kind: 'saved',
         user_id: userId,
         notify: notifyOf(send),
+        request_id: requestIdOf(send),
         data: {
           project_id: ids.project_id,
           suite_id: ids.suite_id,
@@ -212,7 +213,8 @@ export class QueuedAutomation implements AutomationFront {
    * handler's broadcast (their tabs may be on another web process), else to `send`.
    */
   private say(send: Send, message: ServerMessageInput): void {
-    if (isUserBroadcast(send)) this.deps.users.sendToUser(send.broadcastTo, message);
+    if (isUserBroadcast(send))
+      echoing((m) => this.deps.users.sendToUser(send.broadcastTo, m), send.requestId)(message);
     else send(message);
   }
 
@@ -369,6 +371,11 @@ function busy(kind: UserAutomation['kind']): AppError {
       ? 'A test run is already in progress. Stop it before starting another.'
       : 'Test cases are still being generated. Wait for them or stop first.',
   );
+}
+
+/** The socket message's `request_id` a handler's broadcast echoes, for the worker to echo too. */
+function requestIdOf(send: Send): string | undefined {
+  return isUserBroadcast(send) ? send.requestId : undefined;
 }
 
 /** A socket handler's broadcast reaches the user on every web process; anything else is this caller's. */

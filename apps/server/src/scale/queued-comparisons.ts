@@ -42,7 +42,7 @@ const CLAIM_TTL_MS = 60_000;
 export class QueuedComparisons implements ComparisonHandOff {
   constructor(private readonly deps: QueuedComparisonsDeps) {}
 
-  async start(userId: string, data: CompareData): Promise<void> {
+  async start(userId: string, data: CompareData, requestId?: string): Promise<void> {
     const { queue, redis } = this.deps;
     const jobId = randomUUID();
     const sessionId = data.session_id || null;
@@ -54,7 +54,7 @@ export class QueuedComparisons implements ComparisonHandOff {
     }
     if (!claimed) throw new Refusal(ALREADY_COMPARING);
     try {
-      const job: ComparisonJob = { user_id: userId, data };
+      const job: ComparisonJob = { user_id: userId, ...(requestId ? { request_id: requestId } : {}), data };
       await queue.add('compare', job, { jobId, removeOnComplete: true, removeOnFail: 1000 });
     } catch (error) {
       await this.release(userId, jobId);
@@ -68,6 +68,7 @@ export class QueuedComparisons implements ComparisonHandOff {
       this.deps.users.sendToUser(userId, {
         type: 'vision_comparison_progress',
         session_id: sessionId,
+        ...(requestId ? { request_id: requestId } : {}),
         data: {
           message: `Queued: ${ahead} ${ahead === 1 ? 'comparison' : 'comparisons'} ahead`,
           progress_percentage: 0,

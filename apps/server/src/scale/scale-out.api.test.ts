@@ -157,10 +157,12 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
     const there = socketOf(webs[1], eve);
     await Promise.all([connected(here), connected(there)]);
     try {
-      here.send('run_all_tests', { url: `${site.url}/`, test_cases: SUITE, session_id: null });
+      here.send('run_all_tests', { url: `${site.url}/`, test_cases: SUITE, session_id: null }, 'run-1');
       const doneHere = await here.next('all_tests_completed');
       const doneThere = await there.next('all_tests_completed');
       expect(doneThere.data).toEqual(doneHere.data);
+      // The worker echoes the request's id, as one process does.
+      expect([doneHere.request_id, doneThere.request_id]).toEqual(['run-1', 'run-1']);
       const automation = (socket: TestSocket) =>
         socket.all
           .filter((m: Message) => !['connection_established', 'video_frame'].includes(m.type))
@@ -566,12 +568,13 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
       there.messages.length = 0;
       here.all.length = 0;
       there.all.length = 0;
-      here.send('figma_website_comparison', compare('/ok'));
+      here.send('figma_website_comparison', compare('/ok'), 'cmp-1');
       const [a, b] = await Promise.all([
         here.next('vision_comparison_completed', 60_000),
         there.next('vision_comparison_completed', 60_000),
       ]);
       expect(a).toEqual(b);
+      expect(a.request_id).toBe('cmp-1');
       const results = a.data.results as { overall_similarity: number; engine: string };
       expect(results.overall_similarity).toBeGreaterThan(0);
       // Every tab followed the same progress, in the same order.

@@ -53,7 +53,7 @@ export function messageContext(
     sessionId: sessionIdOf(message),
     ...(requestId ? { requestId } : {}),
     reply: (m) => send.toSender(echo(m)),
-    broadcast: userBroadcast(user.id, (m) => send.toUser(echo(m))),
+    broadcast: userBroadcast(user.id, (m) => send.toUser(echo(m)), requestId),
   };
 }
 
