@@ -1,11 +1,11 @@
 import type { ServerMessageInput } from '@argus/protocol';
-import { DelayedError, type Job, Worker } from 'bullmq';
-import type { FastifyBaseLogger } from 'fastify';
+import { DelayedError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AutomationService } from '../automation/automation-service';
 import { AppError } from '../errors';
 import { echoing, type Send, type UserChannel } from '../realtime/user-channel';
 import { AutomationJobSchema, type JobReply, WorkerControlSchema } from './automation-jobs';
+import { QueueWorker, type QueueWorkerOptions } from './queue-worker';
 import {
   AUTOMATION_QUEUE,
   jobReplies,
@@ -15,24 +15,13 @@ import {
   WORKER_CONTROL,
 } from './redis-keys';
 
-export interface AutomationWorkerDeps {
+export interface AutomationWorkerDeps
+  extends Pick<QueueWorkerOptions, 'subscriber' | 'connection' | 'concurrency' | 'lockMs' | 'log'> {
   automation: AutomationService;
   /** The user's sockets, through Redis (RedisUserChannel). */
   channel: UserChannel;
   /** Commands and publishing. */
   redis: Redis;
-  /** Control messages from web processes. */
-  subscriber: Redis;
-  /** BullMQ's own connection (it blocks on it). */
-  connection: Redis;
-  /** Jobs at once: MAX_BROWSERS over AUTOMATION_PARALLELISM, at least one. */
-  concurrency: number;
-  /**
-   * How long a job's lock lasts without its worker renewing it (WORKER_LOCK_MS); a job whose worker
-   * died is taken up again within about twice this. @default 30000
-   */
-  lockMs?: number;
-  log: FastifyBaseLogger;
 }
 
 /**
@@ -42,37 +31,31 @@ export interface AutomationWorkerDeps {
  * control messages for the work it holds: stop, video, where it stands.
  */
 export class AutomationWorker {
-  private worker: Worker | null = null;
+  private readonly queue: QueueWorker;
   /** Jobs this worker has taken (for tests and diagnostics). */
   taken = 0;
 
-  constructor(private readonly deps: AutomationWorkerDeps) {}
+  constructor(private readonly deps: AutomationWorkerDeps) {
+    this.queue = new QueueWorker({
+      ...deps,
+      queue: AUTOMATION_QUEUE,
+      control: WORKER_CONTROL,
+      process: (job, token) => this.process(job, token),
+      onControl: (text) => this.control(text),
+    });
+  }
 
-  async start(): Promise<void> {
-    const { subscriber, log } = this.deps;
-    subscriber.on('message', (channel: string, text: string) => {
-      if (channel !== WORKER_CONTROL) return;
-      this.control(text).catch((error: unknown) => log.error({ err: error }, 'a control message failed'));
-    });
-    await subscriber.subscribe(WORKER_CONTROL);
-    this.worker = new Worker(AUTOMATION_QUEUE, (job, token) => this.process(job, token), {
-      connection: this.deps.connection,
-      concurrency: this.deps.concurrency,
-      lockDuration: this.deps.lockMs ?? 30_000,
-      stalledInterval: this.deps.lockMs ?? 30_000,
-      // Taken up again once after its worker died; a job that kills its worker twice fails.
-      maxStalledCount: 1,
-    });
-    this.worker.on('error', (error) => log.error({ err: error }, 'automation worker'));
+  start(): Promise<void> {
+    return this.queue.start();
   }
 
   /** Takes no new job until `resume`; the jobs under way go on. */
-  async pause(): Promise<void> {
-    await this.worker?.pause();
+  pause(): Promise<void> {
+    return this.queue.pause();
   }
 
   resume(): void {
-    this.worker?.resume();
+    this.queue.resume();
   }
 
   /**
@@ -81,8 +64,7 @@ export class AutomationWorker {
    */
   async stop(): Promise<void> {
     this.deps.automation.handBack();
-    await this.worker?.close();
-    await this.deps.subscriber.unsubscribe(WORKER_CONTROL).catch(() => {});
+    await this.queue.stop();
   }
 
   private async process(job: Job, token?: string): Promise<void> {

@@ -1,27 +1,19 @@
 import type { ServerMessageInput } from '@argus/protocol';
-import { type Job, Worker } from 'bullmq';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ComparisonService } from '../comparison/comparison-service';
 import { echoing, type UserChannel } from '../realtime/user-channel';
 import { ComparisonControlSchema, ComparisonJobSchema } from './comparison-jobs';
+import { QueueWorker, type QueueWorkerOptions } from './queue-worker';
 import { COMPARISON_CONTROL, COMPARISON_QUEUE, RELEASE_USER_KEY, userComparison } from './redis-keys';
 
-export interface ComparisonWorkerDeps {
+export interface ComparisonWorkerDeps
+  extends Pick<QueueWorkerOptions, 'subscriber' | 'connection' | 'concurrency' | 'lockMs' | 'log'> {
   comparisons: ComparisonService;
   /** The user's sockets, through Redis (RedisUserChannel). */
   channel: UserChannel;
   /** Commands. */
   redis: Redis;
-  /** Control messages from web processes (a connection in subscriber mode). */
-  subscriber: Redis;
-  /** BullMQ's own connection (it blocks on it). */
-  connection: Redis;
-  /** Comparisons at once. */
-  concurrency: number;
-  /** As the automation worker's (WORKER_LOCK_MS). @default 30000 */
-  lockMs?: number;
-  log: FastifyBaseLogger;
 }
 
 /**
@@ -32,33 +24,27 @@ export interface ComparisonWorkerDeps {
  * A comparison whose worker died is taken up again once and starts over (it stores nothing until its end).
  */
 export class ComparisonWorker {
-  private worker: Worker | null = null;
+  private readonly queue: QueueWorker;
   /** Comparisons this worker has taken (for tests and diagnostics). */
   taken = 0;
 
-  constructor(private readonly deps: ComparisonWorkerDeps) {}
+  constructor(private readonly deps: ComparisonWorkerDeps) {
+    this.queue = new QueueWorker({
+      ...deps,
+      queue: COMPARISON_QUEUE,
+      control: COMPARISON_CONTROL,
+      process: (job) => this.process(job),
+      onControl: (text) => this.control(text),
+    });
+  }
 
-  async start(): Promise<void> {
-    const { subscriber, log } = this.deps;
-    subscriber.on('message', (channel: string, text: string) => {
-      if (channel !== COMPARISON_CONTROL) return;
-      this.control(text).catch((error: unknown) => log.error({ err: error }, 'a control message failed'));
-    });
-    await subscriber.subscribe(COMPARISON_CONTROL);
-    this.worker = new Worker(COMPARISON_QUEUE, (job) => this.process(job), {
-      connection: this.deps.connection,
-      concurrency: this.deps.concurrency,
-      lockDuration: this.deps.lockMs ?? 30_000,
-      stalledInterval: this.deps.lockMs ?? 30_000,
-      maxStalledCount: 1,
-    });
-    this.worker.on('error', (error) => log.error({ err: error }, 'comparison worker'));
+  start(): Promise<void> {
+    return this.queue.start();
   }
 
   /** Takes no new comparison; the ones under way finish. */
-  async stop(): Promise<void> {
-    await this.worker?.close();
-    await this.deps.subscriber.unsubscribe(COMPARISON_CONTROL).catch(() => {});
+  stop(): Promise<void> {
+    return this.queue.stop();
   }
 
   private async process(job: Job): Promise<void> {

@@ -1,26 +1,18 @@
 import type { ServerMessageInput } from '@argus/protocol';
-import { type Job, Worker } from 'bullmq';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ConversationService } from '../conversation/conversation-service';
 import type { UserChannel } from '../realtime/user-channel';
 import { ConversationControlSchema, ConversationJobSchema } from './conversation-jobs';
+import { QueueWorker, type QueueWorkerOptions } from './queue-worker';
 import { CONVERSATION_CONTROL, CONVERSATION_QUEUE, RELEASE_USER_KEY, userConversation } from './redis-keys';
 
-export interface ConversationWorkerDeps {
+export interface ConversationWorkerDeps
+  extends Pick<QueueWorkerOptions, 'subscriber' | 'connection' | 'concurrency' | 'lockMs' | 'log'> {
   conversations: ConversationService;
   /** The user's sockets, through Redis (RedisUserChannel, its presence from scale/presence.ts). */
   channel: UserChannel;
   redis: Redis;
-  /** Control messages from web processes (a connection in subscriber mode). */
-  subscriber: Redis;
-  /** BullMQ's own connection. */
-  connection: Redis;
-  /** Live browsers at once: MAX_LIVE_BROWSERS. */
-  concurrency: number;
-  /** As the automation worker's (WORKER_LOCK_MS). @default 30000 */
-  lockMs?: number;
-  log: FastifyBaseLogger;
 }
 
 /**
@@ -31,35 +23,29 @@ export interface ConversationWorkerDeps {
  * opened again once on another worker, at its start page (its page state is lost with the browser).
  */
 export class ConversationWorker {
-  private worker: Worker | null = null;
+  private readonly queue: QueueWorker;
   /** Live browsers this worker has opened (for tests and diagnostics). */
   taken = 0;
 
-  constructor(private readonly deps: ConversationWorkerDeps) {}
+  constructor(private readonly deps: ConversationWorkerDeps) {
+    this.queue = new QueueWorker({
+      ...deps,
+      queue: CONVERSATION_QUEUE,
+      control: CONVERSATION_CONTROL,
+      process: (job) => this.process(job),
+      onControl: (text) => this.control(text),
+    });
+  }
 
-  async start(): Promise<void> {
-    const { subscriber, log } = this.deps;
-    subscriber.on('message', (channel: string, text: string) => {
-      if (channel !== CONVERSATION_CONTROL) return;
-      this.control(text).catch((error: unknown) => log.error({ err: error }, 'a control message failed'));
-    });
-    await subscriber.subscribe(CONVERSATION_CONTROL);
-    this.worker = new Worker(CONVERSATION_QUEUE, (job) => this.process(job), {
-      connection: this.deps.connection,
-      concurrency: this.deps.concurrency,
-      lockDuration: this.deps.lockMs ?? 30_000,
-      stalledInterval: this.deps.lockMs ?? 30_000,
-      maxStalledCount: 1,
-    });
-    this.worker.on('error', (error) => log.error({ err: error }, 'conversation worker'));
+  start(): Promise<void> {
+    return this.queue.start();
   }
 
   /** Takes no new live browser, closes the ones open (each user is told why), then stops. */
   async stop(): Promise<void> {
-    const closing = this.worker?.close();
+    const closing = this.queue.stop();
     await this.deps.conversations.shutdown();
     await closing;
-    await this.deps.subscriber.unsubscribe(CONVERSATION_CONTROL).catch(() => {});
   }
 
   private toUser(userId: string) {

@@ -13,7 +13,7 @@ import { loadConfig } from '../config';
 import { databaseRetry } from '../database-retry';
 import { client } from '../testing/api-targets';
 import { type InProcessServer, startInProcess } from '../testing/in-process-server';
-import { LONG_SUITE, siteProject, startScaleSite } from '../testing/scale-site';
+import { LONG_SUITE, runDetail, runEnd, siteProject, startScaleSite } from '../testing/scale-site';
 import { testServerEnv } from '../testing/spawn-server';
 import { type RunningWorker, startWorker } from './start-worker';
 
@@ -75,11 +75,7 @@ describe.skipIf(!PG_URL)('a run on a worker while PostgreSQL is unreachable for 
     const res = await api.call('POST', runsPath, { token: max.token, json: {} });
     expect(res.status).toBe(202);
     const runId = res.data.test_run_id as string;
-    const detail = async () =>
-      (await api.call('GET', `/api/automation/test-runs/${runId}`, { token: max.token })).data as {
-        status: string;
-        test_results: { test_case_name: string; status: string }[];
-      };
+    const detail = () => runDetail(api, max.token, runId);
     await expect
       .poll(async () => (await detail()).test_results.length, { timeout: 60_000, interval: 100 })
       .toBeGreaterThanOrEqual(1);
@@ -90,10 +86,7 @@ describe.skipIf(!PG_URL)('a run on a worker while PostgreSQL is unreachable for 
     expect((await detail()).test_results.length).toBe(recordedAtCut);
     await relay.restore();
 
-    const events = await fetch(`${web.url}/api/runs/${runId}/events`, {
-      headers: { authorization: `Bearer ${max.token}` },
-    });
-    await events.text();
+    await runEnd(web.url, max.token, runId);
     const after = await detail();
     expect(after.status).toBe('completed');
     expect(after.test_results.map((r) => r.test_case_name).sort()).toEqual(

@@ -16,7 +16,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { client } from '../testing/api-targets';
 import { type InProcessServer, startInProcess } from '../testing/in-process-server';
-import { checksReady, LONG_SUITE, SUITE, siteProject, startScaleSite } from '../testing/scale-site';
+import {
+  checksReady,
+  LONG_SUITE,
+  type RunDetail,
+  runDetail,
+  runEnd,
+  SUITE,
+  siteProject,
+  startScaleSite,
+} from '../testing/scale-site';
 import { SMALL_EXPLORATION } from '../testing/small-exploration';
 import { spawnServer, spawnWorker, testServerEnv } from '../testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
@@ -90,6 +99,40 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
   const project = (api: ReturnType<typeof client>, token: string) =>
     siteProject(api, token, site.url, { name: 'Checks', test_cases: SUITE });
 
+  /**
+   * A long saved-suite run (LONG_SUITE) taken by a spawned worker, the in-process ones paused; answers
+   * once two of its cases are recorded. The caller resumes the in-process workers and ends the child.
+   */
+  const longRunOnSpawnedWorker = async (name: string) => {
+    for (const { running } of workers) await running.worker.pause();
+    const child = await spawnWorker(webs[0].port, webs[0].dataDir, { ...env(), DATABASE_URL: scratch.url });
+    const api = client(webs[0]);
+    const user = await api.signUp(name);
+    const { runsPath } = await siteProject(api, user.token, site.url, {
+      name: 'Long',
+      test_cases: LONG_SUITE,
+    });
+    const res = await api.call('POST', runsPath, { token: user.token, json: {} });
+    const runId = res.data.test_run_id as string;
+    const detail = () => runDetail(api, user.token, runId);
+    await expect
+      .poll(async () => (await detail()).test_results.length, { timeout: 60_000, interval: 100 })
+      .toBeGreaterThanOrEqual(2);
+    return { api, user, runId, child, detail };
+  };
+  /** The run finished, every case recorded once and passed; what was recorded before is kept as it was. */
+  const expectFinishedOnce = (after: RunDetail, before: RunDetail['test_results']) => {
+    expect(after.status).toBe('completed');
+    expect(after.test_results.map((r) => r.test_case_name).sort()).toEqual(
+      LONG_SUITE.map((c) => c.test_name).sort(),
+    );
+    expect(after.test_results.every((r) => r.status === 'passed')).toBe(true);
+    for (const result of before) expect(after.test_results.find((r) => r.id === result.id)).toEqual(result);
+  };
+  const resumeWorkers = () => {
+    for (const { running } of workers) running.worker.resume();
+  };
+
   it('runs suites queued from the API on the workers, with the verdicts one process gives', async () => {
     const api = client(webs[0]);
     const users = await Promise.all(['ann', 'ben', 'cat'].map((name) => api.signUp(name)));
@@ -107,10 +150,7 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
     const reports = await Promise.all(
       started.map(async ({ user, runId }) => {
         // Followed through the other web process: the event stream reads the database.
-        const events = await fetch(`${webs[1].url}/api/runs/${runId}/events`, {
-          headers: { authorization: `Bearer ${user.token}` },
-        });
-        await events.text();
+        await runEnd(webs[1].url, user.token, runId);
         return (await client(webs[1]).call('GET', `/api/runs/${runId}/report.json`, { token: user.token }))
           .data;
       }),
@@ -137,10 +177,7 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
         token: dan.token,
         json: {},
       });
-      const events = await fetch(`${single.url}/api/runs/${res.data.test_run_id}/events`, {
-        headers: { authorization: `Bearer ${dan.token}` },
-      });
-      await events.text();
+      await runEnd(single.url, dan.token, res.data.test_run_id);
       const report = (
         await local.call('GET', `/api/runs/${res.data.test_run_id}/report.json`, { token: dan.token })
       ).data;
@@ -242,10 +279,7 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
         json: {},
       });
       expect(res.status).toBe(202);
-      const events = await fetch(`${webs[0].url}/api/runs/${res.data.test_run_id}/events`, {
-        headers: { authorization: `Bearer ${kim.token}` },
-      });
-      await events.text();
+      await runEnd(webs[0].url, kim.token, res.data.test_run_id);
       const report = (
         await api.call('GET', `/api/runs/${res.data.test_run_id}/report.json`, { token: kim.token })
       ).data;
@@ -262,76 +296,31 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
     }
   }, 120_000);
   it('finishes the run of a worker killed mid-run on another worker, without running its recorded cases again', async () => {
-    for (const { running } of workers) await running.worker.pause();
-    const child = await spawnWorker(webs[0].port, webs[0].dataDir, { ...env(), DATABASE_URL: scratch.url });
+    const { api, user, runId, child, detail } = await longRunOnSpawnedWorker('lee');
     try {
-      const api = client(webs[0]);
-      const lee = await api.signUp('lee');
-      const { runsPath } = await siteProject(api, lee.token, site.url, {
-        name: 'Long',
-        test_cases: LONG_SUITE,
-      });
-      const res = await api.call('POST', runsPath, { token: lee.token, json: {} });
-      const runId = res.data.test_run_id as string;
-      const detail = async () =>
-        (await api.call('GET', `/api/automation/test-runs/${runId}`, { token: lee.token })).data as {
-          status: string;
-          test_results: { id: string; test_case_name: string; status: string }[];
-          execution_log: { message: string }[];
-        };
-      await expect
-        .poll(async () => (await detail()).test_results.length, { timeout: 60_000 })
-        .toBeGreaterThanOrEqual(2);
       await child.kill();
       const before = (await detail()).test_results;
       expect(before.length).toBeLessThan(LONG_SUITE.length);
 
       // The other workers find the job's lock lapsed and take it up.
-      for (const { running } of workers) running.worker.resume();
-      const events = await fetch(`${webs[0].url}/api/runs/${runId}/events`, {
-        headers: { authorization: `Bearer ${lee.token}` },
-      });
-      await events.text();
+      resumeWorkers();
+      await runEnd(webs[0].url, user.token, runId);
       const after = await detail();
-      expect(after.status).toBe('completed');
-      expect(after.test_results.map((r) => r.test_case_name).sort()).toEqual(
-        LONG_SUITE.map((c) => c.test_name).sort(),
-      );
-      expect(after.test_results.every((r) => r.status === 'passed')).toBe(true);
-      // What was recorded before the kill is kept as it was, not run again.
-      for (const result of before) expect(after.test_results.find((r) => r.id === result.id)).toEqual(result);
+      expectFinishedOnce(after, before);
       expect(after.execution_log.map((l) => l.message)).toContainEqual(
         `Resumed on another worker: ${before.length} of ${LONG_SUITE.length} tests were already recorded and are not run again`,
       );
-      const report = (await api.call('GET', `/api/runs/${runId}/report.json`, { token: lee.token })).data;
+      const report = (await api.call('GET', `/api/runs/${runId}/report.json`, { token: user.token })).data;
       expect(report).toMatchObject({ total_tests: 8, passed_tests: 8, failed_tests: 0 });
     } finally {
       await child.kill();
-      for (const { running } of workers) running.worker.resume();
+      resumeWorkers();
     }
   }, 180_000);
   it('hands a run back to the queue when its worker gets SIGTERM: the cases under way finish, another worker resumes the rest', async () => {
-    for (const { running } of workers) await running.worker.pause();
-    const child = await spawnWorker(webs[0].port, webs[0].dataDir, { ...env(), DATABASE_URL: scratch.url });
+    const { user, runId, child, detail } = await longRunOnSpawnedWorker('rae');
     try {
-      const api = client(webs[0]);
-      const rae = await api.signUp('rae');
-      const { runsPath } = await siteProject(api, rae.token, site.url, {
-        name: 'Long',
-        test_cases: LONG_SUITE,
-      });
-      const res = await api.call('POST', runsPath, { token: rae.token, json: {} });
-      const runId = res.data.test_run_id as string;
-      const detail = async () =>
-        (await api.call('GET', `/api/automation/test-runs/${runId}`, { token: rae.token })).data as {
-          status: string;
-          test_results: { id: string; test_case_name: string; status: string }[];
-          execution_log: { message: string }[];
-        };
-      await expect
-        .poll(async () => (await detail()).test_results.length, { timeout: 60_000, interval: 100 })
-        .toBeGreaterThanOrEqual(2);
-      for (const { running } of workers) running.worker.resume();
+      resumeWorkers();
       const signalled = Date.now();
       // The worker finishes the case it has started, hands the job back, and exits cleanly.
       expect(await child.stop(), child.output()).toBe(0);
@@ -339,20 +328,12 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
       const before = (await detail()).test_results;
       expect(before.length).toBeLessThan(LONG_SUITE.length);
 
-      const events = await fetch(`${webs[0].url}/api/runs/${runId}/events`, {
-        headers: { authorization: `Bearer ${rae.token}` },
-      });
-      await events.text();
+      await runEnd(webs[0].url, user.token, runId);
       console.log(
         `[scale-out] SIGTERM: the worker exited ${exitedMs} ms after it, and the run was finished ${Date.now() - signalled} ms after it`,
       );
       const after = await detail();
-      expect(after.status).toBe('completed');
-      expect(after.test_results.map((r) => r.test_case_name).sort()).toEqual(
-        LONG_SUITE.map((c) => c.test_name).sort(),
-      );
-      expect(after.test_results.every((r) => r.status === 'passed')).toBe(true);
-      for (const result of before) expect(after.test_results.find((r) => r.id === result.id)).toEqual(result);
+      expectFinishedOnce(after, before);
       const log = after.execution_log.map((l) => l.message);
       expect(log).toContainEqual(
         `Handed back to the queue by a stopping worker: ${before.length} of ${LONG_SUITE.length} tests recorded`,
@@ -362,7 +343,7 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
       );
     } finally {
       await child.kill();
-      for (const { running } of workers) running.worker.resume();
+      resumeWorkers();
     }
   }, 180_000);
 
@@ -481,8 +462,8 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
         .toBe(0);
 
       // Presence across processes: open again, then the first web process's tab goes. The worker
-      // still counts the tab on the other one, so the browser outlives the grace (3 s here), obeys
-      // and streams on; once that tab goes too, it closes.
+      // still counts the tab on the other one, so the browser outlives the grace (3 s here), takes
+      // that tab's input and streams on; once that tab goes too, it closes.
       here.messages.length = 0;
       here.send('start_conversation', { session_id: session, url: `${site.url}/`, video_streaming: true });
       while ((await about(here, 'browser_status')).data.status !== 'ready');
@@ -491,12 +472,19 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
       expect(await redis.keys('argus:conversation:*')).toHaveLength(1);
       there.messages.length = 0;
       const streamed = there.all.filter((m) => m.type === 'video_frame').length;
-      there.send('conversation_message', {
-        session_id: session,
-        message: 'click Ready',
-        current_url: `${site.url}/`,
+      // Takeover input from that tab reaches the worker's browser: Tab to the page's first link, Enter.
+      const key = (k: string) =>
+        there.send('browser_input', {
+          session_id: session,
+          canvas: { width: 854, height: 480 },
+          input: { type: 'key', action: 'press', key: k },
+        });
+      key('Tab');
+      key('Enter');
+      expect((await about(there, 'browser_action')).data).toMatchObject({
+        action: 'navigated',
+        url: `${site.url}/ok`,
       });
-      expect((await about(there, 'browser_action')).data).toMatchObject({ url: `${site.url}/ok` });
       // The new page is drawn and streamed to the tab left.
       await expect
         .poll(() => there.all.filter((m) => m.type === 'video_frame').length, { timeout: 10_000 })

@@ -67,3 +67,26 @@ export async function siteProject(
   const suiteId = saved.data.id as string;
   return { projectId, suiteId, runsPath: `/api/projects/${projectId}/suites/${suiteId}/runs` };
 }
+
+/** What the scale-out tests read of a run (GET /api/automation/test-runs/{id}). */
+export interface RunDetail {
+  status: string;
+  test_results: { id: string; test_case_name: string; status: string }[];
+  execution_log: { message: string }[];
+}
+
+export async function runDetail(
+  api: ReturnType<typeof client>,
+  token: string,
+  runId: string,
+): Promise<RunDetail> {
+  return (await api.call('GET', `/api/automation/test-runs/${runId}`, { token })).data as RunDetail;
+}
+
+/** Resolves once the run is over: its event stream (GET /api/runs/{id}/events) ends with it. */
+export async function runEnd(webUrl: string, token: string, runId: string): Promise<void> {
+  const events = await fetch(`${webUrl}/api/runs/${runId}/events`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  await events.text();
+}
