@@ -2,6 +2,7 @@ import type { ServerMessageInput } from '@argus/protocol';
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ConversationService } from '../conversation/conversation-service';
+import { AppError } from '../errors';
 import type { UserChannel } from '../realtime/user-channel';
 import { ConversationControlSchema, ConversationJobSchema } from './conversation-jobs';
 import { QueueWorker, type QueueWorkerOptions } from './queue-worker';
@@ -101,7 +102,16 @@ export class ConversationWorker {
     if (message.type === 'resume') await conversations.start(userId, message.data, this.toUser(userId));
     else if (message.type === 'message')
       await conversations.message(userId, message.data, this.toUser(userId)).done;
-    else if (message.type === 'input') await conversations.input(userId, message.data);
-    else await conversations.stop(userId, sessionId, this.toUser(userId));
+    else if (message.type === 'input') {
+      // Refused here (too many inputs waiting): the tabs are told, as one process tells the sender.
+      await conversations.input(userId, message.data).catch((error: unknown) => {
+        if (!(error instanceof AppError)) throw error;
+        this.toUser(userId)({
+          type: 'error',
+          session_id: sessionId,
+          data: { message: error.message, code: error.code, feature: 'conversational' },
+        });
+      });
+    } else await conversations.stop(userId, sessionId, this.toUser(userId));
   }
 }
