@@ -4,6 +4,8 @@ import type { Drizzle } from './database';
 import {
   comparisonImages,
   comparisons,
+  conversationMessages,
+  conversations,
   designUploads,
   type RetentionSweepRow,
   retentionSweeps,
@@ -67,6 +69,32 @@ export function retentionRepository(orm: Drizzle) {
           .delete(testRuns)
           .where(inArray(testRuns.id, ids))
           .returning({ id: testRuns.id });
+        return rows.length;
+      }, batch);
+    },
+    /**
+     * Conversations started before `cutoff` whose newest message is older too, with their messages
+     * (ON DELETE CASCADE); one still going has a newer message and stays. The number deleted.
+     */
+    deleteConversations(cutoff: Date, batch: number): Promise<number> {
+      return inBatches(async () => {
+        const ids = orm
+          .select({ id: conversations.id })
+          .from(conversations)
+          .where(
+            and(
+              lt(conversations.created_at, cutoff),
+              sql`NOT EXISTS (SELECT 1 FROM ${conversationMessages} m
+                WHERE m.conversation_id = ${conversations.id} AND m.created_at >= ${cutoff})`,
+            ),
+          )
+          .orderBy(asc(conversations.created_at))
+          .limit(batch)
+          .for('update', { skipLocked: true });
+        const rows = await orm
+          .delete(conversations)
+          .where(inArray(conversations.id, ids))
+          .returning({ id: conversations.id });
         return rows.length;
       }, batch);
     },

@@ -11,6 +11,8 @@ export interface SweepReport {
   cutoff: Date;
   runsDeleted: number;
   comparisonsDeleted: number;
+  /** Conversations whose last message was older than the cutoff (the log says it; not in the sweep row). */
+  conversationsDeleted: number;
   blobsDeleted: number;
   bytesFreed: number;
 }
@@ -112,6 +114,7 @@ export class RetentionSweeper {
     const cutoff = new Date(startedAt.getTime() - config.historyRetentionDays * DAY_MS);
     const runsDeleted = await repos.retention.deleteRuns(cutoff, batch);
     const comparisonsDeleted = await repos.retention.deleteComparisons(cutoff, batch);
+    const conversationsDeleted = await repos.retention.deleteConversations(cutoff, batch);
     await repos.retention.deleteUnusedImages(cutoff, batch);
     await repos.retention.deleteUnusedUploads(cutoff, batch);
     const { blobsDeleted, bytesFreed } = await this.removeUnusedBlobs(
@@ -123,6 +126,7 @@ export class RetentionSweeper {
       cutoff,
       runsDeleted,
       comparisonsDeleted,
+      conversationsDeleted,
       blobsDeleted,
       bytesFreed,
     };
@@ -137,7 +141,7 @@ export class RetentionSweeper {
     });
     log.info(
       { retention: { ...report, days: config.historyRetentionDays } },
-      `retention sweep: ${runsDeleted} runs, ${comparisonsDeleted} design comparisons and ${blobsDeleted} files older than ${config.historyRetentionDays} days removed, ${formatBytes(bytesFreed)} freed`,
+      `retention sweep: ${runsDeleted} runs, ${comparisonsDeleted} design comparisons, ${conversationsDeleted} conversations and ${blobsDeleted} files older than ${config.historyRetentionDays} days removed, ${formatBytes(bytesFreed)} freed`,
     );
     return report;
   }

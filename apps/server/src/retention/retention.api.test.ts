@@ -224,6 +224,34 @@ describe.each(apiTargets())('history retention on $name', ({ start }) => {
     expect((await api.call('GET', '/api/settings/storage')).status).toBe(401);
   });
 
+  it('removes conversations whose last message is older than the retention, and keeps one still going', async () => {
+    const { repos } = services();
+    const conversation = async (days: number, messageDays: number[]) => {
+      const row = await repos.conversations.create(alice.user.id, { title: 'Chat', url: null });
+      await age('conversations', row.id, days);
+      for (const messageAge of messageDays) {
+        const message = await repos.conversations.addMessage(alice.user.id, row.id, {
+          role: 'user',
+          content: 'click About',
+        });
+        await age('conversation_messages', message?.id as string, messageAge);
+      }
+      return row.id;
+    };
+    const old = await conversation(40, [40, 39]);
+    const silent = await conversation(35, []);
+    const stillGoing = await conversation(40, [40, 0]);
+    const young = await conversation(2, [2]);
+    const report = await services().retention.sweep();
+    expect(report?.conversationsDeleted).toBe(2);
+    const left = async (id: string) => (await repos.conversations.messages(alice.user.id, id)) !== undefined;
+    expect(await left(old)).toBe(false);
+    expect(await left(silent)).toBe(false);
+    expect(await left(stillGoing)).toBe(true);
+    expect(await left(young)).toBe(true);
+    // Their messages go with them: ON DELETE CASCADE (a message cannot outlive its conversation).
+  });
+
   it('keeps a blob re-used after the sweep listed it as unreferenced', async () => {
     const blob = await oldBlob('listed-then-reused', 500);
     const keepSince = Date.now() - 60_000;
