@@ -243,7 +243,7 @@ describe.each(testEngines())('analytics case figures on $name', ({ open }) => {
       sql`SELECT count(*)::int AS n FROM analytics_days WHERE user_id = ${userId}::uuid`,
     )) as unknown as { rows: { n: number }[] };
     expect(Number(summarised.rows[0].n)).toBeGreaterThanOrEqual(11);
-  });
+  }, 60_000);
 
   it('counts a result added, changed or removed in a summarised day on the next query', async () => {
     const whole = range(new Date(now.getTime() - 30 * DAY), now);
@@ -264,5 +264,5 @@ describe.each(testEngines())('analytics case figures on $name', ({ open }) => {
     ).rows;
     await db.orm.execute(sql`DELETE FROM test_runs WHERE id = ${older.id}::uuid`);
     await check(whole);
-  });
+  }, 60_000);
 });

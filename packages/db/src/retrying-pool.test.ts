@@ -81,7 +81,7 @@ describe.skipIf(!PG_URL)('PostgreSQL unreachable for a few seconds', () => {
     expect(await count()).toBe(3);
     expect(events[0]).toMatch(/^unreachable: /);
     expect(events.at(-1)).toBe('reachable');
-  });
+  }, 30_000);
 
   it('sends a read lost in flight again, and fails a write lost in flight rather than risk running it twice', async () => {
     const read = db.orm.execute(sql`select pg_sleep(0.5), 'read' as what`).then((r) => r);
@@ -101,7 +101,7 @@ describe.skipIf(!PG_URL)('PostgreSQL unreachable for a few seconds', () => {
     expect(failed?.cause?.message).toMatch(/Connection terminated unexpectedly|read ECONNRESET/);
     // The server may have run it before it noticed its client gone: once at most, never twice.
     expect([3, 4]).toContain(await count());
-  });
+  }, 30_000);
 
   it('fails to open at once when PostgreSQL cannot be reached then', async () => {
     await relay.cut();
@@ -115,5 +115,5 @@ describe.skipIf(!PG_URL)('PostgreSQL unreachable for a few seconds', () => {
     } finally {
       await relay.restore();
     }
-  });
+  }, 30_000);
 });
