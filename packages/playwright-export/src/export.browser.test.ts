@@ -106,11 +106,13 @@ const TODO_SUITE: ExportSuite = {
 };
 
 /**
- * `npm test` runs each suite clean and with one planted bug; CI's fixture-bugs project
- * (`npm run test:fixture-bugs`, FIXTURE_BUG_PROOFS=1) with every bug listed below.
+ * `npm test` runs the to-do suite clean and with one planted bug, and the desk's (behind its login)
+ * clean; CI's fixture-bugs project (`npm run test:fixture-bugs`, FIXTURE_BUG_PROOFS=1) runs both with
+ * every bug listed below. Each state is a run by Argus and one by `npx playwright test`: the desk's
+ * bug was cut from `npm test` for its 12 minutes (docs/TESTING.md).
  */
 const EVERY_BUG = process.env.FIXTURE_BUG_PROOFS === '1';
-const statesToRun = <T>(states: T[]): T[] => (EVERY_BUG ? states : states.slice(0, 2));
+const statesToRun = <T>(states: T[], short = 2): T[] => (EVERY_BUG ? states : states.slice(0, short));
 
 /** Each state the suite runs on, and the tests that must fail there (empty: every test passes). */
 const TODO_STATES: { bug: string | null; failing: string[] }[] = [
@@ -360,7 +362,7 @@ describe('an exported suite behind a login', () => {
     await app?.close();
   });
 
-  it('signs in as a setup project and gives the verdicts of Argus’s runner, clean and with a planted bug switched on', async () => {
+  it('signs in as a setup project and gives the verdicts of Argus’s runner: clean in npm test, each planted bug switched on in CI', async () => {
     // The two-factor account: the sign-in types a TOTP code too (otpauth in the exported package.json).
     const account = DESK_ACCOUNTS.twoFactor;
     const exported = exportPlaywright({
@@ -416,7 +418,7 @@ describe('an exported suite behind a login', () => {
       app,
       DESK_SUITE,
       dir,
-      statesToRun(DESK_STATES),
+      statesToRun(DESK_STATES, 1),
       argus,
       { PASSWORD: account.password, TOTP: account.totpSecret },
       () => app.resetData(),
