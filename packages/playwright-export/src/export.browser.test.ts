@@ -34,6 +34,7 @@ import {
   type FixtureApp,
   serveFixtureApp,
 } from '../../../fixtures/apps/serve';
+import { TODO_FIXTURE_SUITE, TODO_STATES } from '../../../fixtures/apps/todo-suite';
 import { type ExportSuite, exportPlaywright } from './export';
 
 /**
@@ -43,67 +44,8 @@ import { type ExportSuite, exportPlaywright } from './export';
 const STEP_TIMEOUT_MS = 5_000;
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** Hand-written cases over the to-do app's common step forms; each bug below is caught by some. */
-const TODO_SUITE: ExportSuite = {
-  name: 'To-do list',
-  test_cases: [
-    {
-      test_name: 'Adding items shows them and updates the counter',
-      steps: [
-        'Navigate to /',
-        'Fill "New todo" with "Buy milk"',
-        'Press Enter',
-        'Type "Walk the dog"',
-        'Press Enter',
-        'Verify exactly 2 listitems are visible in "Mark all as complete"',
-        'Verify text "2 items left" is visible',
-        'Verify field "New todo" has value ""',
-      ],
-    },
-    {
-      test_name: 'Completing an item marks it and filters it out of Active',
-      steps: [
-        'Fill "New todo" with "Buy milk"',
-        'Press Enter in "New todo"',
-        'Check the checkbox in "Buy milk"',
-        'Verify the checkbox in "Buy milk" is checked',
-        'Verify "Buy milk" is marked "completed"',
-        'Verify text "0 items left" is visible',
-        'Click link "Active"',
-        'Verify link "Active" is marked "selected"',
-        'Verify URL contains "#/active"',
-        'Verify text "Buy milk" is not visible',
-      ],
-    },
-    {
-      test_name: 'Editing then deleting an item',
-      steps: [
-        'Fill "New todo" with "Walk the dog {{RUN_ID}}"',
-        'Press Enter',
-        'Double-click "Walk the dog {{RUN_ID}}"',
-        'Fill the focused field with "Walk the dog twice"',
-        'Press Enter',
-        'Verify text "Walk the dog twice" is visible',
-        'Click button "Delete" in "Walk the dog twice"',
-        'Verify text "Walk the dog twice" is not visible',
-        'Verify exactly 0 listitems are visible',
-      ],
-    },
-    {
-      test_name: 'The page loads cleanly',
-      steps: [
-        'Verify title contains "Todos"',
-        'Verify heading "todos" is visible',
-        'Verify page has no console errors',
-        'Verify page has no failed requests',
-        'Set viewport to 390x844',
-        'Verify no horizontal overflow',
-        'Take screenshot',
-        'Wait 100 ms',
-      ],
-    },
-  ],
-};
+/** The to-do app's hand-written suite (fixtures/apps/todo/suite.ts), as the exporter takes it. */
+const TODO_SUITE: ExportSuite = TODO_FIXTURE_SUITE;
 
 /**
  * `npm test` runs the to-do suite clean and with one planted bug, and the desk's (behind its login)
@@ -113,13 +55,6 @@ const TODO_SUITE: ExportSuite = {
  */
 const EVERY_BUG = process.env.FIXTURE_BUG_PROOFS === '1';
 const statesToRun = <T>(states: T[], short = 2): T[] => (EVERY_BUG ? states : states.slice(0, short));
-
-/** Each state the suite runs on, and the tests that must fail there (empty: every test passes). */
-const TODO_STATES: { bug: string | null; failing: string[] }[] = [
-  { bug: null, failing: [] },
-  { bug: 'toggle-does-not-complete', failing: ['Completing an item marks it and filters it out of Active'] },
-  { bug: 'delete-does-nothing', failing: ['Editing then deleting an item'] },
-];
 
 interface PlaywrightVerdicts {
   /** Test title → passed. */

@@ -13,6 +13,8 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveFixtureApp } from '../../../../fixtures/apps/serve';
+import { TODO_FIXTURE_SUITE, TODO_STATES } from '../../../../fixtures/apps/todo-suite';
 import { loadConfig } from '../config';
 import { client } from '../testing/api-targets';
 import { type InProcessServer, startInProcess } from '../testing/in-process-server';
@@ -186,6 +188,51 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
       await single.stop();
     }
   });
+
+  it("runs the to-do fixture app's suite on the workers with one process's verdicts, clean and with a planted bug", async () => {
+    const app = await serveFixtureApp('todo');
+    const single = await startInProcess({ ...env(), REDIS_URL: undefined });
+    try {
+      const onWorkers = client(webs[1]);
+      const onOne = client(single);
+      const [ora, otto] = [await onWorkers.signUp('ora'), await onOne.signUp('otto')];
+      const suite = { name: TODO_FIXTURE_SUITE.name, test_cases: TODO_FIXTURE_SUITE.test_cases };
+      const [workerSuite, singleSuite] = [
+        await siteProject(onWorkers, ora.token, app.url, suite),
+        await siteProject(onOne, otto.token, app.url, suite),
+      ];
+      const verdictsOf = async (
+        api: ReturnType<typeof client>,
+        url: string,
+        token: string,
+        runsPath: string,
+      ) => {
+        const res = await api.call('POST', runsPath, { token, json: {} });
+        expect(res.status).toBe(202);
+        await runEnd(url, token, res.data.test_run_id);
+        return verdicts(
+          (await api.call('GET', `/api/runs/${res.data.test_run_id}/report.json`, { token })).data,
+        );
+      };
+      for (const state of TODO_STATES.slice(0, 2)) {
+        app.setBug(state.bug);
+        const expected = Object.fromEntries(
+          suite.test_cases.map((c) => [
+            c.test_name,
+            state.failing.includes(c.test_name) ? 'failed' : 'passed',
+          ]),
+        );
+        const workers = await verdictsOf(onWorkers, webs[1].url, ora.token, workerSuite.runsPath);
+        const one = await verdictsOf(onOne, single.url, otto.token, singleSuite.runsPath);
+        expect(workers, `workers, bug ${state.bug}`).toEqual(expected);
+        expect(one, `one process, bug ${state.bug}`).toEqual(expected);
+      }
+    } finally {
+      app.setBug(null);
+      await single.stop();
+      await app.close();
+    }
+  }, 180_000);
 
   it("reaches the user's sockets on every web process in the same order, and stops from the other one", async () => {
     const api = client(webs[0]);
