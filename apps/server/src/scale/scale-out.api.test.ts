@@ -94,6 +94,15 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
   const connected = async (socket: TestSocket) => {
     await socket.next('connection_established');
   };
+  /** One tab of the user on each web process, both connected. */
+  const tabsOnBoth = async (user: { user: { id: string }; token: string }) => {
+    const tabs = [socketOf(webs[0], user), socketOf(webs[1], user)] as const;
+    await Promise.all(tabs.map(connected));
+    return tabs;
+  };
+  /** A session of the user's, made through the first web process; its id. */
+  const newSession = async (token: string, json: { title: string; session_type: string; url: string }) =>
+    (await client(webs[0]).call('POST', '/api/sessions/', { token, json })).data.id as string;
   const verdicts = (report: { results: { test_name: string; status: string }[] }) =>
     Object.fromEntries(report.results.map((r) => [r.test_name, r.status]));
 
@@ -237,9 +246,7 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
   it("reaches the user's sockets on every web process in the same order, and stops from the other one", async () => {
     const api = client(webs[0]);
     const eve = await api.signUp('eve');
-    const here = socketOf(webs[0], eve);
-    const there = socketOf(webs[1], eve);
-    await Promise.all([connected(here), connected(there)]);
+    const [here, there] = await tabsOnBoth(eve);
     try {
       here.send('run_all_tests', { url: `${site.url}/`, test_cases: SUITE, session_id: null }, 'run-1');
       const doneHere = await here.next('all_tests_completed');
@@ -437,9 +444,7 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
     expect(generated.data.cases).toBeGreaterThan(0);
     expect(generated.data.suite.test_cases).toHaveLength(generated.data.cases);
 
-    const here = socketOf(webs[0], ned);
-    const there = socketOf(webs[1], ned);
-    await Promise.all([connected(here), connected(there)]);
+    const [here, there] = await tabsOnBoth(ned);
     try {
       there.send('generate_test_cases', { url: `${site.url}/`, session_id: null });
       const [a, b] = await Promise.all([
@@ -458,17 +463,14 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
   it('holds a live browser on a worker: frames reach the tab on one web process, chat and stop come from the other', async () => {
     const api = client(webs[0]);
     const pat = await api.signUp('pat');
-    const session = (
-      await api.call('POST', '/api/sessions/', {
-        token: pat.token,
-        json: { title: 'Live', session_type: 'conversational', url: `${site.url}/` },
-      })
-    ).data.id as string;
+    const session = await newSession(pat.token, {
+      title: 'Live',
+      session_type: 'conversational',
+      url: `${site.url}/`,
+    });
     const taken = () => workers.reduce((n, w) => n + w.running.conversationWorker.taken, 0);
     const before = taken();
-    const here = socketOf(webs[0], pat);
-    const there = socketOf(webs[1], pat);
-    await Promise.all([connected(here), connected(there)]);
+    const [here, there] = await tabsOnBoth(pat);
     const about = (socket: TestSocket, type: string) =>
       socket.next(type, 30_000).then((m) => {
         expect(m.session_id).toBe(session);
@@ -552,12 +554,11 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
   it('compares a design on a worker: refused twice at once, stopped from the other web process, then completed for every tab', async () => {
     const api = client(webs[0]);
     const oda = await api.signUp('oda');
-    const session = (
-      await api.call('POST', '/api/sessions/', {
-        token: oda.token,
-        json: { title: 'Design', session_type: 'figma-comparison', url: `${site.url}/ok` },
-      })
-    ).data.id as string;
+    const session = await newSession(oda.token, {
+      title: 'Design',
+      session_type: 'figma-comparison',
+      url: `${site.url}/ok`,
+    });
     const form = new FormData();
     const png = await sharp({
       create: { width: 800, height: 600, channels: 3, background: '#ffffff' },
@@ -576,9 +577,7 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
     });
     const taken = () => workers.reduce((n, w) => n + w.running.comparisonWorker.taken, 0);
     const before = taken();
-    const here = socketOf(webs[0], oda);
-    const there = socketOf(webs[1], oda);
-    await Promise.all([connected(here), connected(there)]);
+    const [here, there] = await tabsOnBoth(oda);
     const said = (socket: TestSocket, type: string, text: string) =>
       expect
         .poll(() => socket.all.some((m) => m.type === type && JSON.stringify(m.data).includes(text)), {
