@@ -107,10 +107,10 @@ export class RetryingPool extends pg.Pool {
     const [query, values, callback] = args;
     if (typeof query === 'function' || typeof values === 'function' || typeof callback === 'function')
       return (super.query as (...a: unknown[]) => unknown)(...args);
-    const reads = readsOnly(textOf(query));
     return this.withRetry(
       () => (super.query as (q: unknown, v: unknown) => Promise<pg.QueryResult>)(query, values),
-      (error) => didNotRun(error) || (reads && connectionLost(error)),
+      // The statement's text is looked at only when it failed, not on every query.
+      (error) => didNotRun(error) || (connectionLost(error) && readsOnly(textOf(query))),
     );
   }
 
