@@ -16,6 +16,7 @@ import {
   UserAutomationSchema,
   type WorkerControl,
 } from './automation-jobs';
+import { CLAIM_TTL_MS, jobOfKey } from './job-keys';
 import {
   jobReplies,
   PERSIST_USER_KEY,
@@ -234,19 +235,8 @@ export class QueuedAutomation implements AutomationFront {
       await this.deps.redis.del(userAutomation(userId));
       return null;
     }
-    const job = await this.deps.queue.getJob(parsed.data.job_id);
-    const state = job ? await job.getState() : 'unknown';
-    if (state === 'completed' || state === 'failed' || (state === 'unknown' && !(await this.young(userId)))) {
-      await this.release(userId, parsed.data.job_id);
-      return null;
-    }
-    return { entry: parsed.data, job };
-  }
-
-  /** A key set in the last few seconds whose job is not in the queue yet is being queued, not stale. */
-  private async young(userId: string): Promise<boolean> {
-    const ttl = await this.deps.redis.pttl(userAutomation(userId));
-    return ttl > CLAIM_TTL_MS - 10_000;
+    const found = await jobOfKey(this.deps, userAutomation(userId), parsed.data.job_id);
+    return found ? { entry: parsed.data, job: found.job } : null;
   }
 
   private async refuseIfBusy(userId: string): Promise<void> {
@@ -359,9 +349,6 @@ export class QueuedAutomation implements AutomationFront {
     );
   }
 }
-
-/** How long a user's key lives before its job is queued (then it lives until the job ends). */
-const CLAIM_TTL_MS = 60_000;
 
 /** The refusal one process gives while a user's automation work goes on. */
 function busy(kind: UserAutomation['kind']): AppError {

@@ -17,6 +17,7 @@ import {
   type UserComparison,
   UserComparisonSchema,
 } from './comparison-jobs';
+import { CLAIM_TTL_MS, jobOfKey } from './job-keys';
 import { COMPARISON_CONTROL, PERSIST_USER_KEY, RELEASE_USER_KEY, userComparison } from './redis-keys';
 
 /** What a web process needs to queue comparisons (scale/redis-connections.ts makes the connections). */
@@ -28,9 +29,6 @@ export interface QueuedComparisonsDeps {
   users: UserChannel;
   log: FastifyBaseLogger;
 }
-
-/** How long a user's key lives before its job is queued (then it lives until the job ends). */
-const CLAIM_TTL_MS = 60_000;
 
 /**
  * Design comparisons as a web process hands them off when REDIS_URL is set
@@ -123,14 +121,8 @@ export class QueuedComparisons implements ComparisonHandOff {
       await this.deps.redis.del(userComparison(userId));
       return null;
     }
-    const job = await this.deps.queue.getJob(entry.job_id);
-    const state = job ? await job.getState() : 'unknown';
-    const young = (await this.deps.redis.pttl(userComparison(userId))) > CLAIM_TTL_MS - 10_000;
-    if (state === 'completed' || state === 'failed' || (state === 'unknown' && !young)) {
-      await this.release(userId, entry.job_id);
-      return null;
-    }
-    return { entry, state };
+    const found = await jobOfKey(this.deps, userComparison(userId), entry.job_id);
+    return found ? { entry, state: found.state } : null;
   }
 
   private async release(userId: string, jobId: string): Promise<void> {

@@ -11,6 +11,7 @@ import { checkLiveBrowsers } from '../conversation/limits';
 import { AppError } from '../errors';
 import { addressed, type Send, type UserChannel } from '../realtime/user-channel';
 import type { ConversationControl, ConversationJob } from './conversation-jobs';
+import { CLAIM_TTL_MS, jobOfKey } from './job-keys';
 import { CONVERSATION_CONTROL, PERSIST_USER_KEY, RELEASE_USER_KEY, userConversation } from './redis-keys';
 
 export interface QueuedConversationsDeps {
@@ -26,9 +27,6 @@ export interface QueuedConversationsDeps {
   checkSession: (userId: string, sessionId: string) => Promise<void>;
   log: FastifyBaseLogger;
 }
-
-/** How long a session's key lives before its job is queued (then until the live browser closes). */
-const CLAIM_TTL_MS = 60_000;
 
 /**
  * Conversational mode as a web process offers it when REDIS_URL is set
@@ -147,14 +145,7 @@ export class QueuedConversations implements ConversationFront {
     const key = userConversation(userId, sessionId);
     const jobId = await this.deps.redis.get(key);
     if (!jobId) return false;
-    const job = await this.deps.queue.getJob(jobId);
-    const state = job ? await job.getState() : 'unknown';
-    const young = (await this.deps.redis.pttl(key)) > CLAIM_TTL_MS - 10_000;
-    if (state === 'completed' || state === 'failed' || (state === 'unknown' && !young)) {
-      await this.deps.redis.eval(RELEASE_USER_KEY, 1, key, jobId);
-      return false;
-    }
-    return true;
+    return (await jobOfKey(this.deps, key, jobId)) !== null;
   }
 
   /** The user's sessions with a key (live browsers queued or open). */
