@@ -234,9 +234,16 @@ describe('conversational screen', () => {
       // The click's navigation is told to the screen ('navigated'), so the URL bar follows it; a
       // Reload pressed before it lands could cancel it on a loaded machine, so it comes after.
       await expect.poll(() => currentUrl(page), { timeout: 30_000 }).toBe(`${site.url}/contact.html`);
-      // Reload asks the assistant; its action names the page the browser is on.
+      // Reload asks the assistant; its action names the page the browser is on. The typing indicator
+      // can come and go before a wait for it starts (the rule-based reload of a small page is quick),
+      // so the test waits on what stays: the user's 'reload' in the chat and a new answer after it.
+      const asked = page.locator('[data-testid="chat-message"][data-role="user"]');
+      const answers = page.locator('[data-testid="chat-message"][data-role="assistant"]');
+      const [askedBefore, answered] = [await asked.count(), await answers.count()];
       await page.getByRole('button', { name: 'Reload page' }).click();
-      await page.getByTestId('typing-indicator').waitFor();
+      await expect.poll(() => asked.count()).toBe(askedBefore + 1);
+      expect(await asked.last().textContent()).toContain('reload');
+      await expect.poll(() => answers.count(), { timeout: 60_000 }).toBeGreaterThan(answered);
       await waitForAnswer(page);
       expect(await currentUrl(page)).toBe(`${site.url}/contact.html`);
 
