@@ -117,9 +117,12 @@ function service(
     planner?: Planner;
     exploreBehaviours?: BehaviourExplorer;
     pages?: PageObservation[];
+    /** Recorder methods replaced (a database that fails). */
+    recorder?: Partial<Record<keyof RunRecorder, unknown>>;
   } = {},
 ) {
-  const { writes, recorder } = fakeRecorder();
+  const { writes, recorder: fake } = fakeRecorder();
+  const recorder = Object.assign(fake, overrides.recorder ?? {}) as RunRecorder;
   const explore = vi.fn(async (_url: string, options: { onProgress?: (m: string) => void }) => {
     options.onProgress?.('Reading the home page');
     return overrides.pages ?? [{} as PageObservation];
@@ -375,6 +378,34 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
     ]);
     expect(automation.inProgress('u1')).toBeNull();
     expect(new Set(sent.map((m) => m.session_id))).toEqual(new Set(['s1']));
+  });
+
+  it('tells the user a run failed even when the database that would record the failure is gone', async () => {
+    const unreachable = async () => {
+      throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+    };
+    const { automation, sent, send } = service({
+      recorder: { recordResult: unreachable, failed: unreachable },
+    });
+    const { done } = await automation.run(
+      'u1',
+      {
+        url: 'https://shop.example/',
+        test_cases: [testCase('Home loads')],
+        test_mode: 'full',
+        session_id: 's1',
+        test_run_id: 'suite-1',
+      },
+      send,
+    );
+    await done;
+    expect(sent.at(-1)).toMatchObject({
+      type: 'error',
+      data: { message: 'An error occurred during test execution', code: 'INTERNAL' },
+    });
+    expect(sent.some((m) => m.type === 'all_tests_completed')).toBe(false);
+    // The next piece of work is not refused: the failed one let go of the user.
+    expect(automation.isBusy('u1')).toBe(false);
   });
 
   it('retries a failed case in a fresh run of it: flaky when a retry passes, failed after every attempt', async () => {

@@ -640,7 +640,14 @@ export class AutomationService {
         }
       } catch (error) {
         this.deps.log.error({ err: error, runId }, 'test run failed');
-        await recorder.failed(userId, runId);
+        // The database may be what failed (unreachable past DATABASE_RETRY_MS): the user is told all the
+        // same, and the run left running is marked by the sweep of runs whose job is lost
+        // (docs/DEPLOYMENT.md#postgresql).
+        await recorder
+          .failed(userId, runId)
+          .catch((cause: unknown) =>
+            this.deps.log.error({ err: cause, runId }, 'a failed run could not be recorded as failed'),
+          );
         emit({
           type: 'error',
           data: {
