@@ -42,6 +42,15 @@ export class ConversationWorker {
     return this.queue.start();
   }
 
+  /** Takes no new live browser until `resume`; the ones open stay. */
+  pause(): Promise<void> {
+    return this.queue.pause();
+  }
+
+  resume(): void {
+    this.queue.resume();
+  }
+
   /** Takes no new live browser, closes the ones open (each user is told why), then stops. */
   async stop(): Promise<void> {
     const closing = this.queue.stop();
@@ -63,8 +72,19 @@ export class ConversationWorker {
     }
     const { user_id: userId, data } = parsed.data;
     const sessionId = data.session_id;
+    // Taken up again after the worker holding it died (BullMQ's stalled-job check): the browser opens
+    // anew at the start page, and the user reads why the page they were on is gone.
+    const reopened = job.attemptsStarted > 1 || job.stalledCounter > 0;
     try {
       await conversations.start(userId, data, this.toUser(userId));
+      if (reopened) {
+        log.warn({ jobId: job.id }, 'reopening a live browser whose worker stopped');
+        this.toUser(userId)({
+          type: 'conversation_response',
+          session_id: sessionId,
+          data: { message: reopenedMessage(data.url), timestamp: new Date().toISOString() },
+        });
+      }
       await conversations.closed(userId, sessionId);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -114,4 +134,9 @@ export class ConversationWorker {
       });
     } else await conversations.stop(userId, sessionId, this.toUser(userId));
   }
+}
+
+/** What the user reads when their live browser was opened again on another worker. */
+export function reopenedMessage(url: string | null | undefined): string {
+  return `The worker holding your live browser stopped, so it was opened again on another one${url ? `, at ${url}` : ', at its start page'}. Anything done on the page since is lost.`;
 }

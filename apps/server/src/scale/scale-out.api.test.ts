@@ -31,6 +31,7 @@ import {
 import { SMALL_EXPLORATION } from '../testing/small-exploration';
 import { spawnServer, spawnWorker, testServerEnv } from '../testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
+import { reopenedMessage } from './conversation-worker';
 import { type RunningWorker, startWorker } from './start-worker';
 
 const PG_URL = process.env.TEST_DATABASE_URL;
@@ -549,6 +550,63 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
     // Two live browsers opened, both by workers; none by a web process.
     expect(taken()).toBe(before + 2);
     for (const web of webs) expect(await web.app.services.pool.browserPid()).toBeUndefined();
+  }, 120_000);
+
+  it('opens a live browser again on another worker when its worker is killed (kill -9), at its start page, and says so', async () => {
+    // Only the spawned worker takes live browsers until it is killed.
+    for (const { running } of workers) await running.conversationWorker.pause();
+    const taken = () => workers.reduce((n, w) => n + w.running.conversationWorker.taken, 0);
+    const before = taken();
+    const child = await spawnWorker(webs[0].port, webs[0].dataDir, { ...env(), DATABASE_URL: scratch.url });
+    const api = client(webs[0]);
+    const ivy = await api.signUp('ivy');
+    const session = await newSession(ivy.token, {
+      title: 'Live',
+      session_type: 'conversational',
+      url: `${site.url}/`,
+    });
+    const tab = socketOf(webs[0], ivy);
+    await connected(tab);
+    const about = (type: string) =>
+      tab.next(type, 60_000).then((m) => {
+        expect(m.session_id).toBe(session);
+        return m;
+      });
+    const ready = async () => {
+      while ((await about('browser_status')).data.status !== 'ready');
+    };
+    /** 'click Ready' works only on the start page, whose link it follows to /ok. */
+    const clickReady = async () => {
+      tab.send('conversation_message', { session_id: session, message: 'click Ready', current_url: null });
+      expect((await about('browser_action')).data).toMatchObject({ url: `${site.url}/ok` });
+      await about('conversation_response');
+    };
+    try {
+      tab.send('start_conversation', { session_id: session, url: `${site.url}/`, video_streaming: false });
+      await ready();
+      await clickReady();
+      expect(taken()).toBe(before);
+
+      await child.kill();
+      tab.messages.length = 0;
+      for (const { running } of workers) running.conversationWorker.resume();
+      // Another worker finds the job's lock lapsed and opens the browser again; the tab is told.
+      await ready();
+      expect((await about('conversation_response')).data.message).toBe(reopenedMessage(`${site.url}/`));
+      expect(taken()).toBe(before + 1);
+      // It is back at its start page, where the link is, and takes the chat.
+      await clickReady();
+
+      tab.send('stop_conversation', { session_id: session, reason: 'user' });
+      expect((await about('conversation_stopped')).data.message).toBe('Session stopped');
+      await expect
+        .poll(async () => (await redis.keys('argus:conversation:*')).length, { timeout: 10_000 })
+        .toBe(0);
+    } finally {
+      tab.ws.close();
+      await child.kill();
+      for (const { running } of workers) running.conversationWorker.resume();
+    }
   }, 120_000);
 
   it('compares a design on a worker: refused twice at once, stopped from the other web process, then completed for every tab', async () => {
