@@ -123,6 +123,17 @@ describe.each(engines)('database on $name', ({ open }) => {
     expect((await repos.testRuns.results(alice.id, run.id)).map((r) => r.test_case_name)).toEqual(['First']);
   });
 
+  it('ends a run with updateIfOpen only while it is pending or running, and only for its owner', async () => {
+    const alice = (await repos.users.findByLogin('alice'))!;
+    const bob = (await repos.users.findByLogin('bob'))!;
+    const open = await repos.testRuns.create(alice.id, { url: 'https://example.com', status: 'running' });
+    expect(await repos.testRuns.updateIfOpen(bob.id, open.id, { status: 'error' })).toBeUndefined();
+    expect((await repos.testRuns.updateIfOpen(alice.id, open.id, { status: 'error' }))?.status).toBe('error');
+    const over = await repos.testRuns.create(alice.id, { url: 'https://example.com', status: 'interrupted' });
+    expect(await repos.testRuns.updateIfOpen(alice.id, over.id, { status: 'error' })).toBeUndefined();
+    expect((await repos.testRuns.get(alice.id, over.id))?.status).toBe('interrupted');
+  });
+
   it('sums the bytes each user stores, and frees them when a run is deleted (owner only)', async () => {
     const alice = (await repos.users.findByLogin('alice'))!;
     const bob = (await repos.users.findByLogin('bob'))!;

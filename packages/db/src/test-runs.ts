@@ -80,6 +80,16 @@ export function testRunsRepository(orm: Drizzle) {
         .returning();
       return row;
     },
+    /** `update`, only while the run is still pending or running: an end recorded meanwhile stays. */
+    async updateIfOpen(userId: string, id: string, patch: TestRunPatch): Promise<TestRunRow | undefined> {
+      if (!isUuid(id)) return undefined;
+      const [row] = await orm
+        .update(testRuns)
+        .set({ ...patch, updated_at: new Date() })
+        .where(and(owned(userId, id), inArray(testRuns.status, ['pending', 'running'])))
+        .returning();
+      return row;
+    },
     /**
      * Counts one finished test into its run, atomically (tests of a run finish in parallel). `true` or
      * 'passed' counts a pass, `false` or 'failed' a failure, 'flaky' (passed only on a retry,

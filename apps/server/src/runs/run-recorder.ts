@@ -25,6 +25,9 @@ export type RunFields = NewTestRun;
 
 const now = () => new Date().toISOString();
 
+/** A failed run's end, refused by the database, is tried again every 5 s for 10 minutes. */
+export const RETRY_END = { forMs: 10 * 60_000, everyMs: 5_000 };
+
 /**
  * Everything a run writes, as it happens, whether or not a client watches: the test run row and its
  * status, each test's result and counters, the execution log, and screenshots (blob plus row, within
@@ -40,6 +43,8 @@ export class RunRecorder {
       log: FastifyBaseLogger;
       /** MAX_STORED_BYTES_PER_USER. */
       maxStoredBytesPerUser: number;
+      /** How long, and how often, a failed run's end the database refused is tried again. @default RETRY_END */
+      retryEnd?: { forMs: number; everyMs: number };
     },
   ) {}
 
@@ -196,9 +201,35 @@ export class RunRecorder {
 
   /** A server-side failure: the run is marked `error` (best effort; what it recorded stays). */
   async failed(userId: string, runId: string): Promise<void> {
-    await this.deps.repos.testRuns
-      .update(userId, runId, { status: 'error', completed_at: new Date() })
-      .catch(() => undefined);
+    const ended = { status: 'error', completed_at: new Date() };
+    try {
+      await this.deps.repos.testRuns.update(userId, runId, ended);
+    } catch (error) {
+      // Most often the database itself, unreachable past DATABASE_RETRY_MS: the run would read
+      // `running` until a restart or a sweep, so its end is tried again while the process lives, and
+      // written only if nothing ended the run meanwhile (docs/DEPLOYMENT.md#postgresql).
+      this.deps.log.warn({ err: error, runId }, 'a failed run could not be recorded; trying again');
+      this.failedLater(userId, runId, ended);
+    }
+  }
+
+  private failedLater(userId: string, runId: string, ended: { status: string; completed_at: Date }): void {
+    const { forMs, everyMs } = this.deps.retryEnd ?? RETRY_END;
+    const deadline = Date.now() + forMs;
+    const attempt = () => {
+      const timer = setTimeout(() => {
+        this.deps.repos.testRuns.updateIfOpen(userId, runId, ended).then(
+          () => this.deps.log.info({ runId }, 'a failed run was recorded on a later try'),
+          (error: unknown) => {
+            if (Date.now() < deadline) attempt();
+            else this.deps.log.error({ err: error, runId }, 'a failed run could not be recorded');
+          },
+        );
+      }, everyMs);
+      // Tries wait for nothing else: a process that is ending does not wait for them.
+      timer.unref();
+    };
+    attempt();
   }
 
   /** The server shut down under it: the run is marked `interrupted` (best effort). */
