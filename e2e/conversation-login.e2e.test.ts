@@ -44,11 +44,20 @@ async function api(page: Page, method: string, path: string, body?: unknown): Pr
   return res.json();
 }
 
+/**
+ * Sends `text` and waits for the answer. The typing indicator can come and go before a wait for it
+ * starts (the built-in chat is quick), so the wait is on what stays: the message in the chat, then a
+ * new answer after it.
+ */
 async function say(page: Page, text: string) {
   const input = page.getByTestId('chat-input');
+  const asked = page.locator('[data-testid="chat-message"][data-role="user"]');
+  const answers = page.locator('[data-testid="chat-message"][data-role="assistant"]');
+  const [askedBefore, answered] = [await asked.count(), await answers.count()];
   await input.fill(text);
   await input.press('Enter');
-  await page.getByTestId('typing-indicator').waitFor({ timeout: 30_000 });
+  await expect.poll(() => asked.count(), { timeout: 30_000 }).toBe(askedBefore + 1);
+  await expect.poll(() => answers.count(), { timeout: 60_000 }).toBeGreaterThan(answered);
   await page.getByTestId('typing-indicator').waitFor({ state: 'detached', timeout: 60_000 });
 }
 
