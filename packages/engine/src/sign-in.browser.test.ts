@@ -157,6 +157,31 @@ describe('signing in before a run', () => {
     expect(outcome.error).toBeNull();
   });
 
+  it("opens every session at the project's viewport, a generation's exploring ones included", async () => {
+    const signedIn = new SignedInSessions(pool, credentials, {
+      baseUrl: base,
+      variables: variables('ada@example.test'),
+      viewport: { width: 390, height: 844 },
+    });
+    await signedIn.start();
+    // As the explorer opens one: no viewport of its own.
+    const session = await signedIn.openSession({});
+    try {
+      await session.navigate(`${base}/home`);
+      expect(session.viewport).toEqual({ width: 390, height: 844 });
+      expect(await session.evaluate(() => window.innerWidth, undefined)).toBe(390);
+    } finally {
+      await session.close();
+    }
+    // A session that asks for its own viewport keeps it.
+    const wide = await signedIn.openSession({ viewport: { width: 1280, height: 800 } });
+    try {
+      expect(wide.viewport).toEqual({ width: 1280, height: 800 });
+    } finally {
+      await wide.close();
+    }
+  });
+
   it('answers the two-factor page with a code made from the TOTP secret', async () => {
     const signedIn = new SignedInSessions(pool, credentials, {
       baseUrl: base,

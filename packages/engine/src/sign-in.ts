@@ -357,6 +357,8 @@ export class SignedInSessions implements SessionOpener {
   openSession(options: Parameters<SessionOpener['openSession']>[0] = {}): Promise<BrowserSession> {
     return this.pool.openSession({
       ...options,
+      // A mobile project's sessions are phones, the explorer's too (it names no viewport of its own).
+      viewport: options.viewport ?? this.options.viewport,
       storageState: options.storageState ?? this.state,
       variables: options.variables ?? this.options.variables,
     });
