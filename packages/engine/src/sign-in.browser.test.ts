@@ -98,7 +98,23 @@ beforeAll(async () => {
       return redirect('/home', { 'set-cookie': `sid=${id}; HttpOnly; Path=/` });
     }
     const who = sessions.get(cookie(req.headers.cookie, 'sid') ?? '');
+    // /desk shows the sign-in form where it was asked for, as single-page apps do, instead of redirecting.
+    if (!who && url.pathname === '/desk') return send(200, LOGIN_FORM());
     if (!who) return redirect(`/login?next=${encodeURIComponent(url.pathname)}`);
+    if (url.pathname === '/desk') return send(200, page('Desk', `<h1>Desk of ${who}</h1>`));
+    if (url.pathname === '/settings') {
+      // A password form that is not the sign-in form.
+      return send(
+        200,
+        page(
+          'Settings',
+          '<h1>Change your password</h1><form method="post">' +
+            '<label>Current password <input name="current" type="password"></label>' +
+            '<label>New password <input name="password" type="password"></label>' +
+            '<button>Change password</button></form>',
+        ),
+      );
+    }
     if (url.pathname === '/home') {
       const note = url.searchParams.get('note');
       return send(
@@ -286,6 +302,52 @@ describe('signing in before a run', () => {
     expect(next.logs.some((l) => l.message.includes('signed in again'))).toBe(false);
     expect(next.error).toBeNull();
   });
+});
+
+describe('signed out without a redirect', () => {
+  const recorded: SignInPlan = {
+    mode: 'steps',
+    steps: [
+      'Navigate to /login',
+      'Fill "Email" with "{{EMAIL}}"',
+      'Fill "Password" with "{{PASSWORD}}"',
+      'Click button "Sign in"',
+    ],
+  };
+  it.each([
+    ['a username and password', credentials],
+    ['a recorded login', recorded],
+  ])(
+    'signs in again when the app shows the sign-in form at the address asked for, and not for another password form (%s)',
+    async (_kind, plan) => {
+      const vars = variables('ada@example.test');
+      const signedIn = new SignedInSessions(pool, plan, { baseUrl: base, variables: vars });
+      await signedIn.start();
+      const run = (steps: string[]) =>
+        runTestCase(signedIn, testCase(steps), { baseUrl: base, variables: vars, renewal: signedIn.renewal });
+      const renewedIn = (logs: { message: string }[]) =>
+        logs.some((l) => l.message.includes('signed in again'));
+
+      // A page with a password form of its own is not the sign-in page.
+      const settings = await run([
+        'Navigate to /settings',
+        'Verify heading "Change your password" is visible',
+      ]);
+      expect(settings.error).toBeNull();
+      expect(renewedIn(settings.logs)).toBe(false);
+
+      sessions.clear();
+      const desk = await run(['Navigate to /desk', 'Verify heading "Desk of ada@example.test" is visible']);
+      expect(desk.error).toBeNull();
+      expect(desk.logs.map((l) => l.message)).toContain(
+        'Step 1: the app showed its sign-in page (the session had expired); signed in again',
+      );
+      // Signed in again, the next test finds no form.
+      const next = await run(['Navigate to /desk', 'Verify heading "Desk of ada@example.test" is visible']);
+      expect(next.error).toBeNull();
+      expect(renewedIn(next.logs)).toBe(false);
+    },
+  );
 });
 
 describe('variables and secrets in steps', () => {

@@ -52,7 +52,7 @@ export async function signIn(
   pool: SessionOpener,
   plan: SignInPlan,
   options: SignInOptions,
-): Promise<StorageState> {
+): Promise<{ state: StorageState; form: string | null }> {
   const session = await pool.openSession({
     viewport: options.viewport,
     signal: options.signal,
@@ -60,8 +60,8 @@ export async function signIn(
     variables: options.variables,
   });
   try {
-    await signInHere(session, plan, options);
-    return await session.storageState();
+    const form = await signInHere(session, plan, options);
+    return { state: await session.storageState(), form };
   } catch (error) {
     if (error instanceof AbortedError || options.signal?.aborted) throw error;
     const screenshot = session.closed ? undefined : await session.screenshot().catch(() => undefined);
@@ -84,27 +84,69 @@ export function signInPageOf(plan: SignInPlan, baseUrl: string): URL | null {
 }
 
 /** Whether the session shows the sign-in page (a session that expired lands there). */
-export function onSignInPage(session: BrowserSession, page: URL | null): boolean {
-  if (!page) return false;
-  try {
-    const now = new URL(session.url);
-    return now.origin === page.origin && now.pathname.replace(/\/$/, '') === page.pathname.replace(/\/$/, '');
-  } catch {
-    return false;
+export async function onSignInPage(
+  session: BrowserSession,
+  page: URL | null,
+  form: string | null = null,
+): Promise<boolean> {
+  if (page) {
+    try {
+      const now = new URL(session.url);
+      if (now.origin === page.origin && now.pathname.replace(/\/$/, '') === page.pathname.replace(/\/$/, ''))
+        return true;
+    } catch {
+      // not a web page: not the sign-in page by its address
+    }
   }
+  // An app may show its sign-in form at the address asked for, without a redirect: the same form
+  // (the same visible fields) the run signed in with means signed out, wherever it shows.
+  if (!form || session.closed) return false;
+  return (await session.evaluate(signInFormSignature, null).catch(() => null)) === form;
 }
 
-/** Signs in within `session` (the first sign-in, or again after the session expired). Throws on failure. */
+/**
+ * The visible form holding a visible password field, as its visible fields (tag, type and name or
+ * id, in order), or null when the page shows no password field. Runs in the page.
+ */
+function signInFormSignature(): string | null {
+  const visible = (el: Element) => {
+    const box = (el as HTMLElement).getBoundingClientRect();
+    const style = getComputedStyle(el);
+    return box.width > 0 && box.height > 0 && style.visibility !== 'hidden' && style.display !== 'none';
+  };
+  const password = [...document.querySelectorAll('input[type="password"]')].find(visible) as
+    | HTMLInputElement
+    | undefined;
+  if (!password) return null;
+  const scope: ParentNode = password.form ?? document;
+  const skipped = ['hidden', 'submit', 'button', 'image', 'reset'];
+  return [...scope.querySelectorAll('input, select, textarea')]
+    .filter((el) => visible(el) && !skipped.includes((el as HTMLInputElement).type))
+    .map((el) => {
+      const field = el as HTMLInputElement;
+      return `${field.tagName.toLowerCase()}:${field.type}:${field.name || field.id}`;
+    })
+    .join('|');
+}
+
+/**
+ * Signs in within `session` (the first sign-in, or again after the session expired). Throws on
+ * failure. Answers the sign-in form it filled (`signInFormSignature`), or null when it saw none.
+ */
 export async function signInHere(
   session: BrowserSession,
   plan: SignInPlan,
   options: Omit<SignInOptions, 'viewport'>,
-): Promise<void> {
+): Promise<string | null> {
   const timeoutMs = options.stepTimeoutMs ?? 15_000;
+  const formShown = () => session.evaluate(signInFormSignature, null).catch(() => null);
   if (plan.mode === 'steps') {
+    let form: string | null = null;
     for (const [index, line] of plan.steps.entries()) {
       const step = safeParse(line);
       if (!step) throw new SignInError(`login step ${index + 1} is not in the step language: ${line}`);
+      // The last password form shown before a step is the one the recorded login filled.
+      if (index > 0) form = (await formShown()) ?? form;
       try {
         await session.perform(step, { signal: options.signal, timeoutMs });
       } catch (error) {
@@ -112,7 +154,7 @@ export async function signInHere(
         throw new SignInError(`login step ${index + 1} (${line}) failed: ${cleanError(error)}`);
       }
     }
-    return;
+    return form;
   }
   const value = (name: string) => fillText(`{{${name}}}`, options.variables);
   // Checked before the browser is touched: a missing value is a configuration problem, said as such.
@@ -135,6 +177,7 @@ export async function signInHere(
       `no sign-in form on ${session.url}: no password field was found (has the sign-in page changed?)`,
     );
   }
+  const signature = await formShown();
   if (form.username) {
     await session.evaluate(focusField, 'username');
     await session.type(username, { signal: options.signal });
@@ -169,6 +212,7 @@ export async function signInHere(
       }`,
     );
   }
+  return signature;
 }
 
 /** The current code of a TOTP secret (base32, as sites show it for authenticator apps; an otpauth:// URI too). */
@@ -339,6 +383,8 @@ function clickSubmit(): boolean {
  */
 export class SignedInSessions implements SessionOpener {
   private state: StorageState | undefined;
+  /** The sign-in form the run signed in with (`signInFormSignature`). */
+  private form: string | null = null;
   private readonly page: URL | null;
 
   constructor(
@@ -351,7 +397,10 @@ export class SignedInSessions implements SessionOpener {
 
   /** Signs in (nothing to do without a login). Throws SignInError. */
   async start(): Promise<void> {
-    if (this.plan) this.state = await signIn(this.pool, this.plan, this.options);
+    if (!this.plan) return;
+    const { state, form } = await signIn(this.pool, this.plan, this.options);
+    this.state = state;
+    this.form = form;
   }
 
   openSession(options: Parameters<SessionOpener['openSession']>[0] = {}): Promise<BrowserSession> {
@@ -369,9 +418,13 @@ export class SignedInSessions implements SessionOpener {
     const plan = this.plan;
     if (!plan) return undefined;
     return {
-      isSignInPage: (session) => onSignInPage(session, this.page),
+      isSignInPage: (session) => onSignInPage(session, this.page, this.form),
       signInAgain: async (session, signal) => {
-        await signInHere(session, plan, { ...this.options, signal: signal ?? this.options.signal });
+        const form = await signInHere(session, plan, {
+          ...this.options,
+          signal: signal ?? this.options.signal,
+        });
+        this.form = form ?? this.form;
         this.state = await session.storageState();
       },
     };

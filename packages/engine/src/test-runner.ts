@@ -71,8 +71,8 @@ export interface RunTestOptions {
 
 /** How a signed-in run notices an expired session and signs in again (see `signedInRun`). */
 export interface SessionRenewal {
-  /** Whether the session now shows the sign-in page. */
-  isSignInPage(session: BrowserSession): boolean;
+  /** Whether the session now shows the sign-in page (its address, or the form the run signed in with). */
+  isSignInPage(session: BrowserSession): Promise<boolean>;
   /** Signs in again in this session (and keeps the new sign-in for the run's later tests). Throws on failure. */
   signInAgain(session: BrowserSession, signal?: AbortSignal): Promise<void>;
 }
@@ -217,7 +217,7 @@ export async function runTestCase(
         if (step) {
           const before = session.url;
           selector = await session.perform(step, { timeoutMs: Math.min(stepTimeout, remaining) });
-          if (renewal && !renewed && renewal.isSignInPage(session) && !signsOut(lines[i])) {
+          if (renewal && !renewed && !signsOut(lines[i]) && (await renewal.isSignInPage(session))) {
             // The app sent the signed-in test to its sign-in page: the session expired. Sign in again,
             // once per test, go back to where the step started and do the step again.
             renewed = true;

@@ -336,7 +336,7 @@ describe('an exported suite behind a login', () => {
     };
     const argus = async () => {
       // As a run on a project with a login: sign in once, every case starts from that state.
-      const state = await signIn(
+      const { state } = await signIn(
         pool,
         { mode: 'credentials', loginUrl: '/login', username: 'EMAIL', password: 'PASSWORD', totp: 'TOTP' },
         { baseUrl, variables },
