@@ -108,6 +108,18 @@ describe('the Projects screens', () => {
     await form.getByRole('button', { name: 'Add environment' }).click();
     expect(await rows.count()).toBe(2);
     expect(await rows.nth(1).getByLabel('Environment name').inputValue()).toBe('staging');
+    // An address the server's browser may not open is refused by the server when the form is sent,
+    // and said under its field.
+    await rows.nth(1).getByLabel('Base URL').fill('http://10.0.0.8/');
+    await form.getByRole('button', { name: 'Create project' }).click();
+    await rows
+      .nth(1)
+      .getByText(
+        'This server may not test this address: 10.0.0.8 is a private-network address; add it to ALLOWED_TARGETS to test it',
+      )
+      .waitFor();
+    await screenshot(page, 'projects-new-refused-address-1440');
+    expect(new URL(page.url()).pathname).toBe('/projects/new');
     await rows.nth(1).getByLabel('Base URL').fill('https://staging.shop.example.com');
     expect(await form.getByText('Name is required').count()).toBe(0);
     await screenshot(page, 'projects-new-1440');

@@ -27,7 +27,8 @@ export interface TargetPolicyOptions {
 
 export type PolicyDecision =
   | { allowed: true; host: string; port: number; addresses: string[] }
-  | { allowed: false; host: string; reason: string };
+  /** `unresolved`: refused only because the host name has no address now (it may have one later). */
+  | { allowed: false; host: string; reason: string; unresolved?: true };
 
 /** Classes in the order a refusal should name them: the never-allowed ones first. */
 const SEVERITY: AddressClass[] = [
@@ -268,10 +269,15 @@ export class TargetPolicy {
       try {
         addresses = await this.resolve(host);
       } catch {
-        return { allowed: false, host, reason: `the host name ${host} could not be resolved` };
+        return {
+          allowed: false,
+          host,
+          reason: `the host name ${host} could not be resolved`,
+          unresolved: true,
+        };
       }
       if (addresses.length === 0)
-        return { allowed: false, host, reason: `the host name ${host} has no address` };
+        return { allowed: false, host, reason: `the host name ${host} has no address`, unresolved: true };
     }
     for (const raw of addresses) {
       const address = unmapIPv4(raw);

@@ -7,6 +7,7 @@ import type {
   SuiteWithVersions,
   TestRunRow,
 } from '@argus/db';
+import type { TargetPolicy } from '@argus/engine';
 import {
   type Environment,
   type EnvironmentInputSchema,
@@ -61,6 +62,11 @@ export interface ProjectServiceDeps {
   repos: Pick<Repositories, 'projects' | 'testRuns'>;
   /** Encrypts secrets at rest, each bound to its project, environment and name. */
   secrets: Secrets;
+  /**
+   * The browser's target policy (ALLOWED_TARGETS): an environment's base URL is held to it when saved,
+   * so a refused address is said then, not at its first run. Absent: not checked on save.
+   */
+  policy?: Pick<TargetPolicy, 'check'>;
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -227,6 +233,18 @@ export class ProjectService {
     return this.deps.repos.projects;
   }
 
+  /**
+   * Refuses (422, at `loc`) a base URL the browser's target policy refuses: a private, loopback or
+   * link-local address not in ALLOWED_TARGETS, the Argus server itself. A host name that does not
+   * resolve now is kept: it may be a staging host set up later, and its runs say so if it still does not.
+   */
+  private async checkBaseUrl(loc: (string | number)[], baseUrl: string): Promise<void> {
+    if (!this.deps.policy) return;
+    const decision = await this.deps.policy.check(baseUrl);
+    if (!decision.allowed && !decision.unresolved)
+      throw fieldError(loc, `This server may not test this address: ${decision.reason}`);
+  }
+
   /** The user's projects, last changed first. */
   async list(userId: string): Promise<ProjectSummary[]> {
     const rows = await this.store.list(userId);
@@ -247,6 +265,8 @@ export class ProjectService {
           `Another environment is already named "${environment.name}"`,
         );
     });
+    for (const [index, environment] of input.environments.entries())
+      await this.checkBaseUrl(['body', 'environments', index, 'base_url'], environment.base_url);
     const marked = Math.max(
       input.environments.findIndex((environment) => environment.is_default),
       0,
@@ -284,6 +304,7 @@ export class ProjectService {
   }
 
   async addEnvironment(userId: string, projectId: string, input: EnvironmentInputBody): Promise<Environment> {
+    await this.checkBaseUrl(['body', 'base_url'], input.base_url);
     const row = await this.edit(userId, projectId, async (scope) => {
       const existing = await scope.environments();
       if (existing.length >= MAX_ENVIRONMENTS)
@@ -312,6 +333,7 @@ export class ProjectService {
     environmentId: string,
     patch: EnvironmentUpdateBody,
   ): Promise<Environment> {
+    if (patch.base_url !== undefined) await this.checkBaseUrl(['body', 'base_url'], patch.base_url);
     const row = await this.edit(userId, projectId, async (scope) => {
       const existing = await scope.environments();
       const environment = existing.find((one) => sameId(one.id, environmentId));

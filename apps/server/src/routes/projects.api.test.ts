@@ -165,6 +165,51 @@ describe.each(apiTargets())('projects API on $name', ({ start }) => {
     expect(badUrl.data.detail[0].loc).toEqual(['body', 'environments', 0, 'base_url']);
   });
 
+  it("refuses a base URL the server's browser may not open when it is saved, not at its first run (422 naming the field)", async () => {
+    const privateHost = await call(alice, 'POST', '/api/projects', {
+      name: 'Intranet',
+      environments: [
+        { name: 'Staging', base_url: 'https://staging.shop.example' },
+        { name: 'Office', base_url: 'http://10.1.2.3:8080/' },
+      ],
+    });
+    expect(privateHost.status).toBe(422);
+    expect(privateHost.data.detail[0]).toMatchObject({
+      loc: ['body', 'environments', 1, 'base_url'],
+      msg: 'This server may not test this address: 10.1.2.3 is a private-network address; add it to ALLOWED_TARGETS to test it',
+    });
+    const made = await createProject(alice);
+    const metadata = await call(alice, 'POST', `/api/projects/${made.id}/environments`, {
+      name: 'Cloud',
+      base_url: 'http://169.254.169.254/latest/',
+    });
+    expect(metadata.status).toBe(422);
+    expect(metadata.data.detail[0].loc).toEqual(['body', 'base_url']);
+    expect(metadata.data.detail[0].msg).toMatch(
+      /^This server may not test this address: 169\.254\.169\.254 is /,
+    );
+    const moved = await call(
+      alice,
+      'PUT',
+      `/api/projects/${made.id}/environments/${made.environments[0].id}`,
+      {
+        base_url: 'http://127.0.0.1:3000/',
+      },
+    );
+    expect(moved.status).toBe(422);
+    expect(moved.data.detail[0].loc).toEqual(['body', 'base_url']);
+    // Nothing of the refused saves was kept; a host name that does not resolve yet is.
+    const after = (await call(alice, 'GET', `/api/projects/${made.id}`)).data;
+    expect(after.environments.map((e: { base_url: string }) => e.base_url)).toEqual(
+      made.environments.map((e: { base_url: string }) => e.base_url),
+    );
+    const later = await call(alice, 'POST', `/api/projects/${made.id}/environments`, {
+      name: 'Preview',
+      base_url: 'https://preview.not-yet.example/',
+    });
+    expect(later.status).toBe(201);
+  });
+
   it('keeps exactly one default environment', async () => {
     // The one marked wins over the first.
     const marked = await createProject(alice, {

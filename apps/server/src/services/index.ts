@@ -142,7 +142,7 @@ export async function createServices(
     maxStoredBytesPerUser: config.maxStoredBytesPerUser,
   });
   const secrets = new Secrets(await loadSecretsKey(config.dataDir, config.secretsKey));
-  const projects = new ProjectService({ repos, secrets });
+  const projects = new ProjectService({ repos, secrets, policy: pool.policy });
   // A base URL a user types is held to the same policy as the browser (ALLOWED_TARGETS, never metadata).
   const modelSettings = new ModelSettingsService({
     config,
