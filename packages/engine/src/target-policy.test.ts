@@ -222,3 +222,21 @@ describe('TargetPolicy', () => {
     expect(() => new TargetPolicy({ allowedTargets: ['host/8'] })).toThrow(/neither a host name nor a CIDR/);
   });
 });
+
+describe('a host name that does not resolve', () => {
+  it('is refused as unresolved, told apart from an address the policy refuses', async () => {
+    const policy = new TargetPolicy({
+      resolve: fakeDns({ 'intranet.example': ['10.0.0.8'], 'empty.example': [] }),
+    });
+    expect(await policy.check('https://nowhere.example/')).toEqual({
+      allowed: false,
+      host: 'nowhere.example',
+      reason: 'the host name nowhere.example could not be resolved',
+      unresolved: true,
+    });
+    expect(await policy.check('https://empty.example/')).toMatchObject({ allowed: false, unresolved: true });
+    const refused = await policy.check('https://intranet.example/');
+    expect(refused.allowed).toBe(false);
+    expect('unresolved' in refused).toBe(false);
+  });
+});
