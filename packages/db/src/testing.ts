@@ -214,17 +214,34 @@ export function testEngines({ fresh = false }: { fresh?: boolean } = {}): TestEn
  * A TCP relay on 127.0.0.1 in front of the PostgreSQL at `url`, whose `cut` makes the server
  * unreachable as an outage does (every open connection reset, new ones refused) until `restore`
  * listens again on the same port. `url` through it is `proxied`.
+ *
+ * `cut({ betweenStatements: true })` waits for a moment when no statement is on its way or running
+ * and no transaction is open on any connection (each has had its last answer, ending in
+ * ReadyForQuery with status idle), then cuts: a test that means "the server went away between two
+ * statements" is then not at the mercy of timing, as a write cut in flight fails by design
+ * (retrying-pool.ts).
  */
 export async function startPostgresCut(url: string): Promise<{
   proxied: string;
-  cut: () => Promise<void>;
+  cut: (options?: { betweenStatements?: boolean }) => Promise<void>;
   restore: () => Promise<void>;
   close: () => Promise<void>;
 }> {
   const target = new URL(url);
   const sockets = new Set<Socket>();
+  /** Per client connection: whether its last answer was ReadyForQuery, idle, with nothing sent since. */
+  const idle = new Map<Socket, boolean>();
+  // ReadyForQuery: 'Z', length 5, status 'I' (idle, no transaction open).
+  const readyIdle = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
   const server = createNetServer((client) => {
     const upstream = connect(Number(target.port || 5432), target.hostname);
+    idle.set(client, false);
+    client.on('data', () => idle.set(client, false));
+    upstream.on('data', (chunk: Buffer) => {
+      if (chunk.length >= readyIdle.length && chunk.subarray(-readyIdle.length).equals(readyIdle))
+        idle.set(client, true);
+    });
+    client.on('close', () => idle.delete(client));
     for (const socket of [client, upstream]) {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
@@ -248,7 +265,15 @@ export async function startPostgresCut(url: string): Promise<{
   const proxied = new URL(url);
   proxied.hostname = '127.0.0.1';
   proxied.port = String(port);
-  const cut = async () => {
+  const cut = async (options: { betweenStatements?: boolean } = {}) => {
+    if (options.betweenStatements) {
+      const deadline = Date.now() + 10_000;
+      while ([...idle.values()].some((quiet) => !quiet)) {
+        if (Date.now() > deadline) throw new Error('no moment between statements within 10 s');
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    // From the check on, nothing yields until every socket is reset.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const socket of sockets) socket.resetAndDestroy();
     await closed;

@@ -53,7 +53,7 @@ function outageSetUp(redisUrl: string, workerEnv: Record<string, string> = {}): 
       ALLOWED_TARGETS: '127.0.0.1',
       AUTOMATION_PARALLELISM: '1',
       MAX_BROWSERS: '1',
-      STEP_TIMEOUT_MS: '1000',
+      STEP_TIMEOUT_MS: '3000',
     };
     const web = await startInProcess(env);
     const config = loadConfig(
@@ -110,7 +110,7 @@ describe.skipIf(!PG_URL)('a run on a worker while PostgreSQL is unreachable for 
     await expect
       .poll(async () => (await max.detail(runId)).test_results.length, { timeout: 60_000, interval: 100 })
       .toBeGreaterThanOrEqual(1);
-    await relay.cut();
+    await relay.cut({ betweenStatements: true });
     const recordedAtCut = (await max.detail(runId)).test_results.length;
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     // Nothing could be written meanwhile: the worker's connections were all cut.
@@ -146,7 +146,7 @@ describe.skipIf(!PG_URL)(
       await expect
         .poll(async () => (await ida.detail(runId)).test_results.length, { timeout: 60_000, interval: 100 })
         .toBeGreaterThanOrEqual(1);
-      await relay.cut();
+      await relay.cut({ betweenStatements: true });
       const recordedAtCut = (await ida.detail(runId)).test_results.length;
       // The worker's next write gives up after 1.5 s, and so does marking the run failed: the job ends.
       const queue = new Queue(AUTOMATION_QUEUE, { connection: { url: 'redis://127.0.0.1:6379/14' } });

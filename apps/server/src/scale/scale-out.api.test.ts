@@ -49,7 +49,7 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
     ALLOWED_TARGETS: '127.0.0.1',
     AUTOMATION_PARALLELISM: '1',
     MAX_BROWSERS: '1',
-    STEP_TIMEOUT_MS: '1000',
+    STEP_TIMEOUT_MS: '3000',
     // A job whose worker died is taken up again within about twice this.
     WORKER_LOCK_MS: '2000',
     // A live browser with no tab anywhere closes after this.

@@ -40,7 +40,10 @@ export const SUITE = [
   checksReady('Broken page', '/broken'),
   checksReady('Slow page', '/slow?ms=400'),
 ];
-/** A run that lasts several seconds: eight pages that each take 700 ms (within the 1 s step timeout). */
+/**
+ * A run that lasts several seconds: eight pages that each take 700 ms. The tests give steps 3 s
+ * (STEP_TIMEOUT_MS): a loaded CI machine once took over 1 s to load one, failing a case that passes.
+ */
 export const LONG_SUITE = Array.from({ length: 8 }, (_, i) =>
   checksReady(`Slow page ${i + 1}`, `/slow?ms=700&n=${i}`),
 );
