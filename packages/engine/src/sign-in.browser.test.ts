@@ -154,6 +154,16 @@ const credentials: SignInPlan = {
   password: 'PASSWORD',
   totp: 'TOTP',
 };
+/** The same sign-in, recorded as step-language lines. */
+const recorded: SignInPlan = {
+  mode: 'steps',
+  steps: [
+    'Navigate to /login',
+    'Fill "Email" with "{{EMAIL}}"',
+    'Fill "Password" with "{{PASSWORD}}"',
+    'Click button "Sign in"',
+  ],
+};
 const testCase = (steps: string[]) => TestCaseSchema.parse({ test_name: 'signed in', steps });
 
 describe('signing in before a run', () => {
@@ -248,19 +258,10 @@ describe('signing in before a run', () => {
   });
 
   it('performs a recorded login of step-language lines with {{NAME}} values', async () => {
-    const signedIn = new SignedInSessions(
-      pool,
-      {
-        mode: 'steps',
-        steps: [
-          'Navigate to /login',
-          'Fill "Email" with "{{EMAIL}}"',
-          'Fill "Password" with "{{PASSWORD}}"',
-          'Click button "Sign in"',
-        ],
-      },
-      { baseUrl: base, variables: variables('ada@example.test') },
-    );
+    const signedIn = new SignedInSessions(pool, recorded, {
+      baseUrl: base,
+      variables: variables('ada@example.test'),
+    });
     await signedIn.start();
     const outcome = await runTestCase(
       signedIn,
@@ -305,15 +306,6 @@ describe('signing in before a run', () => {
 });
 
 describe('signed out without a redirect', () => {
-  const recorded: SignInPlan = {
-    mode: 'steps',
-    steps: [
-      'Navigate to /login',
-      'Fill "Email" with "{{EMAIL}}"',
-      'Fill "Password" with "{{PASSWORD}}"',
-      'Click button "Sign in"',
-    ],
-  };
   it.each([
     ['a username and password', credentials],
     ['a recorded login', recorded],
