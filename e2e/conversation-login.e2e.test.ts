@@ -133,6 +133,17 @@ describe("'Use as login'", () => {
     const stored = (await api(page, 'GET', `/${project.id}`)) as { login: { mode: string; steps: string[] } };
     expect(stored.login).toEqual({ mode: 'steps', steps: draft.split('\n') });
     expect(JSON.stringify(stored)).not.toContain('Password1');
+    // Nor is it in the conversation as stored: {{PASSWORD}} in its step, masked in its words.
+    const headers = { Authorization: `Bearer ${await pageToken(page)}` };
+    const [latest] = (await (await fetch(`${server.url}/api/conversations`, { headers })).json()) as {
+      id: string;
+    }[];
+    const conversation = JSON.stringify(
+      await (await fetch(`${server.url}/api/conversations/${latest.id}`, { headers })).json(),
+    );
+    expect(conversation).not.toContain('Password1');
+    expect(conversation).toContain('fill the password with ••••••••');
+    expect(conversation).toContain('Fill \\"Password\\" with \\"{{PASSWORD}}\\"');
     await screenshot(page, 'conversation-login-390-saved');
     await dialog.getByRole('button', { name: 'Close' }).last().click();
     await dialog.waitFor({ state: 'detached' });

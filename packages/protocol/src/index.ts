@@ -9,6 +9,7 @@ export * from './errors';
 export * from './generations';
 export * from './history';
 export * from './models';
+export * from './password-steps';
 export * from './projects';
 export * from './schedules';
 export * from './sessions';

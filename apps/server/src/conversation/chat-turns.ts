@@ -1,6 +1,6 @@
 import type { ChatAction, ChatPlanner } from '@argus/ai';
 import { AbortedError, type BrowserSession } from '@argus/engine';
-import type { ConversationAction } from '@argus/protocol';
+import { type ConversationAction, protectPasswords } from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import { AppError } from '../errors';
@@ -64,7 +64,27 @@ export class ChatTurns {
   }
 
   private async run(live: Live, message: string, signal: AbortSignal, emit: Emit): Promise<void> {
-    await this.deps.records.add(live, { role: 'user', content: message });
+    // Stored once the turn's actions are known, so a password it typed is masked in the message too.
+    let asked = false;
+    const storeAsked = async () => {
+      if (asked) return;
+      asked = true;
+      await this.deps.records.add(live, { role: 'user', content: masked(live, message) });
+    };
+    try {
+      await this.turn(live, message, signal, emit, storeAsked);
+    } finally {
+      await storeAsked();
+    }
+  }
+
+  private async turn(
+    live: Live,
+    message: string,
+    signal: AbortSignal,
+    emit: Emit,
+    storeAsked: () => Promise<void>,
+  ): Promise<void> {
     const session = await live.opened;
     if (!session || live.closing || signal.aborted) return;
     let announced = Promise.resolve();
@@ -78,17 +98,29 @@ export class ChatTurns {
         },
       });
       await announced;
+      const stored = storedActions(live, turn.actions);
+      await storeAsked();
       if (live.closing || signal.aborted) return;
-      const actions = turn.actions.map(toRecord);
+      // The user's own screen is told what was done as it was done; only what is stored is masked.
       emit({
         type: 'conversation_response',
-        data: { message: turn.reply, timestamp: now(), actions, video_streaming: live.streaming },
+        data: {
+          message: turn.reply,
+          timestamp: now(),
+          actions: turn.actions.map(toRecord),
+          video_streaming: live.streaming,
+        },
       });
-      await this.deps.records.add(live, { role: 'assistant', content: turn.reply, actions });
+      await this.deps.records.add(live, {
+        role: 'assistant',
+        content: masked(live, turn.reply),
+        actions: stored,
+      });
     } catch (error) {
       await announced;
       if (live.closing || signal.aborted || error instanceof AbortedError) return;
       this.deps.log.error({ err: error }, 'a chat turn failed');
+      await storeAsked();
       this.say(live, emit, `I could not carry that out: ${errorText(error)}`);
     }
   }
@@ -123,8 +155,38 @@ export class ChatTurns {
       type: 'conversation_response',
       data: { message, timestamp: now(), actions: [], video_streaming: live.streaming },
     });
-    void this.deps.records.add(live, { role: 'assistant', content: message });
+    void this.deps.records.add(live, { role: 'assistant', content: masked(live, message) });
   }
+}
+
+/** What a stored conversation shows instead of a password typed in it. */
+export const MASKED_PASSWORD = '••••••••';
+
+/**
+ * A turn's actions as they are stored: a value typed into a password field (by its name, or into the
+ * focused field after one was clicked, in this turn or an earlier one) becomes {{PASSWORD}} in the
+ * step line, as 'Use as login' records it, and is masked in the action's words. The values are kept
+ * on the live browser to mask them in every later message too.
+ */
+function storedActions(live: Live, actions: readonly ChatAction[]): ConversationAction[] {
+  const before = live.passwords.lines.length;
+  live.passwords.lines.push(...actions.map((action) => action.line));
+  const { lines, typed } = protectPasswords(live.passwords.lines);
+  for (const value of typed) live.passwords.typed.add(value);
+  return actions.map((action, index) => ({
+    action: lines[before + index],
+    message: masked(live, action.message),
+    url: action.url,
+  }));
+}
+
+/** `text` with every password typed in the conversation so far masked (values shorter than 3 are left). */
+function masked(live: Live, text: string): string {
+  let result = text;
+  for (const value of live.passwords.typed) {
+    if (value.length >= 3) result = result.split(value).join(MASKED_PASSWORD);
+  }
+  return result;
 }
 
 function toRecord(action: ChatAction): ConversationAction {

@@ -353,6 +353,56 @@ describe('ConversationService', () => {
     ]);
   });
 
+  it('stores no password typed in the chat: {{PASSWORD}} in the steps, masked in the words, in later turns too', async () => {
+    const t = setup();
+    await start(t, 'alice', 's1');
+    await settle();
+    const lines: Record<string, { line: string; message: string }[]> = {
+      'fill the password with Hunter2x': [
+        { line: 'Fill "Password" with "Hunter2x"', message: 'Typed "Hunter2x" into "Password"' },
+      ],
+      'click the PIN field': [{ line: 'Click "PIN"', message: 'Clicked "PIN"' }],
+      'type 7391': [{ line: 'Type "7391"', message: 'Typed "7391"' }],
+      'was it Hunter2x?': [],
+    };
+    t.setAnswer(async (_session, message, context) => {
+      const actions = (lines[message] ?? []).map((a) => ({ ...a, url: 'https://a.test/login' }));
+      for (const action of actions) context?.onAction?.(action);
+      return { reply: `Done: ${message}`, actions, engine: 'fake' };
+    });
+    for (const message of Object.keys(lines))
+      await t.service.message('alice', { session_id: 's1', message }, t.send).done;
+
+    // The user's own screen was told what was done, as it was done.
+    const told = t.replies.filter((m) => m.type === 'browser_action').map((m) => m.data.action);
+    expect(told).toContain('Fill "Password" with "Hunter2x"');
+    // The stored conversation shows neither value, anywhere.
+    const text = JSON.stringify(t.stored);
+    expect(text).not.toContain('Hunter2x');
+    expect(text).not.toContain('7391');
+    expect(t.stored.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([
+      'fill the password with ••••••••',
+      'click the PIN field',
+      'type ••••••••',
+      'was it ••••••••?',
+    ]);
+    const stepLines = t.stored.flatMap((m) =>
+      ((m.actions ?? []) as { action: string }[]).map((a) => a.action),
+    );
+    expect(stepLines).toEqual(['Fill "Password" with "{{PASSWORD}}"', 'Click "PIN"', 'Type "{{PASSWORD}}"']);
+    // Each user message is stored before its answer.
+    expect(t.stored.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
+  });
+
   it('a message with no live browser is refused; a stop aborts the turn under way', async () => {
     const t = setup();
     expect(() => t.service.message('alice', { session_id: 's1', message: 'hi' }, t.send)).toThrow(

@@ -45,6 +45,11 @@ export interface Live {
   watchTimer: ReturnType<typeof setInterval> | null;
   /** The chat turn under way, if any: chat-turns.ts. */
   turn: AbortController | null;
+  /**
+   * The step lines of the chat's actions so far, and the values they typed as passwords: what the
+   * stored conversation shows of neither (chat-turns.ts, `protectPasswords`).
+   */
+  passwords: { lines: string[]; typed: Set<string> };
   /** Takeover input, one event after another: takeover.ts. */
   inputs: Promise<void>;
   /** Inputs queued or being sent (a replaced move is not counted again): at most CONVERSATION_MAX_PENDING_INPUTS. */
@@ -78,6 +83,7 @@ export function newLive(
     lifeTimer: null,
     watchTimer: null,
     turn: null,
+    passwords: { lines: [], typed: new Set() },
     inputs: Promise.resolve(),
     pendingInputs: 0,
     pendingMove: null,

@@ -6,6 +6,8 @@ import {
   ConversationMessageCreateSchema,
   type ConversationMessageRecord,
   IdParamsSchema,
+  PASSWORD_PLACEHOLDER,
+  PASSWORD_SECRET,
   parseStep,
   type SaveConversationTestResponse,
   SaveConversationTestSchema,
@@ -168,7 +170,11 @@ export async function conversationRoutes(app: FastifyInstance, services: Convers
     const testCase: TestCase = TestCaseSchema.parse({
       id: randomUUID(),
       test_name: testName,
-      description: `Saved from the conversation "${conversation.title}": ${lines.length} action${lines.length === 1 ? '' : 's'} in the order they were done.`,
+      description:
+        `Saved from the conversation "${conversation.title}": ${lines.length} action${lines.length === 1 ? '' : 's'} in the order they were done.` +
+        (lines.some((line) => line.includes(PASSWORD_PLACEHOLDER))
+          ? ` The password typed in it was not kept: ${PASSWORD_PLACEHOLDER} types the ${PASSWORD_SECRET} secret of the project environment the test runs on.`
+          : ''),
       steps,
       category: 'Conversation',
       priority: 'medium',

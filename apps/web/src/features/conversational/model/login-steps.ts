@@ -1,13 +1,17 @@
-import { formatStep, parseStep, relativeToEnvironment, type Step } from '@argus/protocol';
+import {
+  PASSWORD_PLACEHOLDER,
+  parseStep,
+  protectPasswords,
+  relativeToEnvironment,
+  type Step,
+} from '@argus/protocol';
+
+export { PASSWORD_PLACEHOLDER, PASSWORD_SECRET, protectPasswords } from '@argus/protocol';
 
 // 'Use as login' (docs/PROJECTS.md#sites-behind-a-login): a conversation's browser actions become the
 // recorded login of a project: the same steps 'Save as test' saves, with the password typed in the
 // conversation replaced by the project's {{PASSWORD}} secret and the pages opened made relative to
 // the project's environment when they are on it.
-
-/** The secret a recorded login types into a password field instead of what was typed. */
-export const PASSWORD_SECRET = 'PASSWORD';
-export const PASSWORD_PLACEHOLDER = `{{${PASSWORD_SECRET}}}`;
 
 /** What ProjectLoginSchema accepts of recorded steps. */
 export const LOGIN_MAX_STEPS = 50;
@@ -44,74 +48,6 @@ export function conversationSteps(conversation: ConversationRecord): string[] {
   return /^https?:\/\//i.test(start) ? [`Navigate to ${start}`, ...lines] : lines;
 }
 
-const PASSWORD_FIELD = /password|passwort|passcode|\bpin\b/i;
-const isPlaceholder = (value: string) => /^\s*\{\{\s*[A-Z][A-Z0-9_]*\s*\}\}\s*$/.test(value);
-
-/** The field or control a step acts on, when it names one. */
-function targetOf(step: Step): string | undefined {
-  switch (step.verb) {
-    case 'fill':
-    case 'clear':
-    case 'select':
-    case 'verifyValue':
-    case 'verifyInvalid':
-      return step.field;
-    case 'press':
-      return step.field;
-    case 'click':
-    case 'doubleClick':
-    case 'hover':
-      return step.target;
-    default:
-      return undefined;
-  }
-}
-
-/**
- * Replaces what was typed into a password field (a field whose name matches /password/i, or the
- * focused field right after such a field was clicked) by {{PASSWORD}}; the same text anywhere else in
- * the steps goes too. `replaced`: how many lines changed.
- */
-export function protectPasswords(lines: readonly string[]): { lines: string[]; replaced: number } {
-  const typed = new Set<string>();
-  let focusedOnPassword = false;
-  const out = lines.map((line) => {
-    const step = tryParse(line);
-    if (!step) {
-      focusedOnPassword = false;
-      return line;
-    }
-    let next: Step = step;
-    if ((step.verb === 'fill' || step.verb === 'verifyValue') && PASSWORD_FIELD.test(step.field)) {
-      if (!isPlaceholder(step.value)) {
-        if (step.value !== '') typed.add(step.value);
-        next = { ...step, value: PASSWORD_PLACEHOLDER };
-      }
-    } else if ((step.verb === 'type' || step.verb === 'fillFocused') && focusedOnPassword) {
-      if (!isPlaceholder(step.value)) {
-        if (step.value !== '') typed.add(step.value);
-        next = { ...step, value: PASSWORD_PLACEHOLDER };
-      }
-    }
-    const target = targetOf(step);
-    if (target !== undefined) focusedOnPassword = PASSWORD_FIELD.test(target);
-    else if (step.verb !== 'type' && step.verb !== 'fillFocused' && step.verb !== 'wait')
-      focusedOnPassword = false;
-    return next === step ? line : formatStep(next);
-  });
-  // The same password typed elsewhere (a second field, a 'Type' step) is not kept either.
-  const scrubbed = out.map((line) => {
-    let result = line;
-    for (const value of typed) {
-      if (value.length < 3) continue;
-      result = result.split(`"${value.replace(/(["\\])/g, '\\$1')}"`).join(`"${PASSWORD_PLACEHOLDER}"`);
-    }
-    return result;
-  });
-  const replaced = scrubbed.filter((line, i) => line !== lines[i]).length;
-  return { lines: scrubbed, replaced };
-}
-
 /**
  * Pages on one of the project's environments become relative to it (`Navigate to /login.html`), so
  * the login signs in on every environment; the first base URL that holds the page wins.
@@ -135,10 +71,11 @@ export function loginDraft(
   baseUrls: readonly string[] = [],
 ): { text: string; passwordReplaced: boolean; empty: boolean } {
   const steps = conversationSteps(conversation);
-  const { lines, replaced } = protectPasswords(steps);
+  const { lines } = protectPasswords(steps);
   return {
     text: relativeToProject(lines, baseUrls).join('\n'),
-    passwordReplaced: replaced > 0,
+    // Replaced here, or already by the server when it stored the conversation.
+    passwordReplaced: lines.some((line) => line.includes(PASSWORD_PLACEHOLDER)),
     empty: steps.length === 0,
   };
 }
