@@ -546,6 +546,13 @@ describe('automation screen', () => {
     expect(await card.getByText('Custom', { exact: true }).count()).toBe(1);
     await screenshot(page, 'automation-custom-1440');
 
+    // Retries, beside Run All Tests: a failed case would run once more (the server's part is
+    // runs/retries.api.test.ts); this one passes the first time.
+    const retries = page.getByLabel('Retries');
+    expect(await retries.inputValue()).toBe('0');
+    await retries.selectOption({ label: '1 retry' });
+    await page.getByTestId('test-cases-panel').scrollIntoViewIfNeeded();
+    await screenshot(page, 'automation-retries-1440');
     await card.getByRole('button', { name: 'Run Demo user signs in' }).click();
     await toast(page, 'Test "Demo user signs in" passed').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('test-result').count()).toBe(1);
@@ -558,6 +565,7 @@ describe('automation screen', () => {
     // Kept with the session: a reload shows it again, and it can be removed.
     await page.reload();
     await expect.poll(() => page.getByTestId('test-case').count(), { timeout: 15_000 }).toBe(1);
+    expect(await page.getByLabel('Retries').inputValue()).toBe('1');
     await page.getByRole('button', { name: 'Remove Demo user signs in' }).click();
     await expect.poll(() => page.getByTestId('test-case').count()).toBe(0);
   }, 180_000);

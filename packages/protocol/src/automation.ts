@@ -266,6 +266,10 @@ export const CommandGenerateTestCasesDataSchema = z.object({
   project_id: z.string().max(100).nullable().optional(),
   environment_id: z.string().max(100).nullable().optional(),
 });
+/** The most retries a case may get: a saved suite's, or a run's from the Automation screen (docs/HISTORY.md#retries). */
+export const SUITE_MAX_RETRIES = 5;
+/** How many times a failed case runs again; one that then passes is recorded flaky. Not in the spec. */
+const RetriesSchema = z.number().int().min(0).max(SUITE_MAX_RETRIES).optional();
 export const RunAllTestsDataSchema = z.object({
   url: HttpUrlSchema,
   test_cases: TestCaseListSchema,
@@ -276,6 +280,7 @@ export const RunAllTestsDataSchema = z.object({
   /** Start from a project's environment: its login runs first, its variables fill `{{NAME}}`. */
   project_id: z.string().max(100).nullable().optional(),
   environment_id: z.string().max(100).nullable().optional(),
+  retries: RetriesSchema,
 });
 export const RunSingleTestDataSchema = z.object({
   url: HttpUrlSchema,
@@ -287,6 +292,7 @@ export const RunSingleTestDataSchema = z.object({
   /** Start from a project's environment: its login runs first, its variables fill `{{NAME}}`. */
   project_id: z.string().max(100).nullable().optional(),
   environment_id: z.string().max(100).nullable().optional(),
+  retries: RetriesSchema,
 });
 export const StopExecutionDataSchema = z.object({
   stopId: z.string().max(100).optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TestCaseSchema } from './automation';
+import { SUITE_MAX_RETRIES, TestCaseSchema } from './automation';
 import { HttpUrlSchema } from './common';
 
 // Projects, their environments, variables and secrets, the login Argus signs in with, and saved
@@ -133,9 +133,6 @@ export const VariableSchema = z.object({
   updated_at: z.string(),
 });
 export type Variable = z.infer<typeof VariableSchema>;
-
-/** The most retries a saved suite may give a case. */
-export const SUITE_MAX_RETRIES = 5;
 
 export const SavedSuiteInputSchema = z.object({
   name: z.string().trim().min(1, 'Name is required').max(200),

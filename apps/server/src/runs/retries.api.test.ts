@@ -12,6 +12,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../testing/api-targets';
 import { type InProcessServer, startInProcess } from '../testing/in-process-server';
+import { openSocket } from '../testing/ws-client';
 
 /** Loads of each /flaky/<key> page so far: the heading is there from the second load on. */
 const loads = new Map<string, number>();
@@ -50,7 +51,7 @@ describe('retries', () => {
   let server: InProcessServer;
   let site: { server: Server; url: string };
   let api: ReturnType<typeof client>;
-  let alice: { token: string };
+  let alice: { token: string; user: { id: string } };
   let project: { id: string; environments: { id: string }[] };
 
   /** Saves a suite and runs it on the staging environment; answers the run once it is over. */
@@ -172,4 +173,43 @@ describe('retries', () => {
     expect(saved.data).toMatchObject({ retries: 3, version: 1 });
     expect(saved.data.versions).toHaveLength(1);
   });
+  it('retries a run from the Automation screen (run_all_tests with retries) the same way, and none without', async () => {
+    const socket = openSocket(`${server.url.replace('http', 'ws')}/ws/${alice.user.id}?token=${alice.token}`);
+    try {
+      await socket.next('connection_established');
+      /** Runs one case on /flaky/<key>; answers how it ended and the run's end. */
+      const run = async (key: string, retries?: number) => {
+        socket.send('run_all_tests', {
+          url: `${site.url}/`,
+          test_cases: [checksReady(`Screen ${key}`, `/flaky/${key}`)],
+          ...(retries === undefined ? {} : { retries }),
+        });
+        const done = await socket.next('all_tests_completed', 60_000);
+        const outcome = socket.all
+          .filter((m) => m.type === 'test_completed' || m.type === 'test_failed')
+          .at(-1);
+        return { outcome, done };
+      };
+      const flaky = await run('screen1', 2);
+      expect(flaky.outcome?.type).toBe('test_completed');
+      expect(flaky.outcome?.data).toMatchObject({ flaky: true, attempts: 2, max_attempts: 3 });
+      expect(flaky.done.data).toMatchObject({ total_tests: 1, passed: 0, flaky: 1 });
+
+      const once = await run('screen2');
+      expect(once.outcome?.type).toBe('test_failed');
+      expect(once.outcome?.data).not.toHaveProperty('attempts');
+      expect(loads.get('screen2')).toBe(1);
+
+      // More than a saved suite may have is refused, and nothing runs.
+      socket.send('run_all_tests', {
+        url: `${site.url}/`,
+        test_cases: [checksReady('Screen 3', '/flaky/screen3')],
+        retries: 6,
+      });
+      expect((await socket.next('error', 10_000)).data.code).toBe('VALIDATION');
+      expect(loads.get('screen3')).toBeUndefined();
+    } finally {
+      socket.ws.close();
+    }
+  }, 120_000);
 });

@@ -168,6 +168,8 @@ export function AutomationScreen(props: AutomationScreenProps) {
             generating={state.status === 'generating'}
             onRunAll={automation.runAll}
             onRunOne={automation.runSingle}
+            retries={automation.retries}
+            onRetriesChange={automation.setRetries}
             url={casesUrl}
             onAddCustom={automation.addCustomCase}
             onRemove={automation.removeCase}

@@ -11,10 +11,11 @@ import {
   Trash2,
   XCircle,
 } from 'lucide-react';
-import { Fragment, memo, type ReactNode } from 'react';
+import { Fragment, memo, type ReactNode, useId } from 'react';
 import { Badge } from '../../../components/badge';
 import { EmptyState } from '../../../components/empty-state';
 import { Panel } from '../../../components/panel';
+import { RetriesSelect } from '../../../components/retries-select';
 import { SmallButton } from '../../../components/small-button';
 import { cn } from '../../../lib/cn';
 import { isCustomCase } from '../model/custom-case';
@@ -40,6 +41,9 @@ export interface TestCasesPanelProps {
   generating: boolean;
   onRunAll: () => void;
   onRunOne: (testCase: TestCase) => void;
+  /** How many times a failed case runs again (docs/HISTORY.md#retries). */
+  retries: number;
+  onRetriesChange: (retries: number) => void;
   /** The page custom cases run against (the generated cases' page, or the URL typed above). */
   url: string | null;
   onAddCustom: (testCase: TestCase) => Promise<boolean>;
@@ -144,6 +148,7 @@ const TestCaseCard = memo(function TestCaseCard({
 
 /** docs/PRODUCT.md#test-cases: the generated cases with their first 3 steps, a Run button each and Run All Tests. */
 export function TestCasesPanel(props: TestCasesPanelProps) {
+  const retriesId = useId();
   const byName = new Map(props.results.map((result) => [result.testName, result]));
   const count = props.testCases.length;
   return (
@@ -164,6 +169,18 @@ export function TestCasesPanel(props: TestCasesPanelProps) {
       }
     >
       {props.saveSlot}
+      {count > 0 && (
+        <div className="mb-4 flex flex-wrap items-center gap-2 text-xs text-slate-600">
+          <RetriesSelect
+            id={retriesId}
+            value={props.retries}
+            onChange={props.onRetriesChange}
+            disabled={props.busy}
+            testId="run-retries"
+          />
+          <span>A failed test runs again; one that then passes is marked flaky.</span>
+        </div>
+      )}
       {props.engine && (
         <p
           className="mb-4 flex items-center gap-2 rounded-lg bg-slate-50 px-3 py-2 text-xs text-slate-600 ring-1 ring-slate-200 ring-inset"

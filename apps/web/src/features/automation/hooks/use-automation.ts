@@ -70,6 +70,7 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
   const [mode, setModeState] = useState<TestMode>('full');
   const [url, setUrl] = useState('');
   const [command, setCommand] = useState('');
+  const [retries, setRetriesState] = useState(0);
   // The project environment the work runs on (docs/PROJECTS.md), or none: a bare URL.
   const [projectChoice, dispatchProject] = useReducer(projectChoiceReducer, NO_PROJECT_STATE);
   const target = useMemo(() => resolveTarget(projectChoice), [projectChoice]);
@@ -91,6 +92,7 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
       setModeState(saved.mode);
       setUrl(saved.url);
       setCommand(saved.command);
+      setRetriesState(saved.retries);
       dispatchProject({ type: 'restore', selection: saved.project });
       store.dispatch({
         type: 'restore',
@@ -332,8 +334,18 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
       session_id: sessionId,
       test_run_id: snapshot.testRunId,
       ...targetIds(target),
+      ...(retries > 0 ? { retries } : {}),
     };
-  }, [store, mode, url, command, sessionId, target]);
+  }, [store, mode, url, command, sessionId, target, retries]);
+
+  /** The Retries choice (docs/HISTORY.md#retries), kept with the session. */
+  const setRetries = useCallback(
+    (next: number) => {
+      setRetriesState(next);
+      save({ retries: next });
+    },
+    [save],
+  );
 
   const runAll = useCallback(() => {
     const snapshot = store.getState();
@@ -497,6 +509,8 @@ export function useAutomation({ user, realtime, sessions }: AutomationScreenProp
     setUrl,
     command,
     setCommand,
+    retries,
+    setRetries,
     sessionId,
     stopFlagSet,
     isLoggedIn,

@@ -73,6 +73,14 @@ describe('readAutomationSession with latestSession (the screen as it was left)',
     expect(planRestore([session({})])?.project).toEqual({ projectId: null, environmentId: null });
   });
 
+  it('keeps the Retries choice, and reads anything out of range as none', () => {
+    const base = session({}).settings;
+    expect(planRestore([session({ settings: { ...base, retries: 2 } })])?.retries).toBe(2);
+    expect(planRestore([session({})])?.retries).toBe(0);
+    for (const retries of [9, -1, 1.5, '2'])
+      expect(planRestore([session({ settings: { ...base, retries } })])?.retries).toBe(0);
+  });
+
   it('skips closed sessions, sessions without cases and malformed cases', () => {
     expect(planRestore([session({ status: 'closed' })])).toBeNull();
     expect(planRestore([session({ settings: { url: 'http://shop.test/' }, metadata: {} })])).toBeNull();

@@ -4,6 +4,7 @@ import {
   type ExplorationSummary,
   ExplorationSummarySchema,
   type ModelUsage,
+  SUITE_MAX_RETRIES,
   type TestCase,
   TestCaseListSchema,
   type TestMode,
@@ -33,6 +34,8 @@ export interface SavedAutomation {
   results: TestResultItem[];
   /** The project environment the work ran on (none: a bare URL). */
   project: ProjectSelection;
+  /** How many times a failed case runs again (docs/HISTORY.md#retries). */
+  retries: number;
 }
 
 function text(value: unknown): string | null {
@@ -93,5 +96,13 @@ export function readAutomationSession({
     testRunId: text(metadata.testRunId),
     results: readResults(metadata.executionResults),
     project: readSelection(settings.project),
+    retries: readRetries(settings.retries),
   };
+}
+
+/** A stored Retries choice; anything else is none. */
+function readRetries(value: unknown): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= SUITE_MAX_RETRIES
+    ? value
+    : 0;
 }

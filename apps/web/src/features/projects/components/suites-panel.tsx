@@ -6,6 +6,7 @@ import { Badge } from '../../../components/badge';
 import { EmptyState } from '../../../components/empty-state';
 import { IconButton } from '../../../components/icon-button';
 import { Panel } from '../../../components/panel';
+import { RetriesSelect, retriesLabel } from '../../../components/retries-select';
 import { Spinner } from '../../../components/spinner';
 import { errorText } from '../../../lib/api-error';
 import { cn } from '../../../lib/cn';
@@ -14,21 +15,14 @@ import { exportSummary, useExportSuite } from '../api/export-suite';
 import { useProjectSuites } from '../api/list-suites';
 import { isSuiteVersionConflict, useSaveSuite } from '../api/save-suite';
 import { fullTime, plural, relativeTime } from '../model/format';
-import {
-  lastChange,
-  RETRY_CHOICES,
-  retriesLabel,
-  retriesSave,
-  testNames,
-  versionHistory,
-} from '../model/suites';
+import { lastChange, retriesSave, testNames, versionHistory } from '../model/suites';
 import { ConfirmDialog } from './confirm-dialog';
 
 /**
  * How many times a failed test of the suite runs again (docs/HISTORY.md#retries); one that then
  * passes is recorded as flaky. Saved on change, with no new version of the suite.
  */
-function RetriesSelect({ suite }: { suite: SavedSuite }) {
+function SuiteRetries({ suite }: { suite: SavedSuite }) {
   const id = useId();
   const save = useSaveSuite();
   const onChange = (retries: number) =>
@@ -46,23 +40,13 @@ function RetriesSelect({ suite }: { suite: SavedSuite }) {
     );
   return (
     <div className="mt-2 ml-6 flex flex-wrap items-center gap-2 text-xs text-slate-600">
-      <label htmlFor={id} className="font-medium text-slate-700">
-        Retries
-      </label>
-      <select
+      <RetriesSelect
         id={id}
         value={suite.retries}
         disabled={save.isPending}
-        onChange={(event) => onChange(Number(event.target.value))}
-        className="rounded-md border border-slate-300 bg-white py-1 pr-7 pl-2 text-xs text-slate-900 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-100 focus:outline-none disabled:opacity-60"
-        data-testid="suite-retries"
-      >
-        {RETRY_CHOICES.map((n) => (
-          <option key={n} value={n}>
-            {retriesLabel(n)}
-          </option>
-        ))}
-      </select>
+        onChange={onChange}
+        testId="suite-retries"
+      />
       <span>A failed test runs again; one that then passes is marked flaky.</span>
     </div>
   );
@@ -133,7 +117,7 @@ function SuiteItem({
         />
         <IconButton icon={Trash2} label={`Delete ${suite.name}`} onClick={() => onDelete(suite)} />
       </div>
-      <RetriesSelect suite={suite} />
+      <SuiteRetries suite={suite} />
       {exported && (
         <p className="mt-1 ml-6 text-xs text-slate-600" role="status" data-testid="suite-export-result">
           {exported}

@@ -1,6 +1,7 @@
 import type { SavedSuite } from '@argus/protocol';
 import { describe, expect, it } from 'vitest';
-import { RETRY_CHOICES, retriesLabel, retriesSave } from './suites';
+import { RETRY_CHOICES, retriesLabel } from '../../../components/retries-select';
+import { retriesSave } from './suites';
 
 const suite: SavedSuite = {
   id: 's1',

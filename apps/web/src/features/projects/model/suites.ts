@@ -1,9 +1,4 @@
-import {
-  type SavedSuite,
-  type SavedSuiteInput,
-  type SavedSuiteVersion,
-  SUITE_MAX_RETRIES,
-} from '@argus/protocol';
+import type { SavedSuite, SavedSuiteInput, SavedSuiteVersion } from '@argus/protocol';
 
 /** The version history, newest first. */
 export function versionHistory(suite: SavedSuite): SavedSuiteVersion[] {
@@ -18,15 +13,6 @@ export function lastChange(suite: SavedSuite): SavedSuiteVersion | null {
 /** The names of a suite's test cases, in order. */
 export function testNames(suite: SavedSuite): string[] {
   return suite.test_cases.map((testCase, index) => testCase.test_name || `Test ${index + 1}`);
-}
-
-/** The Retries choices of a saved suite: 0 to SUITE_MAX_RETRIES (docs/HISTORY.md#retries). */
-export const RETRY_CHOICES: readonly number[] = Array.from({ length: SUITE_MAX_RETRIES + 1 }, (_, n) => n);
-
-/** How a choice reads: 'No retries', '1 retry', '3 retries'. */
-export function retriesLabel(retries: number): string {
-  if (retries === 0) return 'No retries';
-  return retries === 1 ? '1 retry' : `${retries} retries`;
 }
 
 /**
