@@ -169,18 +169,6 @@ export function TestCasesPanel(props: TestCasesPanelProps) {
       }
     >
       {props.saveSlot}
-      {count > 0 && (
-        <div className="mb-4 flex flex-wrap items-center gap-2 text-xs text-slate-600">
-          <RetriesSelect
-            id={retriesId}
-            value={props.retries}
-            onChange={props.onRetriesChange}
-            disabled={props.busy}
-            testId="run-retries"
-          />
-          <span>A failed test runs again; one that then passes is marked flaky.</span>
-        </div>
-      )}
       {props.engine && (
         <p
           className="mb-4 flex items-center gap-2 rounded-lg bg-slate-50 px-3 py-2 text-xs text-slate-600 ring-1 ring-slate-200 ring-inset"
@@ -209,6 +197,18 @@ export function TestCasesPanel(props: TestCasesPanelProps) {
       )}
       {props.commandCoverage && <CommandCoverage coverage={props.commandCoverage} />}
       {props.exploration && <ExplorationSummaryNote exploration={props.exploration} />}
+      {count > 0 && (
+        <div className="mb-4 flex flex-wrap items-center gap-2 text-xs text-slate-600">
+          <RetriesSelect
+            id={retriesId}
+            value={props.retries}
+            onChange={props.onRetriesChange}
+            disabled={props.busy}
+            testId="run-retries"
+          />
+          <span>A failed test runs again; one that then passes is marked flaky.</span>
+        </div>
+      )}
       <CustomCaseForm
         existingNames={props.testCases.map((c) => c.test_name)}
         url={props.url}
