@@ -64,12 +64,13 @@ export class ChatTurns {
   }
 
   private async run(live: Live, message: string, signal: AbortSignal, emit: Emit): Promise<void> {
-    // Stored once the turn's actions are known, so a password it typed is masked in the message too.
+    // Stored once the turn's actions are known, so a password it typed is masked in the message too
+    // (persistence.ts masks every stored message).
     let asked = false;
     const storeAsked = async () => {
       if (asked) return;
       asked = true;
-      await this.deps.records.add(live, { role: 'user', content: masked(live, message) });
+      await this.deps.records.add(live, { role: 'user', content: message });
     };
     try {
       await this.turn(live, message, signal, emit, storeAsked);
@@ -111,11 +112,7 @@ export class ChatTurns {
           video_streaming: live.streaming,
         },
       });
-      await this.deps.records.add(live, {
-        role: 'assistant',
-        content: masked(live, turn.reply),
-        actions: stored,
-      });
+      await this.deps.records.add(live, { role: 'assistant', content: turn.reply, actions: stored });
     } catch (error) {
       await announced;
       if (live.closing || signal.aborted || error instanceof AbortedError) return;
@@ -155,38 +152,22 @@ export class ChatTurns {
       type: 'conversation_response',
       data: { message, timestamp: now(), actions: [], video_streaming: live.streaming },
     });
-    void this.deps.records.add(live, { role: 'assistant', content: masked(live, message) });
+    void this.deps.records.add(live, { role: 'assistant', content: message });
   }
 }
-
-/** What a stored conversation shows instead of a password typed in it. */
-export const MASKED_PASSWORD = '••••••••';
 
 /**
  * A turn's actions as they are stored: a value typed into a password field (by its name, or into the
  * focused field after one was clicked, in this turn or an earlier one) becomes {{PASSWORD}} in the
- * step line, as 'Use as login' records it, and is masked in the action's words. The values are kept
- * on the live browser to mask them in every later message too.
+ * step line, as 'Use as login' records it. The values are kept on the live browser, and the store
+ * masks them in every message from then on (persistence.ts).
  */
 function storedActions(live: Live, actions: readonly ChatAction[]): ConversationAction[] {
   const before = live.passwords.lines.length;
   live.passwords.lines.push(...actions.map((action) => action.line));
   const { lines, typed } = protectPasswords(live.passwords.lines);
   for (const value of typed) live.passwords.typed.add(value);
-  return actions.map((action, index) => ({
-    action: lines[before + index],
-    message: masked(live, action.message),
-    url: action.url,
-  }));
-}
-
-/** `text` with every password typed in the conversation so far masked (values shorter than 3 are left). */
-function masked(live: Live, text: string): string {
-  let result = text;
-  for (const value of live.passwords.typed) {
-    if (value.length >= 3) result = result.split(value).join(MASKED_PASSWORD);
-  }
-  return result;
+  return actions.map((action, index) => ({ ...toRecord(action), action: lines[before + index] }));
 }
 
 function toRecord(action: ChatAction): ConversationAction {

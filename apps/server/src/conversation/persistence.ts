@@ -42,15 +42,41 @@ export class ConversationRecords {
     }
   }
 
+  /** Stores a message, with every password typed in the conversation so far masked (`masked`). */
   async add(live: Live, message: StoredMessage): Promise<void> {
     try {
       const id = await live.conversation;
-      if (id) await this.deps.store.addMessage(live.userId, id, message);
+      if (!id) return;
+      await this.deps.store.addMessage(live.userId, id, {
+        ...message,
+        content: masked(live, message.content),
+        ...(message.actions && {
+          actions: message.actions.map((action) =>
+            action.message === undefined ? action : { ...action, message: masked(live, action.message) },
+          ),
+        }),
+      });
     } catch (error) {
       // A message that cannot be stored must not fail the turn that said it.
       this.deps.log.error({ err: error }, 'could not store a conversation message');
     }
   }
+}
+
+/** What a stored conversation shows instead of a password typed in it. */
+export const MASKED_PASSWORD = '••••••••';
+
+/**
+ * `text` with every password typed in the live browser's conversation so far (chat-turns.ts
+ * `storedActions`) masked; values shorter than 3 characters are left, as masking them would garble the
+ * text without hiding anything a guess would not find.
+ */
+function masked(live: Live, text: string): string {
+  let result = text;
+  for (const value of live.passwords.typed) {
+    if (value.length >= 3) result = result.split(value).join(MASKED_PASSWORD);
+  }
+  return result;
 }
 
 function hostOf(url: string): string {
