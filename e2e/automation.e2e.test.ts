@@ -98,6 +98,17 @@ const SUCCESS_TEXT = 'All tests completed successfully!';
 
 const generateButton = (page: Page) => page.getByRole('button', { name: /Generate Test Cases|Generating/ });
 
+/**
+ * Turns "Watch runs" on or off with a click, then waits for the switch to show it. Not check():
+ * that reads the state the instant the click is done, and during a run, with frames arriving, the
+ * screen's re-render can land a moment later (a CI run failed so with "did not change its state").
+ */
+async function watchRuns(page: Page, on: boolean) {
+  const toggle = page.getByTestId('run-video-toggle');
+  if ((await toggle.isChecked()) !== on) await toggle.click();
+  await expect.poll(() => toggle.isChecked(), { timeout: 10_000 }).toBe(on);
+}
+
 describe('automation screen', () => {
   it('generates cases, runs them live with steps, screenshots and results, views, exports and stops', async () => {
     const page = await newPage();
@@ -159,7 +170,7 @@ describe('automation screen', () => {
 
     // Run all: live progress, live steps (each step one line), screenshots, and the live video of the
     // test in focus (turned on first: it is off by default).
-    await page.getByTestId('run-video-toggle').check();
+    await watchRuns(page, true);
     await page.getByRole('button', { name: 'Run All Tests' }).click();
     await toast(page, 'Test execution started!').waitFor();
     await waitForState(page, 'running', 10_000);
@@ -171,7 +182,7 @@ describe('automation screen', () => {
     await page.getByTestId('log-entry').nth(3).waitFor({ timeout: 60_000 });
     await page.getByTestId('screenshot').first().waitFor({ timeout: 60_000 });
     await screenshot(page, 'automation-run-video-1440');
-    await page.getByTestId('run-video-toggle').uncheck();
+    await watchRuns(page, false);
     expect(await page.getByTestId('progress-label').textContent()).toMatch(
       new RegExp(`^Test \\d+ of ${caseCount}$`),
     );
