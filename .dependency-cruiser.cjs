@@ -150,9 +150,9 @@ module.exports = {
       name: 'server-features-not-to-ws',
       severity: 'error',
       comment:
-        'Server business code (src/automation, conversation, comparison, activity, runs, services, realtime) may not import the socket layer (src/ws/): it reaches sockets through the UserChannel of src/realtime/user-channel.ts, and the socket handlers (src/ws/handlers/) call the services, not the other way round (docs/ARCHITECTURE.md, the direction of imports).',
+        'Server business code (src/automation, conversation, comparison, activity, runs, auth, storage, security, limits, settings, realtime) may not import the socket layer (src/ws/): it reaches sockets through the UserChannel of src/realtime/user-channel.ts, and the socket handlers (src/ws/handlers/) call the services, not the other way round (docs/ARCHITECTURE.md, the direction of imports).',
       from: {
-        path: '^apps/server/src/(automation|conversation|comparison|activity|runs|services|realtime)/',
+        path: '^apps/server/src/(automation|conversation|comparison|activity|runs|auth|storage|security|limits|settings|realtime)/',
       },
       to: { path: '^apps/server/src/ws/' },
     },

@@ -224,9 +224,9 @@ const cases: Case[] = [
   {
     name: 'a server service importing a socket handler',
     rule: 'server-features-not-to-ws',
-    file: 'apps/server/src/services/planted-ws.ts',
+    file: 'apps/server/src/storage/planted-ws.ts',
     specifier: '../ws/handlers/automation',
-    files: { 'apps/server/src/services/planted-ws.ts': "export * from '../ws/handlers/automation';\n" },
+    files: { 'apps/server/src/storage/planted-ws.ts': "export * from '../ws/handlers/automation';\n" },
   },
   {
     name: "a deep import of a package's file by name",

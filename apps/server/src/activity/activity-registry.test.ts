@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../errors';
-import { BrowserBudget } from '../services/quotas';
+import { BrowserBudget } from '../limits/quotas';
 import { type Activity, ActivityRegistry } from './activity-registry';
 
 const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() } as unknown as FastifyBaseLogger;

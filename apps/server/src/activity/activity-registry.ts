@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { BrowserBudget } from '../services/quotas';
+import type { BrowserBudget } from '../limits/quotas';
 
 /** The capabilities whose work runs on the server, holds browsers, and is followed by a user's tabs. */
 export type WorkFeature = 'automation' | 'conversational' | 'design';

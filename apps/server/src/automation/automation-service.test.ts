@@ -10,8 +10,8 @@ import type { ServerMessageInput, StepUpdate, TestCase } from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { ActivityRegistry } from '../activity/activity-registry';
+import { BrowserBudget } from '../limits/quotas';
 import type { RunRecorder } from '../runs/run-recorder';
-import { BrowserBudget } from '../services/quotas';
 import { AutomationService, type BehaviourExplorer, type TestExecutor } from './automation-service';
 
 const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() } as unknown as FastifyBaseLogger;

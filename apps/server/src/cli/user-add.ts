@@ -14,9 +14,9 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openDatabase, repositories, UniqueViolation } from '@argus/db';
 import { RegisterRequestSchema } from '@argus/protocol';
+import { hashPassword, toPublicUser } from '../auth/auth-service';
 import { type Config, loadConfig, loadDotEnv } from '../config';
 import { securePrivateDir } from '../data-dir';
-import { hashPassword, toPublicUser } from '../services/auth-service';
 
 const USAGE = `Usage: npm run user:add -- --username NAME --email EMAIL (--password PASSWORD | --password-stdin) [--full-name NAME]
 

@@ -6,8 +6,8 @@ import type { ActivityRegistry } from '../activity/activity-registry';
 import type { ModelClientResolver } from '../automation/engines';
 import type { Config } from '../config';
 import type { Send, Unaddressed } from '../realtime/user-channel';
-import type { BlobStore } from '../services/blob-store';
-import type { SignedUrls } from '../services/signed-urls';
+import type { BlobStore } from '../storage/blob-store';
+import type { SignedUrls } from '../storage/signed-urls';
 
 /** A message to the sockets a comparison answers, addressed to its session by whoever made it. */
 export type Emit = (message: Unaddressed) => void;

@@ -9,9 +9,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ActivityRegistry } from '../activity/activity-registry';
-import { BlobStore } from '../services/blob-store';
-import { BrowserBudget } from '../services/quotas';
-import { createSignedUrls } from '../services/signed-urls';
+import { BrowserBudget } from '../limits/quotas';
+import { BlobStore } from '../storage/blob-store';
+import { createSignedUrls } from '../storage/signed-urls';
 import { ALREADY_COMPARING, COMPARISON_STOPPED, ComparisonService } from './comparison-service';
 
 const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() } as unknown as FastifyBaseLogger;

@@ -2,9 +2,9 @@ import type { DesignUploadRow, Repositories } from '@argus/db';
 import { MAX_UPLOAD_BYTES, type UploadedDesign, UploadedDesignSchema } from '@argus/protocol';
 import sharp from 'sharp';
 import { AppError } from '../errors';
-import { type BlobStore, sniffImage } from '../services/blob-store';
-import { formatBytes } from '../services/quotas';
-import type { SignedUrls } from '../services/signed-urls';
+import { formatBytes } from '../limits/quotas';
+import { type BlobStore, sniffImage } from '../storage/blob-store';
+import type { SignedUrls } from '../storage/signed-urls';
 
 /**
  * Largest design accepted, in pixels and per side: a 10 MB PNG of one colour can declare billions of

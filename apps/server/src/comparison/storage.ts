@@ -6,7 +6,7 @@ import {
   type CssFix,
   type ViewportImages,
 } from '@argus/protocol';
-import type { SignedUrls } from '../services/signed-urls';
+import type { SignedUrls } from '../storage/signed-urls';
 import type { Review } from './ai-review';
 import type { ComparisonDeps } from './comparison-deps';
 import { storedBytes } from './design-uploads';

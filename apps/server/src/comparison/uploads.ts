@@ -1,8 +1,8 @@
 import type { DesignUploadRow } from '@argus/db';
 import type { ClientMessageOf } from '@argus/protocol';
 import { AppError } from '../errors';
+import { RateLimiter } from '../limits/rate-limiter';
 import type { Unaddressed } from '../realtime/user-channel';
-import { RateLimiter } from '../services/rate-limiter';
 import type { ComparisonDeps } from './comparison-deps';
 import {
   checkDesignQuota,

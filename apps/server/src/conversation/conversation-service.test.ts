@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ActivityRegistry } from '../activity/activity-registry';
 import { AppError } from '../errors';
-import { BrowserBudget } from '../services/quotas';
+import { BrowserBudget } from '../limits/quotas';
 import { startProblem } from './chat-turns';
 import { type ConversationDeps, ConversationService } from './conversation-service';
 import { LIVE_VIEWPORT } from './live-browsers';

@@ -17,7 +17,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../config';
 import { AppError } from '../errors';
-import type { Secrets } from '../services/secrets';
+import type { Secrets } from '../security/secrets';
 
 // A project's webhooks (docs/SCHEDULES.md#notifications): when a saved suite's run is over, each of
 // the project's webhooks that wants the run's event gets a delivery row; every attempt of it is

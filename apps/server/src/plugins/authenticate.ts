@@ -1,9 +1,9 @@
 import type { UserRow } from '@argus/db';
 import type { TokenScope } from '@argus/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type ApiTokenService, isApiToken } from '../auth/api-tokens';
+import type { AuthService } from '../auth/auth-service';
 import { AppError } from '../errors';
-import { type ApiTokenService, isApiToken } from '../services/api-tokens';
-import type { AuthService } from '../services/auth-service';
 
 /** How a request was authenticated: a login (the screens) or a personal API token and its scope. */
 export type Credential = { kind: 'login' } | { kind: 'api-token'; scope: TokenScope; tokenId: string };

@@ -29,7 +29,7 @@ import {
 } from '@argus/protocol';
 import type { z } from 'zod';
 import { AppError } from '../errors';
-import { type Secrets, SecretUnreadableError } from '../services/secrets';
+import { type Secrets, SecretUnreadableError } from '../security/secrets';
 
 // The bodies as the routes hand them over: parsed by the shared schemas, defaults filled in.
 export type ProjectCreateBody = z.output<typeof ProjectCreateSchema>;

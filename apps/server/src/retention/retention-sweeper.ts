@@ -1,8 +1,8 @@
 import type { Repositories } from '@argus/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
-import type { BlobFile, BlobStore } from '../services/blob-store';
-import { formatBytes } from '../services/quotas';
+import { formatBytes } from '../limits/quotas';
+import type { BlobFile, BlobStore } from '../storage/blob-store';
 
 /** What one sweep removed (also stored in retention_sweeps; Settings shows the last one). */
 export interface SweepReport {

@@ -1,8 +1,8 @@
 import { type Analytics, AnalyticsQuerySchema } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { Services } from '../compose/services';
 import { AnalyticsService } from '../history/analytics-service';
 import { currentUser } from '../plugins/authenticate';
-import type { Services } from '../services';
 import { parseWith } from '../validation';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */

@@ -8,11 +8,11 @@ import {
   type User,
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
+import { toPublicUser } from '../auth/auth-service';
+import type { Services } from '../compose/services';
 import { AppError } from '../errors';
+import type { RateLimiter } from '../limits/rate-limiter';
 import { currentUser } from '../plugins/authenticate';
-import type { Services } from '../services';
-import { toPublicUser } from '../services/auth-service';
-import type { RateLimiter } from '../services/rate-limiter';
 import { parseWith } from '../validation';
 
 function enforce(limiter: RateLimiter, key: string): void {

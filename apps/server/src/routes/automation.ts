@@ -9,11 +9,11 @@ import {
   TestRunUpdateSchema,
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
+import { checkSessionOwner, ownTestRun } from '../auth/ownership';
+import type { Services } from '../compose/services';
 import { AppError } from '../errors';
+import { checkRunSize } from '../limits/quotas';
 import { currentUser } from '../plugins/authenticate';
-import type { Services } from '../services';
-import { checkSessionOwner, ownTestRun } from '../services/ownership';
-import { checkRunSize } from '../services/quotas';
 import { parseWith } from '../validation';
 
 export function toApiTestRun(

@@ -1,8 +1,8 @@
 import { CleanupBeaconSchema } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import { parseJsonText } from '../body-limits';
+import type { Services } from '../compose/services';
 import { AppError } from '../errors';
-import type { Services } from '../services';
 import { parseWith } from '../validation';
 import { dispatch, type MessageHandlers, messageContext } from '../ws/message-handlers';
 import type { RealtimeHub } from '../ws/realtime-hub';

@@ -8,10 +8,10 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { toUploadedDesign } from '../comparison/design-uploads';
+import type { Services } from '../compose/services';
 import { AppError } from '../errors';
 import { currentUser } from '../plugins/authenticate';
-import type { Services } from '../services';
-import type { SignedQuery } from '../services/signed-urls';
+import type { SignedQuery } from '../storage/signed-urls';
 import { parseWith } from '../validation';
 
 const SessionParamsSchema = z.object({ session_id: z.string().min(1).max(100) });

@@ -16,11 +16,11 @@ import {
   TestCaseSchema,
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
+import { checkSessionOwner } from '../auth/ownership';
+import type { Services } from '../compose/services';
 import { AppError } from '../errors';
+import { checkRunSize } from '../limits/quotas';
 import { currentUser } from '../plugins/authenticate';
-import type { Services } from '../services';
-import { checkSessionOwner } from '../services/ownership';
-import { checkRunSize } from '../services/quotas';
 import { parseWith } from '../validation';
 
 const PageQuerySchema = SessionListQuerySchema.pick({ limit: true, offset: true });

@@ -1,7 +1,7 @@
 import { type DemoRequestResponse, DemoRequestSchema } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { Services } from '../compose/services';
 import { AppError } from '../errors';
-import type { Services } from '../services';
 import { parseWith } from '../validation';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */

@@ -3,9 +3,9 @@ import { IdParamsSchema, MOBILE_VIEWPORT } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import { strToU8, zipSync } from 'fflate';
 import { z } from 'zod';
+import type { Services } from '../compose/services';
 import { currentUser } from '../plugins/authenticate';
 import { environmentOf } from '../projects/project-service';
-import type { Services } from '../services';
 import { parseWith } from '../validation';
 
 const SuiteParamsSchema = IdParamsSchema.extend({ suiteId: z.string().max(100) });

@@ -7,9 +7,9 @@ import {
   type RunComparison,
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { Services } from '../compose/services';
 import { HistoryService } from '../history/history-service';
 import { currentUser } from '../plugins/authenticate';
-import type { Services } from '../services';
 import { parseWith } from '../validation';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */

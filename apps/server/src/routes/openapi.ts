@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { Services } from '../compose/services';
 import { openApiDocument } from '../openapi/openapi';
-import type { Services } from '../services';
 
 export type OpenApiRouteServices = { config: Pick<Services['config'], 'version'> };
 

@@ -16,8 +16,8 @@ import {
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { Services } from '../compose/services';
 import { currentUser } from '../plugins/authenticate';
-import type { Services } from '../services';
 import { parseWith } from '../validation';
 
 // Path parameters of the records under a project: ids, as long as any other id the API takes.

@@ -1,11 +1,11 @@
 import type { TestRunRow } from '@argus/db';
 import { IdParamsSchema, isRunOver, type RunEvent, type RunReport } from '@argus/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../compose/services';
 import { AppError } from '../errors';
 import { currentUser } from '../plugins/authenticate';
 import { junitXml, runReport } from '../runs/run-report';
 import { SECURITY_HEADERS } from '../security-headers';
-import type { Services } from '../services';
 import { parseWith } from '../validation';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */

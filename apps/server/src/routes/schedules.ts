@@ -1,8 +1,8 @@
 import { IdParamsSchema, type Schedule, ScheduleInputSchema, ScheduleUpdateSchema } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { Services } from '../compose/services';
 import { currentUser } from '../plugins/authenticate';
-import type { Services } from '../services';
 import { parseWith } from '../validation';
 
 const ScheduleParamsSchema = IdParamsSchema.extend({ scheduleId: z.string().max(100) });

@@ -1,13 +1,13 @@
 import { IdParamsSchema, ScreenshotRecordSchema, TestCaseScreenshotsParamsSchema } from '@argus/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ownTestRun } from '../auth/ownership';
+import type { Services } from '../compose/services';
 import { AppError } from '../errors';
+import { storageQuotaError } from '../limits/quotas';
 import { bearerToken } from '../plugins/authenticate';
 import { toScreenshotRef } from '../runs/run-recorder';
-import type { Services } from '../services';
-import { sniffImage } from '../services/blob-store';
-import { ownTestRun } from '../services/ownership';
-import { storageQuotaError } from '../services/quotas';
-import type { SignedQuery } from '../services/signed-urls';
+import { sniffImage } from '../storage/blob-store';
+import type { SignedQuery } from '../storage/signed-urls';
 import { parseWith } from '../validation';
 
 /** A base64 screenshot of up to 10 MB decoded, and some room for the rest of the record. */

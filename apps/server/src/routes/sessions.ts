@@ -8,9 +8,9 @@ import {
   SessionUpdateSchema,
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { Services } from '../compose/services';
 import { AppError } from '../errors';
 import { currentUser } from '../plugins/authenticate';
-import type { Services } from '../services';
 import { parseWith } from '../validation';
 
 export function toApiSession(row: SessionRow): Session {

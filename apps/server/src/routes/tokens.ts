@@ -1,7 +1,7 @@
 import { type ApiToken, ApiTokenCreateSchema, IdParamsSchema } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { Services } from '../compose/services';
 import { currentUser } from '../plugins/authenticate';
-import type { Services } from '../services';
 import { parseWith } from '../validation';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */

@@ -7,10 +7,10 @@ import {
   toUploadedDesign,
   UPLOAD_TOO_LARGE,
 } from '../comparison/design-uploads';
+import type { Services } from '../compose/services';
 import { AppError } from '../errors';
 import { bearerToken } from '../plugins/authenticate';
-import type { Services } from '../services';
-import type { DesignLinkKind, SignedQuery } from '../services/signed-urls';
+import type { DesignLinkKind, SignedQuery } from '../storage/signed-urls';
 import { parseWith } from '../validation';
 
 /** The multipart errors of @fastify/multipart, by code, as our own refusals. */

@@ -8,8 +8,8 @@ import {
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { Services } from '../compose/services';
 import { currentUser } from '../plugins/authenticate';
-import type { Services } from '../services';
 import { parseWith } from '../validation';
 
 const WebhookParamsSchema = IdParamsSchema.extend({ webhookId: z.string().max(100) });

@@ -1,8 +1,8 @@
 import type { Repositories } from '@argus/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
-import type { BlobStore } from '../services/blob-store';
-import type { SignedUrls } from '../services/signed-urls';
+import type { BlobStore } from '../storage/blob-store';
+import type { SignedUrls } from '../storage/signed-urls';
 import { RunRecorder } from './run-recorder';
 
 const unreachable = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432'));

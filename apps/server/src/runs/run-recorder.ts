@@ -7,10 +7,10 @@ import {
 } from '@argus/engine';
 import type { ScreenshotRef, TestCase } from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { BlobStore } from '../services/blob-store';
-import { checkSessionOwner, ownTestRun } from '../services/ownership';
-import { storageQuotaError } from '../services/quotas';
-import type { SignedUrls } from '../services/signed-urls';
+import { checkSessionOwner, ownTestRun } from '../auth/ownership';
+import { storageQuotaError } from '../limits/quotas';
+import type { BlobStore } from '../storage/blob-store';
+import type { SignedUrls } from '../storage/signed-urls';
 
 /** A run's screenshot storage against MAX_STORED_BYTES_PER_USER: bytes counted as they are stored. */
 export interface ScreenshotStorage {

@@ -1,7 +1,7 @@
 import type { Database } from '@argus/db';
 import type { FastifyBaseLogger } from 'fastify';
+import { createServices, type Services } from '../compose/services';
 import type { Config } from '../config';
-import { createServices, type Services } from '../services';
 import { AutomationWorker } from './automation-worker';
 import { ComparisonWorker } from './comparison-worker';
 import { ConversationWorker } from './conversation-worker';

@@ -13,8 +13,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { checkJsonShape } from '../body-limits';
+import type { Services } from '../compose/services';
 import { AppError } from '../errors';
-import type { Services } from '../services';
 import { dispatch, errorAbout, type MessageHandlers, messageContext } from './message-handlers';
 import type { RealtimeHub } from './realtime-hub';
 import { limitPayload, RefusalCounter, SocketCounts, stopReading, TokenBucket } from './socket-limits';

@@ -7,8 +7,8 @@ import { type Database, openDatabase, repositories } from '@argus/db';
 import { TargetPolicy } from '@argus/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
+import { keyFromText, loadSecretsKey, Secrets, SecretUnreadableError } from '../security/secrets';
 import { formatUsd, ModelSettingsService, monthStart } from './model-settings';
-import { keyFromText, loadSecretsKey, Secrets, SecretUnreadableError } from './secrets';
 
 describe('secrets', () => {
   const secrets = new Secrets(keyFromText('a passphrase'));

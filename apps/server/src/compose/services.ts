@@ -5,6 +5,8 @@ import { BrowserPool, runTestCase, TargetPolicy } from '@argus/engine';
 import { Queue } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import { ActivityRegistry } from '../activity/activity-registry';
+import { ApiTokenService } from '../auth/api-tokens';
+import { type AuthService, createAuthService, loadJwtSecret } from '../auth/auth-service';
 import type { AutomationFront } from '../automation/automation-front';
 import { AutomationService } from '../automation/automation-service';
 import { engineResolver, modelClientResolver } from '../automation/engines';
@@ -13,6 +15,8 @@ import type { Config } from '../config';
 import { chatResolver } from '../conversation/chat-engines';
 import type { ConversationFront } from '../conversation/conversation-front';
 import { ConversationService } from '../conversation/conversation-service';
+import { BrowserBudget } from '../limits/quotas';
+import { RateLimiter } from '../limits/rate-limiter';
 import { Notifications } from '../notifications/webhooks';
 import { ProjectService } from '../projects/project-service';
 import type { UserChannel } from '../realtime/user-channel';
@@ -27,15 +31,11 @@ import type { RedisConnections } from '../scale/redis-connections';
 import { AUTOMATION_QUEUE, COMPARISON_QUEUE, CONVERSATION_QUEUE } from '../scale/redis-keys';
 import { ScheduleService } from '../schedules/schedule-service';
 import { Scheduler } from '../schedules/scheduler';
-import { ApiTokenService } from './api-tokens';
-import { type AuthService, createAuthService, loadJwtSecret } from './auth-service';
-import { BlobStore } from './blob-store';
-import { ModelSettingsService } from './model-settings';
-import { cappedFetch, policyFetch } from './policy-fetch';
-import { BrowserBudget } from './quotas';
-import { RateLimiter } from './rate-limiter';
-import { loadSecretsKey, Secrets } from './secrets';
-import { createSignedUrls, type SignedUrls } from './signed-urls';
+import { cappedFetch, policyFetch } from '../security/policy-fetch';
+import { loadSecretsKey, Secrets } from '../security/secrets';
+import { ModelSettingsService } from '../settings/model-settings';
+import { BlobStore } from '../storage/blob-store';
+import { createSignedUrls, type SignedUrls } from '../storage/signed-urls';
 
 /** Everything routes and the socket gateway use, built once per app. */
 export interface Services {

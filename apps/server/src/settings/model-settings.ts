@@ -24,7 +24,7 @@ import {
 } from '@argus/protocol';
 import type { Config } from '../config';
 import { AppError } from '../errors';
-import { type Secrets, SecretUnreadableError } from './secrets';
+import { type Secrets, SecretUnreadableError } from '../security/secrets';
 
 export const BUILTIN_ENGINE_NAME = 'Built-in (rule-based)';
 const PROVIDER_NAMES: Record<ModelProvider, string> = {
