@@ -1,13 +1,13 @@
 import { type ServerMessage, ServerMessageSchema } from '@argus/protocol';
 import { describe, expect, it } from 'vitest';
+import { automationReducer } from './automation-reducer';
 import {
   type AutomationAction,
   type AutomationState,
-  automationReducer,
   concernsAutomation,
-  createAutomationStore,
   initialAutomationState,
 } from './automation-state';
+import { createAutomationStore } from './automation-store';
 
 /**
  * Messages go through the real protocol schema, as the realtime client parses them. They are about

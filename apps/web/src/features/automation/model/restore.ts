@@ -1,37 +1,21 @@
 import {
-  type ClauseCoverage,
   ClauseCoverageSchema,
-  type ExplorationSummary,
   ExplorationSummarySchema,
-  type ModelUsage,
   SUITE_MAX_RETRIES,
-  type TestCase,
   TestCaseListSchema,
   type TestMode,
 } from '@argus/protocol';
 import type { StoredSession } from '../../../lib/sessions/screen-session';
+import type { KeptWork } from './kept-work';
 import { type ProjectSelection, readSelection } from './project-target';
 import type { TestResultItem } from './results';
 import { readUsage } from './usage';
 
-/** What the screen stored in an automation session: its cases, and the results of its last run. */
-export interface SavedAutomation {
+/** What the screen stored in an automation session: its inputs, its cases and its last run's results. */
+export interface SavedAutomation extends KeptWork {
   url: string;
   mode: TestMode;
   command: string;
-  testCases: TestCase[];
-  engine: string | null;
-  /** What writing the cases cost in model calls. */
-  generationUsage: ModelUsage | null;
-  /** Command mode: each clause with the tests that cover it, or why none does. */
-  commandCoverage: ClauseCoverage[] | null;
-  /** What the generation explored, and what its budget left out. */
-  exploration: ExplorationSummary | null;
-  /** Which engine ran the last run's steps, and its model calls. */
-  runEngine: string | null;
-  runUsage: ModelUsage | null;
-  testRunId: string | null;
-  results: TestResultItem[];
   /** The project environment the work ran on (none: a bare URL). */
   project: ProjectSelection;
   /** How many times a failed case runs again (docs/HISTORY.md#retries). */
