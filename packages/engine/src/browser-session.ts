@@ -1,9 +1,9 @@
 import type { Step } from '@argus/protocol';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { PageSnapshot } from './behaviour/snapshot';
+import { SessionClipboard } from './clipboard';
 import type { PageObservation } from './observe';
 import { type PageProblem, PageTracker } from './page-tracker';
-import { SessionClipboard } from './perform-step';
 import { CapturesInFlight } from './session/captures';
 import { type KeyInput, type PointerInput, SessionInput, type WheelInput } from './session/input';
 import { SessionLifecycle } from './session/lifecycle';

@@ -4,7 +4,7 @@ import { parseStep } from '@argus/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from './browser-pool';
 import type { BrowserSession } from './browser-session';
-import { clipboardAction } from './perform-step';
+import { clipboardAction } from './clipboard';
 import { TargetPolicy } from './target-policy';
 
 /**

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Locator, Page } from 'playwright-core';
+import { readFieldError, readOverflow, readVisibleErrors } from './page-functions';
 
-// In-page checks behind the Verify steps. Each returns the problems it found as sentences a QA
+// In-page checks behind the Verify steps (those the Playwright export shares are in page-functions.ts). Each returns the problems it found as sentences a QA
 // engineer can act on; an empty list means the check passed.
 
 export async function brokenLinks(page: Page, limit = 50): Promise<string[]> {
@@ -40,61 +41,16 @@ export async function imagesWithoutAlt(page: Page): Promise<string[]> {
 }
 
 export async function horizontalOverflow(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const viewport = window.innerWidth;
-    const width = document.documentElement.scrollWidth;
-    if (width <= viewport + 1) return [];
-    let widest = '';
-    let widestRight = 0;
-    for (const el of Array.from(document.body.querySelectorAll('*'))) {
-      const right = el.getBoundingClientRect().right;
-      if (right > viewport + 1 && right > widestRight) {
-        widestRight = right;
-        widest =
-          el.tagName.toLowerCase() + (el.id ? `#${el.id}` : el.classList.length ? `.${el.classList[0]}` : '');
-      }
-    }
-    return [
-      `Horizontal overflow: the page is ${width} px wide in a ${viewport} px viewport (widest: ${widest || 'unknown'})`,
-    ];
-  });
+  return page.evaluate(readOverflow);
 }
 
 /** Whether a field shows a validation error: aria-invalid, a visible error message tied to it, or the browser's own. */
 export async function fieldShowsError(field: Locator): Promise<boolean> {
-  return field.evaluate((el) => {
-    const input = el as HTMLInputElement;
-    if (input.getAttribute('aria-invalid') === 'true') return true;
-    const visible = (node: Element | null) =>
-      !!node && (node.textContent ?? '').trim() !== '' && (node as HTMLElement).offsetParent !== null;
-    for (const attr of ['aria-describedby', 'aria-errormessage']) {
-      for (const id of (input.getAttribute(attr) ?? '').split(/\s+/).filter(Boolean)) {
-        if (visible(document.getElementById(id))) return true;
-      }
-    }
-    const form = input.form;
-    // Native validation only shows when the form lets the browser validate.
-    if (form && !form.noValidate && input.validity && !input.validity.valid) return true;
-    const scope = input.closest('label, .field, .form-group, p, div') ?? form;
-    return (
-      !!scope && Array.from(scope.querySelectorAll('[role="alert"], .error, .invalid-feedback')).some(visible)
-    );
-  });
+  return field.evaluate(readFieldError);
 }
 
 export async function visibleErrors(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const shown = (el: Element) =>
-      (el as HTMLElement).offsetParent !== null && (el.textContent ?? '').trim() !== '';
-    const alerts = Array.from(document.querySelectorAll('[role="alert"], [aria-invalid="true"]')).filter(
-      (el) => el.getAttribute('aria-invalid') === 'true' || shown(el),
-    );
-    return alerts.map((el) =>
-      el.getAttribute('aria-invalid') === 'true'
-        ? `Field "${el.getAttribute('name') ?? el.id}" is marked invalid`
-        : `Error message shown: "${(el.textContent ?? '').trim()}"`,
-    );
-  });
+  return page.evaluate(readVisibleErrors);
 }
 
 let axeSource: string | undefined;

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { clipboardAction, performClipboard, refuseChording, type SessionClipboard } from '../perform-step';
+import { clipboardAction, performClipboard, refuseChording, type SessionClipboard } from '../clipboard';
 import type { NavigationGuard } from './navigation-guard';
 import type { OperationOptions } from './options';
 

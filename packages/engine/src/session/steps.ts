@@ -1,7 +1,8 @@
 import type { Step } from '@argus/protocol';
 import type { Page } from 'playwright-core';
+import type { SessionClipboard } from '../clipboard';
 import type { PageTracker } from '../page-tracker';
-import { performStep, type SessionClipboard } from '../perform-step';
+import { performStep } from '../perform-step';
 import type { Navigator } from './navigate';
 import { type NavigationGuard, PageLeftError } from './navigation-guard';
 import { type OperationOptions, SETTLING_MS } from './options';
