@@ -3,7 +3,7 @@ import type { TestResultItem } from './results';
 
 /**
  * The cases and the last run's outcome: what the screen shows (AutomationState), keeps with its session
- * and reads back from it (SavedAutomation, restore.ts). Declared once, for all three.
+ * and reads back from it (SavedAutomation, session-record.ts). Declared once, for all three.
  */
 export interface KeptWork {
   testCases: TestCase[];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { latestSession, type StoredSession } from '../../../lib/sessions/screen-session';
-import { readAutomationSession, type SavedAutomation } from './restore';
+import { readAutomationSession, type SavedAutomation } from './session-record';
 
 /** What the screen restores on opening: the latest automation session it finds something in. */
 function planRestore(sessions: StoredSession[]): (SavedAutomation & { sessionId: string }) | null {

@@ -1,14 +1,17 @@
 import {
   ClauseCoverageSchema,
   ExplorationSummarySchema,
+  type JsonObject,
   SUITE_MAX_RETRIES,
   TestCaseListSchema,
   type TestMode,
 } from '@argus/protocol';
-import type { StoredSession } from '../../../lib/sessions/screen-session';
+import type { ScreenSessionMetadata, StoredSession } from '../../../lib/sessions/screen-session';
+import type { AutomationState } from './automation-state';
 import type { KeptWork } from './kept-work';
-import { type ProjectSelection, readSelection } from './project-target';
+import { type ProjectSelection, readSelection, selectionSettings } from './project-target';
 import type { TestResultItem } from './results';
+import { logsForStorage } from './step-log';
 import { readUsage } from './usage';
 
 /** What the screen stored in an automation session: its inputs, its cases and its last run's results. */
@@ -89,4 +92,49 @@ function readRetries(value: unknown): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= SUITE_MAX_RETRIES
     ? value
     : 0;
+}
+
+/** The inputs kept with the cases that the state does not hold. */
+export interface RecordInputs {
+  mode: TestMode;
+  command: string;
+  selection: ProjectSelection;
+}
+
+/**
+ * What `readAutomationSession` reads back, as the screen keeps it with its session (settings, then
+ * metadata; docs/PRODUCT.md#sessions: no screenshots). `withResults`: the last run's results, log
+ * and summary too (after a run, not after a generation).
+ */
+export function automationRecord(
+  snapshot: AutomationState,
+  inputs: RecordInputs,
+  withResults: boolean,
+): [settings: JsonObject, metadata: ScreenSessionMetadata] {
+  return [
+    {
+      testMode: snapshot.generationMode ?? inputs.mode,
+      command: inputs.command.trim() || null,
+      url: snapshot.targetUrl,
+      testCases: snapshot.testCases,
+      ...selectionSettings(inputs.selection),
+    },
+    {
+      testCases: snapshot.testCases,
+      engine: snapshot.engine,
+      generationUsage: snapshot.generationUsage,
+      commandCoverage: snapshot.commandCoverage,
+      exploration: snapshot.exploration,
+      testRunId: snapshot.testRunId,
+      ...(withResults
+        ? {
+            runEngine: snapshot.runEngine,
+            runUsage: snapshot.runUsage,
+            executionResults: snapshot.results,
+            logs: logsForStorage(snapshot.log),
+            summary: { runTime: snapshot.runTime, status: snapshot.status },
+          }
+        : {}),
+    },
+  ];
 }
