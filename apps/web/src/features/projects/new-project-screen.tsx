@@ -1,5 +1,5 @@
 import { PROJECT_KINDS, type ProjectKind } from '@argus/protocol';
-import { AlertTriangle, FolderKanban, FolderPlus, Globe, Layers, Loader2, Plus, Trash2 } from 'lucide-react';
+import { AlertTriangle, FolderKanban, FolderPlus, Layers, Loader2, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
@@ -12,6 +12,7 @@ import { TextAreaField } from '../../components/text-area-field';
 import { TextField } from '../../components/text-field';
 import { ApiError, errorText } from '../../lib/api-error';
 import { useCreateProject } from './api/create-project';
+import { EnvironmentFields } from './components/environment-fields';
 import { KIND_ICON } from './components/kind-icons';
 import { PageTitle } from './components/page-title';
 import { serverIssues } from './model/issues';
@@ -83,29 +84,12 @@ function EnvironmentRow({
           <IconButton icon={Trash2} label={`Remove ${label}`} onClick={onRemove} className="-my-1" />
         )}
       </div>
-      <div className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-        <TextField
-          label="Environment name"
-          autoComplete="off"
-          maxLength={60}
-          value={row.name}
-          onChange={(event) => onChange({ ...row, name: event.target.value })}
-          error={errors?.name}
-          placeholder="staging"
-        />
-        <TextField
-          label="Base URL"
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          spellCheck={false}
-          icon={<Globe className="size-4" />}
-          value={row.baseUrl}
-          onChange={(event) => onChange({ ...row, baseUrl: event.target.value })}
-          error={errors?.baseUrl}
-          placeholder={index === 0 ? 'https://shop.example.com' : 'https://staging.shop.example.com'}
-        />
-      </div>
+      <EnvironmentFields
+        values={row}
+        errors={errors}
+        onChange={(field, value) => onChange({ ...row, [field]: value })}
+        baseUrlPlaceholder={index === 0 ? 'https://shop.example.com' : 'https://staging.shop.example.com'}
+      />
     </li>
   );
 }

@@ -1,18 +1,18 @@
 import type { Environment, Project } from '@argus/protocol';
-import { Globe, Layers, Loader2, Pencil, Plus, Star, Trash2 } from 'lucide-react';
+import { Layers, Loader2, Pencil, Plus, Star, Trash2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Badge } from '../../../components/badge';
 import { IconButton } from '../../../components/icon-button';
 import { Panel } from '../../../components/panel';
 import { SmallButton } from '../../../components/small-button';
-import { TextField } from '../../../components/text-field';
 import { ApiError, errorText } from '../../../lib/api-error';
 import { useCreateEnvironment } from '../api/create-environment';
 import { useDeleteEnvironment } from '../api/delete-environment';
 import { useUpdateEnvironment } from '../api/update-environment';
 import { checkEnvironment, type EnvironmentErrors } from '../model/project-form';
 import { ConfirmDialog } from './confirm-dialog';
+import { EnvironmentFields } from './environment-fields';
 
 function EnvironmentForm({
   initial,
@@ -49,35 +49,15 @@ function EnvironmentForm({
       aria-label={label}
       className="space-y-3 rounded-xl border border-indigo-200 bg-indigo-50/40 p-4"
     >
-      <div className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-        <TextField
-          label="Environment name"
-          autoComplete="off"
-          maxLength={60}
-          value={values.name}
-          onChange={(event) => {
-            setValues({ ...values, name: event.target.value });
-            setErrors({ ...errors, name: undefined });
-          }}
-          error={errors.name}
-          placeholder="staging"
-        />
-        <TextField
-          label="Base URL"
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          spellCheck={false}
-          icon={<Globe className="size-4" />}
-          value={values.baseUrl}
-          onChange={(event) => {
-            setValues({ ...values, baseUrl: event.target.value });
-            setErrors({ ...errors, baseUrl: undefined });
-          }}
-          error={errors.baseUrl}
-          placeholder="https://staging.example.com"
-        />
-      </div>
+      <EnvironmentFields
+        values={values}
+        errors={errors}
+        onChange={(field, value) => {
+          setValues({ ...values, [field]: value });
+          setErrors({ ...errors, [field]: undefined });
+        }}
+        baseUrlPlaceholder="https://staging.example.com"
+      />
       <div className="flex justify-end gap-2">
         <SmallButton onClick={onCancel}>Cancel</SmallButton>
         <SmallButton type="submit" variant="primary" disabled={pending}>
