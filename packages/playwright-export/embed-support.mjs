@@ -1,12 +1,54 @@
-// Writes src/support-source.ts from src/template/argus.ts: the support file every export carries, as a
-// string the export can hold without reading files at run time (the server runs as one bundle).
-// `node packages/playwright-export/embed-support.mjs`; src/export.test.ts fails when they differ.
+// Writes the support file every export carries (tests/support/argus.ts) from its two sources:
+// - src/template/argus.ts gets, between its two "---- … page-functions.ts" marker lines, Argus's
+//   packages/engine/src/page-functions.ts as it is (how targets are looked for, what runs in the page),
+//   so the engine and an export share one copy of those semantics;
+// - src/support-source.ts then holds the template as a string the export can carry without reading
+//   files at run time (the server runs as one bundle).
+//
+//   node packages/playwright-export/embed-support.mjs           writes both
+//   node packages/playwright-export/embed-support.mjs --check   writes nothing; exits 1 naming each file
+//                                                               that differs from what it would write
+//
+// src/support-source.test.ts runs the check.
 import { readFileSync, writeFileSync } from 'node:fs';
 
-const template = readFileSync(new URL('./src/template/argus.ts', import.meta.url), 'utf8');
-const out =
-  '// Generated from template/argus.ts by embed-support.mjs: edit the template, then run it again.\n' +
-  'export const SUPPORT_SOURCE: string =\n' +
-  '  // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a TypeScript file\n' +
-  `  ${JSON.stringify(template)};\n`;
-writeFileSync(new URL('./src/support-source.ts', import.meta.url), out);
+const TEMPLATE = new URL('./src/template/argus.ts', import.meta.url);
+const SUPPORT = new URL('./src/support-source.ts', import.meta.url);
+const PAGE_FUNCTIONS = new URL('../engine/src/page-functions.ts', import.meta.url);
+const BEGIN = /^\/\/ ---- Copied from Argus's packages\/engine\/src\/page-functions\.ts .*\n/m;
+const END = /^\/\/ ---- End of the copy of packages\/engine\/src\/page-functions\.ts\. ----\n/m;
+
+/** The template with the page functions copied in (the lines between the markers replaced). */
+function withPageFunctions(template, pageFunctions) {
+  const begin = BEGIN.exec(template);
+  const end = END.exec(template);
+  if (!begin || !end || end.index < begin.index)
+    throw new Error(`${TEMPLATE.pathname}: the two page-functions.ts marker lines are missing`);
+  const from = begin.index + begin[0].length;
+  return `${template.slice(0, from)}${pageFunctions}${template.slice(end.index)}`;
+}
+
+/** src/support-source.ts for a template. */
+function supportSource(template) {
+  return (
+    '// Generated from template/argus.ts by embed-support.mjs: edit the template, then run it again.\n' +
+    'export const SUPPORT_SOURCE: string =\n' +
+    '  // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a TypeScript file\n' +
+    `  ${JSON.stringify(template)};\n`
+  );
+}
+
+const template = withPageFunctions(readFileSync(TEMPLATE, 'utf8'), readFileSync(PAGE_FUNCTIONS, 'utf8'));
+const outputs = [
+  [TEMPLATE, template],
+  [SUPPORT, supportSource(template)],
+];
+if (process.argv.includes('--check')) {
+  const stale = outputs.filter(([file, text]) => readFileSync(file, 'utf8') !== text);
+  for (const [file] of stale)
+    console.error(
+      `${file.pathname} is not generated from its sources: run node packages/playwright-export/embed-support.mjs`,
+    );
+  process.exit(stale.length > 0 ? 1 : 0);
+}
+for (const [file, text] of outputs) writeFileSync(file, text);

@@ -1,11 +1,381 @@
 /**
  * What the exported tests share: how Argus finds what a step names, and the checks Playwright has no
  * single call for. Each helper does what Argus's engine does for the same step
- * (packages/engine/src/perform-step.ts and locate.ts in Argus), so this project's verdicts are Argus's.
+ * (packages/engine/src/steps/ and locate.ts in Argus), so this project's verdicts are Argus's: the
+ * order targets are looked for in and what runs in the page are Argus's own code, copied below.
  */
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 export { expect };
+
+// ---- Copied from Argus's packages/engine/src/page-functions.ts by embed-support.mjs: edit it there. ----
+// The step semantics Argus's engine and an exported Playwright project share: how a target named in
+// plain words is looked for, and the functions that run in the page (counts, sums, marks, checks).
+// packages/playwright-export copies this file as it is into its support file (tests/support/argus.ts
+// of every export): after editing it, run `node packages/playwright-export/embed-support.mjs` (a unit
+// test fails while the copy differs). So it imports nothing, and each function handed to `evaluate`
+// holds everything it uses: it runs in the page, where nothing of this module exists.
+
+/** What a target is for: 'text' prefers what a person reads, 'field' a form field, 'check' a checkbox or radio. */
+export type TargetKind = 'click' | 'text' | 'field' | 'check' | 'any';
+
+/** What the lookups use of Playwright's Page and Locator (playwright-core's and @playwright/test's alike). */
+export interface Lookup<L> {
+  getByRole(role: string, options?: { name?: string; exact?: boolean; includeHidden?: boolean }): L;
+  getByText(text: string, options?: { exact?: boolean }): L;
+  getByLabel(text: string, options?: { exact?: boolean }): L;
+  getByPlaceholder(text: string): L;
+  locator(selector: string): L;
+}
+
+/** What the lookups use of a Playwright Locator besides finding inside it. */
+export interface Narrowing<L> extends Lookup<L> {
+  filter(options: { visible?: boolean; hasText?: string; hasNot?: L }): L;
+  first(): L;
+  count(): Promise<number>;
+}
+
+/** A target written as CSS (`#id`, `.class`, `[attr]`, `tag.class`) is also tried as a selector. */
+const CSS_LIKE = /^([#.[]|[a-z]+[#.[:>])/i;
+
+/**
+ * The places a target named in plain words may be, most specific first, each with how it is described
+ * (the step's selector): the first with a visible match wins.
+ */
+export function targetCandidates<L>(
+  root: Lookup<L>,
+  target: string,
+  kind: TargetKind,
+  role?: string,
+): [string, L][] {
+  const list: [string, L][] = [];
+  if (role) {
+    list.push([`role=${role}[name="${target}" exact]`, root.getByRole(role, { name: target, exact: true })]);
+    list.push([`role=${role}[name*="${target}"]`, root.getByRole(role, { name: target })]);
+    return list;
+  }
+  if (kind === 'field') {
+    list.push([`label="${target}"`, root.getByLabel(target, { exact: true })]);
+    list.push([`label*="${target}"`, root.getByLabel(target)]);
+    list.push([`placeholder="${target}"`, root.getByPlaceholder(target)]);
+    list.push([`role=textbox[name*="${target}"]`, root.getByRole('textbox', { name: target })]);
+    // A tiny CSS.escape (Node has none): quotes and backslashes in an attribute value.
+    list.push([`[name="${target}"]`, root.locator(`[name="${target.replace(/["\\]/g, '\\$&')}"]`)]);
+  } else if (kind === 'check') {
+    list.push([`role=checkbox[name="${target}"]`, root.getByRole('checkbox', { name: target })]);
+    list.push([`role=radio[name="${target}"]`, root.getByRole('radio', { name: target })]);
+    list.push([`label="${target}"`, root.getByLabel(target)]);
+  } else if (kind === 'text') {
+    list.push([`text="${target}"`, root.getByText(target, { exact: true })]);
+    for (const r of ['button', 'link']) {
+      list.push([`role=${r}[name="${target}" exact]`, root.getByRole(r, { name: target, exact: true })]);
+    }
+    list.push([`text*="${target}"`, root.getByText(target)]);
+    list.push([`label="${target}"`, root.getByLabel(target, { exact: true })]);
+  } else {
+    for (const r of ['button', 'link', 'tab', 'menuitem']) {
+      list.push([`role=${r}[name="${target}" exact]`, root.getByRole(r, { name: target, exact: true })]);
+    }
+    list.push([`role=button[name*="${target}"]`, root.getByRole('button', { name: target })]);
+    list.push([`role=link[name*="${target}"]`, root.getByRole('link', { name: target })]);
+    list.push([`label="${target}"`, root.getByLabel(target)]);
+    list.push([`text="${target}"`, root.getByText(target, { exact: true })]);
+    list.push([`text*="${target}"`, root.getByText(target)]);
+  }
+  if (CSS_LIKE.test(target)) list.push([target, root.locator(target)]);
+  return list;
+}
+
+/**
+ * The containers a region (`… in "<region>"`) can be, by preference: an item of a list or table first,
+ * then larger groupings. Within a tier the innermost container wins (nested lists: the inner item).
+ */
+export const REGION_TIERS = [
+  'li, [role="listitem"], tr, [role="row"], article, [role="article"]',
+  '[role="group"], fieldset, form, dialog, [role="dialog"], [role="alertdialog"], section, [role="region"]',
+  '[class*="item" i], [class*="row" i], [class*="card" i], [class*="entry" i], [class*="line-" i], [class*="-line" i]',
+];
+/**
+ * For a control named by its place alone (`Click the button in "Walk the dog"`), when no region above
+ * holds the text: the smallest block that does (an icon button beside a heading sits in no list or
+ * form, only in the heading's box).
+ */
+export const BLOCK_TIER = 'div, header, footer, aside, nav, main, td, th';
+
+/**
+ * One locator per tier (`REGION_TIERS`, then `BLOCK_TIER` with `blocks`): its innermost visible
+ * containers holding `name` (case-insensitive), that is those with no container of the same tier
+ * inside that holds it too. Lazy: a re-rendered item is found again each time it is used.
+ */
+export function regionTiers<L extends Narrowing<L>>(page: Lookup<L>, name: string, blocks: boolean): L[] {
+  return (blocks ? [...REGION_TIERS, BLOCK_TIER] : REGION_TIERS).map((css) => {
+    const holding = () => page.locator(css).filter({ hasText: name, visible: true });
+    return holding().filter({ hasNot: holding() });
+  });
+}
+
+/** An item (li, tr, article, listitem, row), for revealing a control shown only while its item is hovered. */
+const ITEM_XPATH = 'self::li or self::tr or self::article or @role="listitem" or @role="row"';
+
+/**
+ * The item holding a button or link that is there but hidden (shown only on hover), when there is one:
+ * hovering it is how a person reveals the control.
+ */
+export async function hiddenControlItem<L extends Narrowing<L>>(
+  page: Lookup<L>,
+  target: string,
+  role: string | undefined,
+): Promise<L | null> {
+  for (const r of role ? [role] : ['button', 'link']) {
+    const hidden = page.getByRole(r, { name: target, includeHidden: true }).filter({ visible: false });
+    if ((await hidden.count().catch(() => 0)) === 0) continue;
+    const item = hidden.first().locator(`xpath=ancestor::*[${ITEM_XPATH}][1]`).filter({ visible: true });
+    if ((await item.count().catch(() => 0)) > 0) return item.first();
+  }
+  return null;
+}
+
+/**
+ * Runs in the page, over a region's visible controls of one role: the index of the first with no name
+ * of its own (an icon), else -1. "The button in <row>" names it when the row also has named ones
+ * ("Mark as paid"): those are named by their text.
+ */
+export function namelessIndex(els: Element[]): number {
+  return els.findIndex(
+    (el) =>
+      !(el.textContent ?? '').trim() &&
+      !el.getAttribute('aria-label') &&
+      !el.getAttribute('aria-labelledby') &&
+      !el.getAttribute('title') &&
+      !(el instanceof HTMLInputElement && el.value),
+  );
+}
+
+/** Runs in the page: whether a checkbox or radio (native, or by `aria-checked`) is checked. */
+export function checkedNow(e: Element): boolean {
+  return e instanceof HTMLInputElement ? e.checked : e.getAttribute('aria-checked') === 'true';
+}
+
+/** Whether an element is marked with a state, and what was looked at. */
+export interface Marks {
+  marked: boolean;
+  /** The elements looked at, from the item down to the target, with their classes and states. */
+  chain: string;
+}
+
+/**
+ * Runs in the page: whether an element is "marked" with a state: it, or an ancestor up to its nearest
+ * item container (li, tr, article, listitem, row), has a class `<state>` or `is-<state>`,
+ * `aria-<state>="true"` (`aria-current`: any value but "false"), `data-state`/`data-status` equal to
+ * the state, or the native state a person sees; case-insensitive.
+ */
+export function readMarks(target: Element, state: string): Marks {
+  const NATIVE_STATES: Record<string, string> = {
+    disabled: ':disabled',
+    enabled: ':enabled',
+    checked: ':checked',
+    selected: 'option:checked',
+    open: '[open]',
+    required: ':required',
+    readonly: ':read-only:is(input, textarea)',
+  };
+  const s = state.trim().toLowerCase();
+  const item = target.closest('li, tr, article, [role="listitem"], [role="row"]');
+  const chain: Element[] = [];
+  for (let e: Element | null = target; e; e = e.parentElement) {
+    chain.push(e);
+    if (!item || e === item) break;
+  }
+  const isMarked = (e: Element) => {
+    const classes = [...e.classList].map((c) => c.toLowerCase());
+    if (classes.includes(s) || classes.includes(`is-${s}`)) return true;
+    const aria = /^[a-z]+$/.test(s) ? e.getAttribute(`aria-${s}`) : null;
+    if (aria !== null && (s === 'current' ? aria.toLowerCase() !== 'false' : aria.toLowerCase() === 'true')) {
+      return true;
+    }
+    // Native states a person sees (a greyed-out button, an open disclosure) count as marks too.
+    const native = NATIVE_STATES[s];
+    if (native && e.matches(native)) return true;
+    return ['data-state', 'data-status'].some((a) => e.getAttribute(a)?.trim().toLowerCase() === s);
+  };
+  const describe = (e: Element) => {
+    const classes = [...e.classList].map((c) => `.${c}`).join('');
+    const states = [...e.attributes]
+      .filter(
+        (a) =>
+          a.name.startsWith('aria-') ||
+          ['data-state', 'data-status', 'disabled', 'open', 'readonly', 'required'].includes(a.name),
+      )
+      .filter((a) => a.name !== 'aria-label' && a.name !== 'aria-labelledby' && a.name !== 'aria-describedby')
+      .map((a) => `[${a.name}="${a.value}"]`)
+      .join('');
+    return `${e.tagName.toLowerCase()}${classes}${states}`;
+  };
+  return {
+    marked: chain.some(isMarked),
+    chain: chain.reverse().map(describe).join(' > '),
+  };
+}
+
+/**
+ * Runs in the page: the number of each named row: a table row (or role=row) whose first cell reads the
+ * name (case and spacing aside), and the one number in the rest of its text; null for a row not found
+ * or not holding exactly one number. Money reads as its amount ("$1,250.50" is 1250.5).
+ */
+export function readRowNumbers(wanted: string[]): (number | null)[] {
+  const clean = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+  const rows = Array.from(document.querySelectorAll('tr, [role="row"]')).filter(
+    (row) => (row as HTMLElement).offsetParent !== null || row.getClientRects().length > 0,
+  );
+  return wanted.map((name) => {
+    const row = rows.find(
+      (r) =>
+        clean(r.querySelector('th, td, [role="rowheader"], [role="cell"]')?.textContent ?? null) ===
+        clean(name),
+    );
+    if (!row) return null;
+    const rest = clean(row.textContent).replace(clean(name), '');
+    const numbers = rest.match(/-?[\d.,]*\d/g) ?? [];
+    if (numbers.length !== 1) return null;
+    return Number(numbers[0].replace(/,/g, ''));
+  });
+}
+
+/** What is wrong with the `parts` rows' numbers adding up to the `total` row's (to the cent), in words; '' when they do. */
+export function sumProblem(values: (number | null)[], parts: string[], total: string): string {
+  const names = [...parts, total];
+  const missing = names.filter((_, i) => values[i] === null || !Number.isFinite(values[i]));
+  if (missing.length > 0)
+    return `Expected rows ${names.map((n) => `"${n}"`).join(', ')} each with one number, but found none for ${missing.map((n) => `"${n}"`).join(', ')}`;
+  const numbers = values as number[];
+  const sum = numbers.slice(0, -1).reduce((a, b) => a + b, 0);
+  const expected = numbers[numbers.length - 1];
+  if (Math.abs(sum - expected) < 0.005) return '';
+  return `Expected ${parts.map((p) => `"${p}"`).join(' + ')} (${numbers.slice(0, -1).join(' + ')} = ${Math.round(sum * 100) / 100}) to add up to "${total}" (${expected})`;
+}
+
+/**
+ * Runs in the page: the number shown with `text` (the smallest visible element reading "<n> <text>",
+ * each word singular or plural), and how many visible rows have a cell reading `cell` (case and
+ * spacing aside).
+ */
+export function readCountOf({ text, cell }: { text: string; cell: string }): {
+  shown: number | null;
+  rows: number;
+} {
+  const clean = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim();
+  const shown = (el: Element) =>
+    el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const words = clean(text)
+    .split(' ')
+    .map((w) => `${w.replace(/s$/i, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:e?s)?`);
+  const pattern = new RegExp(`(?:^|\\D)(\\d+)\\s*${words.join('\\s+')}(?:$|[^\\p{L}])`, 'iu');
+  let best: { length: number; n: number } | null = null;
+  for (const el of Array.from(document.body.querySelectorAll('*'))) {
+    if (el.closest('script, style, template') || !shown(el)) continue;
+    const content = clean(el.textContent);
+    if (content.length > 200) continue;
+    const m = pattern.exec(content);
+    if (m && (best === null || content.length < best.length))
+      best = { length: content.length, n: Number(m[1]) };
+  }
+  const wanted = clean(cell).toLowerCase();
+  const rows = Array.from(document.querySelectorAll('tr, [role="row"]')).filter(
+    (row) =>
+      shown(row) &&
+      Array.from(row.querySelectorAll('td, th, [role="cell"], [role="gridcell"]')).some(
+        (c) => clean(c.textContent).toLowerCase() === wanted,
+      ),
+  ).length;
+  return { shown: best?.n ?? null, rows };
+}
+
+/**
+ * Runs in the page: whether the element with focus is editable (a text field, a text area, something
+ * contenteditable), and what it is, in words, for a step that needs one.
+ */
+export function readFocus(): { editable: boolean; what: string } {
+  let e = document.activeElement;
+  while (e?.shadowRoot?.activeElement) e = e.shadowRoot.activeElement;
+  if (!e || e === document.body || e === document.documentElement)
+    return { editable: false, what: 'nothing' };
+  const el = e as HTMLElement;
+  const plain = [
+    'checkbox',
+    'radio',
+    'button',
+    'submit',
+    'reset',
+    'file',
+    'image',
+    'range',
+    'color',
+    'hidden',
+  ];
+  const editable =
+    el.isContentEditable ||
+    (el instanceof HTMLInputElement && !plain.includes(el.type) && !el.readOnly && !el.disabled) ||
+    (el instanceof HTMLTextAreaElement && !el.readOnly && !el.disabled);
+  const labelled = el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent;
+  const name = (labelled ?? el.textContent ?? '').trim().slice(0, 40);
+  const type = el instanceof HTMLInputElement ? `[type=${el.type}]` : '';
+  return { editable, what: `<${el.tagName.toLowerCase()}${type}>${name ? ` "${name}"` : ''}` };
+}
+
+/** Runs in the page: whether a field shows a validation error: aria-invalid, a visible error message tied to it, or the browser's own. */
+export function readFieldError(el: Element): boolean {
+  const input = el as HTMLInputElement;
+  if (input.getAttribute('aria-invalid') === 'true') return true;
+  const visible = (node: Element | null) =>
+    !!node && (node.textContent ?? '').trim() !== '' && (node as HTMLElement).offsetParent !== null;
+  for (const attr of ['aria-describedby', 'aria-errormessage']) {
+    for (const id of (input.getAttribute(attr) ?? '').split(/\s+/).filter(Boolean)) {
+      if (visible(document.getElementById(id))) return true;
+    }
+  }
+  const form = input.form;
+  // Native validation only shows when the form lets the browser validate.
+  if (form && !form.noValidate && input.validity && !input.validity.valid) return true;
+  const scope = input.closest('label, .field, .form-group, p, div') ?? form;
+  return (
+    !!scope && Array.from(scope.querySelectorAll('[role="alert"], .error, .invalid-feedback')).some(visible)
+  );
+}
+
+/** Runs in the page: visible error messages (role="alert") and fields marked aria-invalid, in words. */
+export function readVisibleErrors(): string[] {
+  const shown = (el: Element) =>
+    (el as HTMLElement).offsetParent !== null && (el.textContent ?? '').trim() !== '';
+  const alerts = Array.from(document.querySelectorAll('[role="alert"], [aria-invalid="true"]')).filter(
+    (el) => el.getAttribute('aria-invalid') === 'true' || shown(el),
+  );
+  return alerts.map((el) =>
+    el.getAttribute('aria-invalid') === 'true'
+      ? `Field "${el.getAttribute('name') ?? el.id}" is marked invalid`
+      : `Error message shown: "${(el.textContent ?? '').trim()}"`,
+  );
+}
+
+/** Runs in the page: the page wider than its viewport, in words with its widest element; none when it fits. */
+export function readOverflow(): string[] {
+  const viewport = window.innerWidth;
+  const width = document.documentElement.scrollWidth;
+  if (width <= viewport + 1) return [];
+  let widest = '';
+  let widestRight = 0;
+  for (const el of Array.from(document.body.querySelectorAll('*'))) {
+    const right = el.getBoundingClientRect().right;
+    if (right > viewport + 1 && right > widestRight) {
+      widestRight = right;
+      widest =
+        el.tagName.toLowerCase() + (el.id ? `#${el.id}` : el.classList.length ? `.${el.classList[0]}` : '');
+    }
+  }
+  return [
+    `Horizontal overflow: the page is ${width} px wide in a ${viewport} px viewport (widest: ${widest || 'unknown'})`,
+  ];
+}
+// ---- End of the copy of packages/engine/src/page-functions.ts. ----
 
 /** What the page logged and failed to load since it last navigated, for the page-health checks. */
 export interface PageHealth {
@@ -77,22 +447,7 @@ async function firstVisible(list: Locator[], timeout = STEP_TIMEOUT): Promise<Lo
 }
 
 function candidates(root: Root, name: string, kind: Kind, role?: Role): Locator[] {
-  if (role) return [root.getByRole(role, { name, exact: true }), root.getByRole(role, { name })];
-  const list: Locator[] = [];
-  if (kind === 'check') {
-    list.push(root.getByRole('checkbox', { name }), root.getByRole('radio', { name }), root.getByLabel(name));
-  } else if (kind === 'text') {
-    list.push(root.getByText(name, { exact: true }));
-    for (const r of ['button', 'link'] as const) list.push(root.getByRole(r, { name, exact: true }));
-    list.push(root.getByText(name), root.getByLabel(name, { exact: true }));
-  } else {
-    for (const r of ['button', 'link', 'tab', 'menuitem'] as const)
-      list.push(root.getByRole(r, { name, exact: true }));
-    list.push(root.getByRole('button', { name }), root.getByRole('link', { name }), root.getByLabel(name));
-    list.push(root.getByText(name, { exact: true }), root.getByText(name));
-  }
-  if (/^([#.[]|[a-z]+[#.[:>])/i.test(name)) list.push(root.locator(name));
-  return list;
+  return targetCandidates(root, name, kind, role).map(([, locator]) => locator);
 }
 
 /**
@@ -125,52 +480,19 @@ export async function target(
   );
 }
 
-async function hiddenControlItem(page: Page, name: string, role?: Role): Promise<Locator | null> {
-  for (const r of role ? [role] : (['button', 'link'] as const)) {
-    const hidden = page.getByRole(r, { name, includeHidden: true }).filter({ visible: false });
-    if ((await hidden.count().catch(() => 0)) === 0) continue;
-    const item = hidden
-      .first()
-      .locator(
-        'xpath=ancestor::*[self::li or self::tr or self::article or @role="listitem" or @role="row"][1]',
-      )
-      .filter({ visible: true });
-    if ((await item.count().catch(() => 0)) > 0) return item.first();
-  }
-  return null;
-}
-
 /** A field by its label (exact, then containing), its placeholder, a text box's name, or its name attribute. */
 export async function field(page: Page, name: string): Promise<Locator> {
-  const found = await firstVisible([
-    page.getByLabel(name, { exact: true }),
-    page.getByLabel(name),
-    page.getByPlaceholder(name),
-    page.getByRole('textbox', { name }),
-    page.locator(`[name="${name.replace(/["\\]/g, '\\$&')}"]`),
-  ]);
+  const found = await firstVisible(targetCandidates(page, name, 'field').map(([, locator]) => locator));
   if (found) return found;
   throw new Error(`No visible field matching "${name}" on ${page.url()}`);
 }
-
-const REGIONS = [
-  'li, [role="listitem"], tr, [role="row"], article, [role="article"]',
-  '[role="group"], fieldset, form, dialog, [role="dialog"], [role="alertdialog"], section, [role="region"]',
-  '[class*="item" i], [class*="row" i], [class*="card" i], [class*="entry" i], [class*="line-" i], [class*="-line" i]',
-];
 
 /**
  * The part of the page a step is limited to ('in "Buy milk"'): the innermost visible list item, row or
  * article showing the text, else a group, form, dialog or section; with `blocks`, else the smallest block.
  */
 export async function region(page: Page, text: string, options: { blocks?: boolean } = {}): Promise<Locator> {
-  const tiers = options.blocks ? [...REGIONS, 'div, header, footer, aside, nav, main, td, th'] : REGIONS;
-  const found = await firstVisible(
-    tiers.map((css) => {
-      const holding = () => page.locator(css).filter({ hasText: text, visible: true });
-      return holding().filter({ hasNot: holding() });
-    }),
-  );
+  const found = await firstVisible(regionTiers(page, text, options.blocks ?? false));
   if (found) return found;
   throw new Error(
     'No visible region (list item, row, article, group, form, dialog or section) containing "' +
@@ -186,16 +508,7 @@ export async function controlIn(within: Locator, role: Role): Promise<Locator> {
   if ((await controls.count()) === 0) await within.hover();
   await expect(controls.first()).toBeVisible();
   if (role !== 'button') return controls.first();
-  const nameless = await controls.evaluateAll((els) =>
-    els.findIndex(
-      (el) =>
-        !(el.textContent ?? '').trim() &&
-        !el.getAttribute('aria-label') &&
-        !el.getAttribute('aria-labelledby') &&
-        !el.getAttribute('title') &&
-        !(el instanceof HTMLInputElement && el.value),
-    ),
-  );
+  const nameless = await controls.evaluateAll(namelessIndex);
   return nameless > 0 ? controls.nth(nameless) : controls.first();
 }
 
@@ -205,12 +518,10 @@ export async function controlIn(within: Locator, role: Role): Promise<Locator> {
  */
 export async function setChecked(box: Locator, checked: boolean): Promise<void> {
   const handle = await box.elementHandle();
-  const state = (e: Element) =>
-    e instanceof HTMLInputElement ? e.checked : e.getAttribute('aria-checked') === 'true';
   if (!handle) throw new Error('The checkbox is gone');
-  if ((await handle.evaluate(state)) !== checked) await handle.click();
+  if ((await handle.evaluate(checkedNow)) !== checked) await handle.click();
   await expect
-    .poll(async () => ((await box.count()) > 0 ? box.isChecked() : handle.evaluate(state)), {
+    .poll(async () => ((await box.count()) > 0 ? box.isChecked() : handle.evaluate(checkedNow)), {
       message: `Clicked the checkbox to ${checked ? 'check' : 'uncheck'} it`,
     })
     .toBe(checked);
@@ -219,32 +530,7 @@ export async function setChecked(box: Locator, checked: boolean): Promise<void> 
 /** The field that has focus, once an editable one has it (a text field, a text area, something contenteditable). */
 export async function focusedField(page: Page): Promise<Locator> {
   await expect
-    .poll(
-      () =>
-        page.evaluate(() => {
-          let e = document.activeElement;
-          while (e?.shadowRoot?.activeElement) e = e.shadowRoot.activeElement;
-          const plain = [
-            'checkbox',
-            'radio',
-            'button',
-            'submit',
-            'reset',
-            'file',
-            'image',
-            'range',
-            'color',
-            'hidden',
-          ];
-          return (
-            !!e &&
-            ((e as HTMLElement).isContentEditable ||
-              (e instanceof HTMLInputElement && !plain.includes(e.type) && !e.readOnly && !e.disabled) ||
-              (e instanceof HTMLTextAreaElement && !e.readOnly && !e.disabled))
-          );
-        }),
-      { message: 'Expected a focused field' },
-    )
+    .poll(async () => (await page.evaluate(readFocus)).editable, { message: 'Expected a focused field' })
     .toBe(true);
   return page.locator('*:focus').first();
 }
@@ -254,34 +540,8 @@ export async function focusedField(page: Page): Promise<Locator> {
  * listitem or row), has the class `state` or `is-state`, aria-state="true" (aria-current: any value
  * but "false"), data-state or data-status equal to it, or the native state a person sees.
  */
-export function isMarked(locator: Locator, state: string): Promise<boolean> {
-  return locator.evaluate((target, wanted) => {
-    const native: Record<string, string> = {
-      disabled: ':disabled',
-      enabled: ':enabled',
-      checked: ':checked',
-      selected: 'option:checked',
-      open: '[open]',
-      required: ':required',
-      readonly: ':read-only:is(input, textarea)',
-    };
-    const s = wanted.trim().toLowerCase();
-    const item = target.closest('li, tr, article, [role="listitem"], [role="row"]');
-    const chain: Element[] = [];
-    for (let e: Element | null = target; e; e = e.parentElement) {
-      chain.push(e);
-      if (!item || e === item) break;
-    }
-    return chain.some((e) => {
-      const classes = [...e.classList].map((c) => c.toLowerCase());
-      if (classes.includes(s) || classes.includes(`is-${s}`)) return true;
-      const aria = /^[a-z]+$/.test(s) ? e.getAttribute(`aria-${s}`) : null;
-      if (aria !== null && (s === 'current' ? aria.toLowerCase() !== 'false' : aria.toLowerCase() === 'true'))
-        return true;
-      if (native[s] && e.matches(native[s])) return true;
-      return ['data-state', 'data-status'].some((a) => e.getAttribute(a)?.trim().toLowerCase() === s);
-    });
-  }, state);
+export async function isMarked(locator: Locator, state: string): Promise<boolean> {
+  return (await locator.evaluate(readMarks, state)).marked;
 }
 
 /**
@@ -289,34 +549,12 @@ export function isMarked(locator: Locator, state: string): Promise<boolean> {
  * holding exactly one number. Money reads as its amount ("$1,250.50" is 1250.5).
  */
 export function rowNumbers(page: Page, names: string[]): Promise<(number | null)[]> {
-  return page.evaluate((wanted) => {
-    const clean = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
-    const rows = Array.from(document.querySelectorAll('tr, [role="row"]')).filter(
-      (row) => (row as HTMLElement).offsetParent !== null || row.getClientRects().length > 0,
-    );
-    return wanted.map((name) => {
-      const row = rows.find(
-        (r) =>
-          clean(r.querySelector('th, td, [role="rowheader"], [role="cell"]')?.textContent ?? null) ===
-          clean(name),
-      );
-      if (!row) return null;
-      const numbers =
-        clean(row.textContent)
-          .replace(clean(name), '')
-          .match(/-?[\d.,]*\d/g) ?? [];
-      return numbers.length === 1 ? Number(numbers[0].replace(/,/g, '')) : null;
-    });
-  }, names);
+  return page.evaluate(readRowNumbers, names);
 }
 
 /** Whether the numbers of the `parts` rows add up to the `total` row's (to the cent). */
 export async function rowsAddUp(page: Page, parts: string[], total: string): Promise<boolean> {
-  const values = await rowNumbers(page, [...parts, total]);
-  if (values.some((v) => v === null || !Number.isFinite(v))) return false;
-  const numbers = values as number[];
-  const sum = numbers.slice(0, -1).reduce((a, b) => a + b, 0);
-  return Math.abs(sum - numbers[numbers.length - 1]) < 0.005;
+  return sumProblem(await rowNumbers(page, [...parts, total]), parts, total) === '';
 }
 
 /**
@@ -324,78 +562,18 @@ export async function rowsAddUp(page: Page, parts: string[], total: string): Pro
  * many visible rows have a cell reading `cell`.
  */
 export async function countMatches(page: Page, text: string, cell: string): Promise<boolean> {
-  const { shown, rows } = await countOf(page, text, cell);
+  const { shown, rows } = await page.evaluate(readCountOf, { text, cell });
   return shown !== null && shown === rows;
-}
-
-function countOf(page: Page, text: string, cell: string): Promise<{ shown: number | null; rows: number }> {
-  return page.evaluate(
-    ({ text, cell }) => {
-      const clean = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim();
-      const shown = (el: Element) =>
-        el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
-      const words = clean(text)
-        .split(' ')
-        .map((w) => `${w.replace(/s$/i, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:e?s)?`);
-      const pattern = new RegExp(`(?:^|\\D)(\\d+)\\s*${words.join('\\s+')}(?:$|[^\\p{L}])`, 'iu');
-      let best: { length: number; n: number } | null = null;
-      for (const el of Array.from(document.body.querySelectorAll('*'))) {
-        if (el.closest('script, style, template') || !shown(el)) continue;
-        const content = clean(el.textContent);
-        if (content.length > 200) continue;
-        const m = pattern.exec(content);
-        if (m && (best === null || content.length < best.length))
-          best = { length: content.length, n: Number(m[1]) };
-      }
-      const wanted = clean(cell).toLowerCase();
-      const rows = Array.from(document.querySelectorAll('tr, [role="row"]')).filter(
-        (row) =>
-          shown(row) &&
-          Array.from(row.querySelectorAll('td, th, [role="cell"], [role="gridcell"]')).some(
-            (c) => clean(c.textContent).toLowerCase() === wanted,
-          ),
-      ).length;
-      return { shown: best?.n ?? null, rows };
-    },
-    { text, cell },
-  );
 }
 
 /** Whether a field shows a validation error: aria-invalid, a message tied to it, or the browser's own validation. */
 export function showsValidationError(input: Locator): Promise<boolean> {
-  return input.evaluate((el) => {
-    const field = el as HTMLInputElement;
-    if (field.getAttribute('aria-invalid') === 'true') return true;
-    const visible = (node: Element | null) =>
-      !!node && (node.textContent ?? '').trim() !== '' && (node as HTMLElement).offsetParent !== null;
-    for (const attr of ['aria-describedby', 'aria-errormessage']) {
-      for (const id of (field.getAttribute(attr) ?? '').split(/\s+/).filter(Boolean)) {
-        if (visible(document.getElementById(id))) return true;
-      }
-    }
-    if (field.form && !field.form.noValidate && field.validity && !field.validity.valid) return true;
-    const scope = field.closest('label, .field, .form-group, p, div') ?? field.form;
-    return (
-      !!scope && Array.from(scope.querySelectorAll('[role="alert"], .error, .invalid-feedback')).some(visible)
-    );
-  });
+  return input.evaluate(readFieldError);
 }
 
 /** Visible error messages (role="alert") and fields marked aria-invalid. */
 export function visibleErrors(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    Array.from(document.querySelectorAll('[role="alert"], [aria-invalid="true"]'))
-      .filter(
-        (el) =>
-          el.getAttribute('aria-invalid') === 'true' ||
-          ((el as HTMLElement).offsetParent !== null && (el.textContent ?? '').trim() !== ''),
-      )
-      .map((el) =>
-        el.getAttribute('aria-invalid') === 'true'
-          ? `Field "${el.getAttribute('name') ?? el.id}" is marked invalid`
-          : `Error message shown: "${(el.textContent ?? '').trim()}"`,
-      ),
-  );
+  return page.evaluate(readVisibleErrors);
 }
 
 /** Same-origin links that answer 400 or more (HEAD, then GET when HEAD is refused; at most 50). */
@@ -435,8 +613,8 @@ export function imagesWithoutAlt(page: Page): Promise<string[]> {
 }
 
 /** Whether the page is wider than its viewport. */
-export function horizontalOverflow(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+export async function horizontalOverflow(page: Page): Promise<boolean> {
+  return (await page.evaluate(readOverflow)).length > 0;
 }
 
 /**
