@@ -6,6 +6,14 @@ import { EmptyState } from './empty-state';
 import { Panel } from './panel';
 import { Spinner } from './spinner';
 
+/** What the panel reads of the list's query. */
+export interface PastList<T> {
+  isPending: boolean;
+  isError: boolean;
+  error: Error | null;
+  data: readonly T[] | undefined;
+}
+
 /**
  * A panel listing the user's past work of one kind (conversations, comparisons): a spinner while the list
  * loads, the error when it fails, an empty state when there is none, else a scrolling list of entries.
@@ -14,9 +22,7 @@ export function PastListPanel<T>({
   title,
   testId,
   loadingLabel,
-  pending,
-  error,
-  items,
+  list,
   empty,
   listHeightClassName,
   itemKey,
@@ -27,10 +33,8 @@ export function PastListPanel<T>({
   testId: string;
   /** Said by the spinner, e.g. 'Loading conversations'. */
   loadingLabel: string;
-  pending: boolean;
-  /** The loading failure's message, or null. */
-  error: string | null;
-  items: readonly T[] | undefined;
+  /** The list's query (TanStack Query): loading, failed with an error, or its entries. */
+  list: PastList<T>;
   empty: { icon: LucideIcon; title: string; hint: string };
   /** The list's max height, e.g. 'max-h-72'. */
   listHeightClassName: string;
@@ -44,19 +48,19 @@ export function PastListPanel<T>({
     <Panel title={title} icon={History} testId={testId}>
       {replacement ? (
         replacement
-      ) : pending ? (
+      ) : list.isPending ? (
         <div className="flex justify-center py-6 text-indigo-600">
           <Spinner label={loadingLabel} />
         </div>
-      ) : error !== null ? (
+      ) : list.isError ? (
         <p className="text-sm text-red-700" role="alert">
-          {error}
+          {list.error?.message}
         </p>
-      ) : !items || items.length === 0 ? (
+      ) : !list.data || list.data.length === 0 ? (
         <EmptyState icon={empty.icon} title={empty.title} hint={empty.hint} />
       ) : (
         <ul className={cn('-my-1', listHeightClassName, 'divide-y divide-slate-100 overflow-y-auto')}>
-          {items.map((item) => (
+          {list.data.map((item) => (
             <li key={itemKey(item)}>{renderItem(item)}</li>
           ))}
         </ul>

@@ -1,5 +1,6 @@
 import type { ProjectSummary, User } from '@argus/protocol';
 import { LogOut } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { Logo, LogoMark } from '../../components/logo';
 import { cn } from '../../lib/cn';
@@ -14,14 +15,31 @@ function initials(user: User): string {
   return letters.toUpperCase();
 }
 
-function NavEntry({ item, compact }: { item: NavItem; compact: boolean }) {
-  const Icon = item.icon;
+/**
+ * One link of the sidebar, highlighted on its own page; a collapsed sidebar shows only its mark (the
+ * label is then its tooltip and stays for screen readers).
+ */
+function SidebarLink({
+  to,
+  label,
+  compact,
+  testId,
+  mark,
+}: {
+  to: string;
+  label: string;
+  compact: boolean;
+  testId?: string;
+  /** Drawn before the label, as the link is (active or not). */
+  mark: (isActive: boolean) => ReactNode;
+}) {
   return (
     <li>
       <NavLink
-        to={item.to}
+        to={to}
         end
-        title={compact ? item.label : undefined}
+        title={compact ? label : undefined}
+        data-testid={testId}
         className={({ isActive }) =>
           cn(
             'group flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium transition-colors',
@@ -35,14 +53,8 @@ function NavEntry({ item, compact }: { item: NavItem; compact: boolean }) {
       >
         {({ isActive }) => (
           <>
-            <Icon
-              aria-hidden
-              className={cn(
-                'size-[18px] shrink-0',
-                isActive ? 'text-indigo-600' : 'text-slate-400 group-hover:text-slate-600',
-              )}
-            />
-            <span className={cn('truncate', compact && 'sr-only')}>{item.label}</span>
+            {mark(isActive)}
+            <span className={cn('truncate', compact && 'sr-only')}>{label}</span>
           </>
         )}
       </NavLink>
@@ -50,44 +62,46 @@ function NavEntry({ item, compact }: { item: NavItem; compact: boolean }) {
   );
 }
 
+function NavEntry({ item, compact }: { item: NavItem; compact: boolean }) {
+  const Icon = item.icon;
+  return (
+    <SidebarLink
+      to={item.to}
+      label={item.label}
+      compact={compact}
+      mark={(isActive) => (
+        <Icon
+          aria-hidden
+          className={cn(
+            'size-[18px] shrink-0',
+            isActive ? 'text-indigo-600' : 'text-slate-400 group-hover:text-slate-600',
+          )}
+        />
+      )}
+    />
+  );
+}
+
 /** One of the user's projects: its initial on a tile (all a collapsed sidebar shows), then its name. */
 function ProjectEntry({ project, compact }: { project: ProjectSummary; compact: boolean }) {
   return (
-    <li>
-      <NavLink
-        to={projectPath(project.id)}
-        end
-        title={compact ? project.name : undefined}
-        data-testid="sidebar-project"
-        className={({ isActive }) =>
-          cn(
-            'group flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium transition-colors',
-            'focus-visible:outline-2 focus-visible:outline-indigo-600',
-            compact && 'justify-center px-0',
-            isActive
-              ? 'bg-indigo-50 text-indigo-700'
-              : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
-          )
-        }
-      >
-        {({ isActive }) => (
-          <>
-            <span
-              aria-hidden
-              className={cn(
-                'flex size-[18px] shrink-0 items-center justify-center rounded-[5px] text-[10px] font-semibold',
-                isActive
-                  ? 'bg-indigo-600 text-white'
-                  : 'bg-slate-200 text-slate-700 group-hover:bg-slate-300',
-              )}
-            >
-              {project.name.trim().slice(0, 1).toUpperCase() || '?'}
-            </span>
-            <span className={cn('truncate', compact && 'sr-only')}>{project.name}</span>
-          </>
-        )}
-      </NavLink>
-    </li>
+    <SidebarLink
+      to={projectPath(project.id)}
+      label={project.name}
+      compact={compact}
+      testId="sidebar-project"
+      mark={(isActive) => (
+        <span
+          aria-hidden
+          className={cn(
+            'flex size-[18px] shrink-0 items-center justify-center rounded-[5px] text-[10px] font-semibold',
+            isActive ? 'bg-indigo-600 text-white' : 'bg-slate-200 text-slate-700 group-hover:bg-slate-300',
+          )}
+        >
+          {project.name.trim().slice(0, 1).toUpperCase() || '?'}
+        </span>
+      )}
+    />
   );
 }
 

@@ -1,6 +1,6 @@
 import { Activity, Loader2 } from 'lucide-react';
 import { Panel } from '../../../components/panel';
-import { cn } from '../../../lib/cn';
+import { ProgressBar } from '../../../components/progress-bar';
 import type { ExecutionStatus, StatusTone } from '../model/execution';
 
 export interface ProgressPanelProps {
@@ -45,20 +45,16 @@ export function ProgressPanel({
         </span>
         <span className="text-slate-500 tabular-nums">{percent}%</span>
       </div>
-      <div
-        className="mt-2 h-2.5 overflow-hidden rounded-full bg-slate-100"
-        role="progressbar"
-        aria-label="Test progress"
-        aria-valuemin={0}
-        aria-valuemax={total}
-        aria-valuenow={current}
-        data-testid="progress-bar"
-      >
-        <div
-          className={cn('h-full rounded-full transition-[width] duration-500', bar)}
-          style={{ width: `${percent}%` }}
-        />
-      </div>
+      <ProgressBar
+        className="mt-2"
+        label="Test progress"
+        value={current}
+        max={total}
+        percent={percent}
+        barClassName={bar}
+        animated
+        testId="progress-bar"
+      />
       <div className="mt-3 flex flex-wrap items-center justify-between gap-2 text-xs text-slate-500">
         <span>{total > 0 ? `${finished} of ${total} finished` : 'Run tests to see progress here.'}</span>
       </div>

@@ -64,9 +64,7 @@ export function PastConversations({ enabled }: { enabled: boolean }) {
       title="Past conversations"
       testId="past-conversations"
       loadingLabel="Loading conversations"
-      pending={list.isPending}
-      error={list.isError ? list.error.message : null}
-      items={list.data}
+      list={list}
       empty={{
         icon: MessageSquare,
         title: 'No conversations yet',

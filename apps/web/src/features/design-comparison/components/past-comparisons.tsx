@@ -22,9 +22,7 @@ export function PastComparisons({ enabled, currentSessionId, disabled, onOpen }:
       title="Past comparisons"
       testId="past-comparisons"
       loadingLabel="Loading comparisons"
-      pending={list.isPending}
-      error={list.isError ? list.error.message : null}
-      items={list.data}
+      list={list}
       empty={{
         icon: ScanSearch,
         title: 'No comparisons yet',

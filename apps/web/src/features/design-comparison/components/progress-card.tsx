@@ -1,5 +1,6 @@
 import { Activity, CheckCircle2, CircleSlash, Loader2, XCircle } from 'lucide-react';
 import { Panel } from '../../../components/panel';
+import { ProgressBar } from '../../../components/progress-bar';
 import { cn } from '../../../lib/cn';
 import type { ComparisonState } from '../model/comparison-state';
 
@@ -48,20 +49,16 @@ export function ProgressCard({ state }: { state: ComparisonState }) {
           {progress}%
         </span>
       </div>
-      <div
-        className="mt-3 h-2.5 overflow-hidden rounded-full bg-slate-100"
-        role="progressbar"
-        aria-label="Comparison progress"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={progress}
-        data-testid="comparison-progress-bar"
-      >
-        <div
-          className={cn('h-full rounded-full transition-[width] duration-500', bar)}
-          style={{ width: `${progress}%` }}
-        />
-      </div>
+      <ProgressBar
+        className="mt-3"
+        label="Comparison progress"
+        value={progress}
+        max={100}
+        percent={progress}
+        barClassName={bar}
+        animated
+        testId="comparison-progress-bar"
+      />
       {status === 'failed' && error && error !== message && (
         <p
           className="mt-3 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800 ring-1 ring-red-100 ring-inset"

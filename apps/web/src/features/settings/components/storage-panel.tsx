@@ -1,9 +1,9 @@
 import type { StorageUsage } from '@argus/protocol';
 import { AlertTriangle, HardDrive } from 'lucide-react';
 import { Panel } from '../../../components/panel';
+import { ProgressBar } from '../../../components/progress-bar';
 import { Spinner } from '../../../components/spinner';
 import { errorText } from '../../../lib/api-error';
-import { cn } from '../../../lib/cn';
 import { useStorage } from '../api/get-storage';
 import {
   formatBytes,
@@ -43,23 +43,15 @@ function Usage({ usage }: { usage: StorageUsage }) {
           {used && <span className="text-sm text-slate-600 tabular-nums">{used}</span>}
         </div>
         {percent !== null && (
-          <div
-            className="mt-2 h-2.5 overflow-hidden rounded-full bg-slate-100"
-            role="progressbar"
-            aria-label="Storage used of your quota"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-            data-testid="storage-bar"
-          >
-            <div
-              className={cn(
-                'h-full rounded-full',
-                percent >= 90 ? 'bg-red-600' : percent >= 75 ? 'bg-amber-500' : 'bg-indigo-600',
-              )}
-              style={{ width: `${percent}%` }}
-            />
-          </div>
+          <ProgressBar
+            className="mt-2"
+            label="Storage used of your quota"
+            value={percent}
+            max={100}
+            percent={percent}
+            barClassName={percent >= 90 ? 'bg-red-600' : percent >= 75 ? 'bg-amber-500' : 'bg-indigo-600'}
+            testId="storage-bar"
+          />
         )}
       </div>
       <dl className="divide-y divide-slate-200 rounded-xl bg-slate-50 text-sm ring-1 ring-slate-200 ring-inset">
