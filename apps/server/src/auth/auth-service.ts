@@ -71,10 +71,10 @@ export function createAuthService(deps: {
     async authenticate(
       login: string,
       password: string,
-      beforeVerify?: (user: UserRow | undefined) => void,
+      beforeVerify?: (user: UserRow | undefined) => void | Promise<void>,
     ): Promise<UserRow> {
       const user = await users.findByLogin(login);
-      beforeVerify?.(user);
+      await beforeVerify?.(user);
       let ok = false;
       if (user) ok = await this.verifyPassword(user.password_hash, password);
       else await this.verifyPassword(await dummyHash, password);

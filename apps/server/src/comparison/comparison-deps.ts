@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ActivityRegistry } from '../activity/activity-registry';
 import type { ModelClientResolver } from '../automation/engines';
 import type { Config } from '../config';
+import type { RateLimit } from '../limits/rate-limiter';
 import type { Send, Unaddressed } from '../realtime/user-channel';
 import type { BlobStore } from '../storage/blob-store';
 import type { SignedUrls } from '../storage/signed-urls';
@@ -74,6 +75,8 @@ export interface ComparisonDeps {
   reviewModel?: ModelClientResolver;
   /** Set: checked comparisons are handed off to workers rather than run here. */
   handOff?: ComparisonHandOff;
+  /** UPLOADS_PER_USER, as the composition root counts it (in Redis with REDIS_URL); none: this process's own. */
+  uploadLimit?: RateLimit;
   /** Figma's API is called with it (tests inject one). @default globalThis.fetch */
   fetch?: typeof fetch;
   log: FastifyBaseLogger;

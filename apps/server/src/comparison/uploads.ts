@@ -1,7 +1,8 @@
 import type { DesignUploadRow } from '@argus/db';
 import type { ClientMessageOf } from '@argus/protocol';
 import { AppError } from '../errors';
-import { RateLimiter } from '../limits/rate-limiter';
+import type { RateLimit } from '../limits/rate-limiter';
+import { uploadLimit } from '../limits/rate-limits';
 import type { Unaddressed } from '../realtime/user-channel';
 import type { ComparisonDeps } from './comparison-deps';
 import {
@@ -23,17 +24,20 @@ export const UPLOAD_BUSY =
  */
 export class Uploads {
   /** UPLOADS_PER_USER per RATE_LIMIT_WINDOW_SECONDS, over HTTP and the socket together. */
-  private readonly limiter: RateLimiter;
+  private readonly limiter: RateLimit;
   /** Users with an upload being checked, decoded or stored: one at a time each. */
   private readonly uploading = new Set<string>();
 
   constructor(
-    private readonly deps: Pick<ComparisonDeps, 'config' | 'repos' | 'blobs' | 'urls' | 'checkSession'>,
+    private readonly deps: Pick<
+      ComparisonDeps,
+      'config' | 'repos' | 'blobs' | 'urls' | 'checkSession' | 'uploadLimit'
+    >,
     private readonly checks: Pick<RequestChecks, 'checkWebsite'>,
     /** Runs a decode under the process's image-work bound. */
     private readonly decodeWork: <T>(run: () => Promise<T>) => Promise<T>,
   ) {
-    this.limiter = new RateLimiter(deps.config.uploadsPerUser, deps.config.rateLimitWindowSeconds * 1000);
+    this.limiter = deps.uploadLimit ?? uploadLimit(deps.config);
   }
 
   /**
@@ -43,17 +47,18 @@ export class Uploads {
    */
   async run<T>(userId: string, work: () => Promise<T>): Promise<T> {
     if (this.uploading.has(userId)) throw new AppError('COMPARISON_BUSY', UPLOAD_BUSY);
-    const { allowed, retryAfterSeconds } = this.limiter.hit(userId);
-    if (!allowed) {
-      const { uploadsPerUser, rateLimitWindowSeconds } = this.deps.config;
-      throw new AppError(
-        'RATE_LIMITED',
-        `Too many design uploads: at most ${uploadsPerUser} every ${Math.round(rateLimitWindowSeconds / 60)} minutes (UPLOADS_PER_USER, RATE_LIMIT_WINDOW_SECONDS). Try again in ${retryAfterSeconds} s.`,
-        { 'retry-after': String(retryAfterSeconds) },
-      );
-    }
+    // Marked busy before the limit is awaited, so a second upload meanwhile is refused as busy too.
     this.uploading.add(userId);
     try {
+      const { allowed, retryAfterSeconds } = await this.limiter.hit(userId);
+      if (!allowed) {
+        const { uploadsPerUser, rateLimitWindowSeconds } = this.deps.config;
+        throw new AppError(
+          'RATE_LIMITED',
+          `Too many design uploads: at most ${uploadsPerUser} every ${Math.round(rateLimitWindowSeconds / 60)} minutes (UPLOADS_PER_USER, RATE_LIMIT_WINDOW_SECONDS). Try again in ${retryAfterSeconds} s.`,
+          { 'retry-after': String(retryAfterSeconds) },
+        );
+      }
       return await work();
     } finally {
       this.uploading.delete(userId);

@@ -11,12 +11,12 @@ import type { FastifyInstance } from 'fastify';
 import { toPublicUser } from '../auth/auth-service';
 import type { Services } from '../compose/services';
 import { AppError } from '../errors';
-import type { RateLimiter } from '../limits/rate-limiter';
+import type { RateLimit } from '../limits/rate-limiter';
 import { currentUser } from '../plugins/authenticate';
 import { parseWith } from '../validation';
 
-function enforce(limiter: RateLimiter, key: string): void {
-  const { allowed, retryAfterSeconds } = limiter.hit(key);
+async function enforce(limiter: RateLimit, key: string): Promise<void> {
+  const { allowed, retryAfterSeconds } = await limiter.hit(key);
   if (!allowed) throw new AppError('RATE_LIMITED', undefined, { 'retry-after': String(retryAfterSeconds) });
 }
 
@@ -33,7 +33,7 @@ export async function authRoutes(app: FastifyInstance, services: AuthRouteServic
   app.post('/register', async (request, reply) => {
     // REGISTRATION=closed: accounts come from an administrator (`npm run user:add`).
     if (services.config.registration === 'closed') throw new AppError('REGISTRATION_CLOSED');
-    enforce(limits.registrationsPerIp, request.ip);
+    await enforce(limits.registrationsPerIp, request.ip);
     const body = parseWith(RegisterRequestSchema, request.body, 'body');
     if (await repos.users.exists('username', body.username)) throw new AppError('USERNAME_TAKEN');
     if (await repos.users.exists('email', body.email)) throw new AppError('EMAIL_TAKEN');
@@ -55,16 +55,16 @@ export async function authRoutes(app: FastifyInstance, services: AuthRouteServic
   });
 
   app.post('/login', async (request): Promise<LoginResponse> => {
-    enforce(limits.loginPerIp, request.ip);
+    await enforce(limits.loginPerIp, request.ip);
     const body = parseWith(LoginRequestSchema, request.body, 'body');
     // One budget per account, however it is named (username or email); unknown logins by their text.
     // Counted before the password is verified, so concurrent guesses cannot all slip past the check.
     let accountKey = `login:${body.username.trim().toLowerCase()}`;
-    const user = await auth.authenticate(body.username, body.password, (account) => {
+    const user = await auth.authenticate(body.username, body.password, async (account) => {
       if (account) accountKey = `user:${account.id}`;
-      enforce(limits.loginFailuresPerUser, accountKey);
+      await enforce(limits.loginFailuresPerUser, accountKey);
     });
-    limits.loginFailuresPerUser.reset(accountKey);
+    await limits.loginFailuresPerUser.reset(accountKey);
     const { token, expiresIn } = await auth.issueToken(user);
     return { access_token: token, token_type: 'bearer', expires_in: expiresIn, user: toPublicUser(user) };
   });

@@ -19,7 +19,7 @@ export async function cleanupRoutes(
 ) {
   app.post('/cleanup', async (request, reply) => {
     // No login here (the token is in the body): bound what one client can make the server check.
-    const { allowed, retryAfterSeconds } = services.limits.cleanupPerIp.hit(request.ip);
+    const { allowed, retryAfterSeconds } = await services.limits.cleanupPerIp.hit(request.ip);
     if (!allowed) throw new AppError('RATE_LIMITED', undefined, { 'retry-after': String(retryAfterSeconds) });
     let body: unknown = request.body;
     // sendBeacon with a string body arrives as text/plain: the same limits as a JSON body.

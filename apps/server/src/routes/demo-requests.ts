@@ -12,7 +12,7 @@ export type DemoRequestRouteServices = Pick<Services, 'repos'> & {
 /** The landing page's demo form (our own endpoint instead of a third-party service: docs/ARCHITECTURE.md#departures-from-the-spec-and-why). */
 export async function demoRequestRoutes(app: FastifyInstance, services: DemoRequestRouteServices) {
   app.post('/api/demo-requests', async (request, reply) => {
-    const { allowed, retryAfterSeconds } = services.limits.demoRequestsPerIp.hit(request.ip);
+    const { allowed, retryAfterSeconds } = await services.limits.demoRequestsPerIp.hit(request.ip);
     if (!allowed) throw new AppError('RATE_LIMITED', undefined, { 'retry-after': String(retryAfterSeconds) });
     const body = parseWith(DemoRequestSchema, request.body, 'body');
     const row = await services.repos.demoRequests.create({ ...body, client_ip: request.ip });

@@ -66,16 +66,17 @@ export async function settingsRoutes(app: FastifyInstance, services: SettingsRou
     const userId = currentUser(request).id;
     // Before the rate limit, so a refused press does not use up the minute's tests.
     if (testing.has(userId)) throw new AppError('CONNECTION_TEST_BUSY');
-    const { allowed, retryAfterSeconds } = limits.testConnectionPerUser.hit(userId);
-    if (!allowed)
-      throw new AppError(
-        'RATE_LIMITED',
-        `Too many connection tests. Please try again in ${retryAfterSeconds} s.`,
-        { 'retry-after': String(retryAfterSeconds) },
-      );
-    const body = parseWith(TestConnectionRequestSchema, request.body, 'body');
+    // Marked busy before the limit is awaited, so a second press meanwhile is refused as busy too.
     testing.add(userId);
     try {
+      const { allowed, retryAfterSeconds } = await limits.testConnectionPerUser.hit(userId);
+      if (!allowed)
+        throw new AppError(
+          'RATE_LIMITED',
+          `Too many connection tests. Please try again in ${retryAfterSeconds} s.`,
+          { 'retry-after': String(retryAfterSeconds) },
+        );
+      const body = parseWith(TestConnectionRequestSchema, request.body, 'body');
       return await modelSettings.testConnection(userId, body);
     } finally {
       testing.delete(userId);
