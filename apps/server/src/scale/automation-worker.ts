@@ -1,7 +1,7 @@
 import type { ServerMessageInput } from '@argus/protocol';
 import { DelayedError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { AutomationService } from '../automation/automation-service';
+import type { AutomationService, RunControl } from '../automation/automation-service';
 import { AppError } from '../errors';
 import { echoing, type Send, type UserChannel } from '../realtime/user-channel';
 import { AutomationJobSchema, type JobReply, WorkerControlSchema } from './automation-jobs';
@@ -34,6 +34,8 @@ export class AutomationWorker {
   private readonly queue: QueueWorker;
   /** Jobs this worker has taken (for tests and diagnostics). */
   taken = 0;
+  /** Set on a stop: the runs under way take no new case and go back to the queue (`runControl`). */
+  private stopping = false;
 
   constructor(private readonly deps: AutomationWorkerDeps) {
     this.queue = new QueueWorker({
@@ -60,10 +62,10 @@ export class AutomationWorker {
 
   /**
    * Takes no new job. A run under way finishes the cases it has started, then goes back to the queue
-   * for another worker to resume (AutomationService.handBack); a generation finishes.
+   * for another worker to resume (`runControl`); a generation finishes.
    */
   async stop(): Promise<void> {
-    this.deps.automation.handBack();
+    this.stopping = true;
     await this.queue.stop();
   }
 
@@ -83,6 +85,7 @@ export class AutomationWorker {
     // resumes, keeping the cases recorded. A generation just starts over.
     const resumed = job.attemptsStarted > 1 || job.stalledCounter > 0;
     if (resumed) log.warn({ jobId: job.id, kind: work.kind }, 'resuming a job whose worker stopped');
+    const control = runControl(resumed, () => this.stopping);
     const send: Send =
       work.notify === 'user'
         ? echoing((message: ServerMessageInput) => channel.sendToUser(userId, message), work.request_id)
@@ -100,7 +103,7 @@ export class AutomationWorker {
         ({ done } = await automation.generate(userId, work.data, send));
         await reply({ type: 'started' });
       } else if (work.kind === 'run') {
-        const started = await automation.run(userId, { ...work.data, resume: resumed }, send);
+        const started = await automation.run(userId, work.data, send, control);
         done = started.done;
         runId = started.runId;
         await reply({ type: 'started' });
@@ -111,14 +114,14 @@ export class AutomationWorker {
           await this.recorded(userId, String(job.id), id, reply);
         });
       } else {
-        const started = await automation.runSavedSuite(userId, { ...work.data, resume: resumed }, send);
+        const started = await automation.runSavedSuite(userId, work.data, send, control);
         done = started.done;
         runId = Promise.resolve(work.data.test_run_id);
         await reply({ type: 'started' });
       }
       await done;
       const id = await runId;
-      if (id && automation.wasHandedBack(id) && token) {
+      if (id && control.handedBackRuns.has(id) && token) {
         // Back to the queue at once, still the user's: another worker takes it and resumes the run.
         handedBack = true;
         await job.moveToDelayed(Date.now(), token);
@@ -177,6 +180,29 @@ export class AutomationWorker {
       }
     }
   }
+}
+
+/**
+ * How a run on this worker is steered (automation/run-control.ts): resumed when its job was taken up
+ * again after the worker that had it stopped; handed back, its cases left for another worker, once
+ * this one is stopping. `handedBackRuns` holds the runs that ended so.
+ */
+function runControl(resume: boolean, stopping: () => boolean): RunControl & { handedBackRuns: Set<string> } {
+  const handedBackRuns = new Set<string>();
+  return {
+    resume,
+    handedBackRuns,
+    handingBack: stopping,
+    handedBack: (runId) => void handedBackRuns.add(runId),
+    resumedNotice: (recorded, total) => ({
+      progress: `Resumed after its worker stopped: ${recorded} of ${total} tests were already recorded`,
+      note: `Resumed on another worker: ${recorded} of ${total} tests were already recorded and are not run again`,
+    }),
+    handedBackNotice: (recorded, total) => ({
+      progress: `Handed to another worker: ${recorded} of ${total} tests recorded`,
+      note: `Handed back to the queue by a stopping worker: ${recorded} of ${total} tests recorded`,
+    }),
+  };
 }
 
 /** Writes the run id into the user's key, if it still names this job. */

@@ -1,0 +1,116 @@
+import type { SavedSuite } from '@argus/protocol';
+import { AppError } from '../errors';
+import type { Send } from '../realtime/user-channel';
+import type { AutomationDeps, RunTrigger } from './automation-deps';
+import type { ProjectTarget, ProjectTargets } from './project-target';
+import type { RunControl } from './run-control';
+import { savedRunName } from './run-origin';
+import type { StartRun } from './run-request';
+
+/** Which saved suite runs, on which of its project's environments (the default when none is named). */
+export interface SavedRunIds {
+  project_id: string;
+  suite_id: string;
+  environment_id?: string | null;
+  trigger?: RunTrigger;
+}
+
+/** Where a saved suite's run records: its run row and the environment it runs on. */
+export interface SavedRun {
+  test_run_id: string;
+  environment_id: string;
+  environment_name: string;
+}
+
+/**
+ * A project's saved suites, run on one of its environments: the suite's relative URLs resolve against
+ * the environment's base URL. The run itself is the automation screen's (`start`).
+ */
+export class SavedSuiteRuns {
+  constructor(
+    private readonly deps: AutomationDeps,
+    private readonly start: StartRun,
+  ) {}
+
+  /** Runs the suite; answers once the run is recorded. `done` settles after the project is told it is over. */
+  async run(
+    userId: string,
+    ids: SavedRunIds & {
+      /** A run row made for it already (`prepare`), which it records into. */
+      test_run_id?: string | null;
+    },
+    send: Send,
+    control?: RunControl,
+  ): Promise<SavedRun & { done: Promise<void> }> {
+    const { suite, environment } = await this.suiteOn(userId, ids);
+    const { done, runId } = await this.start(
+      userId,
+      {
+        url: environment.base_url,
+        test_cases: suite.test_cases,
+        test_mode: 'full',
+        project_id: ids.project_id,
+        environment_id: environment.id,
+        suite: { id: suite.id, version: suite.version, name: suite.name },
+        trigger: ids.trigger,
+        retries: suite.retries,
+        test_run_id: ids.test_run_id ?? null,
+      },
+      send,
+      control,
+    );
+    const id = await runId;
+    if (!id) throw new AppError('INTERNAL', 'The run could not be recorded');
+    return {
+      test_run_id: id,
+      environment_id: environment.id,
+      environment_name: environment.name,
+      done: this.finished(userId, id, done),
+    };
+  }
+
+  /**
+   * The run row of a saved suite's run, made before the run starts (pending), with what the run will
+   * record: a run queued to start later is answered with its id at once, and records into it when it
+   * starts (`run` with `test_run_id`).
+   */
+  async prepare(userId: string, ids: SavedRunIds): Promise<SavedRun> {
+    const { suite, environment } = await this.suiteOn(userId, ids);
+    const id = await this.deps.recorder.prepare(userId, {
+      url: environment.base_url,
+      target_url: environment.base_url,
+      test_suite_name: savedRunName(suite, environment.name),
+      test_cases: suite.test_cases,
+      trigger: ids.trigger ?? 'screen',
+      project_id: ids.project_id,
+      environment_id: environment.id,
+      environment_name: environment.name,
+      suite_id: suite.id,
+      suite_version: suite.version,
+    });
+    return { test_run_id: id, environment_id: environment.id, environment_name: environment.name };
+  }
+
+  /** The user's suite and the environment it runs on (refused when either is not theirs). */
+  private async suiteOn(
+    userId: string,
+    ids: SavedRunIds,
+  ): Promise<{ suite: SavedSuite; environment: ProjectTarget['environment'] }> {
+    const projects: ProjectTargets | undefined = this.deps.projects;
+    if (!projects) throw new AppError('NOT_IMPLEMENTED', 'Projects are not available on this server');
+    const suite = await projects.getSuite(userId, ids.project_id, ids.suite_id);
+    const { environment } = await projects.target(userId, ids.project_id, ids.environment_id);
+    return { suite, environment };
+  }
+
+  /** `done`, after the project is told the run is over (`savedRunFinished`); its failure is only logged. */
+  private finished(userId: string, runId: string, done: Promise<void>): Promise<void> {
+    const { savedRunFinished, log } = this.deps;
+    if (!savedRunFinished) return done;
+    return done.finally(() =>
+      savedRunFinished(userId, runId).catch((error: unknown) =>
+        log.error({ err: error, runId }, 'after a saved suite run'),
+      ),
+    );
+  }
+}
