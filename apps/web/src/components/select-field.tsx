@@ -1,6 +1,7 @@
 import { ChevronDown } from 'lucide-react';
 import { type SelectHTMLAttributes, useId } from 'react';
 import { cn } from '../lib/cn';
+import { describedBy, FieldError, FieldLabel, fieldTone } from './field-parts';
 
 /** A labelled native select, styled like TextField; `error` is shown under it and named by it. */
 export function SelectField({
@@ -17,22 +18,17 @@ export function SelectField({
   options: Array<{ value: string; label: string; disabled?: boolean }>;
 }) {
   const id = useId();
-  const described = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ');
   return (
     <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
+      <FieldLabel htmlFor={id}>{label}</FieldLabel>
       <div className="relative mt-1.5">
         <select
           id={id}
-          aria-describedby={described || undefined}
+          aria-describedby={describedBy(id, error, hint)}
           aria-invalid={error ? true : undefined}
           className={cn(
             'block w-full appearance-none rounded-lg border bg-white py-2.5 pr-10 pl-3 text-sm text-slate-900 shadow-xs transition focus:ring-4 focus:outline-none',
-            error
-              ? 'border-red-400 focus:border-red-500 focus:ring-red-100'
-              : 'border-slate-300 focus:border-indigo-500 focus:ring-indigo-100',
+            fieldTone(error),
           )}
           {...select}
         >
@@ -47,11 +43,7 @@ export function SelectField({
           aria-hidden
         />
       </div>
-      {error && (
-        <p id={`${id}-error`} className="mt-1.5 text-sm text-red-600">
-          {error}
-        </p>
-      )}
+      <FieldError id={id} error={error} />
       {hint && (
         <p id={`${id}-hint`} className="mt-1.5 text-xs text-slate-500">
           {hint}

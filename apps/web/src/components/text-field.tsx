@@ -1,5 +1,6 @@
 import { type InputHTMLAttributes, type ReactNode, useId } from 'react';
 import { cn } from '../lib/cn';
+import { describedBy, FieldError, FieldLabel, fieldTone } from './field-parts';
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
@@ -14,12 +15,9 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
 
 export function TextField({ label, error, icon, trailing, children, className, ...input }: TextFieldProps) {
   const id = useId();
-  const errorId = `${id}-error`;
   return (
     <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
+      <FieldLabel htmlFor={id}>{label}</FieldLabel>
       <div className="relative mt-1.5">
         {icon && (
           <span className="pointer-events-none absolute inset-y-0 left-0 flex items-center pl-3 text-slate-400">
@@ -29,13 +27,11 @@ export function TextField({ label, error, icon, trailing, children, className, .
         <input
           id={id}
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
+          aria-describedby={describedBy(id, error, undefined)}
           className={cn(
             'block w-full rounded-lg border bg-white py-2.5 text-sm text-slate-900 shadow-xs transition',
             'placeholder:text-slate-500 focus:outline-none focus:ring-4',
-            error
-              ? 'border-red-400 focus:border-red-500 focus:ring-red-100'
-              : 'border-slate-300 focus:border-indigo-500 focus:ring-indigo-100',
+            fieldTone(error),
             icon ? 'pl-10' : 'pl-3',
             trailing ? 'pr-11' : 'pr-3',
           )}
@@ -43,11 +39,7 @@ export function TextField({ label, error, icon, trailing, children, className, .
         />
         {trailing && <span className="absolute inset-y-0 right-0 flex items-center pr-1.5">{trailing}</span>}
       </div>
-      {error && (
-        <p id={errorId} className="mt-1.5 text-sm text-red-600">
-          {error}
-        </p>
-      )}
+      <FieldError id={id} error={error} />
       {children}
     </div>
   );

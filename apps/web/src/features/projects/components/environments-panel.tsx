@@ -1,5 +1,5 @@
 import type { Environment, Project } from '@argus/protocol';
-import { Layers, Loader2, Pencil, Plus, Star, Trash2 } from 'lucide-react';
+import { Layers, Pencil, Plus, Star, Trash2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Badge } from '../../../components/badge';
@@ -13,6 +13,7 @@ import { useUpdateEnvironment } from '../api/update-environment';
 import { checkEnvironment, type EnvironmentErrors } from '../model/project-form';
 import { ConfirmDialog } from './confirm-dialog';
 import { EnvironmentFields } from './environment-fields';
+import { FormActions } from './form-actions';
 
 function EnvironmentForm({
   initial,
@@ -58,13 +59,9 @@ function EnvironmentForm({
         }}
         baseUrlPlaceholder="https://staging.example.com"
       />
-      <div className="flex justify-end gap-2">
-        <SmallButton onClick={onCancel}>Cancel</SmallButton>
-        <SmallButton type="submit" variant="primary" disabled={pending}>
-          {pending && <Loader2 className="size-3.5 animate-spin" aria-hidden />}
-          {submitLabel}
-        </SmallButton>
-      </div>
+      <FormActions pending={pending} onCancel={onCancel}>
+        {submitLabel}
+      </FormActions>
     </form>
   );
 }

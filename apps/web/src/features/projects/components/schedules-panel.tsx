@@ -5,7 +5,7 @@ import {
   type ScheduleInput,
   type SchedulePreset,
 } from '@argus/protocol';
-import { CalendarClock, Loader2, Pause, Play, Plus, Trash2 } from 'lucide-react';
+import { CalendarClock, Pause, Play, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useMemo, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Badge } from '../../../components/badge';
@@ -25,6 +25,7 @@ import { useProjectSuites } from '../api/list-suites';
 import { useUpdateSchedule } from '../api/update-schedule';
 import { fullTime, relativeTime } from '../model/format';
 import { ConfirmDialog } from './confirm-dialog';
+import { FormActions } from './form-actions';
 
 type Repeat = SchedulePreset | 'custom';
 
@@ -243,13 +244,9 @@ function AddScheduleForm({ project, onDone }: { project: Project; onDone: () => 
         options={zones}
         error={errors.timezone}
       />
-      <div className="flex justify-end gap-2">
-        <SmallButton onClick={onDone}>Cancel</SmallButton>
-        <SmallButton type="submit" variant="primary" disabled={create.isPending}>
-          {create.isPending && <Loader2 className="size-3.5 animate-spin" aria-hidden />}
-          Save schedule
-        </SmallButton>
-      </div>
+      <FormActions pending={create.isPending} onCancel={onDone}>
+        Save schedule
+      </FormActions>
     </form>
   );
 }

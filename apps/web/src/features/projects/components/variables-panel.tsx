@@ -1,5 +1,5 @@
 import type { Project, Variable } from '@argus/protocol';
-import { AlertTriangle, Braces, KeyRound, Loader2, Lock, Pencil, Plus, Trash2 } from 'lucide-react';
+import { AlertTriangle, Braces, KeyRound, Lock, Pencil, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Badge } from '../../../components/badge';
@@ -24,6 +24,7 @@ import {
   variableScopes,
 } from '../model/variables';
 import { ConfirmDialog } from './confirm-dialog';
+import { FormActions } from './form-actions';
 
 const TYPE_OPTIONS = [
   { value: 'variable', label: 'Variable' },
@@ -153,13 +154,9 @@ function AddVariableForm({
           {replaces.name} already exists here: saving replaces its value.
         </p>
       )}
-      <div className="flex justify-end gap-2">
-        <SmallButton onClick={onDone}>Cancel</SmallButton>
-        <SmallButton type="submit" variant="primary" disabled={save.isPending}>
-          {save.isPending && <Loader2 className="size-3.5 animate-spin" aria-hidden />}
-          {values.secret ? 'Save secret' : 'Save variable'}
-        </SmallButton>
-      </div>
+      <FormActions pending={save.isPending} onCancel={onDone}>
+        {values.secret ? 'Save secret' : 'Save variable'}
+      </FormActions>
     </form>
   );
 }
@@ -225,13 +222,9 @@ function EditValueForm({
         error={error}
         autoFocus
       />
-      <div className="flex shrink-0 gap-2 pb-1.5">
-        <SmallButton onClick={onDone}>Cancel</SmallButton>
-        <SmallButton type="submit" variant="primary" disabled={save.isPending}>
-          {save.isPending && <Loader2 className="size-3.5 animate-spin" aria-hidden />}
-          {variable.secret ? 'Replace' : 'Save'}
-        </SmallButton>
-      </div>
+      <FormActions pending={save.isPending} onCancel={onDone} className="flex shrink-0 gap-2 pb-1.5">
+        {variable.secret ? 'Replace' : 'Save'}
+      </FormActions>
     </form>
   );
 }

@@ -6,18 +6,7 @@ import type {
   WebhookFormat,
   WebhookWithSecret,
 } from '@argus/protocol';
-import {
-  Check,
-  Copy,
-  KeyRound,
-  Loader2,
-  Pause,
-  Play,
-  Plus,
-  Send,
-  Trash2,
-  Webhook as WebhookIcon,
-} from 'lucide-react';
+import { Check, Copy, KeyRound, Pause, Play, Plus, Send, Trash2, Webhook as WebhookIcon } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Badge } from '../../../components/badge';
@@ -38,6 +27,7 @@ import { useTestWebhook } from '../api/test-webhook';
 import { useUpdateWebhook } from '../api/update-webhook';
 import { fullTime, relativeTime } from '../model/format';
 import { ConfirmDialog } from './confirm-dialog';
+import { FormActions } from './form-actions';
 
 const FORMAT_OPTIONS = [
   { value: 'generic', label: 'JSON', hint: "Argus's own JSON payload" },
@@ -236,13 +226,9 @@ function AddWebhookForm({
         </div>
         {errors.events && <p className="mt-1.5 text-sm text-red-600">{errors.events}</p>}
       </fieldset>
-      <div className="flex justify-end gap-2">
-        <SmallButton onClick={onCancel}>Cancel</SmallButton>
-        <SmallButton type="submit" variant="primary" disabled={create.isPending}>
-          {create.isPending && <Loader2 className="size-3.5 animate-spin" aria-hidden />}
-          Save webhook
-        </SmallButton>
-      </div>
+      <FormActions pending={create.isPending} onCancel={onCancel}>
+        Save webhook
+      </FormActions>
     </form>
   );
 }
