@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countAssertions, sumAssertions } from './assertions';
-import { holdsOnAnyData } from './explore-behaviours';
+import { holdsOnAnyData } from './explorer/shared-data';
 
 // Behind a login, every session (and every later run) finds what the earlier ones left on the server.
 describe('checks kept when the data is shared between sessions', () => {
