@@ -1,11 +1,9 @@
 import type { LucideIcon } from 'lucide-react';
 import { BarChart3 } from 'lucide-react';
-import { EmptyState } from '../../../components/empty-state';
-import { Panel } from '../../../components/panel';
 import type { Table } from '../model/csv';
 import type { ChartData } from '../model/series';
-import { CsvButton } from './csv-button';
 import { DataTable } from './data-table';
+import { TableCard } from './table-card';
 import { TimeChart, type TimeChartProps } from './time-chart';
 
 /** A chart with its numbers as a table (behind a disclosure) and as a CSV download. */
@@ -31,28 +29,25 @@ export function ChartCard({
 }) {
   const nothing = table.rows.length === 0 || chart.data.x.length === 0 || chart.data.series.length === 0;
   return (
-    <Panel
+    <TableCard
       title={title}
       subtitle={subtitle}
       icon={icon}
+      table={table}
+      fileName={fileName}
+      empty={empty}
+      isEmpty={nothing}
       testId={testId}
-      aside={<CsvButton table={table} fileName={fileName} label={title} />}
     >
-      {nothing ? (
-        <EmptyState icon={icon} title={empty} />
-      ) : (
-        <>
-          <TimeChart {...chart} />
-          <details className="mt-3 group">
-            <summary className="cursor-pointer text-xs font-semibold text-indigo-700 hover:underline">
-              Show the numbers as a table
-            </summary>
-            <div className="mt-2">
-              <DataTable table={table} caption={title} />
-            </div>
-          </details>
-        </>
-      )}
-    </Panel>
+      <TimeChart {...chart} />
+      <details className="mt-3 group">
+        <summary className="cursor-pointer text-xs font-semibold text-indigo-700 hover:underline">
+          Show the numbers as a table
+        </summary>
+        <div className="mt-2">
+          <DataTable table={table} caption={title} />
+        </div>
+      </details>
+    </TableCard>
   );
 }

@@ -1,10 +1,8 @@
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { EmptyState } from '../../../components/empty-state';
-import { Panel } from '../../../components/panel';
 import type { Cell, Table } from '../model/csv';
-import { CsvButton } from './csv-button';
 import { DataTable } from './data-table';
+import { TableCard } from './table-card';
 
 /** A ranked list (slowest tests, failing steps, flaky tests) as a table, with its CSV. */
 export function RankedList({
@@ -27,18 +25,17 @@ export function RankedList({
   render?: (row: number, column: number, cell: Cell) => ReactNode;
 }) {
   return (
-    <Panel
+    <TableCard
       title={title}
       subtitle={subtitle}
       icon={icon}
+      table={table}
+      fileName={fileName}
+      empty={empty}
+      isEmpty={table.rows.length === 0}
       testId={testId}
-      aside={<CsvButton table={table} fileName={fileName} label={title} />}
     >
-      {table.rows.length === 0 ? (
-        <EmptyState icon={icon} title={empty} />
-      ) : (
-        <DataTable table={table} caption={title} render={render} />
-      )}
-    </Panel>
+      <DataTable table={table} caption={title} render={render} />
+    </TableCard>
   );
 }

@@ -8,6 +8,7 @@ import {
   initialAutomationState,
 } from './automation-state';
 import { createAutomationStore } from './automation-store';
+import { EXPLORATION } from './test-fixtures';
 
 /**
  * Messages go through the real protocol schema, as the realtime client parses them. They are about
@@ -485,17 +486,7 @@ describe('automation state: the LLM engine (which engine, and what the model cos
   });
 
   it('keeps what the generation explored with its cases, and restores it with the coverage', () => {
-    const exploration = {
-      actions: 11,
-      maxActions: 40,
-      states: 4,
-      behaviours: 11,
-      latencyMs: 108,
-      timeLimitMs: 30000,
-      elapsedMs: 13125,
-      ended: 'time' as const,
-      skipped: ['reload the page'],
-    };
+    const exploration = EXPLORATION;
     const withSummary = run(
       [
         { type: 'generate_requested', url: 'http://127.0.0.1:4400/', mode: 'full' },

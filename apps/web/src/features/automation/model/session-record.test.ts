@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { latestSession, type StoredSession } from '../../../lib/sessions/screen-session';
 import { readAutomationSession, type SavedAutomation } from './session-record';
+import { EXPLORATION } from './test-fixtures';
 
 /** What the screen restores on opening: the latest automation session it finds something in. */
 function planRestore(sessions: StoredSession[]): (SavedAutomation & { sessionId: string }) | null {
@@ -102,17 +103,7 @@ describe('readAutomationSession with latestSession (the screen as it was left)',
 
   it("reads the command's clause coverage and the exploration summary, skipping malformed ones", () => {
     const coverage = [{ clause: 'deleting it', tests: [], reason: 'No test covers it: nothing matched.' }];
-    const exploration = {
-      actions: 11,
-      maxActions: 40,
-      states: 4,
-      behaviours: 11,
-      latencyMs: 108,
-      timeLimitMs: 30000,
-      elapsedMs: 13125,
-      ended: 'time' as const,
-      skipped: ['reload the page'],
-    };
+    const exploration = EXPLORATION;
     const kept = session({ metadata: { ...session({}).metadata, commandCoverage: coverage, exploration } });
     expect(planRestore([kept])).toMatchObject({ commandCoverage: coverage, exploration });
     expect(planRestore([session({})])).toMatchObject({ commandCoverage: null, exploration: null });
