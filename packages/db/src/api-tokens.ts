@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Drizzle } from './database';
+import { ownedRows } from './owned-rows';
 import { type ApiTokenRow, apiTokens, type UserRow, users } from './schema';
 import { isUuid } from './users';
 
@@ -8,14 +8,9 @@ export type NewApiToken = Pick<ApiTokenRow, 'name' | 'scope' | 'token_hash' | 'h
 
 /** Personal API tokens (docs/CI.md#api-tokens): only each token's hash is stored. */
 export function apiTokensRepository(orm: Drizzle) {
+  const owned = ownedRows(orm, apiTokens);
   return {
-    async create(userId: string, input: NewApiToken): Promise<ApiTokenRow> {
-      const [row] = await orm
-        .insert(apiTokens)
-        .values({ ...input, id: randomUUID(), user_id: userId })
-        .returning();
-      return row;
-    },
+    create: (userId: string, input: NewApiToken): Promise<ApiTokenRow> => owned.add(userId, input),
     /** The user's tokens, newest first, revoked ones included (they say when). */
     async list(userId: string): Promise<ApiTokenRow[]> {
       return orm
@@ -30,18 +25,11 @@ export function apiTokensRepository(orm: Drizzle) {
       const [row] = await orm
         .update(apiTokens)
         .set({ revoked_at: new Date() })
-        .where(and(eq(apiTokens.id, id), eq(apiTokens.user_id, userId), isNull(apiTokens.revoked_at)))
+        .where(and(owned.mine(userId, id), isNull(apiTokens.revoked_at)))
         .returning();
-      return row ?? (await this.get(userId, id));
+      return row ?? (await owned.get(userId, id));
     },
-    async get(userId: string, id: string): Promise<ApiTokenRow | undefined> {
-      if (!isUuid(id)) return undefined;
-      const [row] = await orm
-        .select()
-        .from(apiTokens)
-        .where(and(eq(apiTokens.id, id), eq(apiTokens.user_id, userId)));
-      return row;
-    },
+    get: (userId: string, id: string): Promise<ApiTokenRow | undefined> => owned.get(userId, id),
     /** The token with this hash and its owner, whatever its state (the caller says why it is refused). */
     async findByHash(hash: string): Promise<{ token: ApiTokenRow; user: UserRow } | undefined> {
       const [row] = await orm

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Drizzle } from './database';
+import { ownedRows } from './owned-rows';
 import {
   type ConversationActionRow,
   type ConversationMessageRow,
@@ -8,7 +9,6 @@ import {
   conversationMessages,
   conversations,
 } from './schema';
-import { isUuid } from './users';
 
 export interface NewConversation {
   session_id?: string | null;
@@ -28,13 +28,9 @@ export interface NewConversationMessage {
  * user's conversation does not exist for you (its messages cannot be read nor added to).
  */
 export function conversationsRepository(orm: Drizzle) {
-  const owned = (userId: string, id: string) =>
-    and(eq(conversations.id, id), eq(conversations.user_id, userId));
-  const get = async (userId: string, id: string): Promise<ConversationRow | undefined> => {
-    if (!isUuid(id)) return undefined;
-    const [row] = await orm.select().from(conversations).where(owned(userId, id));
-    return row;
-  };
+  const rows = ownedRows(orm, conversations);
+  const owned = rows.mine;
+  const get = (userId: string, id: string): Promise<ConversationRow | undefined> => rows.get(userId, id);
   return {
     async create(userId: string, input: NewConversation): Promise<ConversationRow> {
       const [row] = await orm

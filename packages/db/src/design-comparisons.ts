@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Drizzle } from './database';
+import { ownedRows } from './owned-rows';
 import {
   type ComparisonImageRow,
   type ComparisonImagesRow,
@@ -10,7 +10,6 @@ import {
   type DesignUploadRow,
   designUploads,
 } from './schema';
-import { isUuid } from './users';
 
 export type NewDesignUpload = Omit<DesignUploadRow, 'id' | 'user_id' | 'created_at'>;
 export type NewComparisonImage = Omit<ComparisonImageRow, 'id' | 'user_id' | 'created_at'>;
@@ -43,44 +42,18 @@ export interface ComparisonSummaryRow {
  * id: another user's upload, image or comparison does not exist for you.
  */
 export function designComparisonsRepository(orm: Drizzle) {
+  const uploads = ownedRows(orm, designUploads);
+  const images = ownedRows(orm, comparisonImages);
+  const results = ownedRows(orm, comparisons);
   return {
-    async addUpload(userId: string, input: NewDesignUpload): Promise<DesignUploadRow> {
-      const [row] = await orm
-        .insert(designUploads)
-        .values({ ...input, id: randomUUID(), user_id: userId })
-        .returning();
-      return row;
-    },
-    async upload(userId: string, id: string): Promise<DesignUploadRow | undefined> {
-      if (!isUuid(id)) return undefined;
-      const [row] = await orm
-        .select()
-        .from(designUploads)
-        .where(and(eq(designUploads.id, id), eq(designUploads.user_id, userId)));
-      return row;
-    },
-    async addImage(userId: string, input: NewComparisonImage): Promise<ComparisonImageRow> {
-      const [row] = await orm
-        .insert(comparisonImages)
-        .values({ ...input, id: randomUUID(), user_id: userId })
-        .returning();
-      return row;
-    },
-    async image(userId: string, id: string): Promise<ComparisonImageRow | undefined> {
-      if (!isUuid(id)) return undefined;
-      const [row] = await orm
-        .select()
-        .from(comparisonImages)
-        .where(and(eq(comparisonImages.id, id), eq(comparisonImages.user_id, userId)));
-      return row;
-    },
-    async addComparison(userId: string, input: NewComparison): Promise<ComparisonRow> {
-      const [row] = await orm
-        .insert(comparisons)
-        .values({ ...input, id: randomUUID(), user_id: userId })
-        .returning();
-      return row;
-    },
+    addUpload: (userId: string, input: NewDesignUpload): Promise<DesignUploadRow> =>
+      uploads.add(userId, input),
+    upload: (userId: string, id: string): Promise<DesignUploadRow | undefined> => uploads.get(userId, id),
+    addImage: (userId: string, input: NewComparisonImage): Promise<ComparisonImageRow> =>
+      images.add(userId, input),
+    image: (userId: string, id: string): Promise<ComparisonImageRow | undefined> => images.get(userId, id),
+    addComparison: (userId: string, input: NewComparison): Promise<ComparisonRow> =>
+      results.add(userId, input),
     /** The user's latest comparison of one session, if any. */
     async latestForSession(userId: string, sessionId: string): Promise<ComparisonRow | undefined> {
       const [row] = await orm

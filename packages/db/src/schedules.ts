@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNotNull, lte, or } from 'drizzle-orm';
 import type { Drizzle } from './database';
+import { ownedRows, projectRows } from './owned-rows';
 import { environments, type ScheduleRow, savedSuites, schedules } from './schema';
 import { isUuid } from './users';
 
@@ -30,8 +30,8 @@ export interface ScheduleListing {
  * conditional updates, so that among processes sharing the database exactly one wins each due time.
  */
 export function schedulesRepository(orm: Drizzle) {
-  const owned = (userId: string, projectId: string) =>
-    and(eq(schedules.user_id, userId), eq(schedules.project_id, projectId));
+  const scoped = projectRows(orm, schedules);
+  const owned = ownedRows(orm, schedules);
   const listing = {
     schedule: schedules,
     suite_name: savedSuites.name,
@@ -46,7 +46,7 @@ export function schedulesRepository(orm: Drizzle) {
         .from(schedules)
         .leftJoin(savedSuites, eq(savedSuites.id, schedules.suite_id))
         .leftJoin(environments, eq(environments.id, schedules.environment_id))
-        .where(owned(userId, projectId))
+        .where(scoped.inProject(userId, projectId))
         .orderBy(asc(schedules.created_at), asc(schedules.id));
     },
     async get(userId: string, projectId: string, id: string): Promise<ScheduleListing | undefined> {
@@ -56,39 +56,14 @@ export function schedulesRepository(orm: Drizzle) {
         .from(schedules)
         .leftJoin(savedSuites, eq(savedSuites.id, schedules.suite_id))
         .leftJoin(environments, eq(environments.id, schedules.environment_id))
-        .where(and(owned(userId, projectId), eq(schedules.id, id)));
+        .where(scoped.one(userId, projectId, id));
       return row;
     },
     /** The caller has checked that the suite and environment are the user's, in this project. */
-    async create(userId: string, input: NewSchedule): Promise<ScheduleRow> {
-      const [row] = await orm
-        .insert(schedules)
-        .values({ ...input, id: randomUUID(), user_id: userId })
-        .returning();
-      return row;
-    },
-    async update(
-      userId: string,
-      projectId: string,
-      id: string,
-      patch: SchedulePatch,
-    ): Promise<ScheduleRow | undefined> {
-      if (!isUuid(projectId) || !isUuid(id)) return undefined;
-      const [row] = await orm
-        .update(schedules)
-        .set({ ...patch, updated_at: new Date() })
-        .where(and(owned(userId, projectId), eq(schedules.id, id)))
-        .returning();
-      return row;
-    },
-    async delete(userId: string, projectId: string, id: string): Promise<boolean> {
-      if (!isUuid(projectId) || !isUuid(id)) return false;
-      const rows = await orm
-        .delete(schedules)
-        .where(and(owned(userId, projectId), eq(schedules.id, id)))
-        .returning({ id: schedules.id });
-      return rows.length > 0;
-    },
+    create: (userId: string, input: NewSchedule): Promise<ScheduleRow> => owned.add(userId, input),
+    update: (userId: string, projectId: string, id: string, patch: SchedulePatch) =>
+      scoped.update(userId, projectId, id, patch),
+    delete: scoped.delete,
     /** Every user's enabled schedules with a due time or a retry at or before `now`, earliest first. */
     async due(now: Date, limit = 100): Promise<ScheduleRow[]> {
       return orm

@@ -1,5 +1,5 @@
 import { is, SQL, sql } from 'drizzle-orm';
-import { getTableConfig, PgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import { getTableConfig, type IndexedColumn, PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from './database';
 
 // schema.test.ts's tools: whether schema.ts still says what the migrations made. Rather than teach a
@@ -43,7 +43,9 @@ export function tablesDdl(tables: PgTable[], schemaName: string): string {
       );
     }
     for (const { config: index } of config.indexes) {
-      const keys = index.columns.map((c) => (is(c, SQL) ? `(${render(c)})` : indexedColumnDdl(c)));
+      const keys = index.columns.map((c) =>
+        is(c, SQL) ? `(${render(c)})` : indexedColumnDdl(c as Partial<IndexedColumn>),
+      );
       later.push(
         `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${q(index.name ?? '')} ON ${qualified(table)}` +
           ` USING ${index.method ?? 'btree'} (${keys.join(', ')})` +
@@ -66,10 +68,7 @@ function columnDdl(column: PgColumn): string {
   return ddl;
 }
 
-function indexedColumnDdl(column: {
-  name?: string;
-  indexConfig?: { order?: string; nulls?: string; opClass?: string };
-}): string {
+function indexedColumnDdl(column: Partial<IndexedColumn>): string {
   const { order, nulls, opClass } = column.indexConfig ?? {};
   return [`"${column.name}"`, opClass, order?.toUpperCase(), nulls ? `NULLS ${nulls.toUpperCase()}` : '']
     .filter(Boolean)

@@ -21,7 +21,9 @@ const NOT_MIRRORED = [
   'analytics_step_days',
 ];
 
-const tables = Object.values(schema).filter((value): value is PgTable => is(value, PgTable));
+const tables = Object.values(schema as Record<string, unknown>).filter((value): value is PgTable =>
+  is(value, PgTable),
+);
 
 describe.each(testEngines({ fresh: true }))('schema.ts against the migrations on $name', ({ open }) => {
   let db: Database;

@@ -7,3 +7,5 @@ export * from './tables/conversations';
 export * from './tables/projects';
 export * from './tables/runs';
 export * from './tables/schedules';
+// Not ownerId, a column shape: the schema's exports are its tables and row types.
+export { type UserRow, users } from './tables/users';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, lt, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Drizzle } from './database';
+import { ownedRows } from './owned-rows';
 import {
   type ScreenshotRow,
   screenshots,
@@ -32,20 +33,12 @@ export type NewScreenshot = Omit<ScreenshotRow, 'id' | 'user_id' | 'created_at'>
 
 /** Test runs, their results and their screenshots; every call takes the owner's id. */
 export function testRunsRepository(orm: Drizzle) {
-  const owned = (userId: string, id: string) => and(eq(testRuns.id, id), eq(testRuns.user_id, userId));
+  const runs = ownedRows(orm, testRuns);
+  const owned = runs.mine;
+  const ownedScreenshots = ownedRows(orm, screenshots);
   return {
-    async create(userId: string, input: NewTestRun): Promise<TestRunRow> {
-      const [row] = await orm
-        .insert(testRuns)
-        .values({ ...input, id: randomUUID(), user_id: userId })
-        .returning();
-      return row;
-    },
-    async get(userId: string, id: string): Promise<TestRunRow | undefined> {
-      if (!isUuid(id)) return undefined;
-      const [row] = await orm.select().from(testRuns).where(owned(userId, id));
-      return row;
-    },
+    create: (userId: string, input: NewTestRun): Promise<TestRunRow> => runs.add(userId, input),
+    get: (userId: string, id: string): Promise<TestRunRow | undefined> => runs.get(userId, id),
     async list(
       userId: string,
       filter: { session_id?: string; status?: string; limit: number; offset: number },
@@ -202,21 +195,10 @@ export function testRunsRepository(orm: Drizzle) {
         .where(eq(screenshots.user_id, userId));
       return Number(row?.total ?? 0);
     },
-    async addScreenshot(userId: string, input: NewScreenshot): Promise<ScreenshotRow> {
-      const [row] = await orm
-        .insert(screenshots)
-        .values({ ...input, id: randomUUID(), user_id: userId })
-        .returning();
-      return row;
-    },
-    async screenshot(userId: string, id: string): Promise<ScreenshotRow | undefined> {
-      if (!isUuid(id)) return undefined;
-      const [row] = await orm
-        .select()
-        .from(screenshots)
-        .where(and(eq(screenshots.id, id), eq(screenshots.user_id, userId)));
-      return row;
-    },
+    addScreenshot: (userId: string, input: NewScreenshot): Promise<ScreenshotRow> =>
+      ownedScreenshots.add(userId, input),
+    screenshot: (userId: string, id: string): Promise<ScreenshotRow | undefined> =>
+      ownedScreenshots.get(userId, id),
     async screenshots(userId: string, runIds: string[], testCaseName?: string): Promise<ScreenshotRow[]> {
       const ids = runIds.filter(isUuid);
       if (ids.length === 0) return [];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { Drizzle } from './database';
+import { projectRows } from './owned-rows';
 import {
   type TestRunRow,
   testRuns,
@@ -39,15 +40,14 @@ export interface DeliveryListing {
  * updates, so one attempt of a delivery is made by one process.
  */
 export function webhooksRepository(orm: Drizzle) {
-  const owned = (userId: string, projectId: string) =>
-    and(eq(webhooks.user_id, userId), eq(webhooks.project_id, projectId));
+  const scoped = projectRows(orm, webhooks);
   return {
     async list(userId: string, projectId: string): Promise<WebhookRow[]> {
       if (!isUuid(projectId)) return [];
       return orm
         .select()
         .from(webhooks)
-        .where(owned(userId, projectId))
+        .where(scoped.inProject(userId, projectId))
         .orderBy(asc(webhooks.created_at), asc(webhooks.id));
     },
     async get(userId: string, projectId: string, id: string): Promise<WebhookRow | undefined> {
@@ -55,7 +55,7 @@ export function webhooksRepository(orm: Drizzle) {
       const [row] = await orm
         .select()
         .from(webhooks)
-        .where(and(owned(userId, projectId), eq(webhooks.id, id)));
+        .where(scoped.one(userId, projectId, id));
       return row;
     },
     /** The webhook a delivery goes to, whoever owns it (the delivery loop's read). */
@@ -71,28 +71,9 @@ export function webhooksRepository(orm: Drizzle) {
         .returning();
       return row;
     },
-    async update(
-      userId: string,
-      projectId: string,
-      id: string,
-      patch: WebhookPatch,
-    ): Promise<WebhookRow | undefined> {
-      if (!isUuid(projectId) || !isUuid(id)) return undefined;
-      const [row] = await orm
-        .update(webhooks)
-        .set({ ...patch, updated_at: new Date() })
-        .where(and(owned(userId, projectId), eq(webhooks.id, id)))
-        .returning();
-      return row;
-    },
-    async delete(userId: string, projectId: string, id: string): Promise<boolean> {
-      if (!isUuid(projectId) || !isUuid(id)) return false;
-      const rows = await orm
-        .delete(webhooks)
-        .where(and(owned(userId, projectId), eq(webhooks.id, id)))
-        .returning({ id: webhooks.id });
-      return rows.length > 0;
-    },
+    update: (userId: string, projectId: string, id: string, patch: WebhookPatch) =>
+      scoped.update(userId, projectId, id, patch),
+    delete: scoped.delete,
     /** A new delivery, due at once. */
     async createDelivery(userId: string, input: NewDelivery, now: Date): Promise<WebhookDeliveryRow> {
       const [row] = await orm

@@ -1,31 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { doublePrecision, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, createdAt, id, timestamps } from './columns';
+import { ownerId, users } from './users';
 
-// 0001_foundation, 0004_llm_engine (user settings), 0009_api_tokens.
-
-export const users = pgTable(
-  'users',
-  {
-    id: id(),
-    username: text('username').notNull(),
-    email: text('email').notNull(),
-    full_name: text('full_name'),
-    password_hash: text('password_hash').notNull(),
-    password_changed_at: at('password_changed_at').notNull().defaultNow(),
-    ...timestamps(),
-  },
-  (t) => [
-    uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
-    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
-  ],
-);
-
-/** The owner of a row: deleting the user deletes what they own. */
-export const ownerId = () =>
-  uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' });
+// 0001_foundation (sessions, demo requests), 0004_llm_engine (user settings), 0009_api_tokens.
 
 export const sessions = pgTable(
   'sessions',
@@ -86,7 +64,6 @@ export const apiTokens = pgTable(
   (t) => [index('api_tokens_user_idx').on(t.user_id, t.created_at.desc().nullsFirst())],
 );
 
-export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type DemoRequestRow = typeof demoRequests.$inferSelect;
 export type UserSettingsRow = typeof userSettings.$inferSelect;

@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { ownerId } from './accounts';
 import { createdAt, id } from './columns';
+import { ownerId } from './users';
 
 // 0006_design_comparison, 0011_history.
 

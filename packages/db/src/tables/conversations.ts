@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { ownerId } from './accounts';
 import { createdAt, id, timestamps } from './columns';
+import { ownerId } from './users';
 
 // 0005_conversations.
 

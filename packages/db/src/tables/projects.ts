@@ -6,6 +6,7 @@ import {
   index,
   integer,
   jsonb,
+  type PgColumn,
   pgTable,
   primaryKey,
   text,
@@ -13,8 +14,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { ownerId } from './accounts';
 import { at, createdAt, id, timestamps } from './columns';
+import { ownerId } from './users';
 
 // 0008_projects, 0011_history. A project's child rows carry its owner in a (project_id, user_id) key to
 // the project, so no row can name one owner's project and carry another owner's id.
@@ -49,7 +50,7 @@ export const projects = pgTable(
 );
 
 /** The project a child row belongs to, and its owner's id with it; deleting the project deletes the row. */
-const ofProject = (t: { project_id: ReturnType<typeof uuid>; user_id: ReturnType<typeof uuid> }) =>
+const ofProject = (t: { project_id: PgColumn; user_id: PgColumn }) =>
   foreignKey({
     columns: [t.project_id, t.user_id],
     foreignColumns: [projects.id, projects.user_id],

@@ -11,9 +11,9 @@ import {
   text,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { ownerId } from './accounts';
 import { at, createdAt, id, timestamps } from './columns';
 import { environments, projects, savedSuites } from './projects';
+import { ownerId } from './users';
 
 // 0002_automation, 0003_storage_quota, 0004_llm_engine, 0007_server_key_caps, 0011_history.
 

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { ownerId } from './accounts';
 import { at, id, timestamps } from './columns';
 import { environments, projects, savedSuites } from './projects';
 import { testRuns } from './runs';
+import { ownerId } from './users';
 
 // 0010_schedules_webhooks (docs/SCHEDULES.md).
 
