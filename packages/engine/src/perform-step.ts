@@ -1,7 +1,7 @@
 import type { Step } from '@argus/protocol';
 import { SessionClipboard } from './clipboard';
 import { type StepContext, stepKit } from './steps/step-kit';
-import type { VerbAction } from './steps/step-of';
+import type { VerbAction } from './steps/verb-action';
 import { VERBS } from './steps/verbs';
 
 export type { StepContext };

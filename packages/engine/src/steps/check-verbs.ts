@@ -1,7 +1,7 @@
 import { pluralRole } from '@argus/protocol';
 import { fieldShowsError } from '../page-checks';
 import { type Marks, readMarks } from '../page-functions';
-import type { VerbAction } from './step-of';
+import type { VerbAction } from './verb-action';
 import { poll, visibility } from './waiting';
 
 // The Verify steps about what a person sees: texts, elements, counts, checked and marked states, the

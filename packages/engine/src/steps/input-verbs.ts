@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { clipboardAction, performClipboard, refuseChording } from '../clipboard';
 import { locateRegion } from '../locate';
 import { checkedNow, readFocus } from '../page-functions';
-import type { VerbAction } from './step-of';
+import type { VerbAction } from './verb-action';
 import { poll } from './waiting';
 
 // The verbs that act on the page as a person would: click, type, fill, choose, tick, press keys.

@@ -8,7 +8,7 @@ import {
 } from '../page-checks';
 import { readCountOf, readRowNumbers, sumProblem } from '../page-functions';
 import type { StepKit } from './step-kit';
-import type { VerbAction } from './step-of';
+import type { VerbAction } from './verb-action';
 import { fail } from './waiting';
 
 // The Verify steps about the page as a whole: its health (errors, links, images, overflow,

@@ -1,5 +1,5 @@
 import { viewportProblem } from '@argus/protocol';
-import type { VerbAction } from './step-of';
+import type { VerbAction } from './verb-action';
 
 // The verbs that move the page or wait on it: open, go back, reload, scroll, wait, resize, photograph.
 
