@@ -1,23 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, repositories, testEngines } from './index';
+import { describe, expect, it } from 'vitest';
+import { testEngines } from './index';
+import { type TwoUsers, withTwoUsers } from './repository-fixture';
 
 describe.each(testEngines())('conversations repository on $name', ({ open }) => {
-  let drop: () => Promise<void>;
-  let db: Database;
-  let repos: ReturnType<typeof repositories>;
+  let repos: TwoUsers['repos'];
   let alice: string;
   let bob: string;
-
-  beforeAll(async () => {
-    ({ db, drop } = await open());
-    repos = repositories(db);
-    alice = (await repos.users.create({ username: 'alice', email: 'a@example.com', password_hash: 'h' })).id;
-    bob = (await repos.users.create({ username: 'bob', email: 'b@example.com', password_hash: 'h' })).id;
-  }, 60_000);
-  afterAll(async () => {
-    await db?.close();
-    await drop?.();
-  });
+  withTwoUsers(open, (fixture) => ({ repos, alice, bob } = fixture));
 
   it('keeps messages in the order they were added, owner-scoped', async () => {
     const c = await repos.conversations.create(alice, {

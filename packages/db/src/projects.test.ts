@@ -1,27 +1,17 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, repositories, testEngines } from './index';
+import { describe, expect, it } from 'vitest';
+import { type Database, testEngines } from './index';
+import { type TwoUsers, withTwoUsers } from './repository-fixture';
 import { projectVariables } from './schema';
 
 const env = (name: string, base_url: string, is_default = false) => ({ name, base_url, is_default });
 
 describe.each(testEngines())('projects repository on $name', ({ open }) => {
   let db: Database;
-  let drop: () => Promise<void>;
-  let repos: ReturnType<typeof repositories>;
+  let repos: TwoUsers['repos'];
   let alice: string;
   let bob: string;
-
-  beforeAll(async () => {
-    ({ db, drop } = await open());
-    repos = repositories(db);
-    alice = (await repos.users.create({ username: 'alice', email: 'a@example.com', password_hash: 'h' })).id;
-    bob = (await repos.users.create({ username: 'bob', email: 'b@example.com', password_hash: 'h' })).id;
-  }, 60_000);
-  afterAll(async () => {
-    await db?.close();
-    await drop?.();
-  });
+  withTwoUsers(open, (fixture) => ({ db, repos, alice, bob } = fixture));
 
   const shop = (userId: string, name = 'Shop') =>
     repos.projects.create(userId, {

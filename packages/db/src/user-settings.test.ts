@@ -1,25 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, repositories, testEngines } from './index';
+import { describe, expect, it } from 'vitest';
+import { type Database, testEngines } from './index';
+import { type TwoUsers, withTwoUsers } from './repository-fixture';
 import { modelUsage } from './schema';
 
 describe.each(testEngines())('user settings and model usage on $name', ({ open }) => {
   let db: Database;
-  let drop: () => Promise<void>;
-  let repos: ReturnType<typeof repositories>;
+  let repos: TwoUsers['repos'];
   let alice: string;
   let bob: string;
-
-  beforeAll(async () => {
-    ({ db, drop } = await open());
-    repos = repositories(db);
-    alice = (await repos.users.create({ username: 'alice', email: 'a@example.com', password_hash: 'h' })).id;
-    bob = (await repos.users.create({ username: 'bob', email: 'b@example.com', password_hash: 'h' })).id;
-  }, 60_000);
-  afterAll(async () => {
-    await db?.close();
-    await drop?.();
-  });
+  withTwoUsers(open, (fixture) => ({ db, repos, alice, bob } = fixture));
 
   it('has no settings until the first change, then keeps what a patch leaves out', async () => {
     expect(await repos.userSettings.get(alice)).toBeUndefined();
