@@ -156,6 +156,22 @@ module.exports = {
       },
       to: { path: '^apps/server/src/ws/' },
     },
+    {
+      name: 'server-compose-at-the-top',
+      severity: 'error',
+      comment:
+        'The composition root (apps/server/src/compose/) builds the server, so nothing it builds may import it: only the entry points (src/app.ts, server.ts, worker.ts), the test helpers (src/testing/) and tests do. A route plugin or the socket gateway takes the types it needs from src/app-services.ts (which compose implements), a service from its own folder.',
+      from: {
+        path: '^apps/server/src/',
+        pathNot: [
+          '^apps/server/src/compose/',
+          '^apps/server/src/(app|server|worker)\\.ts$',
+          '^apps/server/src/testing/',
+          TEST_FILE,
+        ],
+      },
+      to: { path: '^apps/server/src/compose/' },
+    },
     ...directionRules,
     {
       name: 'not-to-server-app',

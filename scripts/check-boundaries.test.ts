@@ -229,6 +229,23 @@ const cases: Case[] = [
     files: { 'apps/server/src/storage/planted-ws.ts': "export * from '../ws/handlers/automation';\n" },
   },
   {
+    name: 'a route plugin importing the composition root (a type-only import)',
+    rule: 'server-compose-at-the-top',
+    file: 'apps/server/src/routes/planted-compose.ts',
+    specifier: '../compose/serving',
+    files: {
+      'apps/server/src/routes/planted-compose.ts':
+        "import type { Serving } from '../compose/serving';\nexport type Planted = Serving;\n",
+    },
+  },
+  {
+    name: 'scale-out code importing the composer of the worker role',
+    rule: 'server-compose-at-the-top',
+    file: 'apps/server/src/scale/planted-compose.ts',
+    specifier: '../compose/worker',
+    files: { 'apps/server/src/scale/planted-compose.ts': "export * from '../compose/worker';\n" },
+  },
+  {
     name: "a deep import of a package's file by name",
     rule: 'workspace-entry-only',
     file: 'apps/server/src/planted-deep-name.ts',
@@ -347,6 +364,9 @@ const legal: Record<string, string> = {
   'apps/server/src/comparison/planted-legal.ts': "export * from '../realtime/user-channel';\n",
   'apps/server/src/ws/handlers/planted-legal.ts':
     "export * from '../../automation/automation-service';\nexport * from '../../realtime/user-channel';\n",
+  'apps/server/src/testing/planted-legal.ts': "export * from '../compose/worker';\n",
+  'apps/server/src/scale/planted-legal.api.test.ts':
+    "export * from '../compose/worker';\nexport * from '../app-services';\nimport 'vitest';\n",
   'packages/engine/src/planted-legal.test.ts':
     "export * from '../../../fixtures/site/serve';\nimport 'vitest';\n",
   'e2e/planted-legal.e2e.test.ts':

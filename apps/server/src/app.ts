@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '@argus/db';
@@ -7,8 +6,10 @@ import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { Services } from './app-services';
 import { parseFormText, registerJsonBodyParser } from './body-limits';
-import { createServices, type Services } from './compose/services';
+import { composeApp } from './compose/compose-app';
+import { runSteps } from './compose/lifecycle';
 import type { Config } from './config';
 import { registerAuthentication } from './plugins/authenticate';
 import { registerErrorHandler } from './plugins/error-handler';
@@ -33,9 +34,6 @@ import { settingsRoutes } from './routes/settings';
 import { tokenRoutes } from './routes/tokens';
 import { uploadRoutes } from './routes/uploads';
 import { webhookRoutes } from './routes/webhooks';
-import { PresenceBeacon } from './scale/presence';
-import { RedisRelay } from './scale/redis-channel';
-import { checkRedis, openRedis } from './scale/redis-connections';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './security-headers';
 import { gatewayRoutes } from './ws/gateway';
 import { automationHandlers } from './ws/handlers/automation';
@@ -128,69 +126,11 @@ export async function buildApp({
   // The sockets' hub first: the services reach users through it (realtime/user-channel.ts).
   const hub = new RealtimeHub(app.log);
 
-  // With REDIS_URL this is a web process: automation is queued for worker processes, and what they
-  // say to users arrives through Redis (docs/DEPLOYMENT.md#how-work-flows).
-  if (config.redisUrl) await checkRedis(config.redisUrl);
-  const redis = config.redisUrl ? openRedis(config.redisUrl, 'web', app.log) : undefined;
-
-  // Services
-  const services = await createServices(
-    config,
-    db,
-    app.log,
-    hub,
-    redis ? { role: 'web', redis } : { role: 'single' },
-  );
-  if (redis) {
-    const relay = new RedisRelay(redis.subscriber, hub, app.log);
-    // Workers holding live browsers learn which users have sockets here (scale/presence.ts).
-    const presence = new PresenceBeacon({
-      redis: redis.commands,
-      web: randomUUID(),
-      counts: () => hub.socketsPerUser(),
-      log: app.log,
-    });
-    app.addHook('onReady', async () => {
-      await relay.start();
-      await services.queuedAutomation?.start();
-      services.orphanRuns?.start();
-      hub.onPresenceChange = () => presence.publish();
-      presence.start();
-    });
-    app.addHook('onClose', async () => {
-      // The work goes on in the workers; this process just stops listening.
-      hub.onPresenceChange = null;
-      presence.stop();
-      await services.orphanRuns?.stop();
-      await services.queuedAutomation?.shutdown();
-      await services.queuedComparisons?.shutdown();
-      await services.queuedConversations?.shutdown();
-      await relay.stop();
-      await redis.close();
-    });
-  } else {
-    // A run the previous process left running cannot finish: say so (what it recorded stays). With
-    // workers, runs belong to them: a web process marks only those whose job is lost (scale/orphan-runs.ts).
-    const interrupted = await services.repos.testRuns.markInterrupted();
-    if (interrupted) app.log.warn({ interrupted }, 'marked test runs of a previous process as interrupted');
-  }
-  // Schedules tick in every process once the app is ready (SCHEDULER_ENABLED); stopped first on close,
-  // with the webhook retries (what is left stays due in the database).
-  if (config.schedulerEnabled) app.addHook('onReady', async () => services.scheduler.start());
-  // History retention sweeps a minute after start, then every RETENTION_SWEEP_INTERVAL_MS; stopped
-  // with the app (a sweep under way finishes its batch first).
-  app.addHook('onReady', async () => services.retention.start());
-  app.addHook('onClose', async () => {
-    await services.retention.stop();
-    await services.scheduler.stop();
-    await services.notifications.close();
-  });
-  app.addHook('onClose', async () => {
-    await services.localAutomation.shutdown();
-    // A comparison under way is stopped (nothing half-done is stored) before the browsers close.
-    await services.activities.shutdown('design');
-    await services.pool.close();
-  });
+  // Services: one process's, or with REDIS_URL a web process's whose work is queued for worker
+  // processes (compose/compose-app.ts). Its lifecycle starts once the app is ready and stops with it.
+  const { services, lifecycle } = await composeApp(config, db, app.log, hub);
+  app.addHook('onReady', async () => runSteps(lifecycle.start));
+  app.addHook('onClose', async () => runSteps(lifecycle.stop));
   app.decorate('services', services);
   app.decorate('hub', hub);
   registerAuthentication(app, services.auth, services.apiTokens);
@@ -199,7 +139,7 @@ export async function buildApp({
     ...foundationHandlers(),
     ...automationHandlers(services.automation),
     ...conversationHandlers(services.conversationFront),
-    ...comparisonHandlers(services.comparisons),
+    ...comparisonHandlers(services.comparisonFront),
   };
 
   // Routes
@@ -224,8 +164,8 @@ export async function buildApp({
   await app.register(exportRoutes, { prefix: '/api/projects', projects: services.projects });
   await app.register(tokenRoutes, { prefix: '/api/tokens', apiTokens: services.apiTokens });
   await app.register(runRoutes, { prefix: '/api/runs', repos, automation: services.automation });
-  await app.register(historyRoutes, { prefix: '/api/history', repos });
-  await app.register(analyticsRoutes, { prefix: '/api/analytics', repos });
+  await app.register(historyRoutes, { prefix: '/api/history', history: services.history });
+  await app.register(analyticsRoutes, { prefix: '/api/analytics', analytics: services.analytics });
   await app.register(scheduleRoutes, { prefix: '/api/projects', schedules: services.schedules });
   await app.register(webhookRoutes, { prefix: '/api/projects', notifications: services.notifications });
   await app.register(settingsRoutes, {
@@ -253,7 +193,7 @@ export async function buildApp({
   });
   await app.register(uploadRoutes, { auth, repos, blobs, urls, config, comparisons: services.comparisons });
   await app.register(comparisonRoutes, { repos, blobs, urls, comparisons: services.comparisons });
-  await app.register(gatewayRoutes, { services, hub, handlers });
+  await app.register(gatewayRoutes, { auth, config, hub, handlers });
   await app.register(cleanupRoutes, { auth, limits, hub, handlers });
   await registerWebApp(app, config.webDist);
 

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { openDatabase, redactUrl } from '@argus/db';
 import { pino } from 'pino';
+import { startWorker } from './compose/worker';
 import { loadConfig, loadDotEnv } from './config';
 import { securePrivateDir } from './data-dir';
 import { databaseRetry } from './database-retry';
 import { createLogDestination } from './logging/log-destination';
-import { startWorker } from './scale/start-worker';
 import { startShutdownWatchdog } from './shutdown/watchdog';
 
 // `npm run worker`: a process that takes automation jobs from the queue and holds the browsers that run

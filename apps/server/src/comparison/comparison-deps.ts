@@ -1,6 +1,5 @@
 import type { Repositories } from '@argus/db';
 import type { BrowserSession, QueueOptions, SessionOptions, TargetPolicy } from '@argus/engine';
-import type { ClientMessageOf } from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ActivityRegistry } from '../activity/activity-registry';
 import type { ModelClientResolver } from '../automation/engines';
@@ -24,25 +23,6 @@ export interface Senders {
 
 /** A comparison's progress as the user sees it (the percent never goes backwards). */
 export type Progress = (percent: number, message: string) => void;
-
-/**
- * Where a checked comparison goes when it does not run in this process: a web process with REDIS_URL
- * queues it for a worker (scale/queued-comparisons.ts), which checks it again and runs it there
- * (docs/DEPLOYMENT.md#how-work-flows).
- */
-export interface ComparisonHandOff {
-  /** Queues it; a Refusal (ALREADY_COMPARING) while the user's comparison is queued or running. */
-  start(
-    userId: string,
-    data: ClientMessageOf<'figma_website_comparison'>['data'],
-    requestId?: string,
-  ): Promise<void>;
-  /**
-   * Stops the user's comparison (of the session named, or any), queued or running, and has it said to
-   * every socket of the user: by the worker holding it, else by the hand-off itself.
-   */
-  stop(userId: string, sessionId: string | null): Promise<void>;
-}
 
 /** What a comparison's work needs of the server. */
 export interface ComparisonDeps {
@@ -73,8 +53,6 @@ export interface ComparisonDeps {
    * to the measured results when it sees images; none: no review is ever asked for.
    */
   reviewModel?: ModelClientResolver;
-  /** Set: checked comparisons are handed off to workers rather than run here. */
-  handOff?: ComparisonHandOff;
   /** UPLOADS_PER_USER, as the composition root counts it (in Redis with REDIS_URL); none: this process's own. */
   uploadLimit?: RateLimit;
   /** Figma's API is called with it (tests inject one). @default globalThis.fetch */

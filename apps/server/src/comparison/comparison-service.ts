@@ -2,10 +2,12 @@ import { type DetailedComparison, figmaSharingInstructions } from '@argus/design
 import { AbortedError } from '@argus/engine';
 import type { ClientMessageOf, ComparisonResults } from '@argus/protocol';
 import type { Activity } from '../activity/activity-registry';
-import { addressed, isUserBroadcast, type Send } from '../realtime/user-channel';
+import { addressed, type Send } from '../realtime/user-channel';
 import { reviewComparison } from './ai-review';
 import { captureAndCompare } from './capture';
 import type { ComparisonDeps, Emit, Progress, Senders } from './comparison-deps';
+import type { ComparisonFront } from './comparison-front';
+import { ComparisonIntake, type Launch } from './comparison-intake';
 import { type DesignFrames, fetchFigmaFrames, mergeFigmaStyles } from './figma-frames';
 import { ImageWorkGate } from './image-work';
 import { Refusals } from './refusals';
@@ -21,7 +23,8 @@ import { ComparisonStorage, finalResults } from './storage';
 import { Uploads } from './uploads';
 
 export { REVIEW_UNAVAILABLE } from './ai-review';
-export type { ComparisonDeps, ComparisonHandOff, Senders } from './comparison-deps';
+export type { ComparisonDeps, Senders } from './comparison-deps';
+export type { ComparisonFront } from './comparison-front';
 export { FIGMA_ACCESS_REQUIRED } from './refusals';
 export {
   ALREADY_COMPARING,
@@ -35,9 +38,6 @@ export { ENGINE_FIGMA, ENGINE_PIXEL } from './storage';
 export { UPLOAD_BUSY } from './uploads';
 
 export const COMPARISON_STOPPED = 'Comparison stopped';
-
-/** The `request_id` a socket handler's broadcast echoes, for a worker to echo too. */
-const requestIdOf = (send: Send) => (isUserBroadcast(send) ? send.requestId : undefined);
 
 /** A comparison's own progress record, for the activity registry. */
 interface ComparisonProgress {
@@ -54,19 +54,18 @@ interface ComparisonProgress {
  * whether or not a socket still listens; a stop ends the work within a second (the signal reaches the
  * Figma requests, the pool's queue and the browser sessions, which close).
  *
- * It orchestrates; each step is a file of this folder: request-checks.ts, uploads.ts, figma-frames.ts,
- * capture.ts, ai-review.ts, storage.ts, and refusals.ts for what the user is told when one fails.
+ * It orchestrates; each step is a file of this folder: comparison-intake.ts (a request as it arrives),
+ * request-checks.ts, uploads.ts, figma-frames.ts, capture.ts, ai-review.ts, storage.ts, and refusals.ts
+ * for what the user is told when one fails. It is also the local ComparisonFront (comparison-front.ts).
  */
-export class ComparisonService {
-  /** Requests still being checked (before their activity exists), so a Stop can reach them too. */
-  private readonly checking = new Set<{ userId: string; sessionId: string | null; stopped: boolean }>();
-
+export class ComparisonService implements ComparisonFront {
   /** Image work of every comparison and upload in this process, COMPARISON_IMAGE_CONCURRENCY at once. */
   readonly imageWork: ImageWorkGate;
   private readonly checks: RequestChecks;
   private readonly uploads: Uploads;
   private readonly refusals: Refusals;
   private readonly storage: ComparisonStorage;
+  private readonly intake: ComparisonIntake;
 
   constructor(private readonly deps: ComparisonDeps) {
     this.imageWork = new ImageWorkGate(deps.config.comparisonImageConcurrency);
@@ -74,6 +73,20 @@ export class ComparisonService {
     this.uploads = new Uploads(deps, this.checks, this.decodeWork);
     this.refusals = new Refusals(deps);
     this.storage = new ComparisonStorage(deps);
+    this.intake = this.intakeFor((userId, request, _data, emit) => {
+      this.start(userId, request, emit);
+    });
+  }
+
+  /**
+   * Requests checked with this process's checks, uploads and refusals, then handed to `launch`: how
+   * the queued front (scale/queued-comparisons.ts) checks before it queues.
+   */
+  intakeFor(launch: Launch): ComparisonIntake {
+    return new ComparisonIntake(
+      { checks: this.checks, uploads: this.uploads, refusals: this.refusals },
+      launch,
+    );
   }
 
   /**
@@ -88,35 +101,9 @@ export class ComparisonService {
   /** Runs a decode of an upload's under the process's image-work bound. */
   readonly decodeWork = <T>(run: () => Promise<T>): Promise<T> => this.imageWork.run(run);
 
-  /** Checks a request, then starts it unless a Stop arrived while it was being checked. */
-  private async checkAndStart(
-    userId: string,
-    data: CompareData,
-    emit: Emit,
-    requestId?: string,
-  ): Promise<void> {
-    const pending = { userId, sessionId: data.session_id || null, stopped: false };
-    this.checking.add(pending);
-    try {
-      const request = await this.checks.check(userId, data);
-      if (pending.stopped) return;
-      if (this.deps.handOff) await this.deps.handOff.start(userId, data, requestId);
-      else this.start(userId, request, emit);
-    } finally {
-      this.checking.delete(pending);
-    }
-  }
-
   /** `figma_website_comparison`: checks, then compares in the background. */
-  async compare(userId: string, data: CompareData, send: Senders): Promise<void> {
-    const sessionId = data.session_id || null;
-    const emit = addressed(send.broadcast, sessionId);
-    const refuse = addressed(send.reply, sessionId);
-    try {
-      await this.checkAndStart(userId, data, emit, requestIdOf(send.broadcast));
-    } catch (error) {
-      this.refusals.refuse(error, refuse, data.comparison_type === 'figma' ? data.figma_url : null);
-    }
+  compare(userId: string, data: CompareData, send: Senders): Promise<void> {
+    return this.intake.compare(userId, data, send);
   }
 
   /**
@@ -135,27 +122,12 @@ export class ComparisonService {
   }
 
   /** `upload_and_compare_image`: stores the image as an upload (`upload_completed`), then compares it if a website is given. */
-  async uploadAndCompare(
+  uploadAndCompare(
     userId: string,
     data: ClientMessageOf<'upload_and_compare_image'>['data'],
     send: Senders,
   ): Promise<void> {
-    const sessionId = data.session_id || null;
-    const emit = addressed(send.broadcast, sessionId);
-    const refuse = addressed(send.reply, sessionId);
-    try {
-      const row = await this.uploads.fromDataUrl(userId, data);
-      emit(this.uploads.completed(row));
-      if (!data.website_url) return;
-      await this.checkAndStart(
-        userId,
-        { comparison_type: 'image', file_id: row.id, website_url: data.website_url, session_id: sessionId },
-        emit,
-        requestIdOf(send.broadcast),
-      );
-    } catch (error) {
-      this.refusals.refuse(error, refuse, null);
-    }
+    return this.intake.uploadAndCompare(userId, data, send);
   }
 
   /**
@@ -163,11 +135,8 @@ export class ComparisonService {
    * is over; with nothing under way it says so at once (the screen may have missed the end).
    */
   async stop(userId: string, sessionId: string | null, send: Send): Promise<void> {
-    // A request still being checked is not started (nor handed off) once its checks end.
-    for (const pending of this.checking)
-      if (pending.userId === userId && (!sessionId || pending.sessionId === sessionId))
-        pending.stopped = true;
-    if (this.deps.handOff) return this.deps.handOff.stop(userId, sessionId);
+    // A request still being checked is not started once its checks end.
+    this.intake.stopChecks(userId, sessionId);
     const running = this.deps.activities
       .list(userId, { feature: 'design' })
       .find((a) => !sessionId || a.sessionId === sessionId);

@@ -9,7 +9,7 @@ import {
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import { toPublicUser } from '../auth/auth-service';
-import type { Services } from '../compose/services';
+import type { Services } from '../app-services';
 import { AppError } from '../errors';
 import type { RateLimit } from '../limits/rate-limiter';
 import { currentUser } from '../plugins/authenticate';

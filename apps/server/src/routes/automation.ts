@@ -10,7 +10,7 @@ import {
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import { checkSessionOwner, ownTestRun } from '../auth/ownership';
-import type { Services } from '../compose/services';
+import type { Services } from '../app-services';
 import { AppError } from '../errors';
 import { checkRunSize } from '../limits/quotas';
 import { currentUser } from '../plugins/authenticate';

@@ -8,7 +8,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { toUploadedDesign } from '../comparison/design-uploads';
-import type { Services } from '../compose/services';
+import type { Services } from '../app-services';
 import { AppError } from '../errors';
 import { currentUser } from '../plugins/authenticate';
 import type { SignedQuery } from '../storage/signed-urls';

@@ -1,6 +1,6 @@
 import { type DemoRequestResponse, DemoRequestSchema } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../compose/services';
+import type { Services } from '../app-services';
 import { AppError } from '../errors';
 import { parseWith } from '../validation';
 

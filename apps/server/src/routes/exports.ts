@@ -3,7 +3,7 @@ import { IdParamsSchema, MOBILE_VIEWPORT } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import { strToU8, zipSync } from 'fflate';
 import { z } from 'zod';
-import type { Services } from '../compose/services';
+import type { Services } from '../app-services';
 import { currentUser } from '../plugins/authenticate';
 import { environmentOf } from '../projects/project-service';
 import { parseWith } from '../validation';

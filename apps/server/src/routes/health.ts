@@ -1,6 +1,6 @@
 import type { HealthResponse } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../compose/services';
+import type { Services } from '../app-services';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type HealthRouteServices = Pick<Services, 'db'> & { config: Pick<Services['config'], 'version'> };

@@ -7,13 +7,12 @@ import {
   type RunComparison,
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../compose/services';
-import { HistoryService } from '../history/history-service';
+import type { Services } from '../app-services';
 import { currentUser } from '../plugins/authenticate';
 import { parseWith } from '../validation';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
-export type HistoryRouteServices = Pick<Services, 'repos'>;
+export type HistoryRouteServices = Pick<Services, 'history'>;
 
 /**
  * Test history (docs/HISTORY.md): the list of runs, design comparisons and conversations, a run
@@ -21,7 +20,7 @@ export type HistoryRouteServices = Pick<Services, 'repos'>;
  * user's run answers 404 like a missing one.
  */
 export async function historyRoutes(app: FastifyInstance, services: HistoryRouteServices) {
-  const history = new HistoryService(services.repos);
+  const { history } = services;
   app.addHook('preHandler', app.requireUser);
 
   app.get('/', async (request): Promise<HistoryPage> => {

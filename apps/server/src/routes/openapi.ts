@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../compose/services';
+import type { Services } from '../app-services';
 import { openApiDocument } from '../openapi/openapi';
 
 export type OpenApiRouteServices = { config: Pick<Services['config'], 'version'> };

@@ -1,7 +1,7 @@
 import type { TestRunRow } from '@argus/db';
 import { IdParamsSchema, isRunOver, type RunEvent, type RunReport } from '@argus/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../compose/services';
+import type { Services } from '../app-services';
 import { AppError } from '../errors';
 import { currentUser } from '../plugins/authenticate';
 import { junitXml, runReport } from '../runs/run-report';

@@ -1,7 +1,7 @@
 import { IdParamsSchema, type Schedule, ScheduleInputSchema, ScheduleUpdateSchema } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Services } from '../compose/services';
+import type { Services } from '../app-services';
 import { currentUser } from '../plugins/authenticate';
 import { parseWith } from '../validation';
 

@@ -1,7 +1,7 @@
 import { IdParamsSchema, ScreenshotRecordSchema, TestCaseScreenshotsParamsSchema } from '@argus/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ownTestRun } from '../auth/ownership';
-import type { Services } from '../compose/services';
+import type { Services } from '../app-services';
 import { AppError } from '../errors';
 import { storageQuotaError } from '../limits/quotas';
 import { bearerToken } from '../plugins/authenticate';

@@ -6,7 +6,7 @@ import {
   type TestConnectionResponse,
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../compose/services';
+import type { Services } from '../app-services';
 import { AppError } from '../errors';
 import { currentUser } from '../plugins/authenticate';
 import { parseWith } from '../validation';

@@ -1,6 +1,6 @@
 import { type ApiToken, ApiTokenCreateSchema, IdParamsSchema } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../compose/services';
+import type { Services } from '../app-services';
 import { currentUser } from '../plugins/authenticate';
 import { parseWith } from '../validation';
 

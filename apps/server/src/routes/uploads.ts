@@ -7,7 +7,7 @@ import {
   toUploadedDesign,
   UPLOAD_TOO_LARGE,
 } from '../comparison/design-uploads';
-import type { Services } from '../compose/services';
+import type { Services } from '../app-services';
 import { AppError } from '../errors';
 import { bearerToken } from '../plugins/authenticate';
 import type { DesignLinkKind, SignedQuery } from '../storage/signed-urls';

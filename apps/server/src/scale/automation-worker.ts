@@ -1,11 +1,12 @@
 import type { ServerMessageInput } from '@argus/protocol';
 import { DelayedError, type Job } from 'bullmq';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { AutomationService, RunControl } from '../automation/automation-service';
 import { AppError } from '../errors';
 import { echoing, type Send, type UserChannel } from '../realtime/user-channel';
 import { AutomationJobSchema, type JobReply, WorkerControlSchema } from './automation-jobs';
-import { QueueWorker, type QueueWorkerOptions } from './queue-worker';
+import type { QueueJobs } from './queue-worker';
 import {
   AUTOMATION_QUEUE,
   jobReplies,
@@ -15,62 +16,39 @@ import {
   WORKER_CONTROL,
 } from './redis-keys';
 
-export interface AutomationWorkerDeps
-  extends Pick<QueueWorkerOptions, 'subscriber' | 'connection' | 'concurrency' | 'lockMs' | 'log'> {
+export interface AutomationWorkerDeps {
   automation: AutomationService;
   /** The user's sockets, through Redis (RedisUserChannel). */
   channel: UserChannel;
   /** Commands and publishing. */
   redis: Redis;
+  log: FastifyBaseLogger;
 }
 
 /**
  * A worker process's side of the automation queue (docs/DEPLOYMENT.md#how-work-flows): takes jobs,
  * runs each through the same AutomationService one process uses, over this process's browsers, and
  * says what happens on the job's reply channel and the user's. It also answers the web processes'
- * control messages for the work it holds: stop, video, where it stands.
+ * control messages for the work it holds: stop, video, where it stands. A QueueWorker takes its jobs.
  */
-export class AutomationWorker {
-  private readonly queue: QueueWorker;
-  /** Jobs this worker has taken (for tests and diagnostics). */
-  taken = 0;
+export class AutomationWorker implements QueueJobs {
+  readonly queue = AUTOMATION_QUEUE;
+  readonly controlChannel = WORKER_CONTROL;
+
+  constructor(private readonly deps: AutomationWorkerDeps) {}
+
+  /**
+   * On a stop: a run under way finishes the cases it has started, then goes back to the queue for
+   * another worker to resume (`runControl`); a generation finishes.
+   */
+  onStop(): void {
+    this.stopping = true;
+  }
+
   /** Set on a stop: the runs under way take no new case and go back to the queue (`runControl`). */
   private stopping = false;
 
-  constructor(private readonly deps: AutomationWorkerDeps) {
-    this.queue = new QueueWorker({
-      ...deps,
-      queue: AUTOMATION_QUEUE,
-      control: WORKER_CONTROL,
-      process: (job, token) => this.process(job, token),
-      onControl: (text) => this.control(text),
-    });
-  }
-
-  start(): Promise<void> {
-    return this.queue.start();
-  }
-
-  /** Takes no new job until `resume`; the jobs under way go on. */
-  pause(): Promise<void> {
-    return this.queue.pause();
-  }
-
-  resume(): void {
-    this.queue.resume();
-  }
-
-  /**
-   * Takes no new job. A run under way finishes the cases it has started, then goes back to the queue
-   * for another worker to resume (`runControl`); a generation finishes.
-   */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    await this.queue.stop();
-  }
-
-  private async process(job: Job, token?: string): Promise<void> {
-    this.taken++;
+  async process(job: Job, token?: string): Promise<void> {
     const { automation, channel, redis, log } = this.deps;
     const reply = (message: JobReply) => redis.publish(jobReplies(String(job.id)), JSON.stringify(message));
     const parsed = AutomationJobSchema.safeParse(job.data);
@@ -156,7 +134,7 @@ export class AutomationWorker {
     if (runId) await this.deps.redis.eval(SET_RUN_SCRIPT, 1, userAutomation(userId), jobId, runId);
   }
 
-  private async control(text: string): Promise<void> {
+  async onControl(text: string): Promise<void> {
     const { automation, channel, redis } = this.deps;
     const parsed = WorkerControlSchema.safeParse(JSON.parse(text));
     if (!parsed.success) return;

@@ -1,19 +1,20 @@
 import type { ServerMessageInput } from '@argus/protocol';
 import type { Job } from 'bullmq';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { ComparisonService } from '../comparison/comparison-service';
 import { echoing, type UserChannel } from '../realtime/user-channel';
 import { ComparisonControlSchema, ComparisonJobSchema } from './comparison-jobs';
-import { QueueWorker, type QueueWorkerOptions } from './queue-worker';
+import type { QueueJobs } from './queue-worker';
 import { COMPARISON_CONTROL, COMPARISON_QUEUE, RELEASE_USER_KEY, userComparison } from './redis-keys';
 
-export interface ComparisonWorkerDeps
-  extends Pick<QueueWorkerOptions, 'subscriber' | 'connection' | 'concurrency' | 'lockMs' | 'log'> {
+export interface ComparisonWorkerDeps {
   comparisons: ComparisonService;
   /** The user's sockets, through Redis (RedisUserChannel). */
   channel: UserChannel;
   /** Commands. */
   redis: Redis;
+  log: FastifyBaseLogger;
 }
 
 /**
@@ -22,33 +23,15 @@ export interface ComparisonWorkerDeps
  * ComparisonService one process uses, over this process's browsers; its progress and outcome reach
  * every socket of the user through Redis. A stop from any web process reaches the worker comparing.
  * A comparison whose worker died is taken up again once and starts over (it stores nothing until its end).
+ * On a stop, the comparisons under way finish. A QueueWorker takes its jobs.
  */
-export class ComparisonWorker {
-  private readonly queue: QueueWorker;
-  /** Comparisons this worker has taken (for tests and diagnostics). */
-  taken = 0;
+export class ComparisonWorker implements QueueJobs {
+  readonly queue = COMPARISON_QUEUE;
+  readonly controlChannel = COMPARISON_CONTROL;
 
-  constructor(private readonly deps: ComparisonWorkerDeps) {
-    this.queue = new QueueWorker({
-      ...deps,
-      queue: COMPARISON_QUEUE,
-      control: COMPARISON_CONTROL,
-      process: (job) => this.process(job),
-      onControl: (text) => this.control(text),
-    });
-  }
+  constructor(private readonly deps: ComparisonWorkerDeps) {}
 
-  start(): Promise<void> {
-    return this.queue.start();
-  }
-
-  /** Takes no new comparison; the ones under way finish. */
-  stop(): Promise<void> {
-    return this.queue.stop();
-  }
-
-  private async process(job: Job): Promise<void> {
-    this.taken++;
+  async process(job: Job): Promise<void> {
     const { comparisons, channel, redis, log } = this.deps;
     const parsed = ComparisonJobSchema.safeParse(job.data);
     if (!parsed.success) {
@@ -68,7 +51,7 @@ export class ComparisonWorker {
     }
   }
 
-  private async control(text: string): Promise<void> {
+  async onControl(text: string): Promise<void> {
     const { comparisons, channel } = this.deps;
     const parsed = ComparisonControlSchema.safeParse(JSON.parse(text));
     if (!parsed.success) return;

@@ -1,19 +1,20 @@
 import type { ServerMessageInput } from '@argus/protocol';
 import type { Job } from 'bullmq';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { ConversationService } from '../conversation/conversation-service';
 import { AppError } from '../errors';
 import type { UserChannel } from '../realtime/user-channel';
 import { ConversationControlSchema, ConversationJobSchema } from './conversation-jobs';
-import { QueueWorker, type QueueWorkerOptions } from './queue-worker';
+import type { QueueJobs } from './queue-worker';
 import { CONVERSATION_CONTROL, CONVERSATION_QUEUE, RELEASE_USER_KEY, userConversation } from './redis-keys';
 
-export interface ConversationWorkerDeps
-  extends Pick<QueueWorkerOptions, 'subscriber' | 'connection' | 'concurrency' | 'lockMs' | 'log'> {
+export interface ConversationWorkerDeps {
   conversations: ConversationService;
   /** The user's sockets, through Redis (RedisUserChannel, its presence from scale/presence.ts). */
   channel: UserChannel;
   redis: Redis;
+  log: FastifyBaseLogger;
 }
 
 /**
@@ -22,48 +23,24 @@ export interface ConversationWorkerDeps
  * it closes (a stop, the idle or grace clock, its lifetime). Chat, takeover input, resumes and stops
  * from any web process reach the worker holding the session. A live browser whose worker died is
  * opened again once on another worker, at its start page (its page state is lost with the browser).
+ * A QueueWorker takes its jobs.
  */
-export class ConversationWorker {
-  private readonly queue: QueueWorker;
-  /** Live browsers this worker has opened (for tests and diagnostics). */
-  taken = 0;
+export class ConversationWorker implements QueueJobs {
+  readonly queue = CONVERSATION_QUEUE;
+  readonly controlChannel = CONVERSATION_CONTROL;
 
-  constructor(private readonly deps: ConversationWorkerDeps) {
-    this.queue = new QueueWorker({
-      ...deps,
-      queue: CONVERSATION_QUEUE,
-      control: CONVERSATION_CONTROL,
-      process: (job) => this.process(job),
-      onControl: (text) => this.control(text),
-    });
-  }
+  constructor(private readonly deps: ConversationWorkerDeps) {}
 
-  start(): Promise<void> {
-    return this.queue.start();
-  }
-
-  /** Takes no new live browser until `resume`; the ones open stay. */
-  pause(): Promise<void> {
-    return this.queue.pause();
-  }
-
-  resume(): void {
-    this.queue.resume();
-  }
-
-  /** Takes no new live browser, closes the ones open (each user is told why), then stops. */
-  async stop(): Promise<void> {
-    const closing = this.queue.stop();
-    await this.deps.conversations.shutdown();
-    await closing;
+  /** On a stop: the live browsers open close (each user is told why). */
+  onStop(): Promise<void> {
+    return this.deps.conversations.shutdown();
   }
 
   private toUser(userId: string) {
     return (message: ServerMessageInput) => this.deps.channel.sendToUser(userId, message);
   }
 
-  private async process(job: Job): Promise<void> {
-    this.taken++;
+  async process(job: Job): Promise<void> {
     const { conversations, redis, log } = this.deps;
     const parsed = ConversationJobSchema.safeParse(job.data);
     if (!parsed.success) {
@@ -103,7 +80,7 @@ export class ConversationWorker {
     }
   }
 
-  private async control(text: string): Promise<void> {
+  async onControl(text: string): Promise<void> {
     const { conversations } = this.deps;
     const parsed = ConversationControlSchema.safeParse(JSON.parse(text));
     if (!parsed.success) return;

@@ -12,6 +12,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningWorker, startWorker } from '../compose/worker';
 import { loadConfig } from '../config';
 import { databaseRetry } from '../database-retry';
 import { client } from '../testing/api-targets';
@@ -19,7 +20,6 @@ import { type InProcessServer, startInProcess } from '../testing/in-process-serv
 import { LONG_SUITE, runDetail, runEnd, siteProject, startScaleSite } from '../testing/scale-site';
 import { testServerEnv } from '../testing/spawn-server';
 import { AUTOMATION_QUEUE } from './redis-keys';
-import { type RunningWorker, startWorker } from './start-worker';
 
 const PG_URL = process.env.TEST_DATABASE_URL;
 

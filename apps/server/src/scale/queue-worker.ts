@@ -2,15 +2,27 @@ import { type Job, Worker } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 
-export interface QueueWorkerOptions {
-  /** The BullMQ queue it takes jobs from. */
-  queue: string;
+/**
+ * One queue's work as a worker process does it (automation-worker.ts, comparison-worker.ts,
+ * conversation-worker.ts): how a job is done, and how a control message about the work is answered.
+ */
+export interface QueueJobs {
+  /** The BullMQ queue the jobs come from. */
+  readonly queue: string;
   /** The pub/sub channel of web processes' requests about that work (stop, chat…). */
-  control: string;
-  process: (job: Job, token?: string) => Promise<void>;
+  readonly controlChannel: string;
+  process(job: Job, token?: string): Promise<void>;
   /** A control message, as published; errors are logged. */
-  onControl: (text: string) => Promise<void>;
-  /** Subscribed to `control` (a connection in subscriber mode, shared by a worker's queues). */
+  onControl(text: string): Promise<void>;
+  /**
+   * Called once the queue takes no new job, while the jobs under way end: what this work does before
+   * the worker stops (a run hands itself back, live browsers close). @default nothing
+   */
+  onStop?(): Promise<void> | void;
+}
+
+export interface QueueWorkerOptions {
+  /** Subscribed to the control channel (a connection in subscriber mode, shared by a worker's queues). */
   subscriber: Redis;
   /** BullMQ's own connection. */
   connection: Redis;
@@ -25,33 +37,43 @@ export interface QueueWorkerOptions {
 }
 
 /**
- * What every queue of a worker process shares (scale/automation-worker.ts, comparison-worker.ts,
- * conversation-worker.ts): a BullMQ Worker whose jobs are taken up again once after their worker died
- * (`maxStalledCount` 1: a job that kills its worker twice fails), and the control channel it listens on.
+ * What every queue of a worker process shares: a BullMQ Worker whose jobs are taken up again once after
+ * their worker died (`maxStalledCount` 1: a job that kills its worker twice fails), the control channel
+ * it listens on, and its start, pause and stop. compose/worker.ts builds one per queue.
  */
 export class QueueWorker {
   private worker: Worker | null = null;
+  /** Jobs this worker has taken (for tests and diagnostics). */
+  taken = 0;
 
-  constructor(private readonly options: QueueWorkerOptions) {}
+  constructor(
+    private readonly jobs: QueueJobs,
+    private readonly options: QueueWorkerOptions,
+  ) {}
 
   async start(): Promise<void> {
-    const { subscriber, control, log } = this.options;
+    const { subscriber, log } = this.options;
+    const { queue, controlChannel } = this.jobs;
     subscriber.on('message', (channel: string, text: string) => {
-      if (channel !== control) return;
-      this.options
+      if (channel !== controlChannel) return;
+      this.jobs
         .onControl(text)
         .catch((error: unknown) => log.error({ err: error, channel }, 'a control message failed'));
     });
-    await subscriber.subscribe(control);
+    await subscriber.subscribe(controlChannel);
     const lockMs = this.options.lockMs ?? 30_000;
-    this.worker = new Worker(this.options.queue, (job, token) => this.options.process(job, token), {
+    const process = (job: Job, token?: string) => {
+      this.taken++;
+      return this.jobs.process(job, token);
+    };
+    this.worker = new Worker(queue, process, {
       connection: this.options.connection,
       concurrency: this.options.concurrency,
       lockDuration: lockMs,
       stalledInterval: lockMs,
       maxStalledCount: 1,
     });
-    this.worker.on('error', (error) => log.error({ err: error, queue: this.options.queue }, 'queue worker'));
+    this.worker.on('error', (error) => log.error({ err: error, queue }, 'queue worker'));
   }
 
   /** Takes no new job until `resume`; the jobs under way go on. */
@@ -63,9 +85,15 @@ export class QueueWorker {
     this.worker?.resume();
   }
 
-  /** Takes no new job and resolves once the jobs under way have ended. */
+  /** Takes no new job, lets the work do what it does on a stop (`onStop`), and resolves once the jobs under way have ended. */
   async stop(): Promise<void> {
+    const closing = this.close();
+    await this.jobs.onStop?.();
+    await closing;
+  }
+
+  private async close(): Promise<void> {
     await this.worker?.close();
-    await this.options.subscriber.unsubscribe(this.options.control).catch(() => {});
+    await this.options.subscriber.unsubscribe(this.jobs.controlChannel).catch(() => {});
   }
 }

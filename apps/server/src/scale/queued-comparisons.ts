@@ -1,16 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import type { ClientMessageOf } from '@argus/protocol';
 import type { Queue } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { Senders } from '../comparison/comparison-deps';
+import type { ComparisonFront } from '../comparison/comparison-front';
+import type { ComparisonIntake } from '../comparison/comparison-intake';
 import {
   ALREADY_COMPARING,
   COMPARISON_STOPPED,
   type CompareData,
-  type ComparisonHandOff,
+  type ComparisonService,
   Refusal,
 } from '../comparison/comparison-service';
 import { AppError } from '../errors';
-import type { UserChannel } from '../realtime/user-channel';
+import type { Send, UserChannel } from '../realtime/user-channel';
 import {
   type ComparisonControl,
   type ComparisonJob,
@@ -27,6 +31,11 @@ export interface QueuedComparisonsDeps {
   redis: Redis;
   /** Every socket of a user, on every web process (RedisUserChannel). */
   users: UserChannel;
+  /**
+   * This process's own service, running no comparison: its checks, uploads and refusals take a request
+   * before it is queued, and it answers what concerns no comparison (the Figma help).
+   */
+  local: ComparisonService;
   log: FastifyBaseLogger;
 }
 
@@ -37,10 +46,45 @@ export interface QueuedComparisonsDeps {
  * user's key names the job from the moment it is queued until it ends. Its place in line, and a stop
  * of a comparison still queued, are said to every socket of the user on every web process.
  */
-export class QueuedComparisons implements ComparisonHandOff {
-  constructor(private readonly deps: QueuedComparisonsDeps) {}
+export class QueuedComparisons implements ComparisonFront {
+  /** Checks a request here, as one process does, then queues it. */
+  private readonly intake: ComparisonIntake;
 
-  async start(userId: string, data: CompareData, requestId?: string): Promise<void> {
+  constructor(private readonly deps: QueuedComparisonsDeps) {
+    this.intake = deps.local.intakeFor((userId, _request, data, _emit, requestId) =>
+      this.enqueue(userId, data, requestId),
+    );
+  }
+
+  compare(userId: string, data: CompareData, send: Senders): Promise<void> {
+    return this.intake.compare(userId, data, send);
+  }
+
+  uploadAndCompare(
+    userId: string,
+    data: ClientMessageOf<'upload_and_compare_image'>['data'],
+    send: Senders,
+  ): Promise<void> {
+    return this.intake.uploadAndCompare(userId, data, send);
+  }
+
+  help(data: ClientMessageOf<'get_figma_help'>['data'], send: Send): void {
+    this.deps.local.help(data, send);
+  }
+
+  /**
+   * Stops the user's comparison (of the session named, or any), queued or running, and has it said to
+   * every socket of the user: by the worker holding it, else here. `_send` is not used: what the stop
+   * says reaches every socket of the user.
+   */
+  async stop(userId: string, sessionId: string | null, _send: Send): Promise<void> {
+    // A request still being checked is not queued once its checks end.
+    this.intake.stopChecks(userId, sessionId);
+    await this.stopQueued(userId, sessionId);
+  }
+
+  /** Queues a checked comparison; a Refusal (ALREADY_COMPARING) while the user's is queued or running. */
+  private async enqueue(userId: string, data: CompareData, requestId?: string): Promise<void> {
     const { queue, redis } = this.deps;
     const jobId = randomUUID();
     const sessionId = data.session_id || null;
@@ -75,7 +119,7 @@ export class QueuedComparisons implements ComparisonHandOff {
     }
   }
 
-  async stop(userId: string, sessionId: string | null): Promise<void> {
+  private async stopQueued(userId: string, sessionId: string | null): Promise<void> {
     const current = await this.current(userId);
     const stopped = (session: string | null) =>
       this.deps.users.sendToUser(userId, {

@@ -14,11 +14,11 @@ import { createScratchDatabase, type Database, openDatabase } from '@argus/db';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningWorker, startWorker } from '../compose/worker';
 import { loadConfig } from '../config';
 import { client } from '../testing/api-targets';
 import { type InProcessServer, startInProcess } from '../testing/in-process-server';
 import { freePort, testServerEnv } from '../testing/spawn-server';
-import { type RunningWorker, startWorker } from './start-worker';
 
 const PG_URL = process.env.TEST_DATABASE_URL;
 const HAS_REDIS_SERVER = spawnSync('redis-server', ['--version']).status === 0;

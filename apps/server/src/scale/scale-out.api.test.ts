@@ -15,6 +15,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveFixtureApp } from '../../../../fixtures/apps/serve';
 import { TODO_FIXTURE_SUITE, TODO_STATES } from '../../../../fixtures/apps/todo-suite';
+import { type RunningWorker, startWorker } from '../compose/worker';
 import { loadConfig } from '../config';
 import { client } from '../testing/api-targets';
 import { type InProcessServer, startInProcess } from '../testing/in-process-server';
@@ -32,7 +33,6 @@ import { SMALL_EXPLORATION } from '../testing/small-exploration';
 import { spawnServer, spawnWorker, testServerEnv } from '../testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
 import { reopenedMessage } from './conversation-worker';
-import { type RunningWorker, startWorker } from './start-worker';
 
 const PG_URL = process.env.TEST_DATABASE_URL;
 /** A Redis database of its own, emptied before and after. */

@@ -12,8 +12,8 @@ import {
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
+import type { Services } from '../app-services';
 import { checkJsonShape } from '../body-limits';
-import type { Services } from '../compose/services';
 import { AppError } from '../errors';
 import { dispatch, errorAbout, type MessageHandlers, messageContext } from './message-handlers';
 import type { RealtimeHub } from './realtime-hub';
@@ -25,6 +25,20 @@ const FLOOD_WINDOW_MS = 10_000;
 /** A refused frame larger than this is not read to address its refusal: it goes to `connection`. */
 const DESCRIBE_REFUSED_MAX_BYTES = 64 * 1024;
 
+/** What the gateway uses of the app's services (app.ts hands it only these). */
+export type GatewayServices = {
+  auth: Pick<Services['auth'], 'userFromToken'>;
+  config: Pick<
+    Services['config'],
+    | 'wsMaxBufferedBytes'
+    | 'wsMessagesPerSecond'
+    | 'wsMessageBurst'
+    | 'wsMaxInFlight'
+    | 'maxSocketsPerUser'
+    | 'maxSocketsPerAddress'
+  >;
+};
+
 /**
  * `/ws/{userId}`: the token comes as a first `auth` message within a few seconds (docs/ARCHITECTURE.md, The socket); a
  * missing, invalid or foreign token closes the socket with 4401, and so does a `?token=` in the URL
@@ -34,7 +48,7 @@ const DESCRIBE_REFUSED_MAX_BYTES = 64 * 1024;
  */
 export async function gatewayRoutes(
   app: FastifyInstance,
-  { services, hub, handlers }: { services: Services; hub: RealtimeHub; handlers: MessageHandlers },
+  { auth, config, hub, handlers }: GatewayServices & { hub: RealtimeHub; handlers: MessageHandlers },
 ) {
   const alive = new WeakMap<WebSocket, boolean>();
   const heartbeat = setInterval(() => {
@@ -50,7 +64,6 @@ export async function gatewayRoutes(
   heartbeat.unref();
   app.addHook('onClose', async () => clearInterval(heartbeat));
 
-  const { config } = services;
   hub.setSendLimit(config.wsMaxBufferedBytes);
   const perAddress = new SocketCounts();
   let payloadLimitWarned = false;
@@ -91,7 +104,7 @@ export async function gatewayRoutes(
       const authenticate = async (token: string) => {
         authenticating = true;
         try {
-          const found = await services.auth.userFromToken(token);
+          const found = await auth.userFromToken(token);
           if (found.id !== userId) return reject('tokenForeign');
           if (socket.readyState !== socket.OPEN) return;
           clearTimeout(timer);

@@ -1,4 +1,4 @@
-import type { ComparisonService } from '../../comparison/comparison-service';
+import type { ComparisonFront } from '../../comparison/comparison-front';
 import type { MessageHandlers } from '../message-handlers';
 
 /**
@@ -7,7 +7,7 @@ import type { MessageHandlers } from '../message-handlers';
  * background, so a stop gets through at once, and what it says reaches every socket of the user,
  * addressed to the session.
  */
-export function comparisonHandlers(comparisons: ComparisonService): MessageHandlers {
+export function comparisonHandlers(comparisons: ComparisonFront): MessageHandlers {
   return {
     figma_website_comparison: (message, { user, reply, broadcast }) =>
       comparisons.compare(user.id, message.data, { reply, broadcast }),
