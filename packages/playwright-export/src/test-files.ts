@@ -1,0 +1,169 @@
+import { parseStep } from '@argus/protocol';
+import { importLine, literal, type Scope, stepTitle, str, todoComment, Writer, wrap } from './code-text';
+import type { ExportCase, ExportInput, ExportSuite } from './export-types';
+import { AUTH_FILE } from './project-files';
+import { translateStep } from './step-code';
+
+// The test files: a spec per suite (a test per case, a test.step per line) and the login's setup.
+
+interface Body {
+  lines: string[];
+  todo: number;
+  count: number;
+  scope: Scope;
+}
+
+/** The body of a test (or the login setup): one `test.step` per line. */
+function writeSteps(steps: string[], builtinRunId: boolean, startAt: string | null, stepFn: string): Body {
+  const scope: Scope = {
+    builtinRunId,
+    usesRunId: false,
+    usesHealth: false,
+    helpers: new Set(),
+    usesEnv: false,
+  };
+  const w = new Writer();
+  let todo = 0;
+  let count = 0;
+  const lines = steps.filter((l) => l.trim() !== '');
+  const parsed = lines.map((line) => {
+    try {
+      return parseStep(line);
+    } catch {
+      return null;
+    }
+  });
+  if (startAt !== null && parsed[0]?.verb !== 'navigate') {
+    w.line(`await page.goto(${str(startAt, scope)});`);
+  }
+  lines.forEach((line, i) => {
+    count++;
+    const step = parsed[i];
+    if (!step) {
+      todo++;
+      w.lines(todoComment(line, 'not in the step language (a free-form step): write it by hand'));
+      return;
+    }
+    const { code, todo: why } = translateStep(step, scope);
+    if (why) {
+      todo++;
+      w.lines(todoComment(line, why));
+      return;
+    }
+    w.open(`await ${stepFn}.step(${stepTitle(line)}, async () => {`);
+    w.lines(code);
+    w.close('});');
+  });
+  return { lines: w.toString().trimEnd().split('\n'), todo, count, scope };
+}
+
+/** Unique titles within one describe block (Playwright refuses two tests of the same title). */
+function uniqueTitles(names: string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((raw) => {
+    const name = raw.trim() || 'Untitled test';
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    return n === 1 ? name : `${name} (${n})`;
+  });
+}
+
+function importsOf(scope: { helpers: Set<string>; usesEnv: boolean }, base: string[]): string[] {
+  const out = [importLine([...base, ...[...scope.helpers].sort()], './support/argus')];
+  if (scope.usesEnv) out.push("import { env } from './support/env';");
+  return out;
+}
+
+/** The start page when a case does not begin with `Navigate to`: its own URL, else the base URL. */
+function startOf(testCase: ExportCase, root: boolean): string {
+  return testCase.url?.trim() ? testCase.url : root ? '/' : './';
+}
+
+export function specFile(suite: ExportSuite, input: ExportInput, builtinRunId: boolean, root: boolean) {
+  const helpers = new Set<string>();
+  let usesEnv = false;
+  let todo = 0;
+  let count = 0;
+  const body = new Writer();
+  const titles = uniqueTitles(suite.test_cases.map((c) => c.test_name));
+  body.open(`test.describe(${literal(suite.name)}, () => {`);
+  suite.test_cases.forEach((testCase, i) => {
+    const steps = writeSteps(testCase.steps, builtinRunId, startOf(testCase, root), 'test');
+    todo += steps.todo;
+    count += steps.count;
+    for (const n of steps.scope.helpers) helpers.add(n);
+    usesEnv ||= steps.scope.usesEnv;
+    if (i > 0) body.line();
+    const fixtures = steps.scope.usesHealth ? '{ page, pageHealth }' : '{ page }';
+    const description = testCase.description?.trim();
+    if (description) for (const l of wrap(description, 96)) body.line(`// ${l}`);
+    body.open(`test(${literal(titles[i])}, async (${fixtures}) => {`);
+    if (steps.scope.usesRunId) body.line('const runId = makeRunId(); // {{RUN_ID}}: new for every test');
+    body.lines(steps.lines);
+    body.close('});');
+    if (steps.scope.usesRunId) helpers.add('makeRunId');
+  });
+  body.close('});');
+  const header = [
+    `// ${suite.name}: exported from Argus (project "${input.project}", environment "${input.environment.name}").`,
+    '// Each test is a saved test case; each test.step is one line of its steps.',
+    ...importsOf({ helpers, usesEnv }, ['expect', 'test']),
+    '',
+  ];
+  return { content: `${header.join('\n')}\n${body.toString()}`, todo, count };
+}
+
+export function authSetupFile(input: ExportInput, builtinRunId: boolean, root: boolean) {
+  const login = input.login;
+  const w = new Writer();
+  if (login.mode === 'credentials') {
+    const scope: Scope = {
+      builtinRunId,
+      usesRunId: false,
+      usesHealth: false,
+      helpers: new Set(),
+      usesEnv: true,
+    };
+    w.line("import { test as setup } from '@playwright/test';");
+    if (login.totp_secret) w.line("import { TOTP, URI } from 'otpauth';");
+    w.line("import { signIn } from './support/argus';");
+    w.line("import { env } from './support/env';");
+    w.line();
+    w.line('/** Signs in once, as Argus does before a run, and keeps the state every test starts from. */');
+    w.open("setup('sign in', async ({ page }) => {");
+    w.open('await signIn(page, {');
+    w.line(`url: ${str(login.login_url, scope)},`);
+    w.line(`username: env(${literal(login.username_variable)}),`);
+    w.line(`password: env(${literal(login.password_secret)}),`);
+    if (login.totp_secret) w.line(`code: () => totp(env(${literal(login.totp_secret)})),`);
+    w.close('});');
+    w.line(`await page.context().storageState({ path: ${literal(AUTH_FILE)} });`);
+    w.close('});');
+    if (login.totp_secret) {
+      w.line();
+      w.line('/** The current code of a TOTP secret: base32, or an otpauth:// URI. */');
+      w.open('function totp(secret: string): string {');
+      w.line("if (secret.startsWith('otpauth://')) return URI.parse(secret).generate();");
+      w.line("return new TOTP({ secret: secret.replace(/\\s+/g, '').toUpperCase() }).generate();");
+      w.close('}');
+    }
+    return { content: w.toString(), todo: 0, count: 0 };
+  }
+  if (login.mode !== 'steps') return null;
+  const steps = writeSteps(login.steps, builtinRunId, root ? '/' : './', 'setup');
+  const usesExpect = steps.lines.some((l) => l.includes('expect('));
+  const imports = [`import { ${usesExpect ? 'expect, ' : ''}test as setup } from '@playwright/test';`];
+  const helpers = [...steps.scope.helpers, ...(steps.scope.usesRunId ? ['makeRunId'] : [])].sort();
+  if (helpers.length) imports.push(importLine(helpers, './support/argus'));
+  if (steps.scope.usesEnv) imports.push("import { env } from './support/env';");
+  w.lines(imports);
+  w.line();
+  w.line("/** The project's recorded login, run once; every test starts from the state it leaves. */");
+  w.open("setup('sign in', async ({ page }) => {");
+  if (steps.scope.usesRunId) w.line('const runId = makeRunId();');
+  w.lines(steps.lines);
+  w.line(`await page.context().storageState({ path: ${literal(AUTH_FILE)} });`);
+  w.close('});');
+  const content = w.toString();
+  return { content, todo: steps.todo, count: steps.count };
+}
