@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createScratchDatabase, openDatabase } from '@argus/db';
-import { URL_SCHEME_REFUSED } from '@argus/protocol';
+import { resolveWebUrl } from '@argus/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTargets, client } from './testing/api-targets';
 import { startInProcess } from './testing/in-process-server';
@@ -41,8 +41,21 @@ describe.each(apiTargets())('only http(s) URLs come in, on $name', ({ start }) =
     await server?.stop();
   });
 
-  it('uses the engine’s words', () => {
-    expect(URL_SCHEME_REFUSED).toBe(TEXT);
+  it.each(BAD)('refuses %s in the words the engine refuses it with when a step meets it', async (bad) => {
+    const engineSays = (() => {
+      try {
+        return resolveWebUrl(bad);
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    const res = await api.call('POST', '/api/automation/test-runs', {
+      token: alice.token,
+      json: { url: bad },
+    });
+    expect(res.status).toBe(422);
+    expect(res.data.detail[0].msg).toBe(engineSays);
+    expect(engineSays).toBe(TEXT);
   });
 
   it.each(BAD)('refuses %s over HTTP with 422 and the reason, and records nothing', async (bad) => {

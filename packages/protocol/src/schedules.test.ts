@@ -1,9 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { isTimeZone, presetOf, SCHEDULE_PRESETS, ScheduleInputSchema, WebhookInputSchema } from './schedules';
+import {
+  isTimeZone,
+  presetOf,
+  SCHEDULE_PRESETS,
+  ScheduleInputSchema,
+  SchedulePresetSchema,
+  WebhookInputSchema,
+} from './schedules';
 
 describe('schedule shapes', () => {
-  it('names the presets by their cron expressions, and custom ones as null', () => {
-    expect(SCHEDULE_PRESETS).toEqual({ hourly: '0 * * * *', nightly: '0 2 * * *', weekly: '0 6 * * 1' });
+  // What each preset's expression means (nightly due at 02:00 in its zone, weekly on Mondays at 06:00)
+  // is checked where the server turns a preset into a schedule: apps/server/src/routes/schedules.api.test.ts.
+  it('reads each preset back from its cron expression whatever the spacing, and custom ones as null', () => {
+    expect([...SchedulePresetSchema.options].sort()).toEqual(Object.keys(SCHEDULE_PRESETS).sort());
+    for (const [preset, cron] of Object.entries(SCHEDULE_PRESETS))
+      expect(presetOf(` ${cron.replaceAll(' ', '  ')} `)).toBe(preset);
     expect(presetOf('0  2 * * *')).toBe('nightly');
     expect(presetOf('*/5 * * * *')).toBeNull();
   });

@@ -1,4 +1,4 @@
-import type { SavedSuite } from '@argus/protocol';
+import { type SavedSuite, SavedSuiteInputSchema } from '@argus/protocol';
 import { describe, expect, it } from 'vitest';
 import { RETRY_CHOICES, retriesLabel } from '../../../components/retries-select';
 import { retriesSave } from './suites';
@@ -16,8 +16,11 @@ const suite: SavedSuite = {
 };
 
 describe("a saved suite's retries", () => {
-  it('offers 0 to 5 retries, each labelled', () => {
-    expect(RETRY_CHOICES).toEqual([0, 1, 2, 3, 4, 5]);
+  it('offers every count of retries a save accepts and no other, each labelled', () => {
+    const accepted = Array.from({ length: 12 }, (_, n) => n - 1).filter(
+      (n) => SavedSuiteInputSchema.safeParse(retriesSave(suite, n)).success,
+    );
+    expect(RETRY_CHOICES).toEqual(accepted);
     expect(RETRY_CHOICES.map(retriesLabel).slice(0, 3)).toEqual(['No retries', '1 retry', '2 retries']);
   });
 
