@@ -1,6 +1,6 @@
 import { PROJECT_KINDS, type ProjectKind } from '@argus/protocol';
 import { AlertTriangle, FolderKanban, FolderPlus, Layers, Loader2, Plus, Trash2 } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { type Dispatch, type FormEvent, type SetStateAction, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '../../components/button';
@@ -94,22 +94,77 @@ function EnvironmentRow({
   );
 }
 
-/**
- * /projects/new: name, description, kind and the first environments, checked with the shared schemas
- * as the server checks them; a created project opens on its page. `initialKind` comes from the page a
- * user started on (?kind=).
- */
-export function NewProjectScreen({ initialKind = 'web' }: { initialKind?: ProjectKind }) {
-  const [values, setValues] = useState<NewProjectValues>(() => initialNewProject(initialKind));
-  const [errors, setErrors] = useState<NewProjectErrors>(NO_ERRORS);
-  const create = useCreateProject();
-  const navigate = useNavigate();
+type Update = (change: Partial<NewProjectValues>, clear?: keyof Omit<NewProjectErrors, 'rows'>) => void;
 
-  const update = (change: Partial<NewProjectValues>, clear?: keyof Omit<NewProjectErrors, 'rows'>) => {
-    setValues((current) => ({ ...current, ...change }));
-    if (clear) setErrors((current) => ({ ...current, [clear]: undefined }));
-  };
+/** The project itself: name, description and kind (with what the kind means, and API's warning). */
+function ProjectDetailsPanel({
+  values,
+  errors,
+  update,
+}: {
+  values: NewProjectValues;
+  errors: NewProjectErrors;
+  update: Update;
+}) {
+  return (
+    <Panel title="Project" icon={FolderKanban} testId="project-details">
+      <div className="space-y-4">
+        <TextField
+          label="Name"
+          name="name"
+          autoComplete="off"
+          maxLength={200}
+          value={values.name}
+          onChange={(event) => update({ name: event.target.value }, 'name')}
+          error={errors.name}
+          placeholder="Online shop"
+          required
+        />
+        <TextAreaField
+          label="Description (optional)"
+          name="description"
+          rows={2}
+          maxLength={2000}
+          value={values.description}
+          onChange={(event) => update({ description: event.target.value }, 'description')}
+          error={errors.description}
+          placeholder="What the site is and what matters most to test"
+        />
+        <SegmentedControl
+          legend="Kind"
+          name="kind"
+          columns={3}
+          value={values.kind}
+          onChange={(kind) => update({ kind })}
+          options={KIND_OPTIONS}
+        >
+          <p className="mt-1.5 text-xs text-slate-500" data-testid="kind-hint">
+            {KIND_TEXT[values.kind].description}
+          </p>
+          {values.kind === 'api' && (
+            <p className="mt-2 flex items-start gap-2 rounded-lg bg-amber-50 px-3 py-2 text-xs text-amber-900 ring-1 ring-amber-200 ring-inset">
+              <AlertTriangle className="mt-px size-3.5 shrink-0" aria-hidden />
+              {API_NOT_TESTABLE}
+            </p>
+          )}
+        </SegmentedControl>
+      </div>
+    </Panel>
+  );
+}
 
+/** The first environments, one row each (up to 20), one of them the default. */
+function EnvironmentsFormPanel({
+  values,
+  errors,
+  setValues,
+  setErrors,
+}: {
+  values: NewProjectValues;
+  errors: NewProjectErrors;
+  setValues: Dispatch<SetStateAction<NewProjectValues>>;
+  setErrors: Dispatch<SetStateAction<NewProjectErrors>>;
+}) {
   const updateRow = (row: EnvironmentDraft) => {
     setValues((current) => ({
       ...current,
@@ -133,6 +188,56 @@ export function NewProjectScreen({ initialKind = 'web' }: { initialKind?: Projec
       const defaultKey = current.defaultKey === key ? (environments[0]?.key ?? '') : current.defaultKey;
       return { ...current, environments, defaultKey };
     });
+
+  return (
+    <Panel title="Environments" icon={Layers} subtitle="Where the project runs" testId="environments-form">
+      <ol className="space-y-3">
+        {values.environments.map((row, index) => (
+          <EnvironmentRow
+            key={row.key}
+            row={row}
+            index={index}
+            isDefault={row.key === values.defaultKey}
+            removable={values.environments.length > 1}
+            errors={errors.rows[row.key]}
+            onChange={updateRow}
+            onMakeDefault={() => setValues((current) => ({ ...current, defaultKey: row.key }))}
+            onRemove={() => removeRow(row.key)}
+          />
+        ))}
+      </ol>
+      {errors.environments && (
+        <p className="mt-3 text-sm text-red-600" role="alert">
+          {errors.environments}
+        </p>
+      )}
+      <div className="mt-4 flex flex-wrap items-center gap-3">
+        <SmallButton icon={Plus} onClick={addRow} disabled={values.environments.length >= MAX_ENVIRONMENTS}>
+          Add environment
+        </SmallButton>
+        <p className="text-xs text-slate-500">
+          Tests run on the default one unless you choose another. You can add more later.
+        </p>
+      </div>
+    </Panel>
+  );
+}
+
+/**
+ * /projects/new: name, description, kind and the first environments, checked with the shared schemas
+ * as the server checks them; a created project opens on its page. `initialKind` comes from the page a
+ * user started on (?kind=).
+ */
+export function NewProjectScreen({ initialKind = 'web' }: { initialKind?: ProjectKind }) {
+  const [values, setValues] = useState<NewProjectValues>(() => initialNewProject(initialKind));
+  const [errors, setErrors] = useState<NewProjectErrors>(NO_ERRORS);
+  const create = useCreateProject();
+  const navigate = useNavigate();
+
+  const update = (change: Partial<NewProjectValues>, clear?: keyof Omit<NewProjectErrors, 'rows'>) => {
+    setValues((current) => ({ ...current, ...change }));
+    if (clear) setErrors((current) => ({ ...current, [clear]: undefined }));
+  };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -165,89 +270,8 @@ export function NewProjectScreen({ initialKind = 'web' }: { initialKind?: Projec
         description="A site you test again and again: its environments, sign-in and saved suites in one place."
       />
       <form onSubmit={onSubmit} noValidate className="space-y-6" aria-label="New project">
-        <Panel title="Project" icon={FolderKanban} testId="project-details">
-          <div className="space-y-4">
-            <TextField
-              label="Name"
-              name="name"
-              autoComplete="off"
-              maxLength={200}
-              value={values.name}
-              onChange={(event) => update({ name: event.target.value }, 'name')}
-              error={errors.name}
-              placeholder="Online shop"
-              required
-            />
-            <TextAreaField
-              label="Description (optional)"
-              name="description"
-              rows={2}
-              maxLength={2000}
-              value={values.description}
-              onChange={(event) => update({ description: event.target.value }, 'description')}
-              error={errors.description}
-              placeholder="What the site is and what matters most to test"
-            />
-            <SegmentedControl
-              legend="Kind"
-              name="kind"
-              columns={3}
-              value={values.kind}
-              onChange={(kind) => update({ kind })}
-              options={KIND_OPTIONS}
-            >
-              <p className="mt-1.5 text-xs text-slate-500" data-testid="kind-hint">
-                {KIND_TEXT[values.kind].description}
-              </p>
-              {values.kind === 'api' && (
-                <p className="mt-2 flex items-start gap-2 rounded-lg bg-amber-50 px-3 py-2 text-xs text-amber-900 ring-1 ring-amber-200 ring-inset">
-                  <AlertTriangle className="mt-px size-3.5 shrink-0" aria-hidden />
-                  {API_NOT_TESTABLE}
-                </p>
-              )}
-            </SegmentedControl>
-          </div>
-        </Panel>
-
-        <Panel
-          title="Environments"
-          icon={Layers}
-          subtitle="Where the project runs"
-          testId="environments-form"
-        >
-          <ol className="space-y-3">
-            {values.environments.map((row, index) => (
-              <EnvironmentRow
-                key={row.key}
-                row={row}
-                index={index}
-                isDefault={row.key === values.defaultKey}
-                removable={values.environments.length > 1}
-                errors={errors.rows[row.key]}
-                onChange={updateRow}
-                onMakeDefault={() => update({ defaultKey: row.key })}
-                onRemove={() => removeRow(row.key)}
-              />
-            ))}
-          </ol>
-          {errors.environments && (
-            <p className="mt-3 text-sm text-red-600" role="alert">
-              {errors.environments}
-            </p>
-          )}
-          <div className="mt-4 flex flex-wrap items-center gap-3">
-            <SmallButton
-              icon={Plus}
-              onClick={addRow}
-              disabled={values.environments.length >= MAX_ENVIRONMENTS}
-            >
-              Add environment
-            </SmallButton>
-            <p className="text-xs text-slate-500">
-              Tests run on the default one unless you choose another. You can add more later.
-            </p>
-          </div>
-        </Panel>
+        <ProjectDetailsPanel values={values} errors={errors} update={update} />
+        <EnvironmentsFormPanel values={values} errors={errors} setValues={setValues} setErrors={setErrors} />
 
         <div className="flex flex-wrap items-center justify-end gap-3">
           {invalid && (

@@ -40,13 +40,102 @@ export interface ConfigPanelProps {
 
 const NOTE_ICONS = { info: KeyRound, loading: Loader2, problem: AlertTriangle } as const;
 
-/** The left column (docs/PRODUCT.md#generation): mode switch, URL, command (command mode) and Generate. */
-export function ConfigPanel(props: ConfigPanelProps) {
+type ProjectNote = NonNullable<ConfigPanelProps['projectNote']>;
+
+/** The website URL (Enter generates), with the note under it: the project environment, or the problem. */
+function WebsiteUrlField({
+  url,
+  onUrlChange,
+  onEnter,
+  note,
+}: {
+  url: string;
+  onUrlChange: (url: string) => void;
+  onEnter: () => void;
+  note: ProjectNote | null | undefined;
+}) {
   const urlId = useId();
   const noteId = useId();
-  const commandId = useId();
-  const note = props.projectNote;
   const NoteIcon = note ? NOTE_ICONS[note.tone] : null;
+  return (
+    <div>
+      <label htmlFor={urlId} className="block text-sm font-medium text-slate-700">
+        Website URL
+      </label>
+      <div className="relative mt-1.5">
+        <Globe
+          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
+          aria-hidden
+        />
+        <input
+          id={urlId}
+          type="url"
+          inputMode="url"
+          autoComplete="url"
+          spellCheck={false}
+          placeholder="https://example.com"
+          value={url}
+          aria-describedby={note ? noteId : undefined}
+          aria-invalid={note?.tone === 'problem' ? true : undefined}
+          onChange={(event) => onUrlChange(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              onEnter();
+            }
+          }}
+          className="block w-full rounded-lg border border-slate-300 bg-white py-2.5 pr-3 pl-9 text-sm text-slate-900 shadow-xs transition placeholder:text-slate-500 focus:border-indigo-500 focus:ring-4 focus:ring-indigo-100 focus:outline-none aria-invalid:border-amber-500"
+        />
+      </div>
+      {note && NoteIcon && (
+        <p
+          id={noteId}
+          className={cn(
+            'mt-1.5 flex items-start gap-1.5 text-xs',
+            note.tone === 'problem' ? 'text-amber-800' : 'text-slate-600',
+          )}
+          data-testid="project-target-note"
+          data-tone={note.tone}
+        >
+          <NoteIcon
+            className={cn(
+              'mt-px size-3.5 shrink-0',
+              note.tone === 'loading' && 'animate-spin',
+              note.tone === 'info' && 'text-indigo-600',
+            )}
+            aria-hidden
+          />
+          <span className="min-w-0 break-words">{note.text}</span>
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** What the server says while it generates, the latest highlighted. */
+function GenerationMessages({ messages }: { messages: readonly string[] }) {
+  return (
+    <ul className="space-y-1 rounded-lg bg-slate-50 px-3 py-2 text-xs text-slate-600" aria-live="polite">
+      {messages.map((message, index) => (
+        <li
+          key={`${index}-${message}`}
+          className={cn(
+            'flex items-start gap-2',
+            index === messages.length - 1 ? 'text-indigo-700' : 'text-slate-500',
+          )}
+          data-testid="generation-message"
+        >
+          <span className="mt-1.5 size-1.5 shrink-0 rounded-full bg-current" aria-hidden />
+          <span className="min-w-0 break-words">{message}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The left column (docs/PRODUCT.md#generation): mode switch, URL, command (command mode) and Generate. */
+export function ConfigPanel(props: ConfigPanelProps) {
+  const commandId = useId();
   return (
     <FormPanel
       title="Test Configuration"
@@ -71,57 +160,12 @@ export function ConfigPanel(props: ConfigPanelProps) {
 
       {props.projectPicker}
 
-      <div>
-        <label htmlFor={urlId} className="block text-sm font-medium text-slate-700">
-          Website URL
-        </label>
-        <div className="relative mt-1.5">
-          <Globe
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400"
-            aria-hidden
-          />
-          <input
-            id={urlId}
-            type="url"
-            inputMode="url"
-            autoComplete="url"
-            spellCheck={false}
-            placeholder="https://example.com"
-            value={props.url}
-            aria-describedby={note ? noteId : undefined}
-            aria-invalid={note?.tone === 'problem' ? true : undefined}
-            onChange={(event) => props.onUrlChange(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') {
-                event.preventDefault();
-                props.onGenerate();
-              }
-            }}
-            className="block w-full rounded-lg border border-slate-300 bg-white py-2.5 pr-3 pl-9 text-sm text-slate-900 shadow-xs transition placeholder:text-slate-500 focus:border-indigo-500 focus:ring-4 focus:ring-indigo-100 focus:outline-none aria-invalid:border-amber-500"
-          />
-        </div>
-        {note && NoteIcon && (
-          <p
-            id={noteId}
-            className={cn(
-              'mt-1.5 flex items-start gap-1.5 text-xs',
-              note.tone === 'problem' ? 'text-amber-800' : 'text-slate-600',
-            )}
-            data-testid="project-target-note"
-            data-tone={note.tone}
-          >
-            <NoteIcon
-              className={cn(
-                'mt-px size-3.5 shrink-0',
-                note.tone === 'loading' && 'animate-spin',
-                note.tone === 'info' && 'text-indigo-600',
-              )}
-              aria-hidden
-            />
-            <span className="min-w-0 break-words">{note.text}</span>
-          </p>
-        )}
-      </div>
+      <WebsiteUrlField
+        url={props.url}
+        onUrlChange={props.onUrlChange}
+        onEnter={props.onGenerate}
+        note={props.projectNote}
+      />
 
       {props.mode === 'command' && (
         <div>
@@ -155,21 +199,7 @@ export function ConfigPanel(props: ConfigPanelProps) {
       </button>
 
       {props.generating && props.generationMessages.length > 0 && (
-        <ul className="space-y-1 rounded-lg bg-slate-50 px-3 py-2 text-xs text-slate-600" aria-live="polite">
-          {props.generationMessages.map((message, index) => (
-            <li
-              key={`${index}-${message}`}
-              className={cn(
-                'flex items-start gap-2',
-                index === props.generationMessages.length - 1 ? 'text-indigo-700' : 'text-slate-500',
-              )}
-              data-testid="generation-message"
-            >
-              <span className="mt-1.5 size-1.5 shrink-0 rounded-full bg-current" aria-hidden />
-              <span className="min-w-0 break-words">{message}</span>
-            </li>
-          ))}
-        </ul>
+        <GenerationMessages messages={props.generationMessages} />
       )}
     </FormPanel>
   );

@@ -78,6 +78,169 @@ function environmentFieldErrors(error: unknown): EnvironmentErrors {
   return errors;
 }
 
+/** One environment as listed: name, base URL, Default badge; make default, edit, delete. */
+function EnvironmentItem({
+  env,
+  onlyOne,
+  updating,
+  onMakeDefault,
+  onEdit,
+  onDelete,
+}: {
+  env: Environment;
+  /** The project's only environment, which cannot be deleted. */
+  onlyOne: boolean;
+  updating: boolean;
+  onMakeDefault: () => void;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  return (
+    <li
+      className="flex flex-wrap items-center gap-x-3 gap-y-2 py-3 first:pt-0 last:pb-0"
+      data-testid="environment"
+      data-default={String(env.is_default)}
+    >
+      <div className="min-w-0 flex-1 basis-48">
+        <p className="flex items-center gap-2 text-sm font-semibold text-slate-900">
+          <span className="truncate">{env.name}</span>
+          {env.is_default && <Badge tone="green">Default</Badge>}
+        </p>
+        <p className="truncate font-mono text-xs text-slate-600" title={env.base_url}>
+          {env.base_url}
+        </p>
+      </div>
+      <div className="flex shrink-0 items-center gap-1">
+        {!env.is_default && (
+          <SmallButton variant="ghost" icon={Star} onClick={onMakeDefault} disabled={updating}>
+            Make default<span className="sr-only">: {env.name}</span>
+          </SmallButton>
+        )}
+        <IconButton icon={Pencil} label={`Edit ${env.name}`} onClick={onEdit} />
+        <IconButton
+          icon={Trash2}
+          label={onlyOne ? 'A project needs at least one environment' : `Delete ${env.name}`}
+          disabled={onlyOne}
+          onClick={onDelete}
+        />
+      </div>
+    </li>
+  );
+}
+
+/**
+ * The form for a new environment, open under the panel's title until added or cancelled; `create`
+ * is the panel's, so an answer that comes after a Cancel is still told.
+ */
+function AddEnvironmentForm({
+  others,
+  create,
+  onDone,
+}: {
+  others: string[];
+  create: ReturnType<typeof useCreateEnvironment>;
+  onDone: () => void;
+}) {
+  return (
+    <EnvironmentForm
+      label="New environment"
+      initial={{ name: '', baseUrl: '' }}
+      others={others}
+      submitLabel="Add environment"
+      pending={create.isPending}
+      onCancel={onDone}
+      onSubmit={(body, fail) =>
+        create.mutate(body, {
+          onSuccess: (env) => {
+            onDone();
+            toast.success(`${env.name} added`);
+          },
+          onError: (error) => {
+            fail(environmentFieldErrors(error));
+            toast.error(errorText(error, 'The environment could not be added'));
+          },
+        })
+      }
+    />
+  );
+}
+
+/** An environment's edit form, in its row; saved with the panel's update (which Make default shares). */
+function EditEnvironmentForm({
+  env,
+  others,
+  update,
+  onDone,
+}: {
+  env: Environment;
+  others: string[];
+  update: ReturnType<typeof useUpdateEnvironment>;
+  onDone: () => void;
+}) {
+  return (
+    <EnvironmentForm
+      label={`Edit ${env.name}`}
+      initial={{ name: env.name, baseUrl: env.base_url }}
+      others={others}
+      submitLabel="Save"
+      pending={update.isPending}
+      onCancel={onDone}
+      onSubmit={(body, fail) =>
+        update.mutate(
+          { environmentId: env.id, body },
+          {
+            onSuccess: () => {
+              onDone();
+              toast.success('Environment saved');
+            },
+            onError: (error) => {
+              fail(environmentFieldErrors(error));
+              toast.error(errorText(error, 'The environment could not be saved'));
+            },
+          },
+        )
+      }
+    />
+  );
+}
+
+/** Asks before deleting `env` (its own variables and secrets go with it); closed while `env` is null. */
+function DeleteEnvironmentDialog({
+  projectId,
+  env,
+  onClose,
+}: {
+  projectId: string;
+  env: Environment | null;
+  onClose: () => void;
+}) {
+  const remove = useDeleteEnvironment(projectId);
+  const onConfirm = () => {
+    if (!env) return;
+    remove.mutate(env.id, {
+      onSuccess: () => {
+        onClose();
+        toast.success(`${env.name} deleted`);
+      },
+      onError: (error) => {
+        onClose();
+        toast.error(errorText(error, 'The environment could not be deleted'));
+      },
+    });
+  };
+  return (
+    <ConfirmDialog
+      open={env !== null}
+      title={`Delete ${env?.name ?? 'environment'}?`}
+      description="Its own variables and secrets are deleted with it. Project-wide values stay."
+      confirmLabel="Delete environment"
+      pending={remove.isPending}
+      onConfirm={onConfirm}
+      onClose={onClose}
+    />
+  );
+}
+
 /**
  * The project's environments: each a name and a base URL, one the default (what runs use unless told
  * otherwise). Add, edit, make default, delete (not the last one: a project needs one).
@@ -88,7 +251,6 @@ export function EnvironmentsPanel({ project }: { project: Project }) {
   const [deleting, setDeleting] = useState<Environment | null>(null);
   const create = useCreateEnvironment(project.id);
   const update = useUpdateEnvironment(project.id);
-  const remove = useDeleteEnvironment(project.id);
   const environments = project.environments;
   const names = (except?: string) => environments.filter((env) => env.id !== except).map((env) => env.name);
 
@@ -100,21 +262,6 @@ export function EnvironmentsPanel({ project }: { project: Project }) {
         onError: (error) => toast.error(errorText(error, 'The default could not be changed')),
       },
     );
-
-  const onDelete = () => {
-    if (!deleting) return;
-    const env = deleting;
-    remove.mutate(env.id, {
-      onSuccess: () => {
-        setDeleting(null);
-        toast.success(`${env.name} deleted`);
-      },
-      onError: (error) => {
-        setDeleting(null);
-        toast.error(errorText(error, 'The environment could not be deleted'));
-      },
-    });
-  };
 
   return (
     <Panel
@@ -131,109 +278,33 @@ export function EnvironmentsPanel({ project }: { project: Project }) {
       }
     >
       <div className="space-y-3">
-        {adding && (
-          <EnvironmentForm
-            label="New environment"
-            initial={{ name: '', baseUrl: '' }}
-            others={names()}
-            submitLabel="Add environment"
-            pending={create.isPending}
-            onCancel={() => setAdding(false)}
-            onSubmit={(body, fail) =>
-              create.mutate(body, {
-                onSuccess: (env) => {
-                  setAdding(false);
-                  toast.success(`${env.name} added`);
-                },
-                onError: (error) => {
-                  fail(environmentFieldErrors(error));
-                  toast.error(errorText(error, 'The environment could not be added'));
-                },
-              })
-            }
-          />
-        )}
+        {adding && <AddEnvironmentForm others={names()} create={create} onDone={() => setAdding(false)} />}
         <ul className="divide-y divide-slate-100" aria-label="Environments">
           {environments.map((env) =>
             editing === env.id ? (
               <li key={env.id} className="py-3 first:pt-0">
-                <EnvironmentForm
-                  label={`Edit ${env.name}`}
-                  initial={{ name: env.name, baseUrl: env.base_url }}
+                <EditEnvironmentForm
+                  env={env}
                   others={names(env.id)}
-                  submitLabel="Save"
-                  pending={update.isPending}
-                  onCancel={() => setEditing(null)}
-                  onSubmit={(body, fail) =>
-                    update.mutate(
-                      { environmentId: env.id, body },
-                      {
-                        onSuccess: () => {
-                          setEditing(null);
-                          toast.success('Environment saved');
-                        },
-                        onError: (error) => {
-                          fail(environmentFieldErrors(error));
-                          toast.error(errorText(error, 'The environment could not be saved'));
-                        },
-                      },
-                    )
-                  }
+                  update={update}
+                  onDone={() => setEditing(null)}
                 />
               </li>
             ) : (
-              <li
+              <EnvironmentItem
                 key={env.id}
-                className="flex flex-wrap items-center gap-x-3 gap-y-2 py-3 first:pt-0 last:pb-0"
-                data-testid="environment"
-                data-default={String(env.is_default)}
-              >
-                <div className="min-w-0 flex-1 basis-48">
-                  <p className="flex items-center gap-2 text-sm font-semibold text-slate-900">
-                    <span className="truncate">{env.name}</span>
-                    {env.is_default && <Badge tone="green">Default</Badge>}
-                  </p>
-                  <p className="truncate font-mono text-xs text-slate-600" title={env.base_url}>
-                    {env.base_url}
-                  </p>
-                </div>
-                <div className="flex shrink-0 items-center gap-1">
-                  {!env.is_default && (
-                    <SmallButton
-                      variant="ghost"
-                      icon={Star}
-                      onClick={() => makeDefault(env)}
-                      disabled={update.isPending}
-                    >
-                      Make default<span className="sr-only">: {env.name}</span>
-                    </SmallButton>
-                  )}
-                  <IconButton icon={Pencil} label={`Edit ${env.name}`} onClick={() => setEditing(env.id)} />
-                  <IconButton
-                    icon={Trash2}
-                    label={
-                      environments.length === 1
-                        ? 'A project needs at least one environment'
-                        : `Delete ${env.name}`
-                    }
-                    disabled={environments.length === 1}
-                    onClick={() => setDeleting(env)}
-                  />
-                </div>
-              </li>
+                env={env}
+                onlyOne={environments.length === 1}
+                updating={update.isPending}
+                onMakeDefault={() => makeDefault(env)}
+                onEdit={() => setEditing(env.id)}
+                onDelete={() => setDeleting(env)}
+              />
             ),
           )}
         </ul>
       </div>
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete ${deleting?.name ?? 'environment'}?`}
-        description="Its own variables and secrets are deleted with it. Project-wide values stay."
-        confirmLabel="Delete environment"
-        pending={remove.isPending}
-        onConfirm={onDelete}
-        onClose={() => setDeleting(null)}
-      />
+      <DeleteEnvironmentDialog projectId={project.id} env={deleting} onClose={() => setDeleting(null)} />
     </Panel>
   );
 }
