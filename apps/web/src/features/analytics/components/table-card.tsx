@@ -9,6 +9,17 @@ import { CsvButton } from './csv-button';
  * What every analytics card is: a titled panel with its numbers as a CSV download, saying `empty`
  * when there is nothing to show, else its content (a chart, a ranked table).
  */
+export interface TableCardProps {
+  title: string;
+  subtitle?: string;
+  icon: LucideIcon;
+  table: Table;
+  fileName: string;
+  /** Said instead of the content when there is nothing to show. */
+  empty: string;
+  testId: string;
+}
+
 export function TableCard({
   title,
   subtitle,
@@ -19,18 +30,7 @@ export function TableCard({
   isEmpty,
   testId,
   children,
-}: {
-  title: string;
-  subtitle?: string;
-  icon: LucideIcon;
-  table: Table;
-  fileName: string;
-  /** Said instead of the content when there is nothing to show. */
-  empty: string;
-  isEmpty: boolean;
-  testId: string;
-  children: ReactNode;
-}) {
+}: TableCardProps & { isEmpty: boolean; children: ReactNode }) {
   return (
     <Panel
       title={title}

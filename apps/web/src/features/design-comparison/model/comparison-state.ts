@@ -38,6 +38,22 @@ export type ComparisonEvent =
   /** A past comparison reopened (`?session=`). */
   | { type: 'restored'; results: ComparisonResults };
 
+/** A comparison's results shown: one just completed, or a past one reopened. */
+function completedState(results: ComparisonResults): ComparisonState {
+  return {
+    ...INITIAL_STATE,
+    status: 'completed',
+    message: COMPARISON_TEXTS.completed,
+    progress: 100,
+    results,
+  };
+}
+
+/** A failed comparison: the server's error, or the Figma file it may not read (the modal explains). */
+function failedState(error: string, permissionError: boolean): ComparisonState {
+  return { ...INITIAL_STATE, status: 'failed', message: COMPARISON_TEXTS.failed, error, permissionError };
+}
+
 const clampPercent = (value: number) => Math.max(0, Math.min(100, Math.round(value)));
 
 /** The comparison's transitions (docs/PRODUCT.md#comparison-progress). Events that do not apply to the current state change nothing. */
@@ -56,25 +72,13 @@ export function comparisonReducer(state: ComparisonState, event: ComparisonEvent
       };
     case 'completed':
       if (state.status !== 'running') return state;
-      return {
-        ...INITIAL_STATE,
-        status: 'completed',
-        message: COMPARISON_TEXTS.completed,
-        progress: 100,
-        results: event.results,
-      };
+      return completedState(event.results);
     case 'failed':
       if (state.status !== 'running') return state;
-      return { ...INITIAL_STATE, status: 'failed', message: COMPARISON_TEXTS.failed, error: event.error };
+      return failedState(event.error, false);
     case 'permission_error':
       if (state.status !== 'running') return state;
-      return {
-        ...INITIAL_STATE,
-        status: 'failed',
-        message: COMPARISON_TEXTS.failed,
-        error: COMPARISON_TEXTS.figmaAccess,
-        permissionError: true,
-      };
+      return failedState(COMPARISON_TEXTS.figmaAccess, true);
     case 'stopped':
       if (state.status !== 'running') return state;
       return { ...state, status: 'stopped', message: COMPARISON_TEXTS.stopped };
@@ -83,13 +87,7 @@ export function comparisonReducer(state: ComparisonState, event: ComparisonEvent
       return INITIAL_STATE;
     case 'restored':
       if (state.status === 'running') return state;
-      return {
-        ...INITIAL_STATE,
-        status: 'completed',
-        message: COMPARISON_TEXTS.completed,
-        progress: 100,
-        results: event.results,
-      };
+      return completedState(event.results);
   }
 }
 
