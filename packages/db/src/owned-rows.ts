@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Drizzle } from './database';
 import { isUuid } from './users';
@@ -26,6 +26,25 @@ export function ownedRows<T extends OwnedTable>(orm: Drizzle, table: T) {
         .select()
         .from(table as PgTable)
         .where(mine(userId, id));
+      return row as Row | undefined;
+    },
+    /**
+     * Applies `patch` to the user's row `id` (and marks it changed, when the table says when rows
+     * changed), only if `condition` holds too; undefined when it is not the user's or does not hold.
+     */
+    async update(
+      userId: string,
+      id: string,
+      patch: Partial<T['$inferInsert']>,
+      condition?: SQL,
+    ): Promise<Row | undefined> {
+      if (!isUuid(id)) return undefined;
+      const changed = 'updated_at' in table ? { updated_at: new Date() } : {};
+      const [row] = await orm
+        .update(table as PgTable)
+        .set({ ...patch, ...changed } as never)
+        .where(and(mine(userId, id), condition))
+        .returning();
       return row as Row | undefined;
     },
     /** A new row of the user's, with a new id. */

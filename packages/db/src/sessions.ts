@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { Drizzle } from './database';
+import { ownedRows } from './owned-rows';
 import { type SessionRow, sessions } from './schema';
 import { isUuid } from './users';
 
@@ -22,7 +23,7 @@ export interface SessionFilter {
 
 /** Every query is scoped to its owner: another user's session does not exist for you. */
 export function sessionsRepository(orm: Drizzle) {
-  const owned = (userId: string, id: string) => and(eq(sessions.id, id), eq(sessions.user_id, userId));
+  const rows = ownedRows(orm, sessions);
   return {
     async create(userId: string, input: NewSession): Promise<SessionRow> {
       const [row] = await orm
@@ -52,23 +53,12 @@ export function sessionsRepository(orm: Drizzle) {
         .limit(filter.limit)
         .offset(filter.offset);
     },
-    async get(userId: string, id: string): Promise<SessionRow | undefined> {
-      if (!isUuid(id)) return undefined;
-      const [row] = await orm.select().from(sessions).where(owned(userId, id));
-      return row;
-    },
-    async update(userId: string, id: string, patch: Partial<NewSession>): Promise<SessionRow | undefined> {
-      if (!isUuid(id)) return undefined;
-      const [row] = await orm
-        .update(sessions)
-        .set({ ...patch, updated_at: new Date() })
-        .where(owned(userId, id))
-        .returning();
-      return row;
-    },
+    get: (userId: string, id: string): Promise<SessionRow | undefined> => rows.get(userId, id),
+    update: (userId: string, id: string, patch: Partial<NewSession>): Promise<SessionRow | undefined> =>
+      rows.update(userId, id, patch),
     async delete(userId: string, id: string): Promise<SessionRow | undefined> {
       if (!isUuid(id)) return undefined;
-      const [row] = await orm.delete(sessions).where(owned(userId, id)).returning();
+      const [row] = await orm.delete(sessions).where(rows.mine(userId, id)).returning();
       return row;
     },
   };

@@ -64,25 +64,11 @@ export function testRunsRepository(orm: Drizzle) {
         .orderBy(desc(testRuns.created_at), desc(testRuns.id))
         .limit(limit);
     },
-    async update(userId: string, id: string, patch: TestRunPatch): Promise<TestRunRow | undefined> {
-      if (!isUuid(id)) return undefined;
-      const [row] = await orm
-        .update(testRuns)
-        .set({ ...patch, updated_at: new Date() })
-        .where(owned(userId, id))
-        .returning();
-      return row;
-    },
+    update: (userId: string, id: string, patch: TestRunPatch): Promise<TestRunRow | undefined> =>
+      runs.update(userId, id, patch),
     /** `update`, only while the run is still pending or running: an end recorded meanwhile stays. */
-    async updateIfOpen(userId: string, id: string, patch: TestRunPatch): Promise<TestRunRow | undefined> {
-      if (!isUuid(id)) return undefined;
-      const [row] = await orm
-        .update(testRuns)
-        .set({ ...patch, updated_at: new Date() })
-        .where(and(owned(userId, id), inArray(testRuns.status, ['pending', 'running'])))
-        .returning();
-      return row;
-    },
+    updateIfOpen: (userId: string, id: string, patch: TestRunPatch): Promise<TestRunRow | undefined> =>
+      runs.update(userId, id, patch, inArray(testRuns.status, ['pending', 'running'])),
     /**
      * Counts one finished test into its run, atomically (tests of a run finish in parallel). `true` or
      * 'passed' counts a pass, `false` or 'failed' a failure, 'flaky' (passed only on a retry,
