@@ -21,6 +21,11 @@ declare module 'fastify' {
      * token; 403 when an API token's scope does not cover the route (docs/CI.md#api-tokens).
      */
     requireUser: (request: FastifyRequest) => Promise<void>;
+    /**
+     * preHandler of the routes that have always taken a login token only, read by themselves
+     * (screenshots, design uploads): 401 without one, and for an API token.
+     */
+    requireLoginToken: (request: FastifyRequest) => Promise<void>;
   }
   interface FastifyContextConfig {
     /**
@@ -29,6 +34,8 @@ declare module 'fastify' {
      * Unset: reads (GET) take any token, anything else a `full` one.
      */
     tokenScope?: 'run' | 'login';
+    /** Error answers carry `error` beside `detail` (plugins/error-handler.ts). */
+    errorField?: boolean;
   }
 }
 
@@ -37,6 +44,12 @@ export function bearerToken(request: FastifyRequest): string | null {
   if (!header) return null;
   const [scheme, token] = header.split(' ');
   return scheme?.toLowerCase() === 'bearer' && token ? token.trim() : null;
+}
+
+function requiredToken(request: FastifyRequest): string {
+  const token = bearerToken(request);
+  if (!token) throw new AppError('UNAUTHENTICATED', undefined, { 'www-authenticate': 'Bearer' });
+  return token;
 }
 
 /** Whether a token of `scope` may call the route (its method and `tokenScope` config); the refusal's text if not. */
@@ -60,9 +73,12 @@ export function registerAuthentication(
 ): void {
   app.decorateRequest('user', null);
   app.decorateRequest('credential', null);
+  app.decorate('requireLoginToken', async (request: FastifyRequest) => {
+    request.user = await auth.userFromToken(requiredToken(request));
+    request.credential = { kind: 'login' };
+  });
   app.decorate('requireUser', async (request: FastifyRequest) => {
-    const token = bearerToken(request);
-    if (!token) throw new AppError('UNAUTHENTICATED', undefined, { 'www-authenticate': 'Bearer' });
+    const token = requiredToken(request);
     if (!isApiToken(token)) {
       request.user = await auth.userFromToken(token);
       request.credential = { kind: 'login' };

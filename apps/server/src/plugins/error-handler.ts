@@ -59,7 +59,7 @@ function codeForStatus(status: number): ErrorCode {
 
 function send(request: FastifyRequest, reply: FastifyReply, answer: ErrorAnswer) {
   // Routes whose spec'd client reads `error` (screenshot upload) get it beside `detail`, whatever failed.
-  const withError = (request.routeOptions.config as { errorField?: boolean } | undefined)?.errorField;
+  const withError = request.routeOptions.config?.errorField;
   return reply
     .code(answer.status)
     .headers(answer.headers ?? {})

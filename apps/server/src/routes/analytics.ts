@@ -1,19 +1,22 @@
-import { type Analytics, AnalyticsQuerySchema } from '@argus/protocol';
-import type { FastifyInstance } from 'fastify';
+import { AnalyticsQuerySchema, AnalyticsSchema } from '@argus/protocol';
 import type { Services } from '../app-services';
-import { currentUser } from '../plugins/authenticate';
-import { parseWith } from '../validation';
+import { routeGroup, routePlugin } from './route-group';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type AnalyticsRouteServices = Pick<Services, 'analytics'>;
 
 /** Analytics over a range of the user's history (docs/HISTORY.md#analytics), computed in SQL. */
-export async function analyticsRoutes(app: FastifyInstance, services: AnalyticsRouteServices) {
-  const { analytics } = services;
-  app.addHook('preHandler', app.requireUser);
+export const ANALYTICS_ROUTES = routeGroup<AnalyticsRouteServices>('/api/analytics', (route) => [
+  route({
+    method: 'GET',
+    path: '/',
+    summary:
+      'Pass rate, durations, slowest tests, failing steps, flaky tests, model cost and design scores over a range',
+    tag: 'History',
+    query: AnalyticsQuerySchema,
+    response: AnalyticsSchema,
+    handle: async ({ user, query }, { analytics }) => analytics.analytics(user.id, query),
+  }),
+]);
 
-  app.get('/', async (request): Promise<Analytics> => {
-    const query = parseWith(AnalyticsQuerySchema, request.query, 'query');
-    return analytics.analytics(currentUser(request).id, query);
-  });
-}
+export const analyticsRoutes = routePlugin(ANALYTICS_ROUTES);

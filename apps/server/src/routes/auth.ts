@@ -1,19 +1,18 @@
 import { UniqueViolation } from '@argus/db';
 import {
   ChangePasswordRequestSchema,
+  ChangePasswordResponseSchema,
   LoginRequestSchema,
-  type LoginResponse,
-  type MessageResponse,
+  LoginResponseSchema,
   RegisterRequestSchema,
-  type User,
+  RegisterResponseSchema,
+  UserSchema,
 } from '@argus/protocol';
-import type { FastifyInstance } from 'fastify';
-import { toPublicUser } from '../auth/auth-service';
 import type { Services } from '../app-services';
+import { toPublicUser } from '../auth/auth-service';
 import { AppError } from '../errors';
 import type { RateLimit } from '../limits/rate-limiter';
-import { currentUser } from '../plugins/authenticate';
-import { parseWith } from '../validation';
+import { routeGroup, routePlugin } from './route-group';
 
 async function enforce(limiter: RateLimit, key: string): Promise<void> {
   const { allowed, retryAfterSeconds } = await limiter.hit(key);
@@ -27,75 +26,108 @@ export type AuthRouteServices = Pick<Services, 'auth' | 'repos'> & {
 };
 
 /** Mounted at /api/auth and, for the other client docs/PRODUCT.md#http-api names, at /auth. */
-export async function authRoutes(app: FastifyInstance, services: AuthRouteServices) {
-  const { auth, repos, limits } = services;
+export const AUTH_ROUTES = routeGroup<AuthRouteServices>(
+  '/api/auth',
+  (route) => [
+    route({
+      method: 'POST',
+      path: '/register',
+      summary: 'Create an account',
+      tag: 'Auth',
+      auth: 'none',
+      body: RegisterRequestSchema,
+      lazyBody: true,
+      status: 201,
+      response: RegisterResponseSchema,
+      handle: async (input, { auth, repos, limits, config }) => {
+        // REGISTRATION=closed: accounts come from an administrator (`npm run user:add`).
+        if (config.registration === 'closed') throw new AppError('REGISTRATION_CLOSED');
+        await enforce(limits.registrationsPerIp, input.request.ip);
+        const body = input.body;
+        if (await repos.users.exists('username', body.username)) throw new AppError('USERNAME_TAKEN');
+        if (await repos.users.exists('email', body.email)) throw new AppError('EMAIL_TAKEN');
+        try {
+          const user = await repos.users.create({
+            username: body.username,
+            email: body.email,
+            full_name: body.full_name || null,
+            password_hash: await auth.hashPassword(body.password),
+          });
+          return { message: 'User registered successfully', user: toPublicUser(user) };
+        } catch (error) {
+          // Two registrations racing for one name: the database's unique index decides.
+          if (error instanceof UniqueViolation) {
+            throw new AppError(error.field === 'email' ? 'EMAIL_TAKEN' : 'USERNAME_TAKEN');
+          }
+          throw error;
+        }
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/login',
+      summary: 'Sign in (JSON or form body): answers a login token for the screens',
+      tag: 'Auth',
+      auth: 'none',
+      body: LoginRequestSchema,
+      lazyBody: true,
+      response: LoginResponseSchema,
+      handle: async (input, { auth, limits }) => {
+        await enforce(limits.loginPerIp, input.request.ip);
+        const body = input.body;
+        // One budget per account, however it is named (username or email); unknown logins by their text.
+        // Counted before the password is verified, so concurrent guesses cannot all slip past the check.
+        let accountKey = `login:${body.username.trim().toLowerCase()}`;
+        const user = await auth.authenticate(body.username, body.password, async (account) => {
+          if (account) accountKey = `user:${account.id}`;
+          await enforce(limits.loginFailuresPerUser, accountKey);
+        });
+        await limits.loginFailuresPerUser.reset(accountKey);
+        const { token, expiresIn } = await auth.issueToken(user);
+        return {
+          access_token: token,
+          token_type: 'bearer' as const,
+          expires_in: expiresIn,
+          user: toPublicUser(user),
+        };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/me',
+      summary: 'The signed-in user',
+      tag: 'Auth',
+      response: UserSchema,
+      handle: async ({ user }) => toPublicUser(user),
+    }),
+    // A person's own act: an API token, whatever its scope, cannot change the password.
+    route({
+      method: 'POST',
+      path: '/change-password',
+      summary: 'Change the password (signs other devices out)',
+      tag: 'Auth',
+      auth: 'login',
+      body: ChangePasswordRequestSchema,
+      response: ChangePasswordResponseSchema,
+      handle: async ({ user, body }, { auth, repos }) => {
+        if (!(await auth.verifyPassword(user.password_hash, body.current_password))) {
+          throw new AppError('WRONG_PASSWORD');
+        }
+        await repos.users.setPassword(user.id, await auth.hashPassword(body.new_password));
+        // Tokens issued before the change stop working; the caller gets a fresh one.
+        const fresh = (await repos.users.findById(user.id))!;
+        const { token, expiresIn } = await auth.issueToken(fresh);
+        return {
+          message: 'Password changed successfully',
+          access_token: token,
+          token_type: 'bearer' as const,
+          expires_in: expiresIn,
+          user: toPublicUser(fresh),
+        };
+      },
+    }),
+  ],
+  ['/auth'],
+);
 
-  app.post('/register', async (request, reply) => {
-    // REGISTRATION=closed: accounts come from an administrator (`npm run user:add`).
-    if (services.config.registration === 'closed') throw new AppError('REGISTRATION_CLOSED');
-    await enforce(limits.registrationsPerIp, request.ip);
-    const body = parseWith(RegisterRequestSchema, request.body, 'body');
-    if (await repos.users.exists('username', body.username)) throw new AppError('USERNAME_TAKEN');
-    if (await repos.users.exists('email', body.email)) throw new AppError('EMAIL_TAKEN');
-    try {
-      const user = await repos.users.create({
-        username: body.username,
-        email: body.email,
-        full_name: body.full_name || null,
-        password_hash: await auth.hashPassword(body.password),
-      });
-      return reply.code(201).send({ message: 'User registered successfully', user: toPublicUser(user) });
-    } catch (error) {
-      // Two registrations racing for one name: the database's unique index decides.
-      if (error instanceof UniqueViolation) {
-        throw new AppError(error.field === 'email' ? 'EMAIL_TAKEN' : 'USERNAME_TAKEN');
-      }
-      throw error;
-    }
-  });
-
-  app.post('/login', async (request): Promise<LoginResponse> => {
-    await enforce(limits.loginPerIp, request.ip);
-    const body = parseWith(LoginRequestSchema, request.body, 'body');
-    // One budget per account, however it is named (username or email); unknown logins by their text.
-    // Counted before the password is verified, so concurrent guesses cannot all slip past the check.
-    let accountKey = `login:${body.username.trim().toLowerCase()}`;
-    const user = await auth.authenticate(body.username, body.password, async (account) => {
-      if (account) accountKey = `user:${account.id}`;
-      await enforce(limits.loginFailuresPerUser, accountKey);
-    });
-    await limits.loginFailuresPerUser.reset(accountKey);
-    const { token, expiresIn } = await auth.issueToken(user);
-    return { access_token: token, token_type: 'bearer', expires_in: expiresIn, user: toPublicUser(user) };
-  });
-
-  app.get(
-    '/me',
-    { preHandler: app.requireUser },
-    async (request): Promise<User> => toPublicUser(currentUser(request)),
-  );
-
-  // A person's own act: an API token, whatever its scope, cannot change the password.
-  app.post(
-    '/change-password',
-    { preHandler: app.requireUser, config: { tokenScope: 'login' } },
-    async (request): Promise<MessageResponse & Partial<LoginResponse>> => {
-      const user = currentUser(request);
-      const body = parseWith(ChangePasswordRequestSchema, request.body, 'body');
-      if (!(await auth.verifyPassword(user.password_hash, body.current_password))) {
-        throw new AppError('WRONG_PASSWORD');
-      }
-      await repos.users.setPassword(user.id, await auth.hashPassword(body.new_password));
-      // Tokens issued before the change stop working; the caller gets a fresh one.
-      const fresh = (await repos.users.findById(user.id))!;
-      const { token, expiresIn } = await auth.issueToken(fresh);
-      return {
-        message: 'Password changed successfully',
-        access_token: token,
-        token_type: 'bearer',
-        expires_in: expiresIn,
-        user: toPublicUser(fresh),
-      };
-    },
-  );
-}
+export const authRoutes = routePlugin(AUTH_ROUTES);

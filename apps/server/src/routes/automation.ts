@@ -4,17 +4,18 @@ import {
   TestResultRecordSchema,
   TestRunCreateSchema,
   type TestRunDetail,
+  TestRunDetailSchema,
   TestRunListQuerySchema,
+  TestRunListSchema,
   type TestRunStatus,
   TestRunUpdateSchema,
 } from '@argus/protocol';
-import type { FastifyInstance } from 'fastify';
-import { checkSessionOwner, ownTestRun } from '../auth/ownership';
+import type { z } from 'zod';
 import type { Services } from '../app-services';
+import { checkSessionOwner, ownTestRun } from '../auth/ownership';
 import { AppError } from '../errors';
 import { checkRunSize } from '../limits/quotas';
-import { currentUser } from '../plugins/authenticate';
-import { parseWith } from '../validation';
+import { routeGroup, routePlugin } from './route-group';
 
 export function toApiTestRun(
   row: TestRunRow,
@@ -71,138 +72,179 @@ export type AutomationRouteServices = Pick<Services, 'repos' | 'urls' | 'automat
   config: Pick<Services['config'], 'maxCasesPerRun' | 'maxStepsPerCase'>;
 };
 
-/** The automation endpoints of docs/PRODUCT.md#http-api, owner-scoped. The server also writes these records itself during a run. */
-export async function automationRoutes(app: FastifyInstance, services: AutomationRouteServices) {
+/** A run with its results and signed links to its screenshots. */
+async function fullRun(services: AutomationRouteServices, userId: string, row: TestRunRow) {
   const runs = services.repos.testRuns;
-  app.addHook('preHandler', app.requireUser);
+  const [results, shots] = await Promise.all([
+    runs.results(userId, row.id),
+    runs.screenshots(userId, [row.id]),
+  ]);
+  return toApiTestRun(
+    row,
+    results,
+    shots.map((s) => services.urls.screenshot(s.id, userId)),
+  );
+}
 
-  const full = async (userId: string, row: TestRunRow) => {
-    const [results, shots] = await Promise.all([
-      runs.results(userId, row.id),
-      runs.screenshots(userId, [row.id]),
-    ]);
-    return toApiTestRun(
+/** A page of runs: two queries for the whole page, not two per run. */
+async function runPage(services: AutomationRouteServices, userId: string, rows: TestRunRow[]) {
+  const runs = services.repos.testRuns;
+  const ids = rows.map((row) => row.id);
+  const [results, shots] = await Promise.all([runs.results(userId, ids), runs.screenshots(userId, ids)]);
+  return rows.map((row) =>
+    toApiTestRun(
       row,
-      results,
-      shots.map((s) => services.urls.screenshot(s.id, userId)),
+      results.filter((r) => r.test_run_id === row.id),
+      shots.filter((s) => s.test_run_id === row.id).map((s) => services.urls.screenshot(s.id, userId)),
+    ),
+  );
+}
+
+type RunUpdate = z.output<typeof TestRunUpdateSchema>;
+
+/** A run's changed fields and, when results are sent, their counts (unless given) and the results themselves. */
+async function updateRun(services: AutomationRouteServices, userId: string, id: string, body: RunUpdate) {
+  const runs = services.repos.testRuns;
+  const { completed_at, test_results, ...rest } = body;
+  await ownTestRun(services.repos, userId, id);
+  const counts = test_results
+    ? {
+        passed_tests: rest.passed_tests ?? test_results.filter((r) => r.status === 'passed').length,
+        failed_tests: rest.failed_tests ?? test_results.filter((r) => r.status === 'failed').length,
+      }
+    : {};
+  if (test_results) {
+    await runs.replaceResults(
+      userId,
+      id,
+      test_results.map((r) => ({
+        test_case_id: r.test_case.id ?? null,
+        test_case_name: r.test_case.test_name,
+        status: r.status,
+        execution_time: r.execution_time,
+        error_message: r.error ?? null,
+        steps: [],
+        logs: r.logs,
+        screenshots: r.screenshots,
+      })),
     );
-  };
-
-  app.post('/test-runs', async (request, reply) => {
-    const body = parseWith(TestRunCreateSchema, request.body, 'body');
-    checkRunSize(body.test_cases ?? [], services.config, { loc: ['body', 'test_cases'] });
-    const user = currentUser(request);
-    await checkSessionOwner(services.repos, user.id, body.session_id);
-    const row = await runs.create(user.id, {
-      session_id: body.session_id ?? null,
-      url: body.url,
-      target_url: body.target_url ?? body.url,
-      test_suite_name: body.test_suite_name ?? null,
-      test_cases: body.test_cases ?? [],
-      total_tests: body.test_cases?.length ?? 0,
-      status: body.status ?? 'pending',
-      started_at: body.status === 'running' ? new Date() : null,
-    });
-    return reply.code(201).send(toApiTestRun(row));
+  }
+  const row = await runs.update(userId, id, {
+    ...rest,
+    ...counts,
+    ...(completed_at !== undefined ? { completed_at: completed_at ? new Date(completed_at) : null } : {}),
   });
+  if (!row) throw new AppError('TEST_RUN_NOT_FOUND');
+  return fullRun(services, userId, row);
+}
 
-  app.get('/test-runs', async (request) => {
-    const query = parseWith(TestRunListQuerySchema, request.query, 'query');
-    const userId = currentUser(request).id;
-    const rows = await runs.list(userId, query);
-    // Two queries for the whole page, not two per run.
-    const ids = rows.map((row) => row.id);
-    const [results, shots] = await Promise.all([runs.results(userId, ids), runs.screenshots(userId, ids)]);
-    return rows.map((row) =>
-      toApiTestRun(
-        row,
-        results.filter((r) => r.test_run_id === row.id),
-        shots.filter((s) => s.test_run_id === row.id).map((s) => services.urls.screenshot(s.id, userId)),
-      ),
-    );
-  });
-
-  app.get('/test-runs/:id', async (request) => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const user = currentUser(request);
-    return full(user.id, await ownTestRun(services.repos, user.id, id));
-  });
-
-  app.put('/test-runs/:id', async (request) => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const body = parseWith(TestRunUpdateSchema, request.body, 'body');
-    const user = currentUser(request);
-    const { completed_at, test_results, ...rest } = body;
-    await ownTestRun(services.repos, user.id, id);
-    const counts = test_results
-      ? {
-          passed_tests: rest.passed_tests ?? test_results.filter((r) => r.status === 'passed').length,
-          failed_tests: rest.failed_tests ?? test_results.filter((r) => r.status === 'failed').length,
-        }
-      : {};
-    if (test_results) {
-      await runs.replaceResults(
-        user.id,
-        id,
-        test_results.map((r) => ({
-          test_case_id: r.test_case.id ?? null,
-          test_case_name: r.test_case.test_name,
-          status: r.status,
-          execution_time: r.execution_time,
-          error_message: r.error ?? null,
-          steps: [],
-          logs: r.logs,
-          screenshots: r.screenshots,
-        })),
-      );
-    }
-    const row = await runs.update(user.id, id, {
-      ...rest,
-      ...counts,
-      ...(completed_at !== undefined ? { completed_at: completed_at ? new Date(completed_at) : null } : {}),
-    });
-    if (!row) throw new AppError('TEST_RUN_NOT_FOUND');
-    return full(user.id, row);
-  });
-
+/** The automation endpoints of docs/PRODUCT.md#http-api, owner-scoped. The server also writes these records itself during a run. */
+export const AUTOMATION_ROUTES = routeGroup<AutomationRouteServices>('/api/automation', (route) => [
+  route({
+    method: 'POST',
+    path: '/test-runs',
+    summary: 'Record a test run',
+    tag: 'Automation',
+    body: TestRunCreateSchema,
+    status: 201,
+    response: TestRunDetailSchema,
+    handle: async ({ user, body }, services) => {
+      checkRunSize(body.test_cases ?? [], services.config, { loc: ['body', 'test_cases'] });
+      await checkSessionOwner(services.repos, user.id, body.session_id);
+      const row = await services.repos.testRuns.create(user.id, {
+        session_id: body.session_id ?? null,
+        url: body.url,
+        target_url: body.target_url ?? body.url,
+        test_suite_name: body.test_suite_name ?? null,
+        test_cases: body.test_cases ?? [],
+        total_tests: body.test_cases?.length ?? 0,
+        status: body.status ?? 'pending',
+        started_at: body.status === 'running' ? new Date() : null,
+      });
+      return toApiTestRun(row);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/test-runs',
+    summary: 'Recorded test runs',
+    tag: 'Automation',
+    query: TestRunListQuerySchema,
+    response: TestRunListSchema,
+    handle: async ({ user, query }, services) =>
+      runPage(services, user.id, await services.repos.testRuns.list(user.id, query)),
+  }),
+  route({
+    method: 'GET',
+    path: '/test-runs/:id',
+    summary: 'A recorded test run',
+    tag: 'Automation',
+    params: IdParamsSchema,
+    response: TestRunDetailSchema,
+    handle: async ({ user, params }, services) =>
+      fullRun(services, user.id, await ownTestRun(services.repos, user.id, params.id)),
+  }),
+  route({
+    method: 'PUT',
+    path: '/test-runs/:id',
+    summary: 'Change a recorded test run',
+    tag: 'Automation',
+    params: IdParamsSchema,
+    body: TestRunUpdateSchema,
+    response: TestRunDetailSchema,
+    handle: async ({ user, params, body }, services) => updateRun(services, user.id, params.id, body),
+  }),
   /**
    * Not in the spec: deletes a run with its results and screenshots, which frees their bytes from the
    * user's MAX_STORED_BYTES_PER_USER. A run still under way must be stopped first.
    */
-  app.delete('/test-runs/:id', async (request, reply) => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const user = currentUser(request);
-    await ownTestRun(services.repos, user.id, id);
-    if ((await services.automation.activeRun(user.id)) === id) {
-      throw new AppError('BAD_REQUEST', 'This test run is still in progress. Stop it before deleting it.');
-    }
-    if (!(await runs.delete(user.id, id))) throw new AppError('TEST_RUN_NOT_FOUND');
-    return reply.code(204).send();
-  });
+  route({
+    method: 'DELETE',
+    path: '/test-runs/:id',
+    summary: 'Delete a recorded test run',
+    tag: 'Automation',
+    params: IdParamsSchema,
+    status: 204,
+    handle: async ({ user, params: { id } }, services) => {
+      await ownTestRun(services.repos, user.id, id);
+      if ((await services.automation.activeRun(user.id)) === id) {
+        throw new AppError('BAD_REQUEST', 'This test run is still in progress. Stop it before deleting it.');
+      }
+      if (!(await services.repos.testRuns.delete(user.id, id))) throw new AppError('TEST_RUN_NOT_FOUND');
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/test-results',
+    summary: 'Record a test result',
+    tag: 'Automation',
+    body: TestResultRecordSchema,
+    status: 201,
+    handle: async ({ user, body }, services) => {
+      const runs = services.repos.testRuns;
+      const run = await ownTestRun(services.repos, user.id, body.test_run_id);
+      const row = await runs.addResult(user.id, run.id, {
+        test_case_id: null,
+        test_case_name: body.test_case_name,
+        status: body.status,
+        execution_time: body.execution_time ?? null,
+        error_message: body.error_message ?? null,
+        steps: [],
+        logs: body.logs ?? [],
+        screenshots: body.screenshots ?? [],
+      });
+      if (body.status === 'passed' || body.status === 'failed') {
+        await runs.countResult(user.id, run.id, body.status === 'passed');
+      }
+      return {
+        id: row.id,
+        test_run_id: run.id,
+        test_case_name: row.test_case_name,
+        status: row.status,
+        created_at: row.created_at.toISOString(),
+      };
+    },
+  }),
+]);
 
-  app.post('/test-results', async (request, reply) => {
-    const body = parseWith(TestResultRecordSchema, request.body, 'body');
-    const user = currentUser(request);
-    const run = await ownTestRun(services.repos, user.id, body.test_run_id);
-    const row = await runs.addResult(user.id, run.id, {
-      test_case_id: null,
-      test_case_name: body.test_case_name,
-      status: body.status,
-      execution_time: body.execution_time ?? null,
-      error_message: body.error_message ?? null,
-      steps: [],
-      logs: body.logs ?? [],
-      screenshots: body.screenshots ?? [],
-    });
-    if (body.status === 'passed' || body.status === 'failed') {
-      await runs.countResult(user.id, run.id, body.status === 'passed');
-    }
-    return reply.code(201).send({
-      id: row.id,
-      test_run_id: run.id,
-      test_case_name: row.test_case_name,
-      status: row.status,
-      created_at: row.created_at.toISOString(),
-    });
-  });
-}
+export const automationRoutes = routePlugin(AUTOMATION_ROUTES);

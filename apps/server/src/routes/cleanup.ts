@@ -1,7 +1,7 @@
 import { CleanupBeaconSchema } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
-import { parseJsonText } from '../body-limits';
 import type { Services } from '../app-services';
+import { parseJsonText } from '../body-limits';
 import { AppError } from '../errors';
 import { parseWith } from '../validation';
 import { dispatch, type MessageHandlers, messageContext } from '../ws/message-handlers';

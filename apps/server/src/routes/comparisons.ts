@@ -1,18 +1,15 @@
 import {
   ComparisonListQuerySchema,
-  type ComparisonSummary,
   ComparisonSummaryListSchema,
   IdParamsSchema,
   StoredComparisonSchema,
 } from '@argus/protocol';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { toUploadedDesign } from '../comparison/design-uploads';
 import type { Services } from '../app-services';
+import { toUploadedDesign } from '../comparison/design-uploads';
 import { AppError } from '../errors';
-import { currentUser } from '../plugins/authenticate';
 import type { SignedQuery } from '../storage/signed-urls';
-import { parseWith } from '../validation';
+import { routeGroup, routePlugin } from './route-group';
 
 const SessionParamsSchema = z.object({ session_id: z.string().min(1).max(100) });
 
@@ -25,30 +22,40 @@ export type ComparisonRouteServices = Pick<Services, 'repos' | 'blobs' | 'urls' 
  * image links signed afresh, with the uploaded design it used (`design`, as POST /api/uploads answers); 404 when there is none of theirs. `GET /api/comparisons/images/:id`: one
  * image a comparison shows, through its signed link (owner bound by the signature, row read owner-scoped).
  */
-export async function comparisonRoutes(app: FastifyInstance, services: ComparisonRouteServices) {
-  app.get('/api/comparisons/images/:id', async (request, reply) => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const { ownerId, expires } = services.urls.verifyDesign(
-      'comparison-image',
-      id,
-      request.query as SignedQuery,
-    );
-    const row = await services.repos.designComparisons.image(ownerId, id);
-    if (!row) throw new AppError('NOT_FOUND', 'Image not found');
-    const maxAge = Math.max(0, expires - Math.floor(Date.now() / 1000));
-    return reply
-      .type('image/png')
-      .header('cache-control', `private, max-age=${maxAge}, immutable`)
-      .header('content-length', row.bytes)
-      .send(services.blobs.read(row.sha256));
-  });
-
-  app.get(
-    '/api/comparisons',
-    { preHandler: app.requireUser },
-    async (request): Promise<ComparisonSummary[]> => {
-      const { limit } = parseWith(ComparisonListQuerySchema, request.query, 'query');
-      const rows = await services.repos.designComparisons.listLatest(currentUser(request).id, { limit });
+export const COMPARISON_ROUTES = routeGroup<ComparisonRouteServices>('/api/comparisons', (route) => [
+  route({
+    method: 'GET',
+    path: '/images/:id',
+    summary: "A comparison's image",
+    tag: 'Design comparison',
+    auth: 'none',
+    params: IdParamsSchema,
+    media: { type: 'image/*', description: 'The image (the link is signed and expires)' },
+    handle: async ({ request, reply, params: { id } }, services) => {
+      const { ownerId, expires } = services.urls.verifyDesign(
+        'comparison-image',
+        id,
+        request.query as SignedQuery,
+      );
+      const row = await services.repos.designComparisons.image(ownerId, id);
+      if (!row) throw new AppError('NOT_FOUND', 'Image not found');
+      const maxAge = Math.max(0, expires - Math.floor(Date.now() / 1000));
+      return reply
+        .type('image/png')
+        .header('cache-control', `private, max-age=${maxAge}, immutable`)
+        .header('content-length', row.bytes)
+        .send(services.blobs.read(row.sha256));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/',
+    summary: 'Design comparisons',
+    tag: 'Design comparison',
+    query: ComparisonListQuerySchema,
+    response: ComparisonSummaryListSchema,
+    handle: async ({ user, query: { limit } }, services) => {
+      const rows = await services.repos.designComparisons.listLatest(user.id, { limit });
       return ComparisonSummaryListSchema.parse(
         rows.map((row) => ({
           session_id: row.session_id,
@@ -62,20 +69,27 @@ export async function comparisonRoutes(app: FastifyInstance, services: Compariso
         })),
       );
     },
-  );
+  }),
+  route({
+    method: 'GET',
+    path: '/:session_id',
+    summary: "A session's comparison",
+    tag: 'Design comparison',
+    params: SessionParamsSchema,
+    response: StoredComparisonSchema,
+    handle: async ({ user, params: { session_id } }, services) => {
+      const stored = await services.comparisons.stored(user.id, session_id);
+      if (!stored) throw new AppError('NOT_FOUND', 'This session has no comparison yet');
+      // The uploaded design, owner-scoped, with links signed as POST /api/uploads signs them.
+      const row = stored.file_id
+        ? await services.repos.designComparisons.upload(user.id, stored.file_id)
+        : undefined;
+      return StoredComparisonSchema.parse({
+        ...stored,
+        design: row ? toUploadedDesign(row, services.urls) : null,
+      });
+    },
+  }),
+]);
 
-  app.get('/api/comparisons/:session_id', { preHandler: app.requireUser }, async (request) => {
-    const { session_id } = parseWith(SessionParamsSchema, request.params, 'path');
-    const userId = currentUser(request).id;
-    const stored = await services.comparisons.stored(userId, session_id);
-    if (!stored) throw new AppError('NOT_FOUND', 'This session has no comparison yet');
-    // The uploaded design, owner-scoped, with links signed as POST /api/uploads signs them.
-    const row = stored.file_id
-      ? await services.repos.designComparisons.upload(userId, stored.file_id)
-      : undefined;
-    return StoredComparisonSchema.parse({
-      ...stored,
-      design: row ? toUploadedDesign(row, services.urls) : null,
-    });
-  });
-}
+export const comparisonRoutes = routePlugin(COMPARISON_ROUTES);

@@ -1,27 +1,23 @@
-import { randomUUID } from 'node:crypto';
 import type { ConversationMessageRow, ConversationRow } from '@argus/db';
 import {
   type Conversation,
   ConversationCreateSchema,
   ConversationMessageCreateSchema,
   type ConversationMessageRecord,
+  ConversationSchema,
   IdParamsSchema,
-  PASSWORD_PLACEHOLDER,
-  PASSWORD_SECRET,
-  parseStep,
-  type SaveConversationTestResponse,
+  SaveConversationTestResponseSchema,
   SaveConversationTestSchema,
   SessionListQuerySchema,
-  type TestCase,
-  TestCaseSchema,
 } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
-import { checkSessionOwner } from '../auth/ownership';
+import { z } from 'zod';
 import type { Services } from '../app-services';
+import { checkSessionOwner } from '../auth/ownership';
 import { AppError } from '../errors';
 import { checkRunSize } from '../limits/quotas';
-import { currentUser } from '../plugins/authenticate';
-import { parseWith } from '../validation';
+import { addToAutomationSession, testCaseOf } from './conversation-test-case';
+import { mountRoutes, routeGroup } from './route-group';
 
 const PageQuerySchema = SessionListQuerySchema.pick({ limit: true, offset: true });
 
@@ -49,25 +45,6 @@ function toApiConversation(row: ConversationRow, messages?: ConversationMessageR
 
 const notFound = () => new AppError('NOT_FOUND', 'Conversation not found');
 
-/** The page a `Navigate to …` line opens, or null for any other line. */
-function navigateTarget(line: string): string | null {
-  try {
-    const step = parseStep(line);
-    return step.verb === 'navigate' ? step.url : null;
-  } catch {
-    return null;
-  }
-}
-
-function parses(line: string): boolean {
-  try {
-    parseStep(line);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type ConversationRouteServices = Pick<Services, 'repos' | 'conversations' | 'pool'> & {
   config: Pick<Services['config'], 'maxCasesPerRun' | 'maxStepsPerCase'>;
@@ -77,142 +54,107 @@ export type ConversationRouteServices = Pick<Services, 'repos' | 'conversations'
  * `/api/conversations`: the conversations of conversational mode and their messages, owner-scoped
  * (another user's conversation answers 404 like a missing one), and "Save as test".
  */
-export async function conversationRoutes(app: FastifyInstance, services: ConversationRouteServices) {
-  const { conversations, sessions } = services.repos;
-  app.addHook('preHandler', app.requireUser);
-  // The live browsers close with the server, before the browser pool does.
-  app.addHook('onClose', async () => services.conversations.shutdown());
-
-  app.post('/', async (request, reply) => {
-    const body = parseWith(ConversationCreateSchema, request.body, 'body');
-    const userId = currentUser(request).id;
-    await checkSessionOwner(services.repos, userId, body.session_id);
-    const row = await conversations.create(userId, {
-      session_id: body.session_id || null,
-      title: body.title,
-      url: body.url || null,
-    });
-    return reply.code(201).send(toApiConversation(row));
-  });
-
-  app.get('/', async (request): Promise<Conversation[]> => {
-    const page = parseWith(PageQuerySchema, request.query, 'query');
-    const rows = await conversations.list(currentUser(request).id, page);
-    return rows.map((row) => toApiConversation(row));
-  });
-
+export const CONVERSATION_ROUTES = routeGroup<ConversationRouteServices>('/api/conversations', (route) => [
+  route({
+    method: 'POST',
+    path: '/',
+    summary: 'Start a conversation record',
+    tag: 'Conversations',
+    body: ConversationCreateSchema,
+    status: 201,
+    response: ConversationSchema,
+    handle: async ({ user, body }, { repos }) => {
+      await checkSessionOwner(repos, user.id, body.session_id);
+      const row = await repos.conversations.create(user.id, {
+        session_id: body.session_id || null,
+        title: body.title,
+        url: body.url || null,
+      });
+      return toApiConversation(row);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/',
+    summary: 'Conversations',
+    tag: 'Conversations',
+    query: PageQuerySchema,
+    response: z.array(ConversationSchema),
+    handle: async ({ user, query }, { repos }) =>
+      (await repos.conversations.list(user.id, query)).map((row) => toApiConversation(row)),
+  }),
   // Test mode only: what the live browsers hold (API tests check nothing is left behind or piles up).
-  if (process.env.NODE_ENV === 'test') {
-    app.get('/diagnostics', async () => ({
+  route({
+    method: 'GET',
+    path: '/diagnostics',
+    summary: 'Live-browser diagnostics (test servers only)',
+    tag: 'Conversations',
+    registered: () => process.env.NODE_ENV === 'test',
+    handle: async ({ request }, services) => ({
       live: services.conversations.liveCount(),
       pool: services.pool.stats(),
-      frames: app.hub.frameStats(),
+      frames: request.server.hub.frameStats(),
       memory: process.memoryUsage(),
       browserPid: (await services.pool.browserPid()) ?? null,
-    }));
-  }
+    }),
+  }),
+  route({
+    method: 'GET',
+    path: '/:id',
+    summary: 'A conversation',
+    tag: 'Conversations',
+    params: IdParamsSchema,
+    response: ConversationSchema,
+    handle: async ({ user, params: { id } }, { repos }) => {
+      const row = await repos.conversations.get(user.id, id);
+      if (!row) throw notFound();
+      return toApiConversation(row, (await repos.conversations.messages(user.id, id)) ?? []);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/:id/messages',
+    summary: 'Add a message to a conversation record',
+    tag: 'Conversations',
+    params: IdParamsSchema,
+    body: ConversationMessageCreateSchema,
+    status: 201,
+    handle: async ({ user, params, body }, { repos }) => {
+      const row = await repos.conversations.addMessage(user.id, params.id, body);
+      if (!row) throw notFound();
+      return toApiMessage(row);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/:id/test-case',
+    summary: 'Save a conversation as a test case',
+    tag: 'Conversations',
+    params: IdParamsSchema,
+    body: SaveConversationTestSchema,
+    status: 201,
+    response: SaveConversationTestResponseSchema,
+    handle: async ({ user, params: { id }, body }, { repos, config }) => {
+      const conversation = await repos.conversations.get(user.id, id);
+      if (!conversation) throw notFound();
+      const messages = (await repos.conversations.messages(user.id, id)) ?? [];
+      const testName = body.test_name ?? `Conversation: ${conversation.title}`;
+      const made = testCaseOf(conversation, messages, testName);
+      checkRunSize([made.testCase], config, { loc: ['body'] });
+      const sessionId = await addToAutomationSession(
+        repos.sessions,
+        user.id,
+        body.automation_session_id,
+        testName,
+        made,
+      );
+      return { test_case: made.testCase, automation_session_id: sessionId };
+    },
+  }),
+]);
 
-  app.get('/:id', async (request): Promise<Conversation> => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const userId = currentUser(request).id;
-    const row = await conversations.get(userId, id);
-    if (!row) throw notFound();
-    return toApiConversation(row, (await conversations.messages(userId, id)) ?? []);
-  });
-
-  app.post('/:id/messages', async (request, reply) => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const body = parseWith(ConversationMessageCreateSchema, request.body, 'body');
-    const row = await conversations.addMessage(currentUser(request).id, id, body);
-    if (!row) throw notFound();
-    return reply.code(201).send(toApiMessage(row));
-  });
-
-  /**
-   * "Save as test": the step-language lines of the assistant's actions, in order, become one test
-   * case (opening with the start page unless the actions do), added to the named automation
-   * session's saved cases (settings.testCases, as the automation screen restores them) or to a new
-   * automation session.
-   */
-  app.post('/:id/test-case', async (request, reply) => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const body = parseWith(SaveConversationTestSchema, request.body ?? {}, 'body');
-    const userId = currentUser(request).id;
-    const conversation = await conversations.get(userId, id);
-    if (!conversation) throw notFound();
-    const messages = (await conversations.messages(userId, id)) ?? [];
-    const lines = messages
-      .filter((m) => m.role === 'assistant')
-      .flatMap((m) => (m.actions ?? []).map((a) => a.action.trim()))
-      .filter(parses);
-    if (lines.length === 0) {
-      throw new AppError('VALIDATION', [
-        {
-          loc: ['path', 'id'],
-          msg: 'This conversation has no browser actions to save yet: ask the assistant to do something first.',
-          type: 'no_actions',
-        },
-      ]);
-    }
-    const opening = navigateTarget(lines[0]);
-    const startUrl = conversation.url || (opening && /^https?:\/\//i.test(opening) ? opening : '');
-    if (opening === null && !startUrl) {
-      throw new AppError('VALIDATION', [
-        {
-          loc: ['path', 'id'],
-          msg: 'This conversation has no start page and its actions do not open one, so a test could not begin.',
-          type: 'no_start_page',
-        },
-      ]);
-    }
-    const steps = opening !== null ? lines : [`Navigate to ${startUrl}`, ...lines];
-    const testName = body.test_name ?? `Conversation: ${conversation.title}`;
-    const testCase: TestCase = TestCaseSchema.parse({
-      id: randomUUID(),
-      test_name: testName,
-      description:
-        `Saved from the conversation "${conversation.title}": ${lines.length} action${lines.length === 1 ? '' : 's'} in the order they were done.` +
-        (lines.some((line) => line.includes(PASSWORD_PLACEHOLDER))
-          ? ` The password typed in it was not kept: ${PASSWORD_PLACEHOLDER} types the ${PASSWORD_SECRET} secret of the project environment the test runs on.`
-          : ''),
-      steps,
-      category: 'Conversation',
-      priority: 'medium',
-      expected_result: '',
-      url: startUrl,
-    });
-    checkRunSize([testCase], services.config, { loc: ['body'] });
-
-    let sessionId: string;
-    if (body.automation_session_id) {
-      const session = await sessions.get(userId, body.automation_session_id);
-      if (!session) throw new AppError('SESSION_NOT_FOUND');
-      if (session.session_type !== 'automation') {
-        throw new AppError('VALIDATION', [
-          {
-            loc: ['body', 'automation_session_id'],
-            msg: 'Test cases can only be added to an automation session.',
-            type: 'not_automation',
-          },
-        ]);
-      }
-      const settings = { ...(session.settings ?? {}) };
-      const saved = Array.isArray(settings.testCases) ? settings.testCases : [];
-      settings.testCases = [...saved, testCase];
-      if (typeof settings.url !== 'string' || !settings.url) settings.url = startUrl || session.url || '';
-      if (settings.testMode !== 'command') settings.testMode = 'full';
-      await sessions.update(userId, session.id, { settings });
-      sessionId = session.id;
-    } else {
-      const created = await sessions.create(userId, {
-        session_type: 'automation',
-        title: testName,
-        url: startUrl || null,
-        settings: { url: startUrl, testMode: 'full', testCases: [testCase] },
-      });
-      sessionId = created.id;
-    }
-    const answer: SaveConversationTestResponse = { test_case: testCase, automation_session_id: sessionId };
-    return reply.code(201).send(answer);
-  });
+export async function conversationRoutes(app: FastifyInstance, services: ConversationRouteServices) {
+  // The live browsers close with the server, before the browser pool does.
+  app.addHook('onClose', async () => services.conversations.shutdown());
+  mountRoutes(app, CONVERSATION_ROUTES, services);
 }

@@ -1,14 +1,12 @@
 import { exportPlaywright } from '@argus/playwright-export';
-import { IdParamsSchema, MOBILE_VIEWPORT } from '@argus/protocol';
-import type { FastifyInstance } from 'fastify';
+import { MOBILE_VIEWPORT } from '@argus/protocol';
 import { strToU8, zipSync } from 'fflate';
 import { z } from 'zod';
 import type { Services } from '../app-services';
-import { currentUser } from '../plugins/authenticate';
 import { environmentOf } from '../projects/project-service';
-import { parseWith } from '../validation';
+import { SuiteParamsSchema } from './projects';
+import { routeGroup, routePlugin } from './route-group';
 
-const SuiteParamsSchema = IdParamsSchema.extend({ suiteId: z.string().max(100) });
 const ExportQuerySchema = z.object({ environment_id: z.string().max(100).optional() });
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
@@ -33,44 +31,56 @@ function zipName(suite: string): string {
  * another user's project or suite answers 404 like a missing one. Variables are read by name and
  * kind only; a secret is never decrypted, so its value cannot reach the export.
  */
-export async function exportRoutes(app: FastifyInstance, services: ExportRouteServices) {
-  const { projects } = services;
-  app.addHook('preHandler', app.requireUser);
-
-  app.get('/:id/suites/:suiteId/export', async (request, reply) => {
-    const { id, suiteId } = parseWith(SuiteParamsSchema, request.params, 'path');
-    const { environment_id } = parseWith(ExportQuerySchema, request.query ?? {}, 'query');
-    const userId = currentUser(request).id;
-    const project = await projects.get(userId, id);
-    const suite = await projects.getSuite(userId, id, suiteId);
-    const environment = environmentOf(project, environment_id);
-    // The environment's own value wins over the project's; a secret is only its name.
-    const variables = new Map<string, { name: string; secret: boolean; value: string | null }>();
-    for (const level of [null, environment.id]) {
-      for (const one of await projects.variables(userId, id)) {
-        if (one.environment_id !== level) continue;
-        variables.set(one.name, { name: one.name, secret: one.secret, value: one.secret ? null : one.value });
+export const EXPORT_ROUTES = routeGroup<ExportRouteServices>('/api/projects', (route) => [
+  route({
+    method: 'GET',
+    path: '/:id/suites/:suiteId/export',
+    summary:
+      'Export a saved suite as a Playwright Test project, for an environment (?environment_id=, else the default); X-Argus-Export-Todo says how many lines were left as TODO comments',
+    tag: 'Suites',
+    params: SuiteParamsSchema,
+    query: ExportQuerySchema,
+    media: { type: 'application/zip', description: 'The Playwright Test project (docs/EXPORT.md)' },
+    handle: async ({ reply, user, params, query }, { projects }) => {
+      const { id, suiteId } = params;
+      const userId = user.id;
+      const project = await projects.get(userId, id);
+      const suite = await projects.getSuite(userId, id, suiteId);
+      const environment = environmentOf(project, query.environment_id);
+      // The environment's own value wins over the project's; a secret is only its name.
+      const variables = new Map<string, { name: string; secret: boolean; value: string | null }>();
+      for (const level of [null, environment.id]) {
+        for (const one of await projects.variables(userId, id)) {
+          if (one.environment_id !== level) continue;
+          variables.set(one.name, {
+            name: one.name,
+            secret: one.secret,
+            value: one.secret ? null : one.value,
+          });
+        }
       }
-    }
-    const result = exportPlaywright({
-      project: project.name,
-      environment: { name: environment.name, base_url: environment.base_url },
-      login: project.login,
-      variables: [...variables.values()].sort((a, b) => a.name.localeCompare(b.name)),
-      suites: [{ name: suite.name, test_cases: suite.test_cases }],
-      ...(project.kind === 'mobile' ? { viewport: { ...MOBILE_VIEWPORT } } : {}),
-    });
-    const folder = zipName(suite.name).replace(/\.zip$/, '');
-    const zip = zipSync(
-      Object.fromEntries(result.files.map((file) => [`${folder}/${file.path}`, strToU8(file.content)])),
-      { level: 6, mtime: new Date(suite.updated_at) },
-    );
-    return reply
-      .header('content-type', 'application/zip')
-      .header('content-disposition', `attachment; filename="${zipName(suite.name)}"`)
-      .header(EXPORT_TODO_HEADER, String(result.todo))
-      .header('x-argus-export-tests', String(result.tests))
-      .header('cache-control', 'no-store')
-      .send(Buffer.from(zip));
-  });
-}
+      const result = exportPlaywright({
+        project: project.name,
+        environment: { name: environment.name, base_url: environment.base_url },
+        login: project.login,
+        variables: [...variables.values()].sort((a, b) => a.name.localeCompare(b.name)),
+        suites: [{ name: suite.name, test_cases: suite.test_cases }],
+        ...(project.kind === 'mobile' ? { viewport: { ...MOBILE_VIEWPORT } } : {}),
+      });
+      const folder = zipName(suite.name).replace(/\.zip$/, '');
+      const zip = zipSync(
+        Object.fromEntries(result.files.map((file) => [`${folder}/${file.path}`, strToU8(file.content)])),
+        { level: 6, mtime: new Date(suite.updated_at) },
+      );
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', `attachment; filename="${zipName(suite.name)}"`)
+        .header(EXPORT_TODO_HEADER, String(result.todo))
+        .header('x-argus-export-tests', String(result.tests))
+        .header('cache-control', 'no-store')
+        .send(Buffer.from(zip));
+    },
+  }),
+]);
+
+export const exportRoutes = routePlugin(EXPORT_ROUTES);

@@ -1,20 +1,32 @@
-import type { HealthResponse } from '@argus/protocol';
+import { HealthResponseSchema } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../app-services';
+import { mountRoutes, routeGroup } from './route-group';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type HealthRouteServices = Pick<Services, 'db'> & { config: Pick<Services['config'], 'version'> };
 
+export const HEALTH_ROUTES = routeGroup<HealthRouteServices & { started: number }>('/api/health', (route) => [
+  route({
+    method: 'GET',
+    path: '/',
+    summary: 'Health and version',
+    tag: 'System',
+    auth: 'none',
+    response: HealthResponseSchema,
+    handle: async (_input, { db, config, started }) => {
+      // A health check that cannot reach its database is not healthy.
+      await db.exec('SELECT 1');
+      return {
+        status: 'ok' as const,
+        version: config.version,
+        database: db.kind,
+        uptime_seconds: Math.round((Date.now() - started) / 1000),
+      };
+    },
+  }),
+]);
+
 export async function healthRoutes(app: FastifyInstance, services: HealthRouteServices) {
-  const started = Date.now();
-  app.get('/api/health', async (): Promise<HealthResponse> => {
-    // A health check that cannot reach its database is not healthy.
-    await services.db.exec('SELECT 1');
-    return {
-      status: 'ok',
-      version: services.config.version,
-      database: services.db.kind,
-      uptime_seconds: Math.round((Date.now() - started) / 1000),
-    };
-  });
+  mountRoutes(app, HEALTH_ROUTES, { ...services, started: Date.now() });
 }

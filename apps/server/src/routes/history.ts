@@ -1,15 +1,13 @@
 import {
-  type CaseHistory,
   CaseHistoryQuerySchema,
-  type HistoryPage,
+  CaseHistorySchema,
+  HistoryPageSchema,
   HistoryQuerySchema,
   IdParamsSchema,
-  type RunComparison,
+  RunComparisonSchema,
 } from '@argus/protocol';
-import type { FastifyInstance } from 'fastify';
 import type { Services } from '../app-services';
-import { currentUser } from '../plugins/authenticate';
-import { parseWith } from '../validation';
+import { routeGroup, routePlugin } from './route-group';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type HistoryRouteServices = Pick<Services, 'history'>;
@@ -19,22 +17,34 @@ export type HistoryRouteServices = Pick<Services, 'history'>;
  * compared with the previous run of its suite, and a case's recent results. Owner-scoped: another
  * user's run answers 404 like a missing one.
  */
-export async function historyRoutes(app: FastifyInstance, services: HistoryRouteServices) {
-  const { history } = services;
-  app.addHook('preHandler', app.requireUser);
+export const HISTORY_ROUTES = routeGroup<HistoryRouteServices>('/api/history', (route) => [
+  route({
+    method: 'GET',
+    path: '/',
+    summary: 'Test history: runs, design comparisons and conversations, newest first (keyset pages)',
+    tag: 'History',
+    query: HistoryQuerySchema,
+    response: HistoryPageSchema,
+    handle: async ({ user, query }, { history }) => history.list(user.id, query),
+  }),
+  route({
+    method: 'GET',
+    path: '/runs/:id',
+    summary: 'A run compared with the previous run of its suite',
+    tag: 'History',
+    params: IdParamsSchema,
+    response: RunComparisonSchema,
+    handle: async ({ user, params }, { history }) => history.compareRun(user.id, params.id),
+  }),
+  route({
+    method: 'GET',
+    path: '/cases',
+    summary: "A test case's recent results, grouped failures and last change",
+    tag: 'History',
+    query: CaseHistoryQuerySchema,
+    response: CaseHistorySchema,
+    handle: async ({ user, query }, { history }) => history.caseHistory(user.id, query),
+  }),
+]);
 
-  app.get('/', async (request): Promise<HistoryPage> => {
-    const query = parseWith(HistoryQuerySchema, request.query, 'query');
-    return history.list(currentUser(request).id, query);
-  });
-
-  app.get('/runs/:id', async (request): Promise<RunComparison> => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    return history.compareRun(currentUser(request).id, id);
-  });
-
-  app.get('/cases', async (request): Promise<CaseHistory> => {
-    const query = parseWith(CaseHistoryQuerySchema, request.query, 'query');
-    return history.caseHistory(currentUser(request).id, query);
-  });
-}
+export const historyRoutes = routePlugin(HISTORY_ROUTES);

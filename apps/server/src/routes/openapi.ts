@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../app-services';
+import { OPENAPI_ROUTES } from '../openapi/api-routes';
 import { openApiDocument } from '../openapi/openapi';
+import { mountRoutes } from './route-group';
 
 export type OpenApiRouteServices = { config: Pick<Services['config'], 'version'> };
 
 /** GET /api/openapi.json: the REST API described (docs/CI.md#the-run-api), built once. */
 export async function openApiRoutes(app: FastifyInstance, services: OpenApiRouteServices) {
-  const document = openApiDocument(services.config.version);
-  app.get('/api/openapi.json', async () => document);
+  mountRoutes(app, OPENAPI_ROUTES, { document: openApiDocument(services.config.version) });
 }

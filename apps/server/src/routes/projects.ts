@@ -1,29 +1,28 @@
 import {
-  type Environment,
   EnvironmentInputSchema,
+  EnvironmentSchema,
   EnvironmentUpdateSchema,
   IdParamsSchema,
-  type Project,
   ProjectCreateSchema,
-  type ProjectRun,
-  type ProjectSummary,
+  ProjectRunSchema,
+  ProjectSchema,
+  ProjectSummarySchema,
   ProjectUpdateSchema,
   RunSavedSuiteSchema,
-  type SavedSuite,
+  RunStartedSchema,
   SavedSuiteInputSchema,
-  type Variable,
+  SavedSuiteSchema,
   VariableInputSchema,
+  VariableSchema,
 } from '@argus/protocol';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Services } from '../app-services';
-import { currentUser } from '../plugins/authenticate';
-import { parseWith } from '../validation';
+import { routeGroup, routePlugin } from './route-group';
 
 // Path parameters of the records under a project: ids, as long as any other id the API takes.
 const EnvironmentParamsSchema = IdParamsSchema.extend({ envId: z.string().max(100) });
 const VariableParamsSchema = IdParamsSchema.extend({ varId: z.string().max(100) });
-const SuiteParamsSchema = IdParamsSchema.extend({ suiteId: z.string().max(100) });
+export const SuiteParamsSchema = IdParamsSchema.extend({ suiteId: z.string().max(100) });
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type ProjectRouteServices = Pick<Services, 'projects' | 'automation'>;
@@ -33,126 +32,213 @@ export type ProjectRouteServices = Pick<Services, 'projects' | 'automation'>;
  * saved suites and runs. Every route is owner-scoped: another user's project, environment, variable or
  * suite answers 404 with its code, like a missing one. A secret's value is never answered.
  */
-export async function projectRoutes(app: FastifyInstance, services: ProjectRouteServices) {
-  const { projects, automation } = services;
-  app.addHook('preHandler', app.requireUser);
-
-  app.get('/', async (request): Promise<ProjectSummary[]> => projects.list(currentUser(request).id));
-
-  app.post('/', async (request, reply) => {
-    const body = parseWith(ProjectCreateSchema, request.body, 'body');
-    return reply.code(201).send(await projects.create(currentUser(request).id, body));
-  });
-
-  app.get('/:id', async (request): Promise<Project> => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    return projects.get(currentUser(request).id, id);
-  });
-
-  app.put('/:id', async (request): Promise<Project> => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const body = parseWith(ProjectUpdateSchema, request.body, 'body');
-    return projects.update(currentUser(request).id, id, body);
-  });
-
-  app.delete('/:id', async (request, reply) => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    await projects.delete(currentUser(request).id, id);
-    return reply.code(204).send();
-  });
-
-  app.post('/:id/environments', async (request, reply) => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const body = parseWith(EnvironmentInputSchema, request.body, 'body');
-    return reply.code(201).send(await projects.addEnvironment(currentUser(request).id, id, body));
-  });
-
-  app.put('/:id/environments/:envId', async (request): Promise<Environment> => {
-    const { id, envId } = parseWith(EnvironmentParamsSchema, request.params, 'path');
-    const body = parseWith(EnvironmentUpdateSchema, request.body, 'body');
-    return projects.updateEnvironment(currentUser(request).id, id, envId, body);
-  });
-
-  app.delete('/:id/environments/:envId', async (request, reply) => {
-    const { id, envId } = parseWith(EnvironmentParamsSchema, request.params, 'path');
-    await projects.deleteEnvironment(currentUser(request).id, id, envId);
-    return reply.code(204).send();
-  });
-
-  app.get('/:id/variables', async (request): Promise<Variable[]> => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    return projects.variables(currentUser(request).id, id);
-  });
-
-  app.put('/:id/variables', async (request): Promise<Variable> => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const body = parseWith(VariableInputSchema, request.body, 'body');
-    return projects.setVariable(currentUser(request).id, id, body);
-  });
-
-  app.delete('/:id/variables/:varId', async (request, reply) => {
-    const { id, varId } = parseWith(VariableParamsSchema, request.params, 'path');
-    await projects.deleteVariable(currentUser(request).id, id, varId);
-    return reply.code(204).send();
-  });
-
-  app.get('/:id/suites', async (request): Promise<SavedSuite[]> => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    return projects.suites(currentUser(request).id, id);
-  });
-
-  app.post('/:id/suites', async (request, reply) => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const body = parseWith(SavedSuiteInputSchema, request.body, 'body');
-    return reply.code(201).send(await projects.createSuite(currentUser(request), id, body));
-  });
-
-  app.get('/:id/suites/:suiteId', async (request): Promise<SavedSuite> => {
-    const { id, suiteId } = parseWith(SuiteParamsSchema, request.params, 'path');
-    return projects.getSuite(currentUser(request).id, id, suiteId);
-  });
-
-  app.put('/:id/suites/:suiteId', async (request): Promise<SavedSuite> => {
-    const { id, suiteId } = parseWith(SuiteParamsSchema, request.params, 'path');
-    const body = parseWith(SavedSuiteInputSchema, request.body, 'body');
-    return projects.updateSuite(currentUser(request), id, suiteId, body);
-  });
-
-  app.delete('/:id/suites/:suiteId', async (request, reply) => {
-    const { id, suiteId } = parseWith(SuiteParamsSchema, request.params, 'path');
-    await projects.deleteSuite(currentUser(request).id, id, suiteId);
-    return reply.code(204).send();
-  });
-
+export const PROJECT_ROUTES = routeGroup<ProjectRouteServices>('/api/projects', (route) => [
+  route({
+    method: 'GET',
+    path: '/',
+    summary: "The user's projects",
+    tag: 'Projects',
+    response: z.array(ProjectSummarySchema),
+    handle: async ({ user }, { projects }) => projects.list(user.id),
+  }),
+  route({
+    method: 'POST',
+    path: '/',
+    summary: 'Create a project with its environments',
+    tag: 'Projects',
+    body: ProjectCreateSchema,
+    status: 201,
+    response: ProjectSchema,
+    handle: async ({ user, body }, { projects }) => projects.create(user.id, body),
+  }),
+  route({
+    method: 'GET',
+    path: '/:id',
+    summary: 'A project with its environments and login',
+    tag: 'Projects',
+    params: IdParamsSchema,
+    response: ProjectSchema,
+    handle: async ({ user, params }, { projects }) => projects.get(user.id, params.id),
+  }),
+  route({
+    method: 'PUT',
+    path: '/:id',
+    summary: 'Change a project',
+    tag: 'Projects',
+    params: IdParamsSchema,
+    body: ProjectUpdateSchema,
+    response: ProjectSchema,
+    handle: async ({ user, params, body }, { projects }) => projects.update(user.id, params.id, body),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/:id',
+    summary: 'Delete a project and all it holds',
+    tag: 'Projects',
+    params: IdParamsSchema,
+    status: 204,
+    handle: async ({ user, params }, { projects }) => {
+      await projects.delete(user.id, params.id);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/:id/environments',
+    summary: 'Add an environment',
+    tag: 'Projects',
+    params: IdParamsSchema,
+    body: EnvironmentInputSchema,
+    status: 201,
+    response: EnvironmentSchema,
+    handle: async ({ user, params, body }, { projects }) => projects.addEnvironment(user.id, params.id, body),
+  }),
+  route({
+    method: 'PUT',
+    path: '/:id/environments/:envId',
+    summary: 'Change an environment',
+    tag: 'Projects',
+    params: EnvironmentParamsSchema,
+    body: EnvironmentUpdateSchema,
+    response: EnvironmentSchema,
+    handle: async ({ user, params, body }, { projects }) =>
+      projects.updateEnvironment(user.id, params.id, params.envId, body),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/:id/environments/:envId',
+    summary: 'Delete an environment',
+    tag: 'Projects',
+    params: EnvironmentParamsSchema,
+    status: 204,
+    handle: async ({ user, params }, { projects }) => {
+      await projects.deleteEnvironment(user.id, params.id, params.envId);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/:id/variables',
+    summary: 'Variables and secrets (a secret value is never answered)',
+    tag: 'Projects',
+    params: IdParamsSchema,
+    response: z.array(VariableSchema),
+    handle: async ({ user, params }, { projects }) => projects.variables(user.id, params.id),
+  }),
+  route({
+    method: 'PUT',
+    path: '/:id/variables',
+    summary: 'Set a variable or secret',
+    tag: 'Projects',
+    params: IdParamsSchema,
+    body: VariableInputSchema,
+    response: VariableSchema,
+    handle: async ({ user, params, body }, { projects }) => projects.setVariable(user.id, params.id, body),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/:id/variables/:varId',
+    summary: 'Delete a variable or secret',
+    tag: 'Projects',
+    params: VariableParamsSchema,
+    status: 204,
+    handle: async ({ user, params }, { projects }) => {
+      await projects.deleteVariable(user.id, params.id, params.varId);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/:id/suites',
+    summary: 'Saved suites',
+    tag: 'Suites',
+    params: IdParamsSchema,
+    response: z.array(SavedSuiteSchema),
+    handle: async ({ user, params }, { projects }) => projects.suites(user.id, params.id),
+  }),
+  route({
+    method: 'POST',
+    path: '/:id/suites',
+    summary: 'Save a new suite',
+    tag: 'Suites',
+    params: IdParamsSchema,
+    body: SavedSuiteInputSchema,
+    status: 201,
+    response: SavedSuiteSchema,
+    handle: async ({ user, params, body }, { projects }) => projects.createSuite(user, params.id, body),
+  }),
+  route({
+    method: 'GET',
+    path: '/:id/suites/:suiteId',
+    summary: 'A saved suite with its versions',
+    tag: 'Suites',
+    params: SuiteParamsSchema,
+    response: SavedSuiteSchema,
+    handle: async ({ user, params }, { projects }) => projects.getSuite(user.id, params.id, params.suiteId),
+  }),
+  route({
+    method: 'PUT',
+    path: '/:id/suites/:suiteId',
+    summary: 'Save a new version of a suite (409 when it changed since base_version)',
+    tag: 'Suites',
+    params: SuiteParamsSchema,
+    body: SavedSuiteInputSchema,
+    response: SavedSuiteSchema,
+    handle: async ({ user, params, body }, { projects }) =>
+      projects.updateSuite(user, params.id, params.suiteId, body),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/:id/suites/:suiteId',
+    summary: 'Delete a saved suite',
+    tag: 'Suites',
+    params: SuiteParamsSchema,
+    status: 204,
+    handle: async ({ user, params }, { projects }) => {
+      await projects.deleteSuite(user.id, params.id, params.suiteId);
+    },
+  }),
   // Starts a run of the suite on an environment and answers at once (202) with the run's id; the run
   // goes on in the background and is recorded as it goes (GET /:id/runs, the run's results).
   // A `run` token may call it (docs/CI.md#api-tokens); the run records that the API started it.
-  app.post('/:id/suites/:suiteId/runs', { config: { tokenScope: 'run' } }, async (request, reply) => {
-    const { id, suiteId } = parseWith(SuiteParamsSchema, request.params, 'path');
-    const body = parseWith(RunSavedSuiteSchema, request.body ?? {}, 'body');
-    const user = currentUser(request);
-    const started = await automation.runSavedSuite(
-      user.id,
-      {
-        project_id: id,
-        suite_id: suiteId,
-        environment_id: body.environment_id,
-        trigger: request.credential?.kind === 'api-token' ? 'api' : 'screen',
-      },
-      // Nothing is pushed to the user's sockets: the Automation screen follows its own sessions; the
-      // run's progress is read with GET /api/runs/{id}/events.
-      () => {},
-    );
-    started.done.catch((error: unknown) => request.log.error({ err: error }, 'saved suite run failed'));
-    return reply.code(202).send({
-      test_run_id: started.test_run_id,
-      environment_id: started.environment_id,
-      environment_name: started.environment_name,
-    });
-  });
+  route({
+    method: 'POST',
+    path: '/:id/suites/:suiteId/runs',
+    summary:
+      'Run a saved suite on an environment (the default when none is named): answers the run id at once',
+    tag: 'Runs',
+    scope: 'run',
+    params: SuiteParamsSchema,
+    body: RunSavedSuiteSchema,
+    status: 202,
+    response: RunStartedSchema,
+    handle: async ({ request, user, params, body }, { automation }) => {
+      const started = await automation.runSavedSuite(
+        user.id,
+        {
+          project_id: params.id,
+          suite_id: params.suiteId,
+          environment_id: body.environment_id,
+          trigger: request.credential?.kind === 'api-token' ? 'api' : 'screen',
+        },
+        // Nothing is pushed to the user's sockets: the Automation screen follows its own sessions; the
+        // run's progress is read with GET /api/runs/{id}/events.
+        () => {},
+      );
+      started.done.catch((error: unknown) => request.log.error({ err: error }, 'saved suite run failed'));
+      return {
+        test_run_id: started.test_run_id,
+        environment_id: started.environment_id,
+        environment_name: started.environment_name,
+      };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/:id/runs',
+    summary: "The project's recent runs",
+    tag: 'Runs',
+    params: IdParamsSchema,
+    response: z.array(ProjectRunSchema),
+    handle: async ({ user, params }, { projects }) => projects.runs(user.id, params.id),
+  }),
+]);
 
-  app.get('/:id/runs', async (request): Promise<ProjectRun[]> => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    return projects.runs(currentUser(request).id, id);
-  });
-}
+export const projectRoutes = routePlugin(PROJECT_ROUTES);

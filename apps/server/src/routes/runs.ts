@@ -1,12 +1,12 @@
 import type { TestRunRow } from '@argus/db';
-import { IdParamsSchema, isRunOver, type RunEvent, type RunReport } from '@argus/protocol';
+import { IdParamsSchema, isRunOver, type RunEvent, type RunReport, RunReportSchema } from '@argus/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Services } from '../app-services';
 import { AppError } from '../errors';
-import { currentUser } from '../plugins/authenticate';
 import { junitXml, runReport } from '../runs/run-report';
 import { SECURITY_HEADERS } from '../security-headers';
-import { parseWith } from '../validation';
+import { mountRoutes, routeGroup } from './route-group';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type RunRouteServices = Pick<Services, 'repos' | 'automation'>;
@@ -18,6 +18,22 @@ const KEEP_ALIVE_MS = 15_000;
 /** Event streams open at once per user: enough for every pipeline, not a way to hold the server's sockets. */
 export const MAX_EVENT_STREAMS_PER_USER = 20;
 
+async function report(repos: RunRouteServices['repos'], userId: string, id: string): Promise<RunReport> {
+  const run = await repos.testRuns.get(userId, id);
+  if (!run) throw new AppError('TEST_RUN_NOT_FOUND');
+  return reportOf(repos, userId, run);
+}
+async function reportOf(
+  repos: RunRouteServices['repos'],
+  userId: string,
+  run: TestRunRow,
+): Promise<RunReport> {
+  return runReport(run, await repos.testRuns.results(userId, run.id));
+}
+
+/** What the routes hold besides the services: the event streams open per user. */
+type RunRouteDeps = RunRouteServices & { streams: Map<string, number> };
+
 /**
  * The run API a CI job drives (docs/CI.md#the-run-api): a run's status and results, its progress as
  * server-sent events, its cancellation, and its report as JSON or JUnit XML. Runs are started by
@@ -25,78 +41,106 @@ export const MAX_EVENT_STREAMS_PER_USER = 20;
  * answers 404 like a missing one. The stream reads the database, so it follows a run whichever
  * process records it.
  */
-export async function runRoutes(app: FastifyInstance, services: RunRouteServices) {
-  const { repos, automation } = services;
-  const streams = new Map<string, number>();
-  app.addHook('preHandler', app.requireUser);
-
-  async function report(userId: string, id: string): Promise<RunReport> {
-    const run = await repos.testRuns.get(userId, id);
-    if (!run) throw new AppError('TEST_RUN_NOT_FOUND');
-    return reportOf(userId, run);
-  }
-  async function reportOf(userId: string, run: TestRunRow): Promise<RunReport> {
-    return runReport(run, await repos.testRuns.results(userId, run.id));
-  }
-
-  app.get('/:id', async (request): Promise<RunReport> => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    return report(currentUser(request).id, id);
-  });
-
-  app.get('/:id/report.json', async (request, reply) => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const body = await report(currentUser(request).id, id);
-    return reply.header('content-disposition', `attachment; filename="argus-run-${id}.json"`).send(body);
-  });
-
-  app.get('/:id/report.xml', async (request, reply) => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const body = junitXml(await report(currentUser(request).id, id));
-    return reply
-      .type('application/xml; charset=utf-8')
-      .header('content-disposition', `attachment; filename="argus-run-${id}.xml"`)
-      .send(body);
-  });
-
+export const RUN_ROUTES = routeGroup<RunRouteDeps>('/api/runs', (route) => [
+  route({
+    method: 'GET',
+    path: '/:id',
+    summary: "A run's status and results",
+    tag: 'Runs',
+    params: IdParamsSchema,
+    response: RunReportSchema,
+    handle: async ({ user, params }, { repos }) => report(repos, user.id, params.id),
+  }),
+  route({
+    method: 'GET',
+    path: '/:id/report.json',
+    summary: "The run's report as JSON",
+    tag: 'Runs',
+    params: IdParamsSchema,
+    response: RunReportSchema,
+    handle: async ({ reply, user, params: { id } }, { repos }) => {
+      const body = await report(repos, user.id, id);
+      return reply.header('content-disposition', `attachment; filename="argus-run-${id}.json"`).send(body);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/:id/report.xml',
+    summary: "The run's report as JUnit XML",
+    tag: 'Runs',
+    params: IdParamsSchema,
+    media: { type: 'application/xml', description: 'JUnit XML: one testsuite, one testcase per case' },
+    handle: async ({ reply, user, params: { id } }, { repos }) => {
+      const body = junitXml(await report(repos, user.id, id));
+      return reply
+        .type('application/xml; charset=utf-8')
+        .header('content-disposition', `attachment; filename="argus-run-${id}.xml"`)
+        .send(body);
+    },
+  }),
   // Stops the run if it is the one under way for its owner; a run already over is answered as it is.
-  app.post('/:id/cancel', { config: { tokenScope: 'run' } }, async (request, reply) => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const user = currentUser(request);
-    const run = await repos.testRuns.get(user.id, id);
-    if (!run) throw new AppError('TEST_RUN_NOT_FOUND');
-    if (isRunOver(run.status)) return reply.code(200).send(await reportOf(user.id, run));
-    if ((await automation.activeRun(user.id)) !== id) {
-      throw new AppError('BAD_REQUEST', 'This run is not running on this server and cannot be stopped here');
-    }
-    // Answered once the stop is asked for; the run's end is recorded as it stops (its events say so).
-    void automation
-      .stop(user.id, () => {})
-      .catch((error: unknown) => request.log.error({ err: error, runId: id }, 'stopping a run'));
-    return reply.code(202).send({ test_run_id: id, status: 'stopping' });
-  });
+  route({
+    method: 'POST',
+    path: '/:id/cancel',
+    summary: 'Stop a run (202); a run already over is answered as it is (200, its report)',
+    tag: 'Runs',
+    scope: 'run',
+    params: IdParamsSchema,
+    status: 202,
+    response: z.object({ test_run_id: z.string(), status: z.literal('stopping') }),
+    handle: async ({ request, reply, user, params: { id } }, { repos, automation }) => {
+      const run = await repos.testRuns.get(user.id, id);
+      if (!run) throw new AppError('TEST_RUN_NOT_FOUND');
+      if (isRunOver(run.status)) return reply.code(200).send(await reportOf(repos, user.id, run));
+      if ((await automation.activeRun(user.id)) !== id) {
+        throw new AppError(
+          'BAD_REQUEST',
+          'This run is not running on this server and cannot be stopped here',
+        );
+      }
+      // Answered once the stop is asked for; the run's end is recorded as it stops (its events say so).
+      void automation
+        .stop(user.id, () => {})
+        .catch((error: unknown) => request.log.error({ err: error, runId: id }, 'stopping a run'));
+      return { test_run_id: id, status: 'stopping' as const };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/:id/events',
+    summary:
+      "A run's progress as server-sent events: `run`, then `case_finished` per case, then `run_finished`",
+    tag: 'Runs',
+    params: IdParamsSchema,
+    media: {
+      type: 'text/event-stream',
+      description: 'One RunEvent (JSON) per event; the stream ends with the run',
+    },
+    handle: async ({ request, reply, user, params: { id } }, { repos, streams }) => {
+      const first = await report(repos, user.id, id);
+      const open = streams.get(user.id) ?? 0;
+      if (open >= MAX_EVENT_STREAMS_PER_USER) {
+        throw new AppError('RATE_LIMITED', `At most ${MAX_EVENT_STREAMS_PER_USER} run event streams at once`);
+      }
+      streams.set(user.id, open + 1);
+      stream(
+        request,
+        reply,
+        first,
+        async () => report(repos, user.id, id),
+        () => {
+          const left = (streams.get(user.id) ?? 1) - 1;
+          if (left > 0) streams.set(user.id, left);
+          else streams.delete(user.id);
+        },
+      );
+      return reply;
+    },
+  }),
+]);
 
-  app.get('/:id/events', async (request, reply) => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const user = currentUser(request);
-    const first = await report(user.id, id);
-    const open = streams.get(user.id) ?? 0;
-    if (open >= MAX_EVENT_STREAMS_PER_USER) {
-      throw new AppError('RATE_LIMITED', `At most ${MAX_EVENT_STREAMS_PER_USER} run event streams at once`);
-    }
-    streams.set(user.id, open + 1);
-    stream(
-      request,
-      reply,
-      first,
-      async () => report(user.id, id),
-      () => {
-        const left = (streams.get(user.id) ?? 1) - 1;
-        if (left > 0) streams.set(user.id, left);
-        else streams.delete(user.id);
-      },
-    );
-  });
+export async function runRoutes(app: FastifyInstance, services: RunRouteServices) {
+  mountRoutes(app, RUN_ROUTES, { ...services, streams: new Map() });
 }
 
 /** Writes the run's events until it is over or the client goes; `read` answers the run as it stands. */

@@ -1,9 +1,7 @@
-import { IdParamsSchema, type Schedule, ScheduleInputSchema, ScheduleUpdateSchema } from '@argus/protocol';
-import type { FastifyInstance } from 'fastify';
+import { IdParamsSchema, ScheduleInputSchema, ScheduleSchema, ScheduleUpdateSchema } from '@argus/protocol';
 import { z } from 'zod';
 import type { Services } from '../app-services';
-import { currentUser } from '../plugins/authenticate';
-import { parseWith } from '../validation';
+import { routeGroup, routePlugin } from './route-group';
 
 const ScheduleParamsSchema = IdParamsSchema.extend({ scheduleId: z.string().max(100) });
 
@@ -14,29 +12,49 @@ export type ScheduleRouteServices = Pick<Services, 'schedules'>;
  * A project's schedules (docs/SCHEDULES.md), under /api/projects/:id/schedules. Owner-scoped like the
  * project's other records: another user's project or schedule answers 404 like a missing one.
  */
-export async function scheduleRoutes(app: FastifyInstance, { schedules }: ScheduleRouteServices) {
-  app.addHook('preHandler', app.requireUser);
+export const SCHEDULE_ROUTES = routeGroup<ScheduleRouteServices>('/api/projects', (route) => [
+  route({
+    method: 'GET',
+    path: '/:id/schedules',
+    summary: "The project's schedules, with their next and last due times",
+    tag: 'Schedules',
+    params: IdParamsSchema,
+    response: z.array(ScheduleSchema),
+    handle: async ({ user, params }, { schedules }) => schedules.list(user.id, params.id),
+  }),
+  route({
+    method: 'POST',
+    path: '/:id/schedules',
+    summary: 'Schedule a saved suite on an environment (a preset or a cron expression, in a time zone)',
+    tag: 'Schedules',
+    params: IdParamsSchema,
+    body: ScheduleInputSchema,
+    status: 201,
+    response: ScheduleSchema,
+    handle: async ({ user, params, body }, { schedules }) => schedules.create(user.id, params.id, body),
+  }),
+  route({
+    method: 'PUT',
+    path: '/:id/schedules/:scheduleId',
+    summary: "Change a schedule's times, zone, environment, or pause it",
+    tag: 'Schedules',
+    params: ScheduleParamsSchema,
+    body: ScheduleUpdateSchema,
+    response: ScheduleSchema,
+    handle: async ({ user, params, body }, { schedules }) =>
+      schedules.update(user.id, params.id, params.scheduleId, body),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/:id/schedules/:scheduleId',
+    summary: 'Delete a schedule',
+    tag: 'Schedules',
+    params: ScheduleParamsSchema,
+    status: 204,
+    handle: async ({ user, params }, { schedules }) => {
+      await schedules.delete(user.id, params.id, params.scheduleId);
+    },
+  }),
+]);
 
-  app.get('/:id/schedules', async (request): Promise<Schedule[]> => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    return schedules.list(currentUser(request).id, id);
-  });
-
-  app.post('/:id/schedules', async (request, reply) => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const body = parseWith(ScheduleInputSchema, request.body, 'body');
-    return reply.code(201).send(await schedules.create(currentUser(request).id, id, body));
-  });
-
-  app.put('/:id/schedules/:scheduleId', async (request): Promise<Schedule> => {
-    const { id, scheduleId } = parseWith(ScheduleParamsSchema, request.params, 'path');
-    const body = parseWith(ScheduleUpdateSchema, request.body, 'body');
-    return schedules.update(currentUser(request).id, id, scheduleId, body);
-  });
-
-  app.delete('/:id/schedules/:scheduleId', async (request, reply) => {
-    const { id, scheduleId } = parseWith(ScheduleParamsSchema, request.params, 'path');
-    await schedules.delete(currentUser(request).id, id, scheduleId);
-    return reply.code(204).send();
-  });
-}
+export const scheduleRoutes = routePlugin(SCHEDULE_ROUTES);

@@ -1,14 +1,13 @@
 import { IdParamsSchema, ScreenshotRecordSchema, TestCaseScreenshotsParamsSchema } from '@argus/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ownTestRun } from '../auth/ownership';
 import type { Services } from '../app-services';
+import { ownTestRun } from '../auth/ownership';
 import { AppError } from '../errors';
 import { storageQuotaError } from '../limits/quotas';
-import { bearerToken } from '../plugins/authenticate';
 import { toScreenshotRef } from '../runs/run-recorder';
 import { sniffImage } from '../storage/blob-store';
 import type { SignedQuery } from '../storage/signed-urls';
 import { parseWith } from '../validation';
+import { routeGroup, routePlugin } from './route-group';
 
 /** A base64 screenshot of up to 10 MB decoded, and some room for the rest of the record. */
 const UPLOAD_BODY_LIMIT = 15 * 1024 * 1024;
@@ -25,21 +24,21 @@ export type ScreenshotRouteServices = Pick<Services, 'auth' | 'repos' | 'blobs' 
  * short-lived link signed for that one screenshot and its owner (`services.urls`), handed out with
  * every screenshot reference: no login token ever sits in a URL, a history entry or a proxy log.
  */
-export async function screenshotRoutes(app: FastifyInstance, services: ScreenshotRouteServices) {
-  const runs = services.repos.testRuns;
-
-  const userOf = async (request: FastifyRequest) => {
-    const token = bearerToken(request);
-    if (!token) throw new AppError('UNAUTHENTICATED', undefined, { 'www-authenticate': 'Bearer' });
-    return services.auth.userFromToken(token);
-  };
-
-  app.post(
-    '/api/screenshots/upload',
-    { bodyLimit: UPLOAD_BODY_LIMIT, config: { errorField: true } },
-    async (request, reply) => {
-      const user = await userOf(request);
+export const SCREENSHOT_ROUTES = routeGroup<ScreenshotRouteServices>('/api/screenshots', (route) => [
+  route({
+    method: 'POST',
+    path: '/upload',
+    summary: 'Store a screenshot of a run',
+    tag: 'Automation',
+    auth: 'login-token',
+    status: 201,
+    bodyLimit: UPLOAD_BODY_LIMIT,
+    errorField: true,
+    // The body is parsed here rather than declared: the OpenAPI document has never described it, and
+    // this restructuring keeps the document as it was.
+    handle: async ({ request, user }, services) => {
       const body = parseWith(ScreenshotRecordSchema, request.body, 'body');
+      const runs = services.repos.testRuns;
       const run = await ownTestRun(services.repos, user.id, body.test_run_id);
       const base64 = body.image_data.replace(/^data:image\/[a-z+.-]+;base64,/i, '');
       const data = Buffer.from(base64, 'base64');
@@ -68,36 +67,57 @@ export async function screenshotRoutes(app: FastifyInstance, services: Screensho
         height: body.height ?? null,
         metadata: body.metadata ?? {},
       });
-      return reply.code(201).send(toScreenshotRef(row, services.urls));
+      return toScreenshotRef(row, services.urls);
     },
-  );
+  }),
+  route({
+    method: 'GET',
+    path: '/test-run/:id',
+    summary: "Signed links to a run's screenshots",
+    tag: 'Automation',
+    auth: 'login-token',
+    params: IdParamsSchema,
+    handle: async ({ user, params: { id } }, services) => {
+      await ownTestRun(services.repos, user.id, id);
+      const rows = await services.repos.testRuns.screenshots(user.id, [id]);
+      return rows.map((row) => toScreenshotRef(row, services.urls));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/test-case/:id/:name',
+    summary: "Signed links to a case's screenshots",
+    tag: 'Automation',
+    auth: 'login-token',
+    params: TestCaseScreenshotsParamsSchema,
+    handle: async ({ user, params: { id, name } }, services) => {
+      await ownTestRun(services.repos, user.id, id);
+      const rows = await services.repos.testRuns.screenshots(user.id, [id], name);
+      return rows.map((row) => toScreenshotRef(row, services.urls));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/:id/image',
+    summary: 'A screenshot',
+    tag: 'Automation',
+    auth: 'none',
+    params: IdParamsSchema,
+    media: { type: 'image/*', description: 'The image (the link is signed and expires)' },
+    handle: async ({ request, reply, params: { id } }, services) => {
+      // 401 without a signature, 403 for a wrong or expired one; the signature names the owner.
+      const { ownerId, expires } = services.urls.verifyScreenshot(id, request.query as SignedQuery);
+      const row = await services.repos.testRuns.screenshot(ownerId, id);
+      if (!row) throw new AppError('NOT_FOUND', 'Screenshot not found');
+      // Cached no longer than the link lives (each link is a new URL, so immutable is safe).
+      const maxAge = Math.max(0, expires - Math.floor(Date.now() / 1000));
+      return reply
+        .type(row.mime)
+        .header('cache-control', `private, max-age=${maxAge}, immutable`)
+        .header('content-length', row.bytes)
+        .send(services.blobs.read(row.sha256));
+    },
+  }),
+]);
 
-  app.get('/api/screenshots/test-run/:id', async (request) => {
-    const user = await userOf(request);
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    await ownTestRun(services.repos, user.id, id);
-    return (await runs.screenshots(user.id, [id])).map((row) => toScreenshotRef(row, services.urls));
-  });
-
-  app.get('/api/screenshots/test-case/:id/:name', async (request) => {
-    const user = await userOf(request);
-    const { id, name } = parseWith(TestCaseScreenshotsParamsSchema, request.params, 'path');
-    await ownTestRun(services.repos, user.id, id);
-    return (await runs.screenshots(user.id, [id], name)).map((row) => toScreenshotRef(row, services.urls));
-  });
-
-  app.get('/api/screenshots/:id/image', async (request, reply) => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    // 401 without a signature, 403 for a wrong or expired one; the signature names the owner.
-    const { ownerId, expires } = services.urls.verifyScreenshot(id, request.query as SignedQuery);
-    const row = await runs.screenshot(ownerId, id);
-    if (!row) throw new AppError('NOT_FOUND', 'Screenshot not found');
-    // Cached no longer than the link lives (each link is a new URL, so immutable is safe).
-    const maxAge = Math.max(0, expires - Math.floor(Date.now() / 1000));
-    return reply
-      .type(row.mime)
-      .header('cache-control', `private, max-age=${maxAge}, immutable`)
-      .header('content-length', row.bytes)
-      .send(services.blobs.read(row.sha256));
-  });
-}
+export const screenshotRoutes = routePlugin(SCREENSHOT_ROUTES);

@@ -4,14 +4,14 @@ import {
   type Session,
   SessionCreateSchema,
   SessionListQuerySchema,
+  SessionSchema,
   type SessionType,
   SessionUpdateSchema,
 } from '@argus/protocol';
-import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { Services } from '../app-services';
 import { AppError } from '../errors';
-import { currentUser } from '../plugins/authenticate';
-import { parseWith } from '../validation';
+import { routeGroup, routePlugin } from './route-group';
 
 export function toApiSession(row: SessionRow): Session {
   return {
@@ -28,45 +28,66 @@ export function toApiSession(row: SessionRow): Session {
   };
 }
 
+/** Another user's session answers 404 like a missing one. */
+function found(row: SessionRow | undefined | null): Session {
+  if (!row) throw new AppError('SESSION_NOT_FOUND');
+  return toApiSession(row);
+}
+
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type SessionRouteServices = Pick<Services, 'repos'>;
 
-/** The sessions endpoints of docs/PRODUCT.md#http-api: every route owner-scoped; another user's session answers 404 like a missing one. */
-export async function sessionRoutes(app: FastifyInstance, services: SessionRouteServices) {
-  const { sessions } = services.repos;
-  app.addHook('preHandler', app.requireUser);
+/** The sessions endpoints of docs/PRODUCT.md#http-api: every route owner-scoped. */
+export const SESSION_ROUTES = routeGroup<SessionRouteServices>('/api/sessions', (route) => [
+  route({
+    method: 'POST',
+    path: '/',
+    summary: 'Create a session',
+    tag: 'Sessions',
+    body: SessionCreateSchema,
+    status: 201,
+    response: SessionSchema,
+    handle: async ({ user, body }, { repos }) => toApiSession(await repos.sessions.create(user.id, body)),
+  }),
+  route({
+    method: 'GET',
+    path: '/',
+    summary: 'Sessions',
+    tag: 'Sessions',
+    query: SessionListQuerySchema,
+    response: z.array(SessionSchema),
+    handle: async ({ user, query }, { repos }) =>
+      (await repos.sessions.list(user.id, query)).map(toApiSession),
+  }),
+  route({
+    method: 'GET',
+    path: '/:id',
+    summary: 'A session',
+    tag: 'Sessions',
+    params: IdParamsSchema,
+    response: SessionSchema,
+    handle: async ({ user, params }, { repos }) => found(await repos.sessions.get(user.id, params.id)),
+  }),
+  route({
+    method: 'PUT',
+    path: '/:id',
+    summary: 'Change a session',
+    tag: 'Sessions',
+    params: IdParamsSchema,
+    body: SessionUpdateSchema,
+    response: SessionSchema,
+    handle: async ({ user, params, body }, { repos }) =>
+      found(await repos.sessions.update(user.id, params.id, body)),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/:id',
+    summary: 'Delete a session',
+    tag: 'Sessions',
+    params: IdParamsSchema,
+    response: SessionSchema,
+    handle: async ({ user, params }, { repos }) => found(await repos.sessions.delete(user.id, params.id)),
+  }),
+]);
 
-  app.post('/', async (request, reply) => {
-    const body = parseWith(SessionCreateSchema, request.body, 'body');
-    const row = await sessions.create(currentUser(request).id, body);
-    return reply.code(201).send(toApiSession(row));
-  });
-
-  app.get('/', async (request): Promise<Session[]> => {
-    const query = parseWith(SessionListQuerySchema, request.query, 'query');
-    const rows = await sessions.list(currentUser(request).id, query);
-    return rows.map(toApiSession);
-  });
-
-  app.get('/:id', async (request): Promise<Session> => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const row = await sessions.get(currentUser(request).id, id);
-    if (!row) throw new AppError('SESSION_NOT_FOUND');
-    return toApiSession(row);
-  });
-
-  app.put('/:id', async (request): Promise<Session> => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const body = parseWith(SessionUpdateSchema, request.body, 'body');
-    const row = await sessions.update(currentUser(request).id, id, body);
-    if (!row) throw new AppError('SESSION_NOT_FOUND');
-    return toApiSession(row);
-  });
-
-  app.delete('/:id', async (request): Promise<Session> => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const row = await sessions.delete(currentUser(request).id, id);
-    if (!row) throw new AppError('SESSION_NOT_FOUND');
-    return toApiSession(row);
-  });
-}
+export const sessionRoutes = routePlugin(SESSION_ROUTES);

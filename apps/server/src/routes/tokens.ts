@@ -1,8 +1,7 @@
-import { type ApiToken, ApiTokenCreateSchema, IdParamsSchema } from '@argus/protocol';
-import type { FastifyInstance } from 'fastify';
+import { ApiTokenCreatedSchema, ApiTokenCreateSchema, ApiTokenSchema, IdParamsSchema } from '@argus/protocol';
+import { z } from 'zod';
 import type { Services } from '../app-services';
-import { currentUser } from '../plugins/authenticate';
-import { parseWith } from '../validation';
+import { routeGroup, routePlugin } from './route-group';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type TokenRouteServices = Pick<Services, 'apiTokens'>;
@@ -12,20 +11,37 @@ export type TokenRouteServices = Pick<Services, 'apiTokens'>;
  * this one answer), revoke. Only a signed-in person manages tokens: an API token, whatever its scope,
  * is refused here, so a leaked token cannot mint others.
  */
-export async function tokenRoutes(app: FastifyInstance, services: TokenRouteServices) {
-  const { apiTokens } = services;
-  const login = { config: { tokenScope: 'login' as const } };
-  app.addHook('preHandler', app.requireUser);
+export const TOKEN_ROUTES = routeGroup<TokenRouteServices>('/api/tokens', (route) => [
+  route({
+    method: 'GET',
+    path: '/',
+    summary: 'List API tokens (never their values)',
+    tag: 'API tokens',
+    auth: 'login',
+    response: z.array(ApiTokenSchema),
+    handle: async ({ user }, { apiTokens }) => apiTokens.list(user.id),
+  }),
+  route({
+    method: 'POST',
+    path: '/',
+    summary: 'Create an API token: the answer holds its value, the only time it is given',
+    tag: 'API tokens',
+    auth: 'login',
+    body: ApiTokenCreateSchema,
+    status: 201,
+    response: ApiTokenCreatedSchema,
+    handle: async ({ user, body }, { apiTokens }) => apiTokens.create(user.id, body),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/:id',
+    summary: 'Revoke an API token',
+    tag: 'API tokens',
+    auth: 'login',
+    params: IdParamsSchema,
+    response: ApiTokenSchema,
+    handle: async ({ user, params }, { apiTokens }) => apiTokens.revoke(user.id, params.id),
+  }),
+]);
 
-  app.get('/', login, async (request): Promise<ApiToken[]> => apiTokens.list(currentUser(request).id));
-
-  app.post('/', login, async (request, reply) => {
-    const body = parseWith(ApiTokenCreateSchema, request.body, 'body');
-    return reply.code(201).send(await apiTokens.create(currentUser(request).id, body));
-  });
-
-  app.delete('/:id', login, async (request): Promise<ApiToken> => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    return apiTokens.revoke(currentUser(request).id, id);
-  });
-}
+export const tokenRoutes = routePlugin(TOKEN_ROUTES);

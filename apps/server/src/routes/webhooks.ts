@@ -1,16 +1,14 @@
 import {
   IdParamsSchema,
-  type Webhook,
-  type WebhookDelivery,
+  WebhookDeliverySchema,
   WebhookInputSchema,
+  WebhookSchema,
   WebhookUpdateSchema,
-  type WebhookWithSecret,
+  WebhookWithSecretSchema,
 } from '@argus/protocol';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Services } from '../app-services';
-import { currentUser } from '../plugins/authenticate';
-import { parseWith } from '../validation';
+import { routeGroup, routePlugin } from './route-group';
 
 const WebhookParamsSchema = IdParamsSchema.extend({ webhookId: z.string().max(100) });
 const DeliveriesQuerySchema = z.object({ webhook_id: z.string().max(100).optional() });
@@ -23,48 +21,84 @@ export type WebhookRouteServices = Pick<Services, 'notifications'>;
  * /api/projects/:id/webhooks. A webhook's signing secret is answered once: when it is created, and
  * when it is rotated. A URL the target policy refuses (ALLOWED_TARGETS) is refused with 422.
  */
-export async function webhookRoutes(app: FastifyInstance, { notifications }: WebhookRouteServices) {
-  app.addHook('preHandler', app.requireUser);
-
-  app.get('/:id/webhooks', async (request): Promise<Webhook[]> => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    return notifications.list(currentUser(request).id, id);
-  });
-
-  app.post('/:id/webhooks', async (request, reply) => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const body = parseWith(WebhookInputSchema, request.body, 'body');
-    const created: WebhookWithSecret = await notifications.create(currentUser(request).id, id, body);
-    return reply.code(201).send(created);
-  });
-
+export const WEBHOOK_ROUTES = routeGroup<WebhookRouteServices>('/api/projects', (route) => [
+  route({
+    method: 'GET',
+    path: '/:id/webhooks',
+    summary: "The project's webhooks (never their secrets)",
+    tag: 'Schedules',
+    params: IdParamsSchema,
+    response: z.array(WebhookSchema),
+    handle: async ({ user, params }, { notifications }) => notifications.list(user.id, params.id),
+  }),
+  route({
+    method: 'POST',
+    path: '/:id/webhooks',
+    summary: 'Add a webhook (its URL held to the target policy); answers its signing secret, this once',
+    tag: 'Schedules',
+    params: IdParamsSchema,
+    body: WebhookInputSchema,
+    status: 201,
+    response: WebhookWithSecretSchema,
+    handle: async ({ user, params, body }, { notifications }) =>
+      notifications.create(user.id, params.id, body),
+  }),
   // Declared before /:webhookId so 'deliveries' is never read as an id.
-  app.get('/:id/webhooks/deliveries', async (request): Promise<WebhookDelivery[]> => {
-    const { id } = parseWith(IdParamsSchema, request.params, 'path');
-    const query = parseWith(DeliveriesQuerySchema, request.query, 'query');
-    return notifications.deliveries(currentUser(request).id, id, query.webhook_id);
-  });
-
-  app.put('/:id/webhooks/:webhookId', async (request): Promise<Webhook> => {
-    const { id, webhookId } = parseWith(WebhookParamsSchema, request.params, 'path');
-    const body = parseWith(WebhookUpdateSchema, request.body, 'body');
-    return notifications.update(currentUser(request).id, id, webhookId, body);
-  });
-
-  app.delete('/:id/webhooks/:webhookId', async (request, reply) => {
-    const { id, webhookId } = parseWith(WebhookParamsSchema, request.params, 'path');
-    await notifications.delete(currentUser(request).id, id, webhookId);
-    return reply.code(204).send();
-  });
-
-  app.post('/:id/webhooks/:webhookId/secret', async (request): Promise<WebhookWithSecret> => {
-    const { id, webhookId } = parseWith(WebhookParamsSchema, request.params, 'path');
-    return notifications.rotateSecret(currentUser(request).id, id, webhookId);
-  });
-
+  route({
+    method: 'GET',
+    path: '/:id/webhooks/deliveries',
+    summary: "The latest deliveries of the project's webhooks (?webhook_id=), with their status",
+    tag: 'Schedules',
+    params: IdParamsSchema,
+    query: DeliveriesQuerySchema,
+    response: z.array(WebhookDeliverySchema),
+    handle: async ({ user, params, query }, { notifications }) =>
+      notifications.deliveries(user.id, params.id, query.webhook_id),
+  }),
+  route({
+    method: 'PUT',
+    path: '/:id/webhooks/:webhookId',
+    summary: "Change a webhook's name, URL, format, events, or pause it",
+    tag: 'Schedules',
+    params: WebhookParamsSchema,
+    body: WebhookUpdateSchema,
+    response: WebhookSchema,
+    handle: async ({ user, params, body }, { notifications }) =>
+      notifications.update(user.id, params.id, params.webhookId, body),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/:id/webhooks/:webhookId',
+    summary: 'Delete a webhook and its deliveries',
+    tag: 'Schedules',
+    params: WebhookParamsSchema,
+    status: 204,
+    handle: async ({ user, params }, { notifications }) => {
+      await notifications.delete(user.id, params.id, params.webhookId);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/:id/webhooks/:webhookId/secret',
+    summary: "Rotate a webhook's signing secret; answers the new one, this once",
+    tag: 'Schedules',
+    params: WebhookParamsSchema,
+    response: WebhookWithSecretSchema,
+    handle: async ({ user, params }, { notifications }) =>
+      notifications.rotateSecret(user.id, params.id, params.webhookId),
+  }),
   // 'Send test': a test delivery, sent at once; answers it (202) as it stands before its first attempt.
-  app.post('/:id/webhooks/:webhookId/test', async (request, reply) => {
-    const { id, webhookId } = parseWith(WebhookParamsSchema, request.params, 'path');
-    return reply.code(202).send(await notifications.sendTest(currentUser(request).id, id, webhookId));
-  });
-}
+  route({
+    method: 'POST',
+    path: '/:id/webhooks/:webhookId/test',
+    summary: 'Send a signed test delivery (202, the delivery)',
+    tag: 'Schedules',
+    params: WebhookParamsSchema,
+    status: 202,
+    response: WebhookDeliverySchema,
+    handle: async ({ user, params }, { notifications }) =>
+      notifications.sendTest(user.id, params.id, params.webhookId),
+  }),
+]);
+
+export const webhookRoutes = routePlugin(WEBHOOK_ROUTES);
