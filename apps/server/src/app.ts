@@ -75,7 +75,34 @@ export async function buildApp({
   logger = true,
   logStream,
 }: BuildOptions): Promise<FastifyInstance> {
-  const loggerOptions: FastifyServerOptions['logger'] = logger && {
+  const app = Fastify({
+    logger: logger && loggerOptions(config, logStream),
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  await registerPlugins(app, config);
+
+  // The sockets' hub first: the services reach users through it (realtime/user-channel.ts).
+  const hub = new RealtimeHub(app.log);
+
+  // Services: one process's, or with REDIS_URL a web process's whose work is queued for worker
+  // processes (compose/compose-app.ts). Its lifecycle starts once the app is ready and stops with it.
+  const { services, lifecycle } = await composeApp(config, db, app.log, hub);
+  app.addHook('onReady', async () => runSteps(lifecycle.start));
+  app.addHook('onClose', async () => runSteps(lifecycle.stop));
+  app.decorate('services', services);
+  app.decorate('hub', hub);
+  registerAuthentication(app, services.auth, services.apiTokens);
+  await registerRoutes(app, services, hub);
+  await registerWebApp(app, config.webDist);
+
+  return app;
+}
+
+/** Log lines at LOG_LEVEL, with tokens, cookies, passwords and signatures left out. */
+function loggerOptions(config: Config, logStream: BuildOptions['logStream']): FastifyServerOptions['logger'] {
+  return {
     level: config.logLevel,
     ...(logStream && { stream: logStream }),
     redact: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.token'],
@@ -83,14 +110,10 @@ export async function buildApp({
       req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
     },
   };
-  const app = Fastify({
-    logger: loggerOptions,
-    bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true },
-  });
+}
 
-  // Plugins
+/** The error handler, the body parsers, the socket server and the security headers. */
+async function registerPlugins(app: FastifyInstance, config: Config): Promise<void> {
   registerErrorHandler(app);
   registerJsonBodyParser(app, config.bodyLimit);
   await app.register(formbody, { bodyLimit: config.bodyLimit, parser: parseFormText });
@@ -122,18 +145,11 @@ export async function buildApp({
   app.addHook('onSend', async (_request, reply) => {
     reply.headers(SECURITY_HEADERS);
   });
+}
 
-  // The sockets' hub first: the services reach users through it (realtime/user-channel.ts).
-  const hub = new RealtimeHub(app.log);
-
-  // Services: one process's, or with REDIS_URL a web process's whose work is queued for worker
-  // processes (compose/compose-app.ts). Its lifecycle starts once the app is ready and stops with it.
-  const { services, lifecycle } = await composeApp(config, db, app.log, hub);
-  app.addHook('onReady', async () => runSteps(lifecycle.start));
-  app.addHook('onClose', async () => runSteps(lifecycle.stop));
-  app.decorate('services', services);
-  app.decorate('hub', hub);
-  registerAuthentication(app, services.auth, services.apiTokens);
+/** The socket handlers and every route plugin, each given the services it uses, never the whole bag. */
+async function registerRoutes(app: FastifyInstance, services: Services, hub: RealtimeHub): Promise<void> {
+  const { config } = services;
   // Socket handlers, one set per capability, built on its services.
   const handlers: MessageHandlers = {
     ...foundationHandlers(),
@@ -142,7 +158,6 @@ export async function buildApp({
     ...comparisonHandlers(services.comparisonFront),
   };
 
-  // Routes
   // Each route plugin gets the services it uses (its options type lists them), never the whole bag.
   const { auth, repos, blobs, urls, limits } = services;
   await app.register(healthRoutes, { db: services.db, config });
@@ -183,7 +198,7 @@ export async function buildApp({
     config,
     automation: services.automation,
   });
-  await app.register(screenshotRoutes, { auth, repos, blobs, urls, config });
+  await app.register(screenshotRoutes, { repos, blobs, urls, config });
   await app.register(conversationRoutes, {
     prefix: '/api/conversations',
     repos,
@@ -191,13 +206,10 @@ export async function buildApp({
     conversations: services.conversations,
     pool: services.pool,
   });
-  await app.register(uploadRoutes, { auth, repos, blobs, urls, config, comparisons: services.comparisons });
+  await app.register(uploadRoutes, { repos, blobs, urls, config, comparisons: services.comparisons });
   await app.register(comparisonRoutes, { repos, blobs, urls, comparisons: services.comparisons });
   await app.register(gatewayRoutes, { auth, config, hub, handlers });
   await app.register(cleanupRoutes, { auth, limits, hub, handlers });
-  await registerWebApp(app, config.webDist);
-
-  return app;
 }
 
 /** Serves the built SPA; unknown non-API GETs get index.html so client-side routes survive a reload. */

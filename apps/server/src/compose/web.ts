@@ -11,11 +11,11 @@ import { QueuedAutomation } from '../scale/queued-automation';
 import { QueuedComparisons } from '../scale/queued-comparisons';
 import { QueuedConversations } from '../scale/queued-conversations';
 import { RedisRelay, RedisUserChannel } from '../scale/redis-channel';
-import { checkRedis, openRedis } from '../scale/redis-connections';
+import { checkRedis, openRedis, type RedisConnections } from '../scale/redis-connections';
 import { AUTOMATION_QUEUE, COMPARISON_QUEUE, CONVERSATION_QUEUE } from '../scale/redis-keys';
 import type { RealtimeHub } from '../ws/realtime-hub';
-import { buildCore } from './core';
-import { buildLocalWork } from './local-work';
+import { buildCore, type Core } from './core';
+import { buildLocalWork, type LocalWork } from './local-work';
 import { buildServing, type Serving } from './serving';
 
 /**
@@ -37,35 +37,8 @@ export async function composeWeb(
   // Request limits are counted in Redis: one total across the web processes.
   const limits = createRateLimits(config, redis.commands);
   const local = buildLocalWork(config, core, log, hub, { uploadLimit: limits.uploadsPerUser });
-  // Every socket of a user, on every web process.
-  const users = new RedisUserChannel({ messages: redis.commands, frames: redis.frames, log });
-  const automationQueue = new Queue(AUTOMATION_QUEUE, { connection: redis.queue });
-  const automation = new QueuedAutomation({
-    queue: automationQueue,
-    redis: redis.commands,
-    subscriber: redis.subscriber,
-    users,
-    createRun: (userId, ids) => local.automation.prepareSavedRun(userId, ids),
-    log,
-  });
-  // Marks runs whose job is lost interrupted.
-  const orphanRuns = new OrphanRunSweeper({ queue: automationQueue, testRuns: core.repos.testRuns, log });
-  const comparisons = new QueuedComparisons({
-    queue: new Queue(COMPARISON_QUEUE, { connection: redis.queue }),
-    redis: redis.commands,
-    users,
-    local: local.comparisons,
-    log,
-  });
-  const conversations = new QueuedConversations({
-    config,
-    queue: new Queue(CONVERSATION_QUEUE, { connection: redis.queue }),
-    redis: redis.commands,
-    users,
-    local: local.conversations,
-    checkSession: (userId, sessionId) => core.recorder.checkSession(userId, sessionId),
-    log,
-  });
+  const queued = queuedWork(config, core, local, redis, log);
+  const { automation, orphanRuns, comparisons, conversations } = queued;
   const serving = buildServing(
     config,
     core,
@@ -111,4 +84,44 @@ export async function composeWeb(
       ],
     },
   };
+}
+
+/** The queues' side in a web process: each capability's queued front, and the sweeper of lost runs. */
+function queuedWork(
+  config: Config,
+  core: Core,
+  local: LocalWork,
+  redis: RedisConnections,
+  log: FastifyBaseLogger,
+) {
+  // Every socket of a user, on every web process.
+  const users = new RedisUserChannel({ messages: redis.commands, frames: redis.frames, log });
+  const automationQueue = new Queue(AUTOMATION_QUEUE, { connection: redis.queue });
+  const automation = new QueuedAutomation({
+    queue: automationQueue,
+    redis: redis.commands,
+    subscriber: redis.subscriber,
+    users,
+    createRun: (userId, ids) => local.automation.prepareSavedRun(userId, ids),
+    log,
+  });
+  // Marks runs whose job is lost interrupted.
+  const orphanRuns = new OrphanRunSweeper({ queue: automationQueue, testRuns: core.repos.testRuns, log });
+  const comparisons = new QueuedComparisons({
+    queue: new Queue(COMPARISON_QUEUE, { connection: redis.queue }),
+    redis: redis.commands,
+    users,
+    local: local.comparisons,
+    log,
+  });
+  const conversations = new QueuedConversations({
+    config,
+    queue: new Queue(CONVERSATION_QUEUE, { connection: redis.queue }),
+    redis: redis.commands,
+    users,
+    local: local.conversations,
+    checkSession: (userId, sessionId) => core.recorder.checkSession(userId, sessionId),
+    log,
+  });
+  return { automation, orphanRuns, comparisons, conversations };
 }
