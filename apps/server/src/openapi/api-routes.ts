@@ -62,4 +62,4 @@ export const API_ROUTE_GROUPS: readonly RouteGroup<never>[] = [
   UPLOAD_ROUTES,
   HISTORY_ROUTES,
   ANALYTICS_ROUTES,
-] as readonly RouteGroup<never>[];
+];

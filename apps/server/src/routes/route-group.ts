@@ -112,7 +112,7 @@ export function joinPath(base: string, path: string): string {
  * Where the group's paths go below the plugin's Fastify prefix: nothing when the plugin is mounted at
  * the group's base (or an alias of it), the base when it is mounted at the root.
  */
-function mountPoint(prefix: string, group: RouteGroup<unknown>): string {
+function mountPoint(prefix: string, group: Pick<RouteGroup, 'base' | 'aliases'>): string {
   if (prefix === group.base || group.aliases.includes(prefix)) return '';
   if (prefix === '') return group.base;
   throw new Error(`The routes of ${group.base} are mounted at ${prefix}: mount them at ${group.base}`);
@@ -154,7 +154,7 @@ function guardOf(app: FastifyInstance, auth: RouteAuth) {
 
 /** Registers each route of `group` on `app`, its handler given `deps`. */
 export function mountRoutes<Deps>(app: FastifyInstance, group: RouteGroup<Deps>, deps: Deps): void {
-  const at = mountPoint(app.prefix, group as RouteGroup<unknown>);
+  const at = mountPoint(app.prefix, group);
   for (const route of group.routes) {
     if (route.registered && !route.registered()) continue;
     const auth = route.auth ?? 'user';
@@ -167,7 +167,7 @@ export function mountRoutes<Deps>(app: FastifyInstance, group: RouteGroup<Deps>,
       ...(guard && { preHandler: guard }),
       config: { ...(tokenScope && { tokenScope }), ...(route.errorField && { errorField: true }) },
       handler: async (request, reply) => {
-        const answer = await route.handle(inputOf(route, request, reply) as never, deps);
+        const answer = await route.handle(inputOf(route, request, reply), deps);
         if (answer === reply || reply.sent) return reply;
         reply.code(route.status ?? 200);
         return answer === undefined ? reply.send() : answer;

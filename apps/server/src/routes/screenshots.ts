@@ -14,7 +14,7 @@ const UPLOAD_BODY_LIMIT = 15 * 1024 * 1024;
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
-export type ScreenshotRouteServices = Pick<Services, 'auth' | 'repos' | 'blobs' | 'urls'> & {
+export type ScreenshotRouteServices = Pick<Services, 'repos' | 'blobs' | 'urls'> & {
   config: Pick<Services['config'], 'maxStoredBytesPerUser'>;
 };
 

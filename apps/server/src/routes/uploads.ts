@@ -27,7 +27,7 @@ function multipartError(error: unknown): AppError | null {
 }
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
-export type UploadRouteServices = Pick<Services, 'auth' | 'repos' | 'blobs' | 'urls' | 'comparisons'> & {
+export type UploadRouteServices = Pick<Services, 'repos' | 'blobs' | 'urls' | 'comparisons'> & {
   config: Pick<Services['config'], 'maxStoredBytesPerUser'>;
 };
 
