@@ -1,12 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from './index';
-import { type TwoUsers, withTwoUsers } from './repository-fixture';
+import { type TwoUsers, twoUserDatabase } from './repository-fixture';
 
 describe.each(testEngines())('conversations repository on $name', ({ open }) => {
   let repos: TwoUsers['repos'];
   let alice: string;
   let bob: string;
-  withTwoUsers(open, (fixture) => ({ repos, alice, bob } = fixture));
+  const fixture = twoUserDatabase(open);
+  beforeAll(async () => {
+    ({ repos, alice, bob } = await fixture.open());
+  }, 60_000);
+  afterAll(fixture.close);
 
   it('keeps messages in the order they were added, owner-scoped', async () => {
     const c = await repos.conversations.create(alice, {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, testEngines } from './index';
-import { type TwoUsers, withTwoUsers } from './repository-fixture';
+import { type TwoUsers, twoUserDatabase } from './repository-fixture';
 import { projectVariables } from './schema';
 
 const env = (name: string, base_url: string, is_default = false) => ({ name, base_url, is_default });
@@ -11,7 +11,11 @@ describe.each(testEngines())('projects repository on $name', ({ open }) => {
   let repos: TwoUsers['repos'];
   let alice: string;
   let bob: string;
-  withTwoUsers(open, (fixture) => ({ db, repos, alice, bob } = fixture));
+  const fixture = twoUserDatabase(open);
+  beforeAll(async () => {
+    ({ db, repos, alice, bob } = await fixture.open());
+  }, 60_000);
+  afterAll(fixture.close);
 
   const shop = (userId: string, name = 'Shop') =>
     repos.projects.create(userId, {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, testEngines } from './index';
-import { type TwoUsers, withTwoUsers } from './repository-fixture';
+import { type TwoUsers, twoUserDatabase } from './repository-fixture';
 import { modelUsage } from './schema';
 
 describe.each(testEngines())('user settings and model usage on $name', ({ open }) => {
@@ -9,7 +9,11 @@ describe.each(testEngines())('user settings and model usage on $name', ({ open }
   let repos: TwoUsers['repos'];
   let alice: string;
   let bob: string;
-  withTwoUsers(open, (fixture) => ({ db, repos, alice, bob } = fixture));
+  const fixture = twoUserDatabase(open);
+  beforeAll(async () => {
+    ({ db, repos, alice, bob } = await fixture.open());
+  }, 60_000);
+  afterAll(fixture.close);
 
   it('has no settings until the first change, then keeps what a patch leaves out', async () => {
     expect(await repos.userSettings.get(alice)).toBeUndefined();

@@ -1,5 +1,4 @@
-import { sql } from 'drizzle-orm';
-import { doublePrecision, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { doublePrecision, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { at, createdAt, id, timestamps } from './columns';
 import { ownerId, users } from './users';
 
