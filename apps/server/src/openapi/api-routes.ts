@@ -9,7 +9,7 @@ import { GENERATION_ROUTES } from '../routes/generations';
 import { HEALTH_ROUTES } from '../routes/health';
 import { HISTORY_ROUTES } from '../routes/history';
 import { PROJECT_ROUTES } from '../routes/projects';
-import { type RouteGroup, routeGroup } from '../routes/route-group';
+import { type RouteGroup, routeGroup, routeOf } from '../routes/route-group';
 import { RUN_ROUTES } from '../routes/runs';
 import { SCHEDULE_ROUTES } from '../routes/schedules';
 import { SCREENSHOT_ROUTES } from '../routes/screenshots';
@@ -23,19 +23,18 @@ import { WEBHOOK_ROUTES } from '../routes/webhooks';
  * GET /api/openapi.json, declared here beside the catalogue it documents (a route module listing it
  * would import itself through the catalogue); `routes/openapi.ts` mounts it.
  */
-export const OPENAPI_ROUTES = routeGroup<{ document: Record<string, unknown> }>(
-  '/api/openapi.json',
-  (route) => [
-    route({
-      method: 'GET',
-      path: '/',
-      summary: 'This document',
-      tag: 'System',
-      auth: 'none',
-      handle: async (_input, { document }) => document,
-    }),
-  ],
-);
+const route = routeOf<{ document: Record<string, unknown> }>();
+
+export const OPENAPI_ROUTES = routeGroup('/api/openapi.json', [
+  route({
+    method: 'GET',
+    path: '/',
+    summary: 'This document',
+    tag: 'System',
+    auth: 'none',
+    handle: async (_input, { document }) => document,
+  }),
+]);
 
 /**
  * Every route group of the REST API, in the order the document lists them. A group missing here is

@@ -1,12 +1,14 @@
 import { AnalyticsQuerySchema, AnalyticsSchema } from '@argus/protocol';
 import type { Services } from '../app-services';
-import { routeGroup, routePlugin } from './route-group';
+import { routeGroup, routeOf, routePlugin } from './route-group';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type AnalyticsRouteServices = Pick<Services, 'analytics'>;
 
 /** Analytics over a range of the user's history (docs/HISTORY.md#analytics), computed in SQL. */
-export const ANALYTICS_ROUTES = routeGroup<AnalyticsRouteServices>('/api/analytics', (route) => [
+const route = routeOf<AnalyticsRouteServices>();
+
+export const ANALYTICS_ROUTES = routeGroup('/api/analytics', [
   route({
     method: 'GET',
     path: '/',

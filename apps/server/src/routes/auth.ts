@@ -12,7 +12,7 @@ import type { Services } from '../app-services';
 import { toPublicUser } from '../auth/auth-service';
 import { AppError } from '../errors';
 import type { RateLimit } from '../limits/rate-limiter';
-import { routeGroup, routePlugin } from './route-group';
+import { routeGroup, routeOf, routePlugin } from './route-group';
 
 async function enforce(limiter: RateLimit, key: string): Promise<void> {
   const { allowed, retryAfterSeconds } = await limiter.hit(key);
@@ -26,9 +26,11 @@ export type AuthRouteServices = Pick<Services, 'auth' | 'repos'> & {
 };
 
 /** Mounted at /api/auth and, for the other client docs/PRODUCT.md#http-api names, at /auth. */
-export const AUTH_ROUTES = routeGroup<AuthRouteServices>(
+const route = routeOf<AuthRouteServices>();
+
+export const AUTH_ROUTES = routeGroup(
   '/api/auth',
-  (route) => [
+  [
     route({
       method: 'POST',
       path: '/register',

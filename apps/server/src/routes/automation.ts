@@ -15,7 +15,7 @@ import type { Services } from '../app-services';
 import { checkSessionOwner, ownTestRun } from '../auth/ownership';
 import { AppError } from '../errors';
 import { checkRunSize } from '../limits/quotas';
-import { routeGroup, routePlugin } from './route-group';
+import { routeGroup, routeOf, routePlugin } from './route-group';
 
 export function toApiTestRun(
   row: TestRunRow,
@@ -139,7 +139,9 @@ async function updateRun(services: AutomationRouteServices, userId: string, id: 
 }
 
 /** The automation endpoints of docs/PRODUCT.md#http-api, owner-scoped. The server also writes these records itself during a run. */
-export const AUTOMATION_ROUTES = routeGroup<AutomationRouteServices>('/api/automation', (route) => [
+const route = routeOf<AutomationRouteServices>();
+
+export const AUTOMATION_ROUTES = routeGroup('/api/automation', [
   route({
     method: 'POST',
     path: '/test-runs',

@@ -9,7 +9,7 @@ import type { Services } from '../app-services';
 import { toUploadedDesign } from '../comparison/design-uploads';
 import { AppError } from '../errors';
 import type { SignedQuery } from '../storage/signed-urls';
-import { routeGroup, routePlugin } from './route-group';
+import { routeGroup, routeOf, routePlugin } from './route-group';
 
 const SessionParamsSchema = z.object({ session_id: z.string().min(1).max(100) });
 
@@ -22,7 +22,9 @@ export type ComparisonRouteServices = Pick<Services, 'repos' | 'blobs' | 'urls' 
  * image links signed afresh, with the uploaded design it used (`design`, as POST /api/uploads answers); 404 when there is none of theirs. `GET /api/comparisons/images/:id`: one
  * image a comparison shows, through its signed link (owner bound by the signature, row read owner-scoped).
  */
-export const COMPARISON_ROUTES = routeGroup<ComparisonRouteServices>('/api/comparisons', (route) => [
+const route = routeOf<ComparisonRouteServices>();
+
+export const COMPARISON_ROUTES = routeGroup('/api/comparisons', [
   route({
     method: 'GET',
     path: '/images/:id',

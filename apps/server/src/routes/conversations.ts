@@ -17,7 +17,7 @@ import { checkSessionOwner } from '../auth/ownership';
 import { AppError } from '../errors';
 import { checkRunSize } from '../limits/quotas';
 import { addToAutomationSession, testCaseOf } from './conversation-test-case';
-import { mountRoutes, routeGroup } from './route-group';
+import { mountRoutes, routeGroup, routeOf } from './route-group';
 
 const PageQuerySchema = SessionListQuerySchema.pick({ limit: true, offset: true });
 
@@ -54,7 +54,9 @@ export type ConversationRouteServices = Pick<Services, 'repos' | 'conversations'
  * `/api/conversations`: the conversations of conversational mode and their messages, owner-scoped
  * (another user's conversation answers 404 like a missing one), and "Save as test".
  */
-export const CONVERSATION_ROUTES = routeGroup<ConversationRouteServices>('/api/conversations', (route) => [
+const route = routeOf<ConversationRouteServices>();
+
+export const CONVERSATION_ROUTES = routeGroup('/api/conversations', [
   route({
     method: 'POST',
     path: '/',

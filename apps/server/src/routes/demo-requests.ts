@@ -1,7 +1,7 @@
 import { type DemoRequestResponse, DemoRequestResponseSchema, DemoRequestSchema } from '@argus/protocol';
 import type { Services } from '../app-services';
 import { AppError } from '../errors';
-import { routeGroup, routePlugin } from './route-group';
+import { routeGroup, routeOf, routePlugin } from './route-group';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type DemoRequestRouteServices = Pick<Services, 'repos'> & {
@@ -9,7 +9,9 @@ export type DemoRequestRouteServices = Pick<Services, 'repos'> & {
 };
 
 /** The landing page's demo form (our own endpoint instead of a third-party service: docs/ARCHITECTURE.md#departures-from-the-spec-and-why). */
-export const DEMO_REQUEST_ROUTES = routeGroup<DemoRequestRouteServices>('/api/demo-requests', (route) => [
+const route = routeOf<DemoRequestRouteServices>();
+
+export const DEMO_REQUEST_ROUTES = routeGroup('/api/demo-requests', [
   route({
     method: 'POST',
     path: '/',

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Services } from '../app-services';
 import { environmentOf } from '../projects/project-service';
 import { SuiteParamsSchema } from './projects';
-import { routeGroup, routePlugin } from './route-group';
+import { routeGroup, routeOf, routePlugin } from './route-group';
 
 const ExportQuerySchema = z.object({ environment_id: z.string().max(100).optional() });
 
@@ -31,7 +31,9 @@ function zipName(suite: string): string {
  * another user's project or suite answers 404 like a missing one. Variables are read by name and
  * kind only; a secret is never decrypted, so its value cannot reach the export.
  */
-export const EXPORT_ROUTES = routeGroup<ExportRouteServices>('/api/projects', (route) => [
+const route = routeOf<ExportRouteServices>();
+
+export const EXPORT_ROUTES = routeGroup('/api/projects', [
   route({
     method: 'GET',
     path: '/:id/suites/:suiteId/export',

@@ -10,7 +10,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import type { Services } from '../app-services';
 import { AppError } from '../errors';
-import { routeGroup, routePlugin } from './route-group';
+import { routeGroup, routeOf, routePlugin } from './route-group';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type GenerationRouteServices = Pick<Services, 'projects' | 'automation' | 'repos'>;
@@ -108,7 +108,9 @@ async function saveSuite(
  * budgets plus the planner: minutes) and answers 201 with the suite. A client that goes away stops it.
  * Owner-scoped like every project route; an API token needs the `run` scope (it starts work).
  */
-export const GENERATION_ROUTES = routeGroup<GenerationRouteServices>('/api/projects', (route) => [
+const route = routeOf<GenerationRouteServices>();
+
+export const GENERATION_ROUTES = routeGroup('/api/projects', [
   route({
     method: 'POST',
     path: '/:id/generations',

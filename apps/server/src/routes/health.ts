@@ -1,12 +1,14 @@
 import { HealthResponseSchema } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../app-services';
-import { mountRoutes, routeGroup } from './route-group';
+import { mountRoutes, routeGroup, routeOf } from './route-group';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type HealthRouteServices = Pick<Services, 'db'> & { config: Pick<Services['config'], 'version'> };
 
-export const HEALTH_ROUTES = routeGroup<HealthRouteServices & { started: number }>('/api/health', (route) => [
+const route = routeOf<HealthRouteServices & { started: number }>();
+
+export const HEALTH_ROUTES = routeGroup('/api/health', [
   route({
     method: 'GET',
     path: '/',

@@ -7,7 +7,7 @@ import {
   RunComparisonSchema,
 } from '@argus/protocol';
 import type { Services } from '../app-services';
-import { routeGroup, routePlugin } from './route-group';
+import { routeGroup, routeOf, routePlugin } from './route-group';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type HistoryRouteServices = Pick<Services, 'history'>;
@@ -17,7 +17,9 @@ export type HistoryRouteServices = Pick<Services, 'history'>;
  * compared with the previous run of its suite, and a case's recent results. Owner-scoped: another
  * user's run answers 404 like a missing one.
  */
-export const HISTORY_ROUTES = routeGroup<HistoryRouteServices>('/api/history', (route) => [
+const route = routeOf<HistoryRouteServices>();
+
+export const HISTORY_ROUTES = routeGroup('/api/history', [
   route({
     method: 'GET',
     path: '/',

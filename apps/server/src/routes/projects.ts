@@ -17,7 +17,7 @@ import {
 } from '@argus/protocol';
 import { z } from 'zod';
 import type { Services } from '../app-services';
-import { routeGroup, routePlugin } from './route-group';
+import { routeGroup, routeOf, routePlugin } from './route-group';
 
 // Path parameters of the records under a project: ids, as long as any other id the API takes.
 const EnvironmentParamsSchema = IdParamsSchema.extend({ envId: z.string().max(100) });
@@ -32,7 +32,9 @@ export type ProjectRouteServices = Pick<Services, 'projects' | 'automation'>;
  * saved suites and runs. Every route is owner-scoped: another user's project, environment, variable or
  * suite answers 404 with its code, like a missing one. A secret's value is never answered.
  */
-export const PROJECT_ROUTES = routeGroup<ProjectRouteServices>('/api/projects', (route) => [
+const route = routeOf<ProjectRouteServices>();
+
+export const PROJECT_ROUTES = routeGroup('/api/projects', [
   route({
     method: 'GET',
     path: '/',

@@ -4,14 +4,15 @@ import { z } from 'zod';
 import { AppError } from '../errors';
 import { API_ROUTE_GROUPS } from '../openapi/api-routes';
 import { registerErrorHandler } from '../plugins/error-handler';
-import { joinPath, mountRoutes, routeGroup } from './route-group';
+import { joinPath, mountRoutes, routeGroup, routeOf } from './route-group';
 
 const NameSchema = z.object({ name: z.string().min(1) });
 
 /** Two routes of a plain group: an empty answer with its status, and a check that comes before the body. */
-const GROUP = routeGroup<{ open: boolean }>(
+const route = routeOf<{ open: boolean }>();
+const GROUP = routeGroup(
   '/api/things',
-  (route) => [
+  [
     route({
       method: 'DELETE',
       path: '/:id',

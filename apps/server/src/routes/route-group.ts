@@ -93,13 +93,17 @@ export interface RouteGroup<Deps = never> {
   routes: readonly DeclaredRoute<Deps>[];
 }
 
+/** The route declarer of a group whose handlers use `Deps`: `const route = routeOf<Deps>()`. */
+export function routeOf<Deps>(): RouteFactory<Deps> {
+  return (spec) => spec as unknown as DeclaredRoute<Deps>;
+}
+
 export function routeGroup<Deps>(
   base: string,
-  declare: (route: RouteFactory<Deps>) => DeclaredRoute<Deps>[],
+  routes: DeclaredRoute<Deps>[],
   aliases: readonly string[] = [],
 ): RouteGroup<Deps> {
-  const route: RouteFactory<Deps> = (spec) => spec as unknown as DeclaredRoute<Deps>;
-  return { base, aliases, routes: declare(route) };
+  return { base, aliases, routes };
 }
 
 /** `base` and a route's path as one URL path (`/` is the base itself). */

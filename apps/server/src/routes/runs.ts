@@ -6,7 +6,7 @@ import type { Services } from '../app-services';
 import { AppError } from '../errors';
 import { junitXml, runReport } from '../runs/run-report';
 import { SECURITY_HEADERS } from '../security-headers';
-import { mountRoutes, routeGroup } from './route-group';
+import { mountRoutes, routeGroup, routeOf } from './route-group';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type RunRouteServices = Pick<Services, 'repos' | 'automation'>;
@@ -41,7 +41,9 @@ type RunRouteDeps = RunRouteServices & { streams: Map<string, number> };
  * answers 404 like a missing one. The stream reads the database, so it follows a run whichever
  * process records it.
  */
-export const RUN_ROUTES = routeGroup<RunRouteDeps>('/api/runs', (route) => [
+const route = routeOf<RunRouteDeps>();
+
+export const RUN_ROUTES = routeGroup('/api/runs', [
   route({
     method: 'GET',
     path: '/:id',

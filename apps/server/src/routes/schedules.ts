@@ -1,7 +1,7 @@
 import { IdParamsSchema, ScheduleInputSchema, ScheduleSchema, ScheduleUpdateSchema } from '@argus/protocol';
 import { z } from 'zod';
 import type { Services } from '../app-services';
-import { routeGroup, routePlugin } from './route-group';
+import { routeGroup, routeOf, routePlugin } from './route-group';
 
 const ScheduleParamsSchema = IdParamsSchema.extend({ scheduleId: z.string().max(100) });
 
@@ -12,7 +12,9 @@ export type ScheduleRouteServices = Pick<Services, 'schedules'>;
  * A project's schedules (docs/SCHEDULES.md), under /api/projects/:id/schedules. Owner-scoped like the
  * project's other records: another user's project or schedule answers 404 like a missing one.
  */
-export const SCHEDULE_ROUTES = routeGroup<ScheduleRouteServices>('/api/projects', (route) => [
+const route = routeOf<ScheduleRouteServices>();
+
+export const SCHEDULE_ROUTES = routeGroup('/api/projects', [
   route({
     method: 'GET',
     path: '/:id/schedules',

@@ -7,7 +7,7 @@ import { toScreenshotRef } from '../runs/run-recorder';
 import { sniffImage } from '../storage/blob-store';
 import type { SignedQuery } from '../storage/signed-urls';
 import { parseWith } from '../validation';
-import { routeGroup, routePlugin } from './route-group';
+import { routeGroup, routeOf, routePlugin } from './route-group';
 
 /** A base64 screenshot of up to 10 MB decoded, and some room for the rest of the record. */
 const UPLOAD_BODY_LIMIT = 15 * 1024 * 1024;
@@ -24,7 +24,9 @@ export type ScreenshotRouteServices = Pick<Services, 'repos' | 'blobs' | 'urls'>
  * short-lived link signed for that one screenshot and its owner (`services.urls`), handed out with
  * every screenshot reference: no login token ever sits in a URL, a history entry or a proxy log.
  */
-export const SCREENSHOT_ROUTES = routeGroup<ScreenshotRouteServices>('/api/screenshots', (route) => [
+const route = routeOf<ScreenshotRouteServices>();
+
+export const SCREENSHOT_ROUTES = routeGroup('/api/screenshots', [
   route({
     method: 'POST',
     path: '/upload',

@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import type { Services } from '../app-services';
 import { AppError } from '../errors';
-import { routeGroup, routePlugin } from './route-group';
+import { routeGroup, routeOf, routePlugin } from './route-group';
 
 export function toApiSession(row: SessionRow): Session {
   return {
@@ -38,7 +38,9 @@ function found(row: SessionRow | undefined | null): Session {
 export type SessionRouteServices = Pick<Services, 'repos'>;
 
 /** The sessions endpoints of docs/PRODUCT.md#http-api: every route owner-scoped. */
-export const SESSION_ROUTES = routeGroup<SessionRouteServices>('/api/sessions', (route) => [
+const route = routeOf<SessionRouteServices>();
+
+export const SESSION_ROUTES = routeGroup('/api/sessions', [
   route({
     method: 'POST',
     path: '/',

@@ -9,7 +9,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../app-services';
 import { AppError } from '../errors';
-import { mountRoutes, routeGroup } from './route-group';
+import { mountRoutes, routeGroup, routeOf } from './route-group';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type SettingsRouteServices = Pick<Services, 'modelSettings'> & {
@@ -54,7 +54,9 @@ type SettingsRouteDeps = SettingsRouteServices & { testing: Set<string> };
  * Figma token and the monthly model budget. Every route is the caller's own; secrets go in and never
  * come back but masked ('sk-…a1b2'). Bodies are not logged (Fastify logs method and URL only).
  */
-export const SETTINGS_ROUTES = routeGroup<SettingsRouteDeps>('/api/settings', (route) => [
+const route = routeOf<SettingsRouteDeps>();
+
+export const SETTINGS_ROUTES = routeGroup('/api/settings', [
   route({
     method: 'GET',
     path: '/',

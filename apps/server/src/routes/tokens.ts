@@ -1,7 +1,7 @@
 import { ApiTokenCreatedSchema, ApiTokenCreateSchema, ApiTokenSchema, IdParamsSchema } from '@argus/protocol';
 import { z } from 'zod';
 import type { Services } from '../app-services';
-import { routeGroup, routePlugin } from './route-group';
+import { routeGroup, routeOf, routePlugin } from './route-group';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type TokenRouteServices = Pick<Services, 'apiTokens'>;
@@ -11,7 +11,9 @@ export type TokenRouteServices = Pick<Services, 'apiTokens'>;
  * this one answer), revoke. Only a signed-in person manages tokens: an API token, whatever its scope,
  * is refused here, so a leaked token cannot mint others.
  */
-export const TOKEN_ROUTES = routeGroup<TokenRouteServices>('/api/tokens', (route) => [
+const route = routeOf<TokenRouteServices>();
+
+export const TOKEN_ROUTES = routeGroup('/api/tokens', [
   route({
     method: 'GET',
     path: '/',

@@ -10,7 +10,7 @@ import {
 } from '../comparison/design-uploads';
 import { AppError } from '../errors';
 import type { DesignLinkKind, SignedQuery } from '../storage/signed-urls';
-import { mountRoutes, routeGroup } from './route-group';
+import { mountRoutes, routeGroup, routeOf } from './route-group';
 
 /** The multipart errors of @fastify/multipart, by code, as our own refusals. */
 function multipartError(error: unknown): AppError | null {
@@ -81,7 +81,9 @@ const signedImage = { type: 'image/*', description: 'The image (the link is sign
  * The image and its thumbnail open through short-lived links signed for that upload and its owner
  * (`services.urls.design`), like screenshots: no login token ever sits in a URL.
  */
-export const UPLOAD_ROUTES = routeGroup<UploadRouteServices>('/api/uploads', (route) => [
+const route = routeOf<UploadRouteServices>();
+
+export const UPLOAD_ROUTES = routeGroup('/api/uploads', [
   route({
     method: 'POST',
     path: '/',

@@ -8,7 +8,7 @@ import {
 } from '@argus/protocol';
 import { z } from 'zod';
 import type { Services } from '../app-services';
-import { routeGroup, routePlugin } from './route-group';
+import { routeGroup, routeOf, routePlugin } from './route-group';
 
 const WebhookParamsSchema = IdParamsSchema.extend({ webhookId: z.string().max(100) });
 const DeliveriesQuerySchema = z.object({ webhook_id: z.string().max(100).optional() });
@@ -21,7 +21,9 @@ export type WebhookRouteServices = Pick<Services, 'notifications'>;
  * /api/projects/:id/webhooks. A webhook's signing secret is answered once: when it is created, and
  * when it is rotated. A URL the target policy refuses (ALLOWED_TARGETS) is refused with 422.
  */
-export const WEBHOOK_ROUTES = routeGroup<WebhookRouteServices>('/api/projects', (route) => [
+const route = routeOf<WebhookRouteServices>();
+
+export const WEBHOOK_ROUTES = routeGroup('/api/projects', [
   route({
     method: 'GET',
     path: '/:id/webhooks',
