@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { CASE_DAY_COLUMNS, daySums, summariseDays, wholeDays } from './analytics-days';
 import { type AnalyticsRange, iso, rows, runsOf } from './analytics-sql';
 import type { Drizzle } from './database';
@@ -55,9 +55,6 @@ export async function caseFigures(
   // The results outside the summarised days: two ranges of the run index, one of which is empty.
   const partial = sql`${runsOf(userId, range)} AND (r.created_at < ${first.toISOString()}::timestamptz
     OR r.created_at >= ${end.toISOString()}::timestamptz)`;
-  const label = sql.raw(`COALESCE(s.name, NULLIF(x.suite_name, ''), x.url)`);
-  const labelJoin = sql`LEFT JOIN saved_suites s ON s.id = x.suite_id AND s.user_id = ${userId}::uuid`;
-  const caseKey = sql.raw('project_id, suite_id, url, suite_name, name');
   const [row] = await rows<Record<string, unknown>>(
     orm,
     sql`WITH ${daySums(partial)}, segments AS (
@@ -65,7 +62,38 @@ export async function caseFigures(
         UNION ALL
         SELECT ${sql.raw(CASE_DAY_COLUMNS)} FROM analytics_case_days
         WHERE user_id = ${userId}::uuid AND day >= ${firstDay} AND day < ${endDay} ${project}
-      ), chained AS (
+      )${flakyCtes(range.top)}${slowCtes(range.top)}, steps AS (
+        SELECT step, name, failures, last_at, last_run_id FROM step_days
+        UNION ALL
+        SELECT step, name, failures, last_at, last_run_id FROM analytics_step_days
+        WHERE user_id = ${userId}::uuid AND day >= ${firstDay} AND day < ${endDay} ${project}
+      ), failing AS (
+        SELECT step, sum(failures)::int AS failures, count(DISTINCT name)::int AS cases, max(last_at) AS last_at,
+          (array_agg(last_run_id::text ORDER BY last_at DESC, last_run_id DESC))[1] AS last_run_id
+        FROM steps GROUP BY step ORDER BY failures DESC, last_at DESC, step LIMIT ${range.top}
+      )
+      ${figuresSelect(userId)}`,
+  );
+  const json = <T>(value: unknown): T[] =>
+    (typeof value === 'string' ? JSON.parse(value) : (value ?? [])) as T[];
+  return {
+    slowest: json<SlowTestRow>(row?.slowest),
+    failing: json<FailingStepRow>(row?.failing),
+    flaky: json<FlakyRow>(row?.flaky).map((f) => ({ ...f, run_ids: f.run_ids ?? [] })),
+  };
+}
+
+/** A case's key columns in the summaries: within its project and suite (an ad-hoc suite by URL and name). */
+const CASE_KEY = sql.raw('project_id, suite_id, url, suite_name, name');
+
+/**
+ * After `segments` (a case's sums per day): `chained`, each day's verdicts chained to the day
+ * before's; `versions`, flips and retried passes per suite version and case; `flaky_top`, the `top`
+ * flakiest; `flaky_runs`, the runs that show it.
+ */
+function flakyCtes(top: number): SQL {
+  const caseKey = CASE_KEY;
+  return sql`, chained AS (
         -- A flip across midnight: a day's first verdict against the day before's last.
         SELECT *, COALESCE(lag(last_pass) OVER (PARTITION BY ${caseKey}, suite_version ORDER BY day)
           <> first_pass, false) AS flips_in
@@ -78,7 +106,7 @@ export async function caseFigures(
       ), flaky_top AS (
         SELECT *, CASE WHEN runs > 1 THEN flips::double precision / (runs - 1) ELSE 0 END AS rate
         FROM versions WHERE flips > 0 OR retried_passes > 0
-        ORDER BY rate DESC, retried_passes DESC, name LIMIT ${range.top}
+        ORDER BY rate DESC, retried_passes DESC, name LIMIT ${top}
       ), flaky_runs AS (
         -- Each day's runs newest first, then its first run if it flipped across midnight (and is
         -- not already listed as a retried pass); days newest first.
@@ -90,7 +118,13 @@ export async function caseFigures(
         CROSS JOIN LATERAL unnest(c.flip_run_ids || CASE WHEN c.flips_in AND NOT c.first_retried
           THEN ARRAY[c.first_run_id::text] ELSE '{}'::text[] END) WITH ORDINALITY AS u(id, n)
         GROUP BY c.project_id, c.suite_id, c.url, c.suite_name, c.name, c.suite_version
-      ), cases AS (
+      )`;
+}
+
+/** `cases` and `slow`: each case's passing times over the range, the `top` slowest by median. */
+function slowCtes(top: number): SQL {
+  const caseKey = CASE_KEY;
+  return sql`, cases AS (
         SELECT ${caseKey}, sum(cardinality(pass_times))::int AS runs, max(max_pass_time) AS max_seconds
         FROM segments GROUP BY ${caseKey} HAVING sum(cardinality(pass_times)) > 0
       ), slow AS (
@@ -101,17 +135,15 @@ export async function caseFigures(
             WHERE g.name = c.name AND g.project_id IS NOT DISTINCT FROM c.project_id
               AND g.suite_id IS NOT DISTINCT FROM c.suite_id AND g.url IS NOT DISTINCT FROM c.url
               AND g.suite_name IS NOT DISTINCT FROM c.suite_name) AS median_seconds
-        FROM cases c ORDER BY median_seconds DESC, name LIMIT ${range.top}
-      ), steps AS (
-        SELECT step, name, failures, last_at, last_run_id FROM step_days
-        UNION ALL
-        SELECT step, name, failures, last_at, last_run_id FROM analytics_step_days
-        WHERE user_id = ${userId}::uuid AND day >= ${firstDay} AND day < ${endDay} ${project}
-      ), failing AS (
-        SELECT step, sum(failures)::int AS failures, count(DISTINCT name)::int AS cases, max(last_at) AS last_at,
-          (array_agg(last_run_id::text ORDER BY last_at DESC, last_run_id DESC))[1] AS last_run_id
-        FROM steps GROUP BY step ORDER BY failures DESC, last_at DESC, step LIMIT ${range.top}
-      )
+        FROM cases c ORDER BY median_seconds DESC, name LIMIT ${top}
+      )`;
+}
+
+/** The three lists as JSON, each in its order, suites named by their saved name or URL. */
+function figuresSelect(userId: string): SQL {
+  const label = sql.raw(`COALESCE(s.name, NULLIF(x.suite_name, ''), x.url)`);
+  const labelJoin = sql`LEFT JOIN saved_suites s ON s.id = x.suite_id AND s.user_id = ${userId}::uuid`;
+  return sql`
       SELECT
         (SELECT COALESCE(json_agg(json_build_object('name', x.name, 'suite', ${label}, 'runs', x.runs,
             'median_seconds', x.median_seconds, 'max_seconds', x.max_seconds)
@@ -126,13 +158,5 @@ export async function caseFigures(
           FROM flaky_top x ${labelJoin} LEFT JOIN flaky_runs fr ON fr.name = x.name
             AND fr.project_id IS NOT DISTINCT FROM x.project_id AND fr.suite_id IS NOT DISTINCT FROM x.suite_id
             AND fr.url IS NOT DISTINCT FROM x.url AND fr.suite_name IS NOT DISTINCT FROM x.suite_name
-            AND fr.suite_version IS NOT DISTINCT FROM x.suite_version) AS flaky`,
-  );
-  const json = <T>(value: unknown): T[] =>
-    (typeof value === 'string' ? JSON.parse(value) : (value ?? [])) as T[];
-  return {
-    slowest: json<SlowTestRow>(row?.slowest),
-    failing: json<FailingStepRow>(row?.failing),
-    flaky: json<FlakyRow>(row?.flaky).map((f) => ({ ...f, run_ids: f.run_ids ?? [] })),
-  };
+            AND fr.suite_version IS NOT DISTINCT FROM x.suite_version) AS flaky`;
 }
