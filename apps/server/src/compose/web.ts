@@ -33,12 +33,11 @@ export async function composeWeb(
   const redis = openRedis(redisUrl, 'web', log);
   const secret = await loadJwtSecret(config.dataDir, config.jwtSecret);
   const core = await buildCore(config, db, log, secret);
-  // Its own work holds no browser; its fronts ask it what concerns none (its words, its checks).
   // Request limits are counted in Redis: one total across the web processes.
   const limits = createRateLimits(config, redis.commands);
+  // Its own work holds no browser; its fronts ask it what concerns none (its words, its checks).
   const local = buildLocalWork(config, core, log, hub, { uploadLimit: limits.uploadsPerUser });
-  const queued = queuedWork(config, core, local, redis, log);
-  const { automation, orphanRuns, comparisons, conversations } = queued;
+  const { automation, orphanRuns, comparisons, conversations } = queuedWork(config, core, local, redis, log);
   const serving = buildServing(
     config,
     core,

@@ -42,6 +42,9 @@ export async function composeWorker(
   const redis = openRedis(config.redisUrl, 'worker', log);
   // Which users have sockets, on any web process: a live browser streams and stays open while watched.
   const presence = new PresenceMap(redis.subscriber);
+  // Subscribed at once, while the connection opens (the subscription waits for it to be ready): a
+  // SUBSCRIBE that reaches ioredis between connecting and its ready check fails that check.
+  await presence.start();
   const channel = new RedisUserChannel({
     messages: redis.commands,
     frames: redis.frames,
@@ -80,12 +83,7 @@ export async function composeWorker(
     comparisonWorker,
     conversationWorker,
     lifecycle: {
-      start: [
-        () => presence.start(),
-        () => worker.start(),
-        () => comparisonWorker.start(),
-        () => conversationWorker.start(),
-      ],
+      start: [() => worker.start(), () => comparisonWorker.start(), () => conversationWorker.start()],
       stop: [
         () => Promise.all([worker.stop(), comparisonWorker.stop(), conversationWorker.stop()]),
         () => presence.stop(),
