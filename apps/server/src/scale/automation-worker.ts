@@ -1,12 +1,10 @@
 import type { ServerMessageInput } from '@argus/protocol';
 import { DelayedError, type Job } from 'bullmq';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Redis } from 'ioredis';
 import type { AutomationService, RunControl } from '../automation/automation-service';
 import { AppError } from '../errors';
-import { echoing, type Send, type UserChannel } from '../realtime/user-channel';
+import { echoing, type Send } from '../realtime/user-channel';
 import { AutomationJobSchema, type JobReply, WorkerControlSchema } from './automation-jobs';
-import type { QueueJobs } from './queue-worker';
+import type { JobsDeps, QueueJobs } from './queue-worker';
 import {
   AUTOMATION_QUEUE,
   jobReplies,
@@ -16,13 +14,8 @@ import {
   WORKER_CONTROL,
 } from './redis-keys';
 
-export interface AutomationWorkerDeps {
+export interface AutomationWorkerDeps extends JobsDeps {
   automation: AutomationService;
-  /** The user's sockets, through Redis (RedisUserChannel). */
-  channel: UserChannel;
-  /** Commands and publishing. */
-  redis: Redis;
-  log: FastifyBaseLogger;
 }
 
 /**

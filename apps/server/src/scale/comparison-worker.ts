@@ -1,20 +1,13 @@
 import type { ServerMessageInput } from '@argus/protocol';
 import type { Job } from 'bullmq';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Redis } from 'ioredis';
 import type { ComparisonService } from '../comparison/comparison-service';
-import { echoing, type UserChannel } from '../realtime/user-channel';
+import { echoing } from '../realtime/user-channel';
 import { ComparisonControlSchema, ComparisonJobSchema } from './comparison-jobs';
-import type { QueueJobs } from './queue-worker';
+import type { JobsDeps, QueueJobs } from './queue-worker';
 import { COMPARISON_CONTROL, COMPARISON_QUEUE, RELEASE_USER_KEY, userComparison } from './redis-keys';
 
-export interface ComparisonWorkerDeps {
+export interface ComparisonWorkerDeps extends JobsDeps {
   comparisons: ComparisonService;
-  /** The user's sockets, through Redis (RedisUserChannel). */
-  channel: UserChannel;
-  /** Commands. */
-  redis: Redis;
-  log: FastifyBaseLogger;
 }
 
 /**

@@ -1,20 +1,13 @@
 import type { ServerMessageInput } from '@argus/protocol';
 import type { Job } from 'bullmq';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Redis } from 'ioredis';
 import type { ConversationService } from '../conversation/conversation-service';
 import { AppError } from '../errors';
-import type { UserChannel } from '../realtime/user-channel';
 import { ConversationControlSchema, ConversationJobSchema } from './conversation-jobs';
-import type { QueueJobs } from './queue-worker';
+import type { JobsDeps, QueueJobs } from './queue-worker';
 import { CONVERSATION_CONTROL, CONVERSATION_QUEUE, RELEASE_USER_KEY, userConversation } from './redis-keys';
 
-export interface ConversationWorkerDeps {
+export interface ConversationWorkerDeps extends JobsDeps {
   conversations: ConversationService;
-  /** The user's sockets, through Redis (RedisUserChannel, its presence from scale/presence.ts). */
-  channel: UserChannel;
-  redis: Redis;
-  log: FastifyBaseLogger;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type Job, Worker } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { UserChannel } from '../realtime/user-channel';
 
 /**
  * One queue's work as a worker process does it (automation-worker.ts, comparison-worker.ts,
@@ -19,6 +20,15 @@ export interface QueueJobs {
    * the worker stops (a run hands itself back, live browsers close). @default nothing
    */
   onStop?(): Promise<void> | void;
+}
+
+/** What each queue's work uses besides its service. */
+export interface JobsDeps {
+  /** The user's sockets, through Redis (RedisUserChannel, with its presence from presence.ts on a worker). */
+  channel: UserChannel;
+  /** Commands and publishing. */
+  redis: Redis;
+  log: FastifyBaseLogger;
 }
 
 export interface QueueWorkerOptions {
