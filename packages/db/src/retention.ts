@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, inArray, lt, min, notInArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lt, min, notInArray, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Drizzle } from './database';
 import {
   comparisonImages,
@@ -28,6 +29,47 @@ export type NewRetentionSweep = Omit<RetentionSweepRow, 'id'>;
 /** Runs still being recorded: never removed, however old (a suite generated and waiting is 'pending'). */
 const UNFINISHED = ['pending', 'running'];
 
+/** Runs `deleteBatch` again until a batch comes back short; the rows deleted. */
+async function inBatches(deleteBatch: () => Promise<number>, batch: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await deleteBatch();
+    total += deleted;
+    if (deleted < batch) return total;
+  }
+}
+
+/** A table retention deletes from: rows with an id and a time they were made. */
+type AgingTable = PgTable & { id: PgColumn; created_at: PgColumn };
+
+/**
+ * Deletes the rows of `table` that `where` picks, `batch` at a time (the oldest first when `oldestFirst`),
+ * skipping rows another sweep has locked; the rows deleted.
+ */
+function deleteInBatches(
+  orm: Drizzle,
+  table: AgingTable,
+  where: SQL | undefined,
+  batch: number,
+  { oldestFirst }: { oldestFirst: boolean },
+): Promise<number> {
+  return inBatches(async () => {
+    const picked = orm
+      .select({ id: table.id })
+      .from(table as PgTable)
+      .where(where)
+      .$dynamic();
+    const ids = (oldestFirst ? picked.orderBy(asc(table.created_at)) : picked)
+      .limit(batch)
+      .for('update', { skipLocked: true });
+    const rows = await orm
+      .delete(table as PgTable)
+      .where(inArray(table.id, ids))
+      .returning({ id: table.id });
+    return rows.length;
+  }, batch);
+}
+
 /**
  * History retention (docs/HISTORY.md): removes what is older than a cutoff across every user, in
  * batches of `batch` rows, each one statement and so one transaction, so a sweep never holds locks on
@@ -36,84 +78,36 @@ const UNFINISHED = ['pending', 'running'];
  * Which blobs rows still use is asked per batch of blob names (`referencedBlobs`).
  */
 export function retentionRepository(orm: Drizzle) {
-  /** Runs `deleteBatch` again until a batch comes back short; the rows deleted. */
-  const inBatches = async (deleteBatch: () => Promise<number>, batch: number) => {
-    let total = 0;
-    for (;;) {
-      const deleted = await deleteBatch();
-      total += deleted;
-      if (deleted < batch) return total;
-    }
-  };
   return {
     /**
      * Finished runs created (and, for a suite recorded long before it ran, completed) before `cutoff`,
      * with their results and screenshot rows (ON DELETE CASCADE); the number of runs.
      */
     deleteRuns(cutoff: Date, batch: number): Promise<number> {
-      return inBatches(async () => {
-        const ids = orm
-          .select({ id: testRuns.id })
-          .from(testRuns)
-          .where(
-            and(
-              lt(testRuns.created_at, cutoff),
-              notInArray(testRuns.status, UNFINISHED),
-              sql`coalesce(${testRuns.completed_at}, ${testRuns.created_at}) < ${cutoff}`,
-            ),
-          )
-          .orderBy(asc(testRuns.created_at))
-          .limit(batch)
-          .for('update', { skipLocked: true });
-        const rows = await orm
-          .delete(testRuns)
-          .where(inArray(testRuns.id, ids))
-          .returning({ id: testRuns.id });
-        return rows.length;
-      }, batch);
+      const where = and(
+        lt(testRuns.created_at, cutoff),
+        notInArray(testRuns.status, UNFINISHED),
+        sql`coalesce(${testRuns.completed_at}, ${testRuns.created_at}) < ${cutoff}`,
+      );
+      return deleteInBatches(orm, testRuns, where, batch, { oldestFirst: true });
     },
     /**
      * Conversations started before `cutoff` whose newest message is older too, with their messages
      * (ON DELETE CASCADE); one still going has a newer message and stays. The number deleted.
      */
     deleteConversations(cutoff: Date, batch: number): Promise<number> {
-      return inBatches(async () => {
-        const ids = orm
-          .select({ id: conversations.id })
-          .from(conversations)
-          .where(
-            and(
-              lt(conversations.created_at, cutoff),
-              sql`NOT EXISTS (SELECT 1 FROM ${conversationMessages} m
-                WHERE m.conversation_id = ${conversations.id} AND m.created_at >= ${cutoff})`,
-            ),
-          )
-          .orderBy(asc(conversations.created_at))
-          .limit(batch)
-          .for('update', { skipLocked: true });
-        const rows = await orm
-          .delete(conversations)
-          .where(inArray(conversations.id, ids))
-          .returning({ id: conversations.id });
-        return rows.length;
-      }, batch);
+      const where = and(
+        lt(conversations.created_at, cutoff),
+        sql`NOT EXISTS (SELECT 1 FROM ${conversationMessages} m
+          WHERE m.conversation_id = ${conversations.id} AND m.created_at >= ${cutoff})`,
+      );
+      return deleteInBatches(orm, conversations, where, batch, { oldestFirst: true });
     },
     /** Design comparisons created before `cutoff`; their images go with `deleteUnusedImages`. */
     deleteComparisons(cutoff: Date, batch: number): Promise<number> {
-      return inBatches(async () => {
-        const ids = orm
-          .select({ id: comparisons.id })
-          .from(comparisons)
-          .where(lt(comparisons.created_at, cutoff))
-          .orderBy(asc(comparisons.created_at))
-          .limit(batch)
-          .for('update', { skipLocked: true });
-        const rows = await orm
-          .delete(comparisons)
-          .where(inArray(comparisons.id, ids))
-          .returning({ id: comparisons.id });
-        return rows.length;
-      }, batch);
+      return deleteInBatches(orm, comparisons, lt(comparisons.created_at, cutoff), batch, {
+        oldestFirst: true,
+      });
     },
     /**
      * Comparison images created before `cutoff` that no comparison names in its `images` (those of the
@@ -122,27 +116,14 @@ export function retentionRepository(orm: Drizzle) {
      * comparison's, unless that comparison was under way at the cutoff: the check keeps it then.
      */
     deleteUnusedImages(cutoff: Date, batch: number): Promise<number> {
-      return inBatches(async () => {
-        const ids = orm
-          .select({ id: comparisonImages.id })
-          .from(comparisonImages)
-          .where(
-            and(
-              lt(comparisonImages.created_at, cutoff),
-              sql`NOT EXISTS (
-                SELECT 1 FROM ${comparisons} c, jsonb_each(c.images) AS e(viewport, image)
-                WHERE c.user_id = ${comparisonImages.user_id}
-                  AND ${comparisonImages.id}::text IN (e.image ->> 'site', e.image ->> 'design'))`,
-            ),
-          )
-          .limit(batch)
-          .for('update', { skipLocked: true });
-        const rows = await orm
-          .delete(comparisonImages)
-          .where(inArray(comparisonImages.id, ids))
-          .returning({ id: comparisonImages.id });
-        return rows.length;
-      }, batch);
+      const where = and(
+        lt(comparisonImages.created_at, cutoff),
+        sql`NOT EXISTS (
+          SELECT 1 FROM ${comparisons} c, jsonb_each(c.images) AS e(viewport, image)
+          WHERE c.user_id = ${comparisonImages.user_id}
+            AND ${comparisonImages.id}::text IN (e.image ->> 'site', e.image ->> 'design'))`,
+      );
+      return deleteInBatches(orm, comparisonImages, where, batch, { oldestFirst: false });
     },
     /**
      * Design uploads made before `cutoff` that no remaining comparison was made from: an upload is
@@ -150,24 +131,11 @@ export function retentionRepository(orm: Drizzle) {
      * with the last comparison that used it, or at the cutoff if none did.
      */
     deleteUnusedUploads(cutoff: Date, batch: number): Promise<number> {
-      return inBatches(async () => {
-        const ids = orm
-          .select({ id: designUploads.id })
-          .from(designUploads)
-          .where(
-            and(
-              lt(designUploads.created_at, cutoff),
-              sql`NOT EXISTS (SELECT 1 FROM ${comparisons} c WHERE c.user_id = ${designUploads.user_id} AND c.file_id = ${designUploads.id})`,
-            ),
-          )
-          .limit(batch)
-          .for('update', { skipLocked: true });
-        const rows = await orm
-          .delete(designUploads)
-          .where(inArray(designUploads.id, ids))
-          .returning({ id: designUploads.id });
-        return rows.length;
-      }, batch);
+      const where = and(
+        lt(designUploads.created_at, cutoff),
+        sql`NOT EXISTS (SELECT 1 FROM ${comparisons} c WHERE c.user_id = ${designUploads.user_id} AND c.file_id = ${designUploads.id})`,
+      );
+      return deleteInBatches(orm, designUploads, where, batch, { oldestFirst: false });
     },
     /**
      * Which of these blob names (SHA-256) a row still stores: every column holding a blob's name
