@@ -265,55 +265,15 @@ export class QueuedAutomation implements AutomationFront {
       run_id: what.run_id ?? null,
     };
     const key = userAutomation(userId);
-    let claimed = await redis.set(key, JSON.stringify(entry), 'PX', CLAIM_TTL_MS, 'NX');
-    if (!claimed && !(await this.current(userId))) {
-      claimed = await redis.set(key, JSON.stringify(entry), 'PX', CLAIM_TTL_MS, 'NX');
-    }
-    if (!claimed) {
-      const current = await this.current(userId);
-      throw busy(current?.entry.kind ?? what.kind);
-    }
+    await this.claim(userId, key, entry);
 
     const channel = jobReplies(jobId);
-    let started: () => void = () => {};
-    let refused: (error: AppError) => void = () => {};
-    const start = new Promise<void>((resolve, reject) => {
-      started = resolve;
-      refused = reject;
-    });
-    let ended: (error: AppError | null) => void = () => {};
-    const done = new Promise<void>((resolve, reject) => {
-      ended = (error) => (error ? reject(error) : resolve());
-    });
-    done.catch(() => undefined);
-    let recorded: (id: string | null) => void = () => {};
-    const runId = new Promise<string | null>((resolve) => {
-      recorded = resolve;
-    });
-    if (what.run_id) recorded(what.run_id);
     const finish = () => {
       this.pending.delete(channel);
       subscriber.unsubscribe(channel).catch(() => {});
     };
-    this.pending.set(channel, {
-      onReply: (reply) => {
-        if (reply.type === 'started') started();
-        else if (reply.type === 'run_id') recorded(reply.run_id);
-        else if (reply.type === 'message') {
-          const parsed = ServerMessageSchema.safeParse(reply.message);
-          if (parsed.success) send(parsed.data as ServerMessageInput);
-        } else {
-          const error = reply.error
-            ? new AppError(ErrorCodeSchema.catch('INTERNAL').parse(reply.error.code), reply.error.message)
-            : null;
-          if (error) refused(error);
-          else started();
-          recorded(null);
-          ended(error);
-          finish();
-        }
-      },
-    });
+    const { start, done, runId, onReply } = trackReplies(send, what.run_id, finish);
+    this.pending.set(channel, { onReply });
     try {
       // Subscribed before the job exists: its first reply cannot be missed.
       await subscriber.subscribe(channel);
@@ -336,6 +296,19 @@ export class QueuedAutomation implements AutomationFront {
     }
     if (waitForStart) await start;
     return { done, runId };
+  }
+
+  /** Names the job in the user's key, or refuses: the user's work is already queued or under way. */
+  private async claim(userId: string, key: string, entry: UserAutomation): Promise<void> {
+    const { redis } = this.deps;
+    let claimed = await redis.set(key, JSON.stringify(entry), 'PX', CLAIM_TTL_MS, 'NX');
+    if (!claimed && !(await this.current(userId))) {
+      claimed = await redis.set(key, JSON.stringify(entry), 'PX', CLAIM_TTL_MS, 'NX');
+    }
+    if (!claimed) {
+      const current = await this.current(userId);
+      throw busy(current?.entry.kind ?? entry.kind);
+    }
   }
 
   /** Jobs waiting before `jobId` (0 when it is next or already taken). */
@@ -368,4 +341,45 @@ function requestIdOf(send: Send): string | undefined {
 /** A socket handler's broadcast reaches the user on every web process; anything else is this caller's. */
 function notifyOf(send: Send): JobNotify {
   return isUserBroadcast(send) ? 'user' : 'caller';
+}
+
+/**
+ * What a queued job's replies settle: its start (or refusal), its end, and its run's id (`known` when
+ * the run was recorded before it was queued); its messages go to `send`. `finish` once it has ended.
+ */
+function trackReplies(send: Send, known: string | undefined, finish: () => void) {
+  let started: () => void = () => {};
+  let refused: (error: AppError) => void = () => {};
+  const start = new Promise<void>((resolve, reject) => {
+    started = resolve;
+    refused = reject;
+  });
+  let ended: (error: AppError | null) => void = () => {};
+  const done = new Promise<void>((resolve, reject) => {
+    ended = (error) => (error ? reject(error) : resolve());
+  });
+  done.catch(() => undefined);
+  let recorded: (id: string | null) => void = () => {};
+  const runId = new Promise<string | null>((resolve) => {
+    recorded = resolve;
+  });
+  if (known) recorded(known);
+  const onReply = (reply: JobReply) => {
+    if (reply.type === 'started') started();
+    else if (reply.type === 'run_id') recorded(reply.run_id);
+    else if (reply.type === 'message') {
+      const parsed = ServerMessageSchema.safeParse(reply.message);
+      if (parsed.success) send(parsed.data as ServerMessageInput);
+    } else {
+      const error = reply.error
+        ? new AppError(ErrorCodeSchema.catch('INTERNAL').parse(reply.error.code), reply.error.message)
+        : null;
+      if (error) refused(error);
+      else started();
+      recorded(null);
+      ended(error);
+      finish();
+    }
+  };
+  return { start, done, runId, onReply };
 }
