@@ -21,7 +21,7 @@ import { WEBHOOK_ROUTES } from '../routes/webhooks';
 
 /**
  * GET /api/openapi.json, declared here beside the catalogue it documents (a route module listing it
- * would import itself through the catalogue); `routes/openapi.ts` mounts it.
+ * would import itself through the catalogue); `openapi-route.ts` mounts it.
  */
 const route = routeOf<{ document: Record<string, unknown> }>();
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../app-services';
-import { OPENAPI_ROUTES } from '../openapi/api-routes';
-import { openApiDocument } from '../openapi/openapi';
-import { mountRoutes } from './route-group';
+import { mountRoutes } from '../routes/route-group';
+import { OPENAPI_ROUTES } from './api-routes';
+import { openApiDocument } from './openapi';
 
 export type OpenApiRouteServices = { config: Pick<Services['config'], 'version'> };
 
