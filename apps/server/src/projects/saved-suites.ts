@@ -1,0 +1,139 @@
+import type { EnvironmentRow, ProjectScope } from '@argus/db';
+import { relativeToEnvironment, type TestCase } from '@argus/protocol';
+import { AppError } from '../errors';
+import { fieldError, plural } from './project-checks';
+import type { SavedSuiteInputBody, SuiteAuthor } from './project-inputs';
+
+// A project's saved suites and their versions, saved inside the project's locked scope
+// (ProjectService.edit): each save a version with what it changed, unless it changes only the retries.
+
+/** JSON with object keys sorted: jsonb hands objects back with its own key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
+}
+
+/**
+ * What a save changed, for the history when the saver wrote nothing: cases are matched by id, else by
+ * name, each old case at most once.
+ */
+export function describeChange(
+  before: { name: string; test_cases: TestCase[] },
+  after: { name: string; test_cases: TestCase[] },
+): string {
+  const keyOf = (testCase: TestCase) => (testCase.id ? `id:${testCase.id}` : `name:${testCase.test_name}`);
+  const unmatched = new Map<string, string[]>();
+  for (const testCase of before.test_cases) {
+    const key = keyOf(testCase);
+    unmatched.set(key, [...(unmatched.get(key) ?? []), canonical(testCase)]);
+  }
+  let added = 0;
+  let changed = 0;
+  let removed = before.test_cases.length;
+  for (const testCase of after.test_cases) {
+    const old = unmatched.get(keyOf(testCase))?.shift();
+    if (old === undefined) {
+      added++;
+      continue;
+    }
+    removed--;
+    if (old !== canonical(testCase)) changed++;
+  }
+  const renamed = before.name === after.name ? '' : `Renamed from "${before.name}"`;
+  if (added + changed + removed === 0) return renamed || 'Saved with no changes';
+  const cases = `Added ${plural(added, 'test case', 'test cases')}, changed ${changed}, removed ${removed}`;
+  return renamed ? `${renamed}; ${cases.charAt(0).toLowerCase()}${cases.slice(1)}` : cases;
+}
+
+/** A new suite, version 1; answers its id. */
+export async function createSuite(
+  scope: ProjectScope,
+  author: SuiteAuthor,
+  input: SavedSuiteInputBody,
+): Promise<string> {
+  if (await scope.suiteNamed(input.name))
+    throw fieldError(['body', 'name'], `A suite named "${input.name}" already exists in this project`);
+  const test_cases = storedCases(await scope.environments(), input);
+  const row = await scope.createSuite({
+    name: input.name,
+    test_cases,
+    retries: input.retries,
+    saved_by: author.username,
+    change:
+      input.change_note?.trim() || `Created with ${plural(test_cases.length, 'test case', 'test cases')}`,
+  });
+  await scope.touch();
+  return row.id;
+}
+
+/**
+ * Saves a suite's next version. With `base_version`, a suite saved by someone (or somewhere) else
+ * since that version is refused (SUITE_VERSION_CONFLICT) rather than overwritten.
+ */
+export async function saveSuiteVersion(
+  scope: ProjectScope,
+  author: SuiteAuthor,
+  suiteId: string,
+  input: SavedSuiteInputBody,
+): Promise<true> {
+  const current = await scope.suite(suiteId);
+  if (!current) throw new AppError('SUITE_NOT_FOUND');
+  if (input.base_version !== undefined && input.base_version !== current.version)
+    throw new AppError(
+      'SUITE_VERSION_CONFLICT',
+      `This suite is at version ${current.version} since you opened version ${input.base_version}; reload it and save again`,
+    );
+  const named = await scope.suiteNamed(input.name);
+  if (named && named.id !== suiteId)
+    throw fieldError(['body', 'name'], `A suite named "${input.name}" already exists in this project`);
+  const test_cases = storedCases(await scope.environments(), input);
+  // A save that changes only the retries makes no new version: retries say how the suite runs, not
+  // what it tests (docs/HISTORY.md#retries; the Retries control saves this way). Any other save,
+  // even of the same cases, is a version, as before retries existed.
+  const retriesOnly =
+    input.retries !== undefined &&
+    input.retries !== current.retries &&
+    input.name === current.name &&
+    canonical(test_cases) === canonical(current.test_cases);
+  if (retriesOnly) {
+    await scope.setSuiteRetries(suiteId, input.retries as number);
+    await scope.touch();
+    return true;
+  }
+  await scope.saveSuite(suiteId, {
+    name: input.name,
+    test_cases,
+    retries: input.retries,
+    saved_by: author.username,
+    change:
+      input.change_note?.trim() ||
+      describeChange(
+        { name: current.name, test_cases: current.test_cases as TestCase[] },
+        { name: input.name, test_cases },
+      ),
+  });
+  await scope.touch();
+  return true;
+}
+
+/** The cases as stored: relative to the project environment `source_url` is on, else to the default. */
+function storedCases(environments: EnvironmentRow[], input: SavedSuiteInputBody): TestCase[] {
+  if (!input.source_url) return input.test_cases;
+  const source = new URL(input.source_url);
+  // The longest base URL the source lies under wins (two environments may share an origin).
+  const onOrigin = environments
+    .filter((one) => new URL(one.base_url).origin === source.origin)
+    .sort((a, b) => underBase(source, b.base_url) - underBase(source, a.base_url));
+  const environment = onOrigin[0] ?? environments.find((one) => one.is_default) ?? environments[0];
+  return environment ? relativeToEnvironment(input.test_cases, environment.base_url) : input.test_cases;
+}
+
+/** How much of `url` a base URL covers: its length when `url` lies under it, else 0. */
+function underBase(url: URL, baseUrl: string): number {
+  const base = new URL(baseUrl);
+  const prefix = base.origin + base.pathname.replace(/\/?$/, '/');
+  return `${url.origin}${url.pathname}/`.startsWith(prefix) ? prefix.length : 0;
+}
