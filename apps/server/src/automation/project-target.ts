@@ -1,21 +1,11 @@
 import { redactor, type SignInPlan, type StepVariables } from '@argus/engine';
-import {
-  type Environment,
-  MOBILE_VIEWPORT,
-  type Project,
-  type ProjectLogin,
-  type SavedSuite,
-  type TestCase,
-} from '@argus/protocol';
+import { MOBILE_VIEWPORT, type ProjectLogin, type SavedSuite, type TestCase } from '@argus/protocol';
 import { AppError } from '../errors';
+import type { ProjectTarget } from '../projects/project-inputs';
 
-/** What a generation or run on a project's environment is given by the project service. */
-export interface ProjectTarget {
-  project: Project;
-  environment: Environment;
-  /** Variables and secrets (decrypted), the environment's own over the project's. Server-side only. */
-  values: Map<string, { value: string; secret: boolean }>;
-}
+// What a generation or run on a project's environment is given by the project service, declared once
+// beside the service that builds it.
+export type { ProjectTarget };
 
 /** The project service, as automation uses it (apps/server/src/projects/project-service.ts). */
 export interface ProjectTargets {
