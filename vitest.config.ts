@@ -47,6 +47,20 @@ const BROWSER_API_TESTS = [
  */
 const SCALE_TESTS = ['apps/server/src/scale/**/*.api.test.ts'];
 
+/**
+ * Browser tests that explore a small app end to end to prove one explorer rule each, or run an
+ * exported project under Playwright's own runner with several workers: minutes of two cores, so CI's
+ * (`npm run test:browser-long` in .ci/run), not `npm test`'s, whose unit tests cover the same rules.
+ */
+const LONG_BROWSER_TESTS = [
+  'packages/engine/src/behaviour/explorer/exploration-made.browser.test.ts',
+  'packages/engine/src/behaviour/counters.browser.test.ts',
+  'packages/engine/src/behaviour/mark-all.browser.test.ts',
+  'packages/engine/src/behaviour/search-variants.browser.test.ts',
+  'packages/engine/src/behaviour/server-toggle.browser.test.ts',
+  'packages/playwright-export/src/login-per-worker.browser.test.ts',
+];
+
 /** Builds the server bundle when stale and makes the migrated template databases, once per run. */
 const SERVER_SETUP = ['apps/server/src/testing/global-setup.ts'];
 
@@ -101,7 +115,19 @@ export default defineConfig({
           name: 'browser',
           isolate: false,
           include: ['packages/*/src/**/*.browser.test.ts', 'fixtures/**/*.browser.test.ts'],
+          exclude: [...LONG_BROWSER_TESTS, '**/node_modules/**'],
           testTimeout: 60_000,
+          hookTimeout: 60_000,
+          maxWorkers: BROWSER_WORKERS,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          name: 'browser-long',
+          isolate: false,
+          include: LONG_BROWSER_TESTS,
+          testTimeout: 300_000,
           hookTimeout: 60_000,
           maxWorkers: BROWSER_WORKERS,
           sequence: { groupOrder: 1 },
@@ -128,6 +154,8 @@ export default defineConfig({
           // The Playwright export's proof runs every planted bug there, one in `npm test`.
           include: [
             'fixtures/apps/apps.browser.test.ts',
+            'fixtures/apps/pantry/pantry.browser.test.ts',
+            'fixtures/apps/clinic/clinic.browser.test.ts',
             'packages/playwright-export/src/export.browser.test.ts',
           ],
           env: { FIXTURE_BUG_PROOFS: '1' },
@@ -183,6 +211,8 @@ export default defineConfig({
             'apps/server/src/conversation/conversation.api.test.ts',
             'apps/server/src/ws/frame-backpressure.api.test.ts',
             'apps/server/src/schedules/two-processes.api.test.ts',
+            'packages/engine/src/sign-in-lanes.browser.test.ts',
+            'fixtures/apps/clinic/shared-session.browser.test.ts',
           ],
           env: { ARGUS_ENDURANCE: '1' },
           globalSetup: SERVER_SETUP,

@@ -26,7 +26,7 @@ let userSeq = 0;
 
 beforeAll(async () => {
   [server, site, browser] = await Promise.all([
-    spawnServer({ ALLOWED_TARGETS: '127.0.0.1' }),
+    spawnServer({ ALLOWED_TARGETS: '127.0.0.1', GENERATION_CHECK_RUNS: '2' }),
     serveFixtureSite(),
     launchBrowser(),
   ]);
@@ -493,6 +493,10 @@ describe('automation screen', () => {
     expect(await page.getByTestId('exploration-summary').textContent()).toMatch(
       /^Explored \d+ actions? \(budget 40\) in \d+ states? in [\d.]+ s; \d+ behaviours? held in every replay\. Page opens in \d+ ms, so the time limit was [\d.]+ s; /,
     );
+    // Every case handed out passed twice as runs run it (GENERATION_CHECK_RUNS), or is named as dropped.
+    expect(await page.getByTestId('exploration-checked').textContent()).toMatch(
+      /^Every case was run 2 times, \d at once on fresh sign-ins, before it was handed out; (none was dropped\.|dropped \d+)/,
+    );
     await screenshot(page, 'automation-command-1440');
     await coverage.scrollIntoViewIfNeeded();
     await screenshot(page, 'automation-command-coverage-1440');
@@ -566,7 +570,8 @@ describe('automation screen', () => {
     await screenshot(page, 'automation-retries-1440');
     await card.getByRole('button', { name: 'Run Demo user signs in' }).click();
     await toast(page, 'Test "Demo user signs in" passed').waitFor({ timeout: 60_000 });
-    expect(await page.getByTestId('test-result').count()).toBe(1);
+    // The result's row is drawn as the run's messages arrive, not necessarily with the toast.
+    await expect.poll(() => page.getByTestId('test-result').count(), { timeout: 10_000 }).toBe(1);
     // Every test of the run passed: the spec's success text, in green.
     await waitForState(page, 'completed', 30_000);
     expect(await statusText(page).textContent()).toBe(SUCCESS_TEXT);

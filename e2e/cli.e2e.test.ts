@@ -19,8 +19,9 @@ import { PASSWORD, registerAccount } from './support/app';
  * The `argus` command line (packages/cli, docs/CI.md) as a CI job runs it: the built bundle, from a
  * temporary directory, with an API token in ARGUS_TOKEN, against the spawned server and the to-do
  * fixture app. A suite with a failing case exits 1 and writes a JUnit report CI servers can read (its
- * counts and the failure's message); a passing one exits 0; an unknown suite, a refused token and no
- * server exit 2 with a one-line reason; `argus generate` saves a suite; Ctrl-C cancels the run.
+ * counts and the failure's message); a passing one exits 0; two runs with one token at once both
+ * complete (one waits its turn); an unknown suite, a refused token and no server exit 2 with a
+ * one-line reason; `argus generate` saves a suite; Ctrl-C cancels the run.
  */
 
 const CLI_BUNDLE = join(REPO_ROOT, 'packages/cli/dist/argus.mjs');
@@ -101,7 +102,13 @@ beforeAll(async () => {
   const build = spawnSync(process.execPath, ['scripts/build-cli.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`building the CLI failed:\n${build.stdout}${build.stderr}`);
   [server, todo, workDir] = await Promise.all([
-    spawnServer({ ALLOWED_TARGETS: '127.0.0.1', STEP_TIMEOUT_MS: '2000', ...SMALL_EXPLORATION }),
+    // One run at a time for the organization, so a second run started meanwhile waits its turn.
+    spawnServer({
+      ALLOWED_TARGETS: '127.0.0.1',
+      STEP_TIMEOUT_MS: '2000',
+      ORG_MAX_CONCURRENT_RUNS: '1',
+      ...SMALL_EXPLORATION,
+    }),
     serveFixtureApp('todo'),
     mkdtemp(join(tmpdir(), 'argus-cli-')),
   ]);
@@ -173,7 +180,38 @@ describe('argus run', () => {
     expect(result.stderr).toBe('');
   });
 
+  it('two runs with one token started at the same moment both complete, each with its own verdict and reports; one waits its turn, saying so', async () => {
+    const [first, second] = await Promise.all([
+      argus(runArgs('Passing', '--junit', 'first/results.xml', '--json', 'first/results.json')),
+      argus(runArgs('Passing', '--junit', 'second/results.xml', '--json', 'second/results.json')),
+    ]);
+    const runIds: string[] = [];
+    for (const [result, dir] of [
+      [first, 'first'],
+      [second, 'second'],
+    ] as const) {
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/1 passed, 0 failed of 1 in \d+\.\d s; run \S+ completed/);
+      const runId = result.stdout.match(/run (\S+) completed/)?.[1] ?? '';
+      runIds.push(runId);
+      const json = RunReportSchema.parse(
+        JSON.parse(await readFile(join(workDir, dir, 'results.json'), 'utf8')),
+      );
+      expect(json).toMatchObject({ id: runId, status: 'completed', passed_tests: 1, total_tests: 1 });
+      const xml = await readFile(join(workDir, dir, 'results.xml'), 'utf8');
+      const suite = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml, true)
+        .testsuites.testsuite;
+      expect([Number(suite.tests), Number(suite.failures)]).toEqual([1, 0]);
+      expect(suite.timestamp).toBe(json.started_at);
+    }
+    expect(runIds[0]).not.toBe(runIds[1]);
+    // The organization runs one at a time here: the other waited, told its place, never refused.
+    const waited = [first, second].filter((result) => result.stdout.includes('argus: queued, 0 ahead'));
+    expect(waited).toHaveLength(1);
+  });
+
   it('could not start: exit 2 with a one-line reason, for an unknown suite, a refused token, no server', async () => {
+    const runsBefore = ((await api('GET', `/api/projects/${projectId}/runs`)) as unknown[]).length;
     const unknown = await argus(runArgs('Nightly'));
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
@@ -206,7 +244,7 @@ describe('argus run', () => {
     );
     // Nothing was started by any of them.
     const runs = (await api('GET', `/api/projects/${projectId}/runs`)) as unknown[];
-    expect(runs.length).toBe(2);
+    expect(runs.length).toBe(runsBefore);
   });
 
   it('the bin npm links (`npx argus`) runs the same bundle', () => {

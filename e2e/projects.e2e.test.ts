@@ -189,6 +189,10 @@ describe('the Projects screens', () => {
     await login.getByRole('button', { name: 'Save login' }).click();
     await toast(page, 'Login saved').waitFor();
     await login.getByText('Signs in at /login as {{USERNAME}}').waitFor();
+    // One account: the panel says lanes share its data, and how to give each lane one of its own.
+    expect(await login.getByTestId('login-accounts').textContent()).toMatch(
+      /^One account: .* add USERNAME_1 and PASSWORD_1, USERNAME_2 and PASSWORD_2, and so on\.$/,
+    );
 
     // Saved suites (saved through the API, as Automation Mode will), two versions: the panel lists them.
     const suite = await saveSuite(page, {

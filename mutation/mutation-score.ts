@@ -2,29 +2,35 @@
  * Mutation score of a generated suite: how many of an app's planted behavioural bugs the suite that
  * Argus generated on the clean app catches, and whether that suite is stable on the clean app.
  *
- * 1. Serve the clean app and generate a suite (`generateSuite`, the same path a user's generation takes).
- * 2. Run the suite twice on the clean app: every failure there is a false alarm, every test that
- *    passes once and fails once is flaky.
+ * 1. Serve the clean app and generate a suite (`generateSuite`, the same path a user's generation
+ *    takes, its cases checked as runs run them before they are handed out).
+ * 2. Serve the app afresh (its seeded data only, as every CI run starts) and run the suite on it
+ *    `cleanRuns` times: every failure there is a false alarm (a case that depends on what the
+ *    exploration left behind fails here), every test whose outcome changes is flaky.
  * 3. For each planted bug: run the suite on an instance of the app serving only that bug; the bug is
- *    caught when at least one test that passed on the clean app fails. Several bugs run at once, each
+ *    caught when at least one test that passed every clean run fails. Several bugs run at once, each
  *    on its own instance (its own port), with the cases' origin rewritten to that instance's: a caught
  *    bug spends most of its run in a failing step's timeout, waiting, not working.
+ * Behind a login, every instance is signed in to per lane (suite-runs.ts), as runs are.
  */
 import { BuiltinPlanner, generateSuite, poolBrowsers } from '@argus/ai';
-import {
-  type BrowserPool,
-  runTestCase,
-  type SessionOpener,
-  SignedInSessions,
-  type SignInPlan,
-  type StepVariables,
-  type TestOutcome,
-} from '@argus/engine';
+import type { BrowserPool, SignInPlan, StepVariables, TestOutcome } from '@argus/engine';
 import type { ExplorationSummary, TestCase } from '@argus/protocol';
-import { CART_BUGS, DESK_BUGS, LEDGER_BUGS, SHELF_BUGS, TODO_BUGS } from '../fixtures/apps/bugs';
-import { DESK_ACCOUNTS, serveFixtureApp } from '../fixtures/apps/serve';
+import {
+  CART_BUGS,
+  CLINIC_BUGS,
+  DESK_BUGS,
+  LEDGER_BUGS,
+  PANTRY_BUGS,
+  SHELF_BUGS,
+  TODO_BUGS,
+} from '../fixtures/apps/bugs';
+import { CLINIC_POOL_VARIABLES, DESK_ACCOUNTS, serveFixtureApp } from '../fixtures/apps/serve';
+import { appSessions, rebaseCases, runSuite } from './suite-runs';
 
-export type FixtureApp = 'todo' | 'cart' | 'shelf' | 'ledger' | 'desk';
+export { rebaseCases } from './suite-runs';
+
+export type FixtureApp = 'todo' | 'cart' | 'shelf' | 'ledger' | 'desk' | 'pantry' | 'clinic';
 
 export const BUGS: Record<FixtureApp, Record<string, string>> = {
   todo: TODO_BUGS,
@@ -32,11 +38,13 @@ export const BUGS: Record<FixtureApp, Record<string, string>> = {
   shelf: SHELF_BUGS,
   ledger: LEDGER_BUGS,
   desk: DESK_BUGS,
+  pantry: PANTRY_BUGS,
+  clinic: CLINIC_BUGS,
 };
 
 /**
  * The apps behind a sign-in, with the project login a user would give Argus for them: the desk's
- * account with two-factor codes. Every instance of the app (the clean one, each bug's) is signed in
+ * two-factor accounts (a pool of two), the clinic's pool of two. Every instance of the app (the clean one, each bug's) is signed in
  * to on its own, as a run signs in once per environment.
  */
 export const LOGINS: Partial<Record<FixtureApp, { plan: SignInPlan; variables: StepVariables }>> = {
@@ -48,7 +56,30 @@ export const LOGINS: Partial<Record<FixtureApp, { plan: SignInPlan; variables: S
         ['EMAIL', { value: DESK_ACCOUNTS.twoFactor.email, secret: false }],
         ['PASSWORD', { value: DESK_ACCOUNTS.twoFactor.password, secret: true }],
         ['TOTP', { value: DESK_ACCOUNTS.twoFactor.totpSecret, secret: true }],
+        // A pool of two two-factor accounts (docs/PROJECTS.md#an-account-per-lane): each lane of two
+        // has an account of its own, so counts and totals are checked against their rows.
+        ...(['twoFactor', 'twoFactorB'] as const).flatMap(
+          (key, i): [string, { value: string; secret: boolean }][] => [
+            [`EMAIL_${i + 1}`, { value: DESK_ACCOUNTS[key].email, secret: false }],
+            [`PASSWORD_${i + 1}`, { value: DESK_ACCOUNTS[key].password, secret: true }],
+            [`TOTP_${i + 1}`, { value: DESK_ACCOUNTS[key].totpSecret, secret: true }],
+          ],
+        ),
       ]),
+    },
+  },
+  // The clinic with an account pool of two (EMAIL_1/PASSWORD_1, EMAIL_2/PASSWORD_2; the plain names
+  // hold the first), so that two lanes can each have an account of their own.
+  clinic: {
+    plan: { mode: 'credentials', loginUrl: '/login', username: 'EMAIL', password: 'PASSWORD' },
+    variables: {
+      source: 'environment "mutation" of project "clinic"',
+      values: new Map(
+        Object.entries(CLINIC_POOL_VARIABLES).map(([name, value]) => [
+          name,
+          { value, secret: name.startsWith('PASSWORD') },
+        ]),
+      ),
     },
   },
 };
@@ -66,6 +97,13 @@ export const COMMANDS: Record<FixtureApp, string> = {
   ledger:
     'test adding an expense, editing it, deleting it, marking it as paid, mark all as paid, ' +
     'remove paid expenses, the category filters, the totals, the summary page and that expenses survive a reload',
+  pantry:
+    'test adding an item, a duplicate or too long name being refused, renaming, the quantity stepper, ' +
+    'switching an item in and out of stock, restock all, removing an item, the search, the category and ' +
+    'low stock filters, the items count and that changes survive a reload',
+  clinic:
+    'test booking an appointment, a blank patient name being refused, editing and cancelling an appointment, ' +
+    'marking one attended, the status filters, the search, the upcoming count, the booked time and the settings',
 };
 
 export interface BugResult {
@@ -89,13 +127,15 @@ export interface MutationReport {
   /** What the generation explored and what its budget left out. */
   exploration?: ExplorationSummary;
   cases: TestCase[];
-  /** Tests that failed in either clean run (false alarms), with their errors. */
+  /** Tests that failed in any clean run (false alarms), with their errors. */
   falseFailures: { test: string; error: string | null }[];
-  /** Tests whose outcome differed between the two clean runs. */
+  /** Tests whose outcome differed between the clean runs. */
   flaky: string[];
   bugs: BugResult[];
   /** Wall-clock time of each clean run and of all the bug runs. */
-  phases: { cleanMs: [number, number]; bugsMs: number };
+  phases: { cleanMs: number[]; bugsMs: number };
+  /** Cases of one run at once. */
+  parallelism: number;
   caught: number;
   planted: number;
   /** caught / planted, 0..1. */
@@ -105,54 +145,12 @@ export interface MutationReport {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/**
- * The cases as they would have been generated on `to` instead of `from` (both origins): a generated
- * case names its start page and may navigate to or check absolute URLs. Only the origin changes, so
- * every step still does on the bug's instance what it did on the clean app.
- */
-export function rebaseCases(cases: TestCase[], from: string, to: string): TestCase[] {
-  const [fromHost, toHost] = [new URL(from).host, new URL(to).host];
-  const text = JSON.stringify(cases).split(fromHost).join(toHost);
-  return JSON.parse(text) as TestCase[];
-}
-
-/**
- * Runs the cases, `parallelism` at a time, without screenshots; outcomes in case order. With
- * `untilFailure`, no case is started once one of `counted` has failed (a bug is caught by its first
- * failing test; the cases not run stay undefined).
- */
-async function runSuite(
-  pool: SessionOpener,
-  cases: TestCase[],
-  baseUrl: string,
-  parallelism: number,
-  untilFailure?: { counted: Set<number> },
-): Promise<(TestOutcome | undefined)[]> {
-  const outcomes: (TestOutcome | undefined)[] = new Array(cases.length);
-  let next = 0;
-  let failed = false;
-  await Promise.all(
-    Array.from({ length: Math.min(parallelism, cases.length) }, async () => {
-      while (next < cases.length && !failed) {
-        const i = next++;
-        if (untilFailure && !untilFailure.counted.has(i)) continue;
-        const outcome = await runTestCase(pool, cases[i], {
-          baseUrl,
-          screenshots: false,
-          renewal: pool instanceof SignedInSessions ? pool.renewal : undefined,
-        });
-        outcomes[i] = outcome;
-        if (untilFailure && outcome.status === 'failed') failed = true;
-      }
-    }),
-  );
-  return outcomes;
-}
-
 export interface MutationOptions {
   command?: string;
-  /** Cases of one run at once. @default 2 */
+  /** Cases of one run at once (lanes, each signed in on its own behind a login). @default 2 */
   parallelism?: number;
+  /** Runs of the suite on the fresh clean app; a failure in any is a false alarm. @default 5 */
+  cleanRuns?: number;
   /**
    * Bug runs at once, each on its own instance of the app; the pool needs `parallelism` contexts
    * for each (the test gives it 8). 1 runs them one after the other. @default 4
@@ -168,57 +166,66 @@ export async function measureMutationScore(
 ): Promise<MutationReport> {
   const parallelism = options.parallelism ?? 2;
   const bugsAtOnce = Math.max(1, options.bugsAtOnce ?? 4);
+  const runs = Math.max(2, options.cleanRuns ?? 5);
   const say = options.onProgress ?? (() => {});
-  const site = await serveFixtureApp(app);
-  // Behind a sign-in: each instance is signed in to once, and every session on it starts signed in.
   const login = LOGINS[app];
-  const on = async (base: string): Promise<SessionOpener> => {
-    if (!login) return pool;
-    const sessions = new SignedInSessions(pool, login.plan, { baseUrl: base, variables: login.variables });
-    await sessions.start();
-    return sessions;
-  };
+  let t = performance.now();
+  // Generated on one instance of the app, which the exploration leaves changed ...
+  const explored = await serveFixtureApp(app);
+  let suite: Awaited<ReturnType<typeof generateSuite>>;
   try {
-    const start = `${site.url}/`;
-    let t = performance.now();
-    const clean = await on(start);
-    const suite = await generateSuite(login ? poolBrowsers(clean) : pool, start, {
+    const on = await appSessions(pool, `${explored.url}/`, parallelism, login);
+    suite = await generateSuite(poolBrowsers(on.opener), `${explored.url}/`, {
       planner: new BuiltinPlanner(),
       command: options.command,
-      // Signed in, every session works on the same account's data on the server.
-      behaviour: { sharedState: !!login },
+      // Signed in, the sessions work on the accounts' data on the server, left for the next run.
+      behaviour: { sharedState: !!login, ownData: on.ownData },
+      // Checked as runs run it before it is handed out, as a user's generation is.
+      check: { runs: 2, parallelism },
     });
-    const generationMs = performance.now() - t;
-    const cases = suite.cases;
-    say(`${app}: generated ${cases.length} cases in ${seconds(generationMs)}`);
+  } finally {
+    await explored.close();
+  }
+  const generationMs = performance.now() - t;
+  const dropped = suite.exploration?.checked?.dropped ?? [];
+  say(
+    `${app}: generated ${suite.cases.length} cases in ${seconds(generationMs)}` +
+      (dropped.length
+        ? ` (${dropped.length} dropped by the check: ${dropped.map((d) => d.test).join('; ')})`
+        : ''),
+  );
+  // ... and run on a fresh one holding only its seeded data, as every CI run starts.
+  const site = await serveFixtureApp(app);
+  try {
+    const start = `${site.url}/`;
+    const cases = rebaseCases(suite.cases, explored.url, site.url);
+    const clean = (await appSessions(pool, start, parallelism, login)).opener;
 
-    // One clean run after the other, as the suite's user would run it twice; nothing shares the
-    // machine with a clean run, so a false alarm or a flaky test is the suite's, not the load's.
+    // One clean run after the other; nothing shares the machine with a clean run, so a false alarm
+    // or a flaky test is the suite's, not the load's.
     t = performance.now();
     const cleanRuns: TestOutcome[][] = [];
-    const cleanMs: [number, number] = [0, 0];
-    for (const run of [0, 1]) {
+    const cleanMs: number[] = [];
+    for (let run = 0; run < runs; run++) {
       const runStart = performance.now();
       cleanRuns.push((await runSuite(clean, cases, start, parallelism)) as TestOutcome[]);
-      cleanMs[run] = performance.now() - runStart;
+      cleanMs.push(performance.now() - runStart);
       const failed = cleanRuns[run].filter((o) => o.status === 'failed').length;
       say(`${app}: clean run ${run + 1}: ${failed} of ${cases.length} failed in ${seconds(cleanMs[run])}`);
     }
     const falseFailures: MutationReport['falseFailures'] = [];
     const flaky: string[] = [];
     cases.forEach((c, i) => {
-      const [a, b] = [cleanRuns[0][i], cleanRuns[1][i]];
-      if (a.status !== b.status) flaky.push(c.test_name);
-      for (const outcome of [a, b]) {
-        if (outcome.status === 'failed') falseFailures.push({ test: c.test_name, error: outcome.error });
+      const statuses = new Set(cleanRuns.map((r) => r[i].status));
+      if (statuses.size > 1) flaky.push(c.test_name);
+      for (const run of cleanRuns) {
+        if (run[i].status === 'failed') falseFailures.push({ test: c.test_name, error: run[i].error });
       }
     });
 
-    // Only tests that passed both times on the clean app can say anything about a bug.
+    // Only tests that passed every time on the clean app can say anything about a bug.
     const trusted = new Set(
-      cases.flatMap((_, i) =>
-        cleanRuns[0][i].status === 'passed' && cleanRuns[1][i].status === 'passed' ? [i] : [],
-      ),
+      cases.flatMap((_, i) => (cleanRuns.every((r) => r[i].status === 'passed') ? [i] : [])),
     );
     const bugsStart = performance.now();
     const runBug = async ([bug, description]: [string, string]): Promise<BugResult> => {
@@ -227,7 +234,7 @@ export async function measureMutationScore(
       try {
         const rebased = rebaseCases(cases, site.url, instance.url);
         const outcomes = await runSuite(
-          await on(`${instance.url}/`),
+          (await appSessions(pool, `${instance.url}/`, parallelism, login)).opener,
           rebased,
           `${instance.url}/`,
           parallelism,
@@ -278,6 +285,7 @@ export async function measureMutationScore(
       flaky,
       bugs,
       phases: { cleanMs, bugsMs },
+      parallelism,
       caught,
       planted: bugs.length,
       score: bugs.length ? caught / bugs.length : 0,
@@ -291,11 +299,11 @@ export async function measureMutationScore(
 /** The report as Markdown: the summary line, then one row per bug. */
 export function formatReport(report: MutationReport): string {
   const head =
-    `### ${report.app}, ${report.mode} mode${report.command ? ` ("${report.command}")` : ''}\n\n` +
+    `### ${report.app}, ${report.mode} mode, parallelism ${report.parallelism}${report.command ? ` ("${report.command}")` : ''}\n\n` +
     `Engine: ${report.engine}. ${report.cases.length} generated tests in ${(report.generationMs / 1000).toFixed(1)} s; ` +
     `mutation score **${report.caught}/${report.planted} (${Math.round(report.score * 100)} %)**; ` +
     `false failures on the clean app: ${report.falseFailures.length}; flaky: ${report.flaky.length}; ` +
-    `runs took ${(report.runMs / 1000).toFixed(0)} s (clean runs ${report.phases.cleanMs.map(seconds).join(' and ')}, ` +
+    `runs took ${(report.runMs / 1000).toFixed(0)} s (${report.phases.cleanMs.length} clean runs on a fresh instance: ${report.phases.cleanMs.map(seconds).join(', ')}; ` +
     `bug runs ${seconds(report.phases.bugsMs)}).\n\n` +
     (report.exploration ? `${explorationLine(report.exploration)}\n\n` : '');
   const rows = report.bugs
@@ -306,7 +314,10 @@ export function formatReport(report: MutationReport): string {
     .join('\n');
   const tests = report.cases.map((c) => `- ${c.test_name}`).join('\n');
   const alarms = report.falseFailures.map((f) => `- ${f.test}: ${f.error}`).join('\n');
-  return `${head}| bug | what it breaks | result | run |\n|---|---|---|---|\n${rows}\n\nGenerated tests:\n${tests}\n${alarms ? `\nFalse failures:\n${alarms}\n` : ''}`;
+  const dropped = (report.exploration?.checked?.dropped ?? [])
+    .map((d) => `- ${d.test}: ${d.reason}`)
+    .join('\n');
+  return `${head}| bug | what it breaks | result | run |\n|---|---|---|---|\n${rows}\n\nGenerated tests:\n${tests}\n${alarms ? `\nFalse failures:\n${alarms}\n` : ''}${dropped ? `\nDropped by the generation's check (failed when run as runs run):\n${dropped}\n` : ''}`;
 }
 
 /** What the generation explored, in a line: actions, states, latency, limit, and what it left out. */

@@ -48,6 +48,9 @@ await buildOnce({
         server: 'apps/server/src/server.ts',
         worker: 'apps/server/src/worker.ts',
         'user-add': 'apps/server/src/cli/user-add.ts',
+        // The thread that owns the embedded database, found beside whichever bundle opens it
+        // (packages/db/src/pglite-thread/thread.ts).
+        'pglite-thread/worker': 'packages/db/src/pglite-thread/worker.ts',
       },
       outdir,
       bundle: true,

@@ -7,14 +7,21 @@ import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Services } from './app-services';
+import { AuditRecorder } from './audit/recorder';
 import { parseFormText, registerJsonBodyParser } from './body-limits';
 import { composeApp } from './compose/compose-app';
 import { runSteps } from './compose/lifecycle';
 import type { Config } from './config';
 import { openApiRoutes } from './openapi/openapi-route';
+import { invitationMailer } from './orgs/invitation-mailer';
+import { InvitationService } from './orgs/invitation-service';
+import { OrgAccess } from './orgs/org-access';
+import { OrganizationService } from './orgs/organization-service';
 import { registerAuthentication } from './plugins/authenticate';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerStatementScope } from './plugins/statement-scope';
 import { analyticsRoutes } from './routes/analytics';
+import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
 import { automationRoutes } from './routes/automation';
 import { cleanupRoutes } from './routes/cleanup';
@@ -25,12 +32,14 @@ import { exportRoutes } from './routes/exports';
 import { generationRoutes } from './routes/generations';
 import { healthRoutes } from './routes/health';
 import { historyRoutes } from './routes/history';
+import { invitationRoutes, organizationRoutes, organizationsRoutes } from './routes/organizations';
 import { projectRoutes } from './routes/projects';
 import { runRoutes } from './routes/runs';
 import { scheduleRoutes } from './routes/schedules';
 import { screenshotRoutes } from './routes/screenshots';
 import { sessionRoutes } from './routes/sessions';
 import { settingsRoutes } from './routes/settings';
+import { ssoRoutes } from './routes/sso';
 import { tokenRoutes } from './routes/tokens';
 import { uploadRoutes } from './routes/uploads';
 import { webhookRoutes } from './routes/webhooks';
@@ -53,10 +62,10 @@ export { CONTENT_SECURITY_POLICY };
 
 /**
  * Signatures travel in screenshot links; a client may still put a token in a URL (the socket refuses it,
- * 4401), and logs must never carry either.
+ * 4401), and logs must never carry either; nor a single sign-on's code and state (routes/sso.ts).
  */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:token|access_token|sig)=)[^&]*/gi, '$1[redacted]');
+  return url.replace(/([?&](?:token|access_token|sig|code|state)=)[^&]*/gi, '$1[redacted]');
 }
 
 export interface BuildOptions {
@@ -93,8 +102,11 @@ export async function buildApp({
   app.addHook('onClose', async () => runSteps(lifecycle.stop));
   app.decorate('services', services);
   app.decorate('hub', hub);
-  registerAuthentication(app, services.auth, services.apiTokens);
-  await registerRoutes(app, services, hub);
+  // The audit log's one recorder, which routes reach through the request (audit/recorder.ts).
+  app.decorate('auditRecorder', new AuditRecorder(services.repos.auditLog, app.log));
+  const orgs = new OrgAccess(services.repos.organizations);
+  registerAuthentication(app, services.auth, services.apiTokens, orgs);
+  await registerRoutes(app, services, hub, orgs);
   await registerWebApp(app, config.webDist);
 
   return app;
@@ -115,6 +127,8 @@ function loggerOptions(config: Config, logStream: BuildOptions['logStream']): Fa
 /** The error handler, the body parsers, the socket server and the security headers. */
 async function registerPlugins(app: FastifyInstance, config: Config): Promise<void> {
   registerErrorHandler(app);
+  // Each API read's database work is limited in time and ends with its client (docs/HISTORY.md#limits).
+  registerStatementScope(app, config.databaseStatementTimeoutMs);
   registerJsonBodyParser(app, config.bodyLimit);
   await app.register(formbody, { bodyLimit: config.bodyLimit, parser: parseFormText });
   await app.register(websocket, {
@@ -148,7 +162,12 @@ async function registerPlugins(app: FastifyInstance, config: Config): Promise<vo
 }
 
 /** The socket handlers and every route plugin, each given the services it uses, never the whole bag. */
-async function registerRoutes(app: FastifyInstance, services: Services, hub: RealtimeHub): Promise<void> {
+async function registerRoutes(
+  app: FastifyInstance,
+  services: Services,
+  hub: RealtimeHub,
+  orgs: OrgAccess,
+): Promise<void> {
   const { config } = services;
   // Socket handlers, one set per capability, built on its services.
   const handlers: MessageHandlers = {
@@ -164,6 +183,7 @@ async function registerRoutes(app: FastifyInstance, services: Services, hub: Rea
   await app.register(openApiRoutes, { config });
   await app.register(authRoutes, { prefix: '/api/auth', auth, repos, config, limits });
   await app.register(authRoutes, { prefix: '/auth', auth, repos, config, limits });
+  await app.register(ssoRoutes, { prefix: '/api/auth/sso', auth, repos, config, limits });
   await app.register(sessionRoutes, { prefix: '/api/sessions', repos });
   await app.register(projectRoutes, {
     prefix: '/api/projects',
@@ -176,11 +196,13 @@ async function registerRoutes(app: FastifyInstance, services: Services, hub: Rea
     automation: services.automation,
     repos,
   });
-  await app.register(exportRoutes, { prefix: '/api/projects', projects: services.projects });
+  await app.register(exportRoutes, { prefix: '/api/projects', projects: services.projects, limits });
   await app.register(tokenRoutes, { prefix: '/api/tokens', apiTokens: services.apiTokens });
+  await registerOrganizationRoutes(app, services, hub);
   await app.register(runRoutes, { prefix: '/api/runs', repos, automation: services.automation });
   await app.register(historyRoutes, { prefix: '/api/history', history: services.history });
-  await app.register(analyticsRoutes, { prefix: '/api/analytics', analytics: services.analytics });
+  await app.register(analyticsRoutes, { prefix: '/api/analytics', analytics: services.analytics, limits });
+  await app.register(auditRoutes, { prefix: '/api/audit', repos, limits });
   await app.register(scheduleRoutes, { prefix: '/api/projects', schedules: services.schedules });
   await app.register(webhookRoutes, { prefix: '/api/projects', notifications: services.notifications });
   await app.register(settingsRoutes, {
@@ -208,8 +230,22 @@ async function registerRoutes(app: FastifyInstance, services: Services, hub: Rea
   });
   await app.register(uploadRoutes, { repos, blobs, urls, config, comparisons: services.comparisons });
   await app.register(comparisonRoutes, { repos, blobs, urls, comparisons: services.comparisons });
-  await app.register(gatewayRoutes, { auth, config, hub, handlers });
+  await app.register(gatewayRoutes, { auth, orgs, config, hub, handlers });
   await app.register(cleanupRoutes, { auth, limits, hub, handlers });
+}
+
+/** Organizations, their members, invitations and tokens (orgs/, routes/organizations.ts). */
+async function registerOrganizationRoutes(app: FastifyInstance, services: Services, hub: RealtimeHub) {
+  const departure = { closeSockets: (orgId: string, userId: string) => hub.closeMember(orgId, userId) };
+  const deps = {
+    organizations: new OrganizationService(services.repos, services.apiTokens, departure),
+    invitations: new InvitationService(services.repos, invitationMailer(services.config)),
+    publicUrl: services.config.publicUrl ?? null,
+    ssoConfigured: services.config.oidc !== undefined,
+  };
+  await app.register(organizationsRoutes, { prefix: '/api/organizations', ...deps });
+  await app.register(organizationRoutes, { prefix: '/api/organization', ...deps });
+  await app.register(invitationRoutes, { prefix: '/api/invitations', ...deps });
 }
 
 /** Serves the built SPA; unknown non-API GETs get index.html so client-side routes survive a reload. */

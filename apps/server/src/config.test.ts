@@ -47,6 +47,18 @@ describe('configuration of history retention', () => {
   });
 });
 
+describe('configuration of request limits', () => {
+  it("limits a read's database work to 15 s and heavy requests to 2 per user by default", () => {
+    expect(loadConfig({})).toMatchObject({ databaseStatementTimeoutMs: 15_000, heavyRequestsPerUser: 2 });
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '0' }).databaseStatementTimeoutMs).toBe(0);
+    expect(loadConfig({ HEAVY_REQUESTS_PER_USER: '0' }).heavyRequestsPerUser).toBe(1);
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '15s' })).toThrow(
+      /DATABASE_STATEMENT_TIMEOUT_MS/,
+    );
+    expect(() => loadConfig({ HEAVY_REQUESTS_PER_USER: '-1' })).toThrow(/HEAVY_REQUESTS_PER_USER/);
+  });
+});
+
 describe('configuration of scale-out', () => {
   it('is one process by default, and reads REDIS_URL beside a PostgreSQL and the worker lock', () => {
     expect(loadConfig({})).toMatchObject({

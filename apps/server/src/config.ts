@@ -1,6 +1,23 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type PlannerProvider, plannerProvider } from '@argus/ai';
+import {
+  bool,
+  checkServerModel,
+  httpUrl,
+  int,
+  parseModelPrices,
+  parseRegistration,
+  parseTrustProxy,
+  redisUrl,
+  smtpUrl,
+  type TrustProxy,
+  usd,
+} from './config-values';
+import { type RetentionPace, retentionPace } from './retention/retention-pace';
+import { type OidcConfig, parseOidcConfig } from './sso/oidc-config';
+
+export { parseModelPrices, parseRegistration, parseTrustProxy, type TrustProxy };
 
 /** Everything the server reads from its environment (docs/DECISIONS.md#configuration). A `.env` file is read too. */
 export interface Config {
@@ -27,6 +44,18 @@ export interface Config {
    * at once (docs/DEPLOYMENT.md#postgresql). @default 30000
    */
   databaseRetryMs: number;
+  /**
+   * How long the database work of one API read may take (DATABASE_STATEMENT_TIMEOUT_MS; 0 no limit): a
+   * statement still running then is cancelled and the request answered 503 STATEMENT_TIMEOUT naming
+   * the limit (docs/HISTORY.md#limits). @default 15000
+   */
+  databaseStatementTimeoutMs: number;
+  /**
+   * Heavy requests (analytics, exports) one user may have under way at once (HEAVY_REQUESTS_PER_USER,
+   * at least 1); another answers 429 TOO_MANY_HEAVY_REQUESTS. Counted across web processes with
+   * REDIS_URL. @default 2
+   */
+  heavyRequestsPerUser: number;
   /** Token signing secret; generated once and kept in DATA_DIR when unset. */
   jwtSecret?: string;
   /** Lifetime of an access token. @default 86400 (24 h) */
@@ -48,6 +77,22 @@ export interface Config {
    * REGISTRATION_CLOSED, and accounts are made with `npm run user:add`. @default 'open'
    */
   registration: 'open' | 'closed';
+  /**
+   * Single sign-on with OpenID Connect (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_REDIRECT_URL,
+   * and OIDC_NAME for the login page's button; sso/oidc-config.ts, docs/SSO.md): the four together or
+   * none, a partial set stops the server naming what is missing; the secret is never logged.
+   * @default undefined (off)
+   */
+  oidc?: OidcConfig;
+  /**
+   * Where users reach the server (PUBLIC_URL, e.g. https://argus.example.com): whole invitation links
+   * are made with it. Unset: the request's own origin. @default undefined
+   */
+  publicUrl?: string;
+  /** Invitations are also emailed through this server (SMTP_URL, smtp:// or smtps://). @default undefined (not mailed) */
+  smtpUrl?: string;
+  /** The sender of those mails (MAIL_FROM). @default 'Argus <argus@localhost>' */
+  mailFrom: string;
   /** Page-unload beacons (POST /cleanup) allowed per IP per window. @default 120 */
   cleanupRequestsPerIp: number;
   /** Window of the limits above, in seconds. @default 900 */
@@ -77,9 +122,16 @@ export interface Config {
   /** Tests of one run executed at once. @default 2 */
   automationParallelism: number;
   /**
-   * Browser contexts one user's work may hold at once (MAX_BROWSERS_PER_USER, at least 1): a run's
-   * parallel tests are capped by it, and work that would need a browser when all of the user's are
-   * busy is refused (BROWSER_LIMIT_REACHED) and does not start. @default 2
+   * Runs and generations one organization has going at once (ORG_MAX_CONCURRENT_RUNS, at least 1):
+   * more wait their turn, told their place, and are never refused; organizations' lines take turns
+   * (docs/CI.md#runs-wait-their-turn). @default 2
+   */
+  orgMaxConcurrentRuns: number;
+  /**
+   * Browser contexts one piece of a user's work may hold at once (MAX_BROWSERS_PER_USER, at least 1):
+   * a run's parallel tests and a generation's browsers are capped by it; a live browser or design
+   * comparison that finds all of the user's busy is refused (BROWSER_LIMIT_REACHED, naming what holds
+   * them). Runs and generations are never refused: they wait their turn. @default 2
    */
   maxBrowsersPerUser: number;
   /** Test cases one run may hold (MAX_CASES_PER_RUN, at least 1); more is refused (TOO_MANY_TEST_CASES). @default 100 */
@@ -172,6 +224,12 @@ export interface Config {
    * @default 60000
    */
   exploreBehaviourTimeBudgetMs: number;
+  /**
+   * GENERATION_CHECK_RUNS: times a generated suite is run, as runs run it (in parallel, on fresh
+   * sign-ins), before it is handed out; a case failing in any is dropped, and the exploration summary
+   * says which and why. 0 hands the cases out unchecked. @default 2
+   */
+  generationCheckRuns: number;
   /** @default 10000 */
   stepTimeoutMs: number;
   /** @default 90000 */
@@ -275,121 +333,22 @@ export interface Config {
    */
   historyRetentionDays: number;
   /**
+   * Days the audit log keeps a row (AUDIT_RETENTION_DAYS), separate from the history's; older rows are
+   * removed by their own sweep (retention/audit-retention.ts, docs/ORGANIZATIONS.md#audit-log). 0 keeps
+   * every row. @default 365
+   */
+  auditRetentionDays: number;
+  /**
    * How often each process sweeps (RETENTION_SWEEP_INTERVAL_MS, at least 1000); the first sweep is a
    * minute after start, so starting is not slowed. @default 3600000 (1 hour)
    */
   retentionSweepIntervalMs: number;
+  /** The sweep's batches, pause between them and time budget (RETENTION_BATCH_SIZE, …; retention/retention-pace.ts). */
+  retentionPace: RetentionPace;
   version: string;
 }
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
-
-function int(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0)
-    throw new Error(`${name} must be a non-negative integer, got '${value}'`);
-  return n;
-}
-
-/** A non-negative amount of US dollars, e.g. '5' or '12.50'. */
-function usd(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value.trim() === '') return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0)
-    throw new Error(`${name} must be a non-negative amount of US dollars, got '${value}'`);
-  return n;
-}
-
-function bool(value: string | undefined, name: string): boolean {
-  const text = (value ?? '').trim().toLowerCase();
-  if (text === '' || text === 'false' || text === '0') return false;
-  if (text === 'true' || text === '1') return true;
-  throw new Error(`${name} must be 'true' or 'false', got '${value}'`);
-}
-
-/** AI_MODEL_PRICES: `{"model": {"input": 0.5, "output": 1.5}}`, US dollars per million tokens. */
-export function parseModelPrices(
-  value: string | undefined,
-): Record<string, { input: number; output: number }> {
-  if (!value?.trim()) return {};
-  const problem = `AI_MODEL_PRICES must be JSON like {"my-model": {"input": 0.5, "output": 1.5}} (US dollars per million tokens)`;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    throw new Error(`${problem}; it is not valid JSON`);
-  }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(problem);
-  const prices: Record<string, { input: number; output: number }> = {};
-  for (const [model, price] of Object.entries(parsed)) {
-    const { input, output } = (price ?? {}) as { input?: unknown; output?: unknown };
-    if (typeof input !== 'number' || typeof output !== 'number' || !(input >= 0) || !(output >= 0))
-      throw new Error(`${problem}; '${model}' needs non-negative numbers "input" and "output"`);
-    prices[model] = { input, output };
-  }
-  return prices;
-}
-
-/** Fastify's `trustProxy`: all, none, these addresses/CIDRs, or a rule by hop (for a hop count). */
-export type TrustProxy = boolean | string[] | ((address: string, hop: number) => boolean);
-
-/** TRUST_PROXY: unset/'false' → off, 'true' → any proxy, '2' → that many hops, else a comma list. */
-export function parseTrustProxy(value: string | undefined): TrustProxy {
-  const text = (value ?? '').trim();
-  if (text === '' || text.toLowerCase() === 'false') return false;
-  if (text.toLowerCase() === 'true') return true;
-  if (/^\d+$/.test(text)) {
-    const hops = Number(text);
-    return (_address, hop) => hop < hops;
-  }
-  return text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-/** REGISTRATION: unset/'open' → open, 'closed' → closed (any case); anything else is a mistake worth stopping for. */
-export function parseRegistration(value: string | undefined): 'open' | 'closed' {
-  const text = (value ?? '').trim().toLowerCase();
-  if (text === '' || text === 'open') return 'open';
-  if (text === 'closed') return 'closed';
-  throw new Error(`REGISTRATION must be 'open' or 'closed', got '${value}'`);
-}
-
-/** An http(s) URL from the environment, or undefined when unset; anything else stops the server. */
-function httpUrl(value: string | undefined, name: string): string | undefined {
-  const text = (value ?? '').trim();
-  if (text === '') return undefined;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new Error(`${name} must be an http:// or https:// URL, got '${text}'`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new Error(`${name} must be an http:// or https:// URL, got '${text}'`);
-  return text.replace(/\/+$/, '');
-}
-
-/** AI_PROVIDER with AI_MODEL and AI_BASE_URL: a model provider needs a model, openai-compatible a base URL. */
-function checkServerModel(provider: string, model: string | undefined, baseUrl: string | undefined): void {
-  if (provider === 'builtin') return;
-  if (!model) throw new Error(`AI_MODEL must name a model when AI_PROVIDER is '${provider}'`);
-  if (provider === 'openai-compatible' && !baseUrl)
-    throw new Error("AI_BASE_URL must be set when AI_PROVIDER is 'openai-compatible'");
-}
-
-/** REDIS_URL: a redis:// or rediss:// URL, only beside a shared PostgreSQL (the embedded one is one process's). */
-function redisUrl(value: string | undefined, databaseUrl: string | undefined): string | undefined {
-  const text = value?.trim();
-  if (!text) return undefined;
-  if (!/^rediss?:\/\/[^\s]+$/.test(text)) throw new Error('REDIS_URL must be a redis:// or rediss:// URL');
-  if (!databaseUrl?.trim()) {
-    throw new Error('REDIS_URL needs DATABASE_URL: web processes and workers share one PostgreSQL database');
-  }
-  return text;
-}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const version = JSON.parse(readFileSync(resolve(REPO_ROOT, 'package.json'), 'utf8')).version as string;
@@ -407,6 +366,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: redisUrl(env.REDIS_URL, env.DATABASE_URL),
     workerLockMs: Math.max(1000, int(env.WORKER_LOCK_MS, 30_000, 'WORKER_LOCK_MS')),
     databaseRetryMs: int(env.DATABASE_RETRY_MS, 30_000, 'DATABASE_RETRY_MS'),
+    databaseStatementTimeoutMs: int(
+      env.DATABASE_STATEMENT_TIMEOUT_MS,
+      15_000,
+      'DATABASE_STATEMENT_TIMEOUT_MS',
+    ),
+    heavyRequestsPerUser: Math.max(1, int(env.HEAVY_REQUESTS_PER_USER, 2, 'HEAVY_REQUESTS_PER_USER')),
     jwtSecret: env.JWT_SECRET || undefined,
     tokenTtlSeconds: int(env.TOKEN_TTL_SECONDS, 86_400, 'TOKEN_TTL_SECONDS'),
     signedUrlTtlSeconds: Math.max(1, int(env.SIGNED_URL_TTL_SECONDS, 600, 'SIGNED_URL_TTL_SECONDS')),
@@ -416,6 +381,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginAttemptsPerIp: int(env.LOGIN_ATTEMPTS_PER_IP, 30, 'LOGIN_ATTEMPTS_PER_IP'),
     registrationsPerIp: int(env.REGISTRATIONS_PER_IP, 20, 'REGISTRATIONS_PER_IP'),
     registration: parseRegistration(env.REGISTRATION),
+    oidc: parseOidcConfig(env),
+    publicUrl: httpUrl(env.PUBLIC_URL, 'PUBLIC_URL'),
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: env.MAIL_FROM?.trim() || 'Argus <argus@localhost>',
     cleanupRequestsPerIp: int(env.CLEANUP_REQUESTS_PER_IP, 120, 'CLEANUP_REQUESTS_PER_IP'),
     rateLimitWindowSeconds: int(env.RATE_LIMIT_WINDOW_SECONDS, 900, 'RATE_LIMIT_WINDOW_SECONDS'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
@@ -430,6 +399,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     policyProxyPublicHost: env.POLICY_PROXY_PUBLIC_HOST || undefined,
     maxBrowsers: Math.max(1, int(env.MAX_BROWSERS, 4, 'MAX_BROWSERS')),
     automationParallelism: Math.max(1, int(env.AUTOMATION_PARALLELISM, 2, 'AUTOMATION_PARALLELISM')),
+    orgMaxConcurrentRuns: Math.max(1, int(env.ORG_MAX_CONCURRENT_RUNS, 2, 'ORG_MAX_CONCURRENT_RUNS')),
     maxBrowsersPerUser: Math.max(1, int(env.MAX_BROWSERS_PER_USER, 2, 'MAX_BROWSERS_PER_USER')),
     maxCasesPerRun: Math.max(1, int(env.MAX_CASES_PER_RUN, 100, 'MAX_CASES_PER_RUN')),
     maxStepsPerCase: Math.max(1, int(env.MAX_STEPS_PER_CASE, 100, 'MAX_STEPS_PER_CASE')),
@@ -470,6 +440,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       60_000,
       'EXPLORE_BEHAVIOUR_TIME_BUDGET_MS',
     ),
+    generationCheckRuns: Math.max(0, int(env.GENERATION_CHECK_RUNS, 2, 'GENERATION_CHECK_RUNS')),
     stepTimeoutMs: int(env.STEP_TIMEOUT_MS, 10_000, 'STEP_TIMEOUT_MS'),
     testTimeoutMs: int(env.TEST_TIMEOUT_MS, 90_000, 'TEST_TIMEOUT_MS'),
     shutdownTimeoutMs: Math.max(1, int(env.SHUTDOWN_TIMEOUT_MS, 15_000, 'SHUTDOWN_TIMEOUT_MS')),
@@ -509,10 +480,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookMaxAttempts: Math.max(1, int(env.WEBHOOK_MAX_ATTEMPTS, 6, 'WEBHOOK_MAX_ATTEMPTS')),
     webhookTimeoutMs: Math.max(100, int(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS')),
     historyRetentionDays: int(env.HISTORY_RETENTION_DAYS, 30, 'HISTORY_RETENTION_DAYS'),
+    auditRetentionDays: int(env.AUDIT_RETENTION_DAYS, 365, 'AUDIT_RETENTION_DAYS'),
     retentionSweepIntervalMs: Math.max(
       1000,
       int(env.RETENTION_SWEEP_INTERVAL_MS, 3_600_000, 'RETENTION_SWEEP_INTERVAL_MS'),
     ),
+    retentionPace: retentionPace(env),
     version,
   };
 }

@@ -184,8 +184,14 @@ describe('quotas while the browser works (PGlite)', () => {
         MAX_CASES_PER_RUN: '3',
         MAX_STORED_BYTES_PER_USER: '1000',
       }),
-      // Defaults, except that a run may take four browsers: MAX_BROWSERS_PER_USER (2) must hold it back.
-      startInProcess({ ...SMALL_EXPLORATION, ALLOWED_TARGETS: '127.0.0.1', AUTOMATION_PARALLELISM: '4' }),
+      // Defaults, except that a run may take four browsers: MAX_BROWSERS_PER_USER (2) must hold it back;
+      // and one piece of work at a time per organization, so more waits its turn.
+      startInProcess({
+        ...SMALL_EXPLORATION,
+        ALLOWED_TARGETS: '127.0.0.1',
+        AUTOMATION_PARALLELISM: '4',
+        ORG_MAX_CONCURRENT_RUNS: '1',
+      }),
     ]);
   }, 180_000);
   afterAll(async () => {
@@ -244,7 +250,7 @@ describe('quotas while the browser works (PGlite)', () => {
     socket.ws.close(1000);
   }, 120_000);
 
-  it('MAX_BROWSERS_PER_USER: a run holds at most two browsers; asking for another is refused, for that user only', async () => {
+  it('MAX_BROWSERS_PER_USER: a run holds at most two browsers; work asked for meanwhile waits its turn, for that user only', async () => {
     const api = client(roomy);
     const alice = await api.signUp('alice');
     const bob = await api.signUp('bob');
@@ -262,13 +268,12 @@ describe('quotas while the browser works (PGlite)', () => {
     await socket.next('test_progress', 30_000);
     await socket.next('test_progress', 30_000);
 
-    // Both of Alice's browsers are busy: a generation is refused and does not start.
+    // Alice's organization has its one piece of work going: a generation waits its turn, never refused.
     socket.send('generate_test_cases', { url: `${site.url}/` });
-    expect((await socket.next('error', 5_000)).data).toEqual({
-      message:
-        'All 2 browsers you may use at once are busy (MAX_BROWSERS_PER_USER). Wait for your test run or generation to finish, or stop it, then try again.',
-      code: 'BROWSER_LIMIT_REACHED',
-      feature: 'automation',
+    expect((await socket.next('automation_queued', 5_000)).data).toEqual({
+      kind: 'generating',
+      ahead: 0,
+      test_run_id: null,
     });
     // A run under way cannot be deleted from under itself.
     const deleting = await api.call('DELETE', `/api/automation/test-runs/${started.data.test_run_id}`, {
@@ -282,7 +287,11 @@ describe('quotas while the browser works (PGlite)', () => {
     await bobSocket.next('generation_started', 5_000);
 
     await socket.next('all_tests_completed', 90_000);
-    expect(socket.all.some((m) => m.type === 'generation_started')).toBe(false);
+    // Her generation started when its turn came: once her run was over.
+    await socket.next('generation_started', 30_000);
+    const order = (socket.all as Message[]).map((m) => m.type);
+    expect(order.indexOf('generation_started')).toBeGreaterThan(order.indexOf('all_tests_completed'));
+    expect(socket.all.some((m) => m.type === 'error')).toBe(false);
     // Never more than two of Alice's tests at once, though AUTOMATION_PARALLELISM allows four.
     let running = 0;
     let most = 0;
@@ -293,6 +302,7 @@ describe('quotas while the browser works (PGlite)', () => {
     expect(most).toBe(2);
     expect(socket.all.filter((m) => m.type === 'test_completed')).toHaveLength(4);
     await bobSocket.next('test_cases_generated', 90_000);
+    await socket.next('test_cases_generated', 90_000);
     socket.ws.close(1000);
     bobSocket.ws.close(1000);
   }, 180_000);

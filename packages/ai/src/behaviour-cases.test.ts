@@ -72,12 +72,17 @@ const TODO: Behaviour[] = [
       { kind: 'checkedChanged', name: 'Toggle Buy milk', role: 'checkbox', item: 'Buy milk', checked: true },
       counter('2 items left', '1 item left'),
     ],
+    assertions: [
+      { verb: 'verifyChecked', region: 'Buy milk', checked: true },
+      { verb: 'verifyText', text: '1 item left', visible: true },
+    ],
   }),
   behaviour({
     kind: 'hoverClick',
     description: 'hover "Buy milk" and click "Delete Buy milk"',
     control: { role: 'button', name: 'Delete Buy milk', item: 'Buy milk', type: 'button' },
     effects: [{ kind: 'itemRemoved', role: 'listitem', label: 'Buy milk', text: 'Buy milk' }],
+    assertions: [{ verb: 'verifyText', text: 'Buy milk', visible: false }],
   }),
   behaviour({
     kind: 'link',
@@ -88,6 +93,10 @@ const TODO: Behaviour[] = [
       { kind: 'itemRemoved', role: 'listitem', label: 'Buy milk', text: 'Buy milk' },
       { kind: 'urlChanged', from: URL, to: `${URL}#/active` },
     ],
+    assertions: [
+      { verb: 'verifyText', text: 'Buy milk', visible: false },
+      { verb: 'verifyText', text: 'Walk the dog', visible: true },
+    ],
   }),
   behaviour({
     kind: 'link',
@@ -95,6 +104,7 @@ const TODO: Behaviour[] = [
     control: { role: 'link', name: 'Completed', item: null, type: 'a' },
     itemsBefore: twoItems,
     effects: [{ kind: 'itemRemoved', role: 'listitem', label: 'Walk the dog', text: 'Walk the dog' }],
+    assertions: [{ verb: 'verifyText', text: 'Walk the dog', visible: false }],
   }),
   behaviour({
     kind: 'click',
@@ -102,6 +112,7 @@ const TODO: Behaviour[] = [
     control: { role: 'button', name: 'Clear completed', item: null, type: 'button' },
     itemsBefore: twoItems,
     effects: [{ kind: 'itemRemoved', role: 'listitem', label: 'Buy milk', text: 'Buy milk' }],
+    assertions: [{ verb: 'verifyExactCount', role: 'listitem', count: 1 }],
   }),
   behaviour({
     kind: 'edit',
@@ -127,6 +138,10 @@ const CART: Behaviour[] = [
     effects: [
       { kind: 'textChanged', from: '$89.00', to: '$178.00', item: 'Trail Shoes', context: null },
       counter('$142.00', '$231.00'),
+    ],
+    assertions: [
+      { verb: 'verifyText', text: '$178.00', visible: true, region: 'Trail Shoes' },
+      { verb: 'verifyText', text: '$231.00', visible: true },
     ],
   }),
   behaviour({

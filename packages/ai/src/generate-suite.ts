@@ -7,10 +7,13 @@ import {
   explore,
   exploreBehaviours,
   type PageObservation,
+  runTestCase,
   type SessionOpener,
+  SignInLanes,
 } from '@argus/engine';
 import type { ClauseCoverage, ExplorationSummary, TestCase } from '@argus/protocol';
 import { describeBehaviours, matchCommand, words } from './behaviour-cases';
+import { type CaseCheckOptions, type CaseRunner, checkCases } from './case-check';
 import { commandCoverage } from './command-coverage';
 import type { Planner } from './planner';
 
@@ -28,6 +31,12 @@ export interface GenerateSuiteOptions {
   timeBudgetMs?: number;
   /** How behaviours are explored (actions, depth, time, replays, browsers at once). */
   behaviour?: BehaviourExploreOptions;
+  /**
+   * Check the written cases as runs run them before handing them out (`checkCases`: the suite run
+   * twice at parallelism 2 unless told otherwise), dropping the ones that fail on the app as it is.
+   * Needs `SuiteBrowsers.runCase`. Not checked when absent.
+   */
+  check?: Omit<CaseCheckOptions, 'signal' | 'onProgress'>;
 }
 
 export interface GeneratedSuite {
@@ -91,14 +100,26 @@ export interface SuiteBrowsers {
   exploreBehaviours?: (url: string, options: BehaviourExploreOptions) => Promise<Behaviour[]>;
   /** A JPEG of a page, for planners whose model reads images; none is taken without it. */
   screenshot?: (url: string, signal?: AbortSignal) => Promise<Buffer | undefined>;
+  /** Runs a written case as a run would (for `GenerateSuiteOptions.check`). */
+  runCase?: CaseRunner;
 }
 
-/** The engine's explorers and `screenshotPage`, over `pool`. */
+/**
+ * The engine's explorers, `screenshotPage` and `runTestCase` over `pool` (signed in again mid-case,
+ * as a run is, when the pool is a project's `SignInLanes`).
+ */
 export function poolBrowsers(pool: SessionOpener): SuiteBrowsers {
   return {
     explore: (url, options) => explore(pool, url, options),
     exploreBehaviours: (url, options) => exploreBehaviours(pool, url, options),
     screenshot: (url, signal) => screenshotPage(pool, url, signal),
+    runCase: (testCase, baseUrl, signal) =>
+      runTestCase(pool, testCase, {
+        baseUrl,
+        signal,
+        screenshots: false,
+        renewal: pool instanceof SignInLanes ? pool.renewal : undefined,
+      }),
   };
 }
 
@@ -170,11 +191,18 @@ export async function generateSuite(
   onProgress?.(`Explored ${pages.length} page${pages.length === 1 ? '' : 's'}${found}; writing test cases`);
   const screenshot = planner.vision && start ? await startPageShot(using, start, signal) : undefined;
   let notice: string | undefined;
-  const cases = await planner.generate(
+  const written = await planner.generate(
     { url, command, pages, behaviours, screenshot },
     { signal, onProgress, onNotice: (message) => (notice = message) },
   );
   stopped();
+  let cases = written;
+  if (options.check && using.runCase && written.length > 0) {
+    const checked = await checkCases(written, url, using.runCase, { ...options.check, signal, onProgress });
+    cases = checked.kept;
+    if (exploration) exploration = { ...exploration, checked: checked.check };
+    stopped();
+  }
   return {
     cases,
     engine: planner.engine,

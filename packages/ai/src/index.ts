@@ -7,6 +7,7 @@ export {
   nameBehaviour,
 } from './behaviour-cases';
 export { BuiltinPlanner } from './builtin-planner';
+export { type CaseCheckOptions, type CaseRunner, checkCases } from './case-check';
 export { answerFrom, answerQuestion } from './chat/answers';
 export { BUILTIN_CHAT_HELP, BuiltinChatPlanner } from './chat/builtin-chat';
 export type { ChatAction, ChatContext, ChatPlanner, ChatTurn } from './chat/chat-planner';

@@ -163,12 +163,22 @@ export class LostRun extends NoVerdict {}
  */
 class RunFollower {
   private printed = 0;
+  /** The queue place last printed, so a waiting run's place is said once per change. */
+  private place: number | null = null;
 
   constructor(
     private readonly connection: Connection,
     private readonly runId: string,
     private readonly out: (line: string) => void,
   ) {}
+
+  /** `argus: queued, 2 ahead` while the run waits its turn, each time the number changes. */
+  private standing(report: RunReport): void {
+    if (report.status !== 'queued' || report.queue_position === undefined) return;
+    if (report.queue_position === this.place) return;
+    this.place = report.queue_position;
+    this.out(`argus: queued, ${this.place} ahead`);
+  }
 
   private show(results: RunCaseResult[]): void {
     for (const result of results.slice(this.printed)) this.out(caseLine(result));
@@ -211,8 +221,10 @@ class RunFollower {
       } catch {
         continue; // an event this version does not know
       }
-      if (event.type === 'run') this.show(event.run.results);
-      else if (event.type === 'case_finished') {
+      if (event.type === 'run') {
+        this.standing(event.run);
+        this.show(event.run.results);
+      } else if (event.type === 'case_finished') {
         this.out(caseLine(event.result));
         this.printed++;
       } else {
@@ -236,6 +248,7 @@ class RunFollower {
           'the run',
         );
         failingSince = null;
+        this.standing(report);
         this.show(report.results);
         if (isRunOver(report.status)) return report;
       } catch (error) {

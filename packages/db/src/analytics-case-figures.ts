@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { CASE_DAY_COLUMNS, daySums, summariseDays, wholeDays } from './analytics-days';
-import { type AnalyticsRange, iso, rows, runsOf } from './analytics-sql';
+import { daySums, summariseSpan, wholeDays } from './analytics-days';
+import { type AnalyticsRange, DAY_MS, heavyRows, iso, rows, runsOf } from './analytics-sql';
 import type { Drizzle } from './database';
 
 export interface SlowTestRow {
@@ -37,7 +37,8 @@ export interface FlakyRow {
  * flips), an ad-hoc one as its name on its URL.
  *
  * The range's whole UTC days that have ended are read from their day summaries (0012_analytics_days.sql),
- * made here first for the days that have none; only the partial days at its ends are read result by
+ * which a run's end makes ahead (analytics-rollups.ts); a day that has none (its results changed since)
+ * is made here first. Only the partial days at its ends are read result by
  * result, through the same per-day sums, so both paths give the same figures. Reading every result
  * of 30 days took 0.4-0.9 s at 20,000 runs (docs/PERFORMANCE.md#history-and-analytics).
  */
@@ -48,21 +49,27 @@ export async function caseFigures(
   now: Date = new Date(),
 ): Promise<{ slowest: SlowTestRow[]; failing: FailingStepRow[]; flaky: FlakyRow[] }> {
   const { first, end } = wholeDays(range, now);
-  if (first < end) await summariseDays(orm, userId, first, end);
+  if (first < end && (await missingDays(orm, userId, first, end)))
+    await summariseSpan(orm, userId, first, end);
   const project = range.project_id ? sql`AND project_id = ${range.project_id}::uuid` : sql``;
   const firstDay = sql`${first.toISOString().slice(0, 10)}::date`;
   const endDay = sql`${end.toISOString().slice(0, 10)}::date`;
   // The results outside the summarised days: two ranges of the run index, one of which is empty.
   const partial = sql`${runsOf(userId, range)} AND (r.created_at < ${first.toISOString()}::timestamptz
     OR r.created_at >= ${end.toISOString()}::timestamptz)`;
-  const [row] = await rows<Record<string, unknown>>(
+  // The summarised days of the range.
+  const summaries = sql`analytics_case_days d
+    WHERE d.user_id = ${userId}::uuid AND d.day >= ${firstDay} AND d.day < ${endDay}`;
+  const [row] = await heavyRows<Record<string, unknown>>(
     orm,
     sql`WITH ${daySums(partial)}, segments AS (
-        SELECT ${sql.raw(CASE_DAY_COLUMNS)} FROM case_days
+        SELECT ${SEGMENT_COLUMNS} FROM case_days
         UNION ALL
-        SELECT ${sql.raw(CASE_DAY_COLUMNS)} FROM analytics_case_days
-        WHERE user_id = ${userId}::uuid AND day >= ${firstDay} AND day < ${endDay} ${project}
-      )${flakyCtes(range.top)}${slowCtes(range.top)}, steps AS (
+        SELECT ${SEGMENT_COLUMNS} FROM ${summaries} ${project}
+      ), case_ids AS (
+        SELECT case_key, project_id, suite_id, url, suite_name, name FROM segments
+        GROUP BY case_key, project_id, suite_id, url, suite_name, name
+      )${flakyCtes(range.top)}${slowCtes(range.top, summaries)}, steps AS (
         SELECT step, name, failures, last_at, last_run_id FROM step_days
         UNION ALL
         SELECT step, name, failures, last_at, last_run_id FROM analytics_step_days
@@ -83,59 +90,73 @@ export async function caseFigures(
   };
 }
 
-/** A case's key columns in the summaries: within its project and suite (an ad-hoc suite by URL and name). */
-const CASE_KEY = sql.raw('project_id, suite_id, url, suite_name, name');
+/** Whether a day of [first, end) has no summaries: counted on the key alone, without the lock. */
+async function missingDays(orm: Drizzle, userId: string, first: Date, end: Date): Promise<boolean> {
+  const [found] = await rows<{ n: number }>(
+    orm,
+    sql`SELECT count(*)::int AS n FROM analytics_days WHERE user_id = ${userId}::uuid
+      AND day >= ${first.toISOString().slice(0, 10)}::date AND day < ${end.toISOString().slice(0, 10)}::date`,
+  );
+  return Number(found?.n ?? 0) < Math.round((end.getTime() - first.getTime()) / DAY_MS);
+}
+
+/**
+ * What the flaky list reads of a case's day: all but its passing times, which only the slowest list
+ * reads, one case at a time (slowCtes), so the sorts below move small rows.
+ */
+const SEGMENT_COLUMNS = sql.raw(
+  'case_key, day, project_id, suite_id, url, suite_name, name, suite_version, results, retried_passes, ' +
+    'inner_flips, first_pass, first_retried, first_run_id, last_pass, flip_run_ids',
+);
 
 /**
  * After `segments` (a case's sums per day): `chained`, each day's verdicts chained to the day
  * before's; `versions`, flips and retried passes per suite version and case; `flaky_top`, the `top`
- * flakiest; `flaky_runs`, the runs that show it.
+ * flakiest; `flaky_runs`, the runs that show it. Cases are grouped by their one-text key (CASE_KEY).
  */
 function flakyCtes(top: number): SQL {
-  const caseKey = CASE_KEY;
   return sql`, chained AS (
         -- A flip across midnight: a day's first verdict against the day before's last.
-        SELECT *, COALESCE(lag(last_pass) OVER (PARTITION BY ${caseKey}, suite_version ORDER BY day)
-          <> first_pass, false) AS flips_in
+        SELECT case_key, suite_version, day, results, retried_passes, inner_flips, first_retried, first_run_id,
+          flip_run_ids, COALESCE(lag(last_pass) OVER (PARTITION BY case_key, suite_version ORDER BY day)
+            <> first_pass, false) AS flips_in
         FROM segments
       ), versions AS (
-        SELECT ${caseKey}, suite_version, sum(results)::int AS runs,
+        SELECT case_key, suite_version, sum(results)::int AS runs,
           (sum(inner_flips) + count(*) FILTER (WHERE flips_in))::int AS flips,
           sum(retried_passes)::int AS retried_passes
-        FROM chained GROUP BY ${caseKey}, suite_version
+        FROM chained GROUP BY case_key, suite_version
       ), flaky_top AS (
-        SELECT *, CASE WHEN runs > 1 THEN flips::double precision / (runs - 1) ELSE 0 END AS rate
-        FROM versions WHERE flips > 0 OR retried_passes > 0
-        ORDER BY rate DESC, retried_passes DESC, name LIMIT ${top}
+        SELECT c.*, v.suite_version, v.runs, v.flips, v.retried_passes,
+          CASE WHEN v.runs > 1 THEN v.flips::double precision / (v.runs - 1) ELSE 0 END AS rate
+        FROM versions v JOIN case_ids c ON c.case_key = v.case_key WHERE v.flips > 0 OR v.retried_passes > 0
+        ORDER BY rate DESC, v.retried_passes DESC, c.name LIMIT ${top}
       ), flaky_runs AS (
         -- Each day's runs newest first, then its first run if it flipped across midnight (and is
         -- not already listed as a retried pass); days newest first.
-        SELECT c.project_id, c.suite_id, c.url, c.suite_name, c.name, c.suite_version,
-          (array_agg(u.id ORDER BY c.day DESC, u.n))[1:10] AS run_ids
-        FROM chained c JOIN flaky_top f ON f.name = c.name AND f.project_id IS NOT DISTINCT FROM c.project_id
-          AND f.suite_id IS NOT DISTINCT FROM c.suite_id AND f.url IS NOT DISTINCT FROM c.url
-          AND f.suite_name IS NOT DISTINCT FROM c.suite_name AND f.suite_version IS NOT DISTINCT FROM c.suite_version
+        SELECT c.case_key, c.suite_version, (array_agg(u.id ORDER BY c.day DESC, u.n))[1:10] AS run_ids
+        FROM chained c JOIN flaky_top f ON f.case_key = c.case_key AND f.suite_version IS NOT DISTINCT FROM c.suite_version
         CROSS JOIN LATERAL unnest(c.flip_run_ids || CASE WHEN c.flips_in AND NOT c.first_retried
           THEN ARRAY[c.first_run_id::text] ELSE '{}'::text[] END) WITH ORDINALITY AS u(id, n)
-        GROUP BY c.project_id, c.suite_id, c.url, c.suite_name, c.name, c.suite_version
+        GROUP BY c.case_key, c.suite_version
       )`;
 }
 
-/** `cases` and `slow`: each case's passing times over the range, the `top` slowest by median. */
-function slowCtes(top: number): SQL {
-  const caseKey = CASE_KEY;
-  return sql`, cases AS (
-        SELECT ${caseKey}, sum(cardinality(pass_times))::int AS runs, max(max_pass_time) AS max_seconds
-        FROM segments GROUP BY ${caseKey} HAVING sum(cardinality(pass_times)) > 0
-      ), slow AS (
-        -- Each case's median over its days' passing times: sorting numbers per case, not every
-        -- time by its case's text keys.
-        SELECT c.*, (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY v)
-            FROM segments g CROSS JOIN LATERAL unnest(g.pass_times) AS v
-            WHERE g.name = c.name AND g.project_id IS NOT DISTINCT FROM c.project_id
-              AND g.suite_id IS NOT DISTINCT FROM c.suite_id AND g.url IS NOT DISTINCT FROM c.url
-              AND g.suite_name IS NOT DISTINCT FROM c.suite_name) AS median_seconds
-        FROM cases c ORDER BY median_seconds DESC, name LIMIT ${top}
+/**
+ * `slow`: each case's passing times over the range, the `top` slowest by median. A case's times are
+ * read through the summaries' (user_id, case_key, day) index, plus its partial days' sums: one small
+ * sort per case, not a scan of every case's days for each case (0.8 s at a year of 48 cases).
+ */
+function slowCtes(top: number, summaries: SQL): SQL {
+  return sql`, slow AS (
+        SELECT c.*, m.runs, m.max_seconds, m.median_seconds FROM case_ids c
+        CROSS JOIN LATERAL (
+          SELECT count(v)::int AS runs, max(v) AS max_seconds,
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY v) AS median_seconds
+          FROM (SELECT unnest(d.pass_times) AS v FROM ${summaries} AND d.case_key = c.case_key
+            UNION ALL SELECT unnest(p.pass_times) FROM case_days p WHERE p.case_key = c.case_key) times
+        ) m
+        WHERE m.runs > 0 ORDER BY m.median_seconds DESC, c.name LIMIT ${top}
       )`;
 }
 
@@ -155,8 +176,6 @@ function figuresSelect(userId: string): SQL {
             'suite_id', x.suite_id::text, 'suite_version', x.suite_version, 'runs', x.runs, 'flips', x.flips,
             'retried_passes', x.retried_passes, 'run_ids', COALESCE(fr.run_ids, '{}'))
           ORDER BY x.rate DESC, x.retried_passes DESC, x.name), '[]'::json)
-          FROM flaky_top x ${labelJoin} LEFT JOIN flaky_runs fr ON fr.name = x.name
-            AND fr.project_id IS NOT DISTINCT FROM x.project_id AND fr.suite_id IS NOT DISTINCT FROM x.suite_id
-            AND fr.url IS NOT DISTINCT FROM x.url AND fr.suite_name IS NOT DISTINCT FROM x.suite_name
+          FROM flaky_top x ${labelJoin} LEFT JOIN flaky_runs fr ON fr.case_key = x.case_key
             AND fr.suite_version IS NOT DISTINCT FROM x.suite_version) AS flaky`;
 }

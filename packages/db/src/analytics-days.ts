@@ -7,7 +7,7 @@ import type { Drizzle } from './database';
 
 /** The columns of a case's day sum (analytics_case_days), in one order for every query that moves them. */
 export const CASE_DAY_COLUMNS =
-  'day, project_id, suite_id, url, suite_name, name, suite_version, results, retried_passes, inner_flips, ' +
+  'day, case_key, project_id, suite_id, url, suite_name, name, suite_version, results, retried_passes, inner_flips, ' +
   'first_pass, first_retried, first_run_id, last_pass, flip_run_ids, pass_times, max_pass_time';
 /**
  * The whole UTC days of a range that have ended by `now`, as [first, end) at midnights; first equals
@@ -20,6 +20,15 @@ export function wholeDays(range: { from: Date; to: Date }, now: Date): { first: 
     ? { first: new Date(first), end: new Date(end) }
     : { first: range.from, end: range.from };
 }
+
+/**
+ * A case within its project and suite as one text (analytics_case_days.case_key): project, saved suite,
+ * or an ad-hoc suite's URL and name, then the case's name. A saved suite's runs have neither URL nor
+ * suite name here, an ad-hoc one's both, so no two cases share a key.
+ */
+export const CASE_KEY =
+  sql.raw(`(COALESCE(project_id::text, '') || chr(1) || COALESCE(suite_id::text, '') || chr(1)
+  || COALESCE(url, '') || chr(1) || COALESCE(suite_name, '') || chr(1) || name) COLLATE "C"`);
 
 /**
  * Per UTC day, of the results of the runs `where` picks (as `r`): `case_days`, one row per project,
@@ -43,7 +52,8 @@ export const daySums = (where: SQL) => sql`res AS MATERIALIZED (
       -- The runs' results through the run index, whatever the planner guesses of how many runs match.
       AND t.test_run_id = ANY (ARRAY(SELECT r.id FROM test_runs r WHERE ${where}))
   ), case_days AS (
-    SELECT day, project_id, suite_id, url, suite_name, name, suite_version, count(*)::int AS results,
+    SELECT day, ${CASE_KEY} AS case_key, project_id, suite_id, url, suite_name, name, suite_version,
+      count(*)::int AS results,
       (count(*) FILTER (WHERE status = 'flaky'))::int AS retried_passes,
       (count(*) FILTER (WHERE previous_pass <> pass))::int AS inner_flips,
       (array_agg(pass ORDER BY created_at, run_id))[1] AS first_pass,
@@ -85,6 +95,8 @@ export const summariseDays = (orm: Drizzle, userId: string, first: Date, end: Da
     const to = new Date(Date.parse(`${days[days.length - 1]}T00:00:00Z`) + DAY_MS);
     // Sorting up to a year of results by case and time: with the default 4 MB the sorts spill to disk.
     await t.execute(sql`SET LOCAL work_mem = '64MB'`);
+    // Its guesses cost a year's sums past jit_above_cost: compiling took longer than summing (heavyRows).
+    await t.execute(sql`SET LOCAL jit = off`);
     await t.execute(
       sql`WITH ${daySums(sql`r.user_id = ${userId}::uuid AND r.created_at >= ${from.toISOString()}::timestamptz
           AND r.created_at < ${to.toISOString()}::timestamptz
@@ -96,3 +108,19 @@ export const summariseDays = (orm: Drizzle, userId: string, first: Date, end: Da
         SELECT ${userId}::uuid, day, project_id, step, name, failures, last_at, last_run_id FROM step_days`,
     );
   });
+
+/** Days summarised per transaction: each holds the user's analytics lock for one batch only. */
+export const SUMMARY_BATCH_DAYS = 14;
+
+/**
+ * `summariseDays` over [first, end), SUMMARY_BATCH_DAYS at a time, each batch committed on its own:
+ * what a request made before its statement limit cancelled it is kept, so the next one goes on from
+ * there instead of starting over (a year's first summaries on statistics a bulk load left stale took
+ * longer than DATABASE_STATEMENT_TIMEOUT_MS in one transaction, so every try was rolled back).
+ */
+export async function summariseSpan(orm: Drizzle, userId: string, first: Date, end: Date): Promise<void> {
+  for (let from = first.getTime(); from < end.getTime(); from += SUMMARY_BATCH_DAYS * DAY_MS) {
+    const to = Math.min(end.getTime(), from + SUMMARY_BATCH_DAYS * DAY_MS);
+    await summariseDays(orm, userId, new Date(from), new Date(to));
+  }
+}

@@ -1,17 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { caseFigures } from './analytics-case-figures';
-import {
-  type AnalyticsRange,
-  day,
-  iso,
-  numbers,
-  origin,
-  rows,
-  runsOf,
-  suiteJoin,
-  suiteKey,
-  suiteLabel,
-} from './analytics-sql';
+import { type RebuildReport, rebuildRollups, rollUpRun } from './analytics-rollups';
+import { type AnalyticsRange, heavyRows, iso, numbers, origin, rows, runsOf } from './analytics-sql';
 import type { Drizzle } from './database';
 
 // The analytics of a range, computed in SQL (docs/HISTORY.md#analytics): each query reads the user's
@@ -22,6 +12,7 @@ import type { Drizzle } from './database';
 // run, 0.7 s at 2,000 runs instead of a few milliseconds.
 
 export type { FailingStepRow, FlakyRow, SlowTestRow } from './analytics-case-figures';
+export type { RebuildReport } from './analytics-rollups';
 export type { AnalyticsRange } from './analytics-sql';
 
 export interface DailyRow {
@@ -66,6 +57,11 @@ export function analyticsRepository(orm: Drizzle) {
     caseFigures: (userId: string, range: AnalyticsRange, now?: Date) => caseFigures(orm, userId, range, now),
     modelCost: (userId: string, range: AnalyticsRange) => modelCost(orm, userId, range),
     designScores: (userId: string, range: AnalyticsRange) => designScores(orm, userId, range),
+    /** A run is over: its day's case summaries made ahead of the queries (analytics-rollups.ts). */
+    rollUpRun: (userId: string, runId: string) => rollUpRun(orm, userId, runId),
+    /** Every rollup of one user, or of all, made again (`npm run analytics:rebuild`). */
+    rebuild: (userId?: string, onProgress?: (message: string) => void): Promise<RebuildReport> =>
+      rebuildRollups(orm, userId, onProgress),
   };
 }
 export type AnalyticsRepository = ReturnType<typeof analyticsRepository>;
@@ -74,33 +70,43 @@ export type AnalyticsRepository = ReturnType<typeof analyticsRepository>;
 async function daily(orm: Drizzle, userId: string, range: AnalyticsRange): Promise<DailyRow[]> {
   const found = await rows<Record<string, unknown>>(
     orm,
-    sql`SELECT ${day('r.created_at', range.tz)} AS day, count(*)::int AS runs,
-        (count(*) FILTER (WHERE r.status = 'completed' AND r.failed_tests = 0))::int AS passed_runs,
-        (count(*) FILTER (WHERE r.status IN ('failed', 'error')
-          OR (r.status = 'completed' AND r.failed_tests > 0)))::int AS failed_runs,
-        COALESCE(sum(r.total_tests), 0)::int AS tests, COALESCE(sum(r.failed_tests), 0)::int AS failed_tests,
-        COALESCE(sum(r.flaky_tests), 0)::int AS flaky_tests
-      FROM test_runs r WHERE ${runsOf(userId, range)} AND r.status NOT IN ('pending', 'running')
-      GROUP BY 1 ORDER BY 1`,
+    sql`SELECT to_char(d, 'YYYY-MM-DD') AS day, runs, passed_runs, failed_runs, tests, failed_tests, flaky_tests
+      FROM (SELECT (r.created_at AT TIME ZONE ${range.tz})::date AS d, count(*)::int AS runs,
+          (count(*) FILTER (WHERE r.status = 'completed' AND r.failed_tests = 0))::int AS passed_runs,
+          (count(*) FILTER (WHERE r.status IN ('failed', 'error')
+            OR (r.status = 'completed' AND r.failed_tests > 0)))::int AS failed_runs,
+          COALESCE(sum(r.total_tests), 0)::int AS tests, COALESCE(sum(r.failed_tests), 0)::int AS failed_tests,
+          COALESCE(sum(r.flaky_tests), 0)::int AS flaky_tests
+        FROM analytics_runs r WHERE ${runsOf(userId, range)} GROUP BY 1) days
+      ORDER BY d`,
   );
   return found.map((row) =>
     numbers<DailyRow>(row, ['runs', 'passed_runs', 'failed_runs', 'tests', 'failed_tests', 'flaky_tests']),
   );
 }
 
-/** Completed runs' durations per suite: median and p95, overall (day null) and per day. */
+/**
+ * Completed runs' durations per suite: median and p95, overall (day null) and per day. Keys group
+ * bytewise (COLLATE "C"): the order of suites is the service's, and PGlite's locale-aware comparisons
+ * made the sort of a year's runs take most of a second.
+ */
 async function durations(orm: Drizzle, userId: string, range: AnalyticsRange): Promise<DurationRow[]> {
-  const found = await rows<Record<string, unknown>>(
+  // Grouped by the suite's key alone (its name follows from it: a saved suite's, else its run's name on
+  // its URL), so the sort moves a key, a day and a number per run.
+  const found = await heavyRows<Record<string, unknown>>(
     orm,
-    sql`SELECT key, suite, suite_id, day, count(*)::int AS runs,
-        percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) AS median_seconds,
-        percentile_cont(0.95) WITHIN GROUP (ORDER BY seconds) AS p95_seconds
-      FROM (SELECT ${suiteKey} AS key, ${suiteLabel} AS suite, r.suite_id::text AS suite_id,
-          ${day('r.created_at', range.tz)} AS day, r.execution_time_seconds AS seconds
-        FROM test_runs r ${suiteJoin}
-        WHERE ${runsOf(userId, range)} AND r.status = 'completed' AND r.execution_time_seconds IS NOT NULL) d
-      GROUP BY GROUPING SETS ((key, suite, suite_id), (key, suite, suite_id, day))
-      ORDER BY key, day NULLS FIRST`,
+    sql`SELECT f.key, COALESCE(s.name, f.label) AS suite, f.suite_id::text AS suite_id,
+        to_char(f.d, 'YYYY-MM-DD') AS day, f.runs, f.median_seconds, f.p95_seconds
+      FROM (SELECT key, suite_id, d, min(label) AS label, count(*)::int AS runs,
+          percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds) AS median_seconds,
+          percentile_cont(0.95) WITHIN GROUP (ORDER BY seconds) AS p95_seconds
+        FROM (SELECT r.suite_key COLLATE "C" AS key, r.suite_id, r.suite_label COLLATE "C" AS label,
+            (r.created_at AT TIME ZONE ${range.tz})::date AS d, r.execution_time_seconds AS seconds
+          FROM analytics_runs r
+          WHERE ${runsOf(userId, range)} AND r.status = 'completed' AND r.execution_time_seconds IS NOT NULL) runs
+        GROUP BY GROUPING SETS ((key, suite_id), (key, suite_id, d))) f
+      LEFT JOIN saved_suites s ON s.id = f.suite_id AND s.user_id = ${userId}::uuid
+      ORDER BY f.key, f.d NULLS FIRST`,
   );
   return found.map((row) => numbers<DurationRow>(row, ['runs', 'median_seconds', 'p95_seconds']));
 }
@@ -116,16 +122,21 @@ async function modelCost(orm: Drizzle, userId: string, range: AnalyticsRange): P
     sql`m.created_at < ${range.to.toISOString()}::timestamptz`,
   ];
   if (range.project_id) conditions.push(sql`r.project_id = ${range.project_id}::uuid`);
+  // The runs' engines by their key, a lookup per model call (a year's calls are a few thousand), not a
+  // hash of every run of the user (a scan of test_runs: 130 ms at 60,000 runs).
   const found = await rows<Record<string, unknown>>(
     orm,
-    sql`SELECT ${day('m.created_at', range.tz)} AS day,
-        COALESCE(NULLIF(r.engine, ''), m.provider || '/' || m.model) AS engine,
-        count(*)::int AS calls, COALESCE(sum(m.input_tokens), 0)::bigint AS input_tokens,
-        COALESCE(sum(m.output_tokens), 0)::bigint AS output_tokens,
-        COALESCE(sum(m.cost_usd), 0)::double precision AS cost_usd
-      FROM model_usage m LEFT JOIN test_runs r ON r.id = m.test_run_id AND r.user_id = m.user_id
-      WHERE ${sql.join(conditions, sql` AND `)}
-      GROUP BY 1, 2 ORDER BY 1, 2`,
+    sql`SELECT to_char(d, 'YYYY-MM-DD') AS day, engine, calls, input_tokens, output_tokens, cost_usd
+      FROM (SELECT (m.created_at AT TIME ZONE ${range.tz})::date AS d,
+          COALESCE(NULLIF(r.engine, ''), m.provider || '/' || m.model) AS engine,
+          count(*)::int AS calls, COALESCE(sum(m.input_tokens), 0)::bigint AS input_tokens,
+          COALESCE(sum(m.output_tokens), 0)::bigint AS output_tokens,
+          COALESCE(sum(m.cost_usd), 0)::double precision AS cost_usd
+        FROM model_usage m LEFT JOIN LATERAL (SELECT r.engine, r.project_id FROM test_runs r
+          WHERE r.id = m.test_run_id AND r.user_id = m.user_id OFFSET 0) r ON true
+        WHERE ${sql.join(conditions, sql` AND `)}
+        GROUP BY 1, 2) calls
+      ORDER BY d, engine`,
   );
   return found.map((row) =>
     numbers<ModelCostRow>(row, ['calls', 'input_tokens', 'output_tokens', 'cost_usd']),

@@ -41,6 +41,9 @@ describe.each(testEngines())('conversations repository on $name', ({ open }) => 
 
   it('lists newest first, paged', async () => {
     const first = await repos.conversations.create(bob, { title: 'one' });
+    // Newest first is by the time each was made: two made within the same clock tick of the embedded
+    // database (whose now() counts whole milliseconds) are in no order by time.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const second = await repos.conversations.create(bob, { title: 'two' });
     const all = await repos.conversations.list(bob, { limit: 10, offset: 0 });
     expect(all.map((c) => c.id)).toEqual([second.id, first.id]);

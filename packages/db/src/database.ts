@@ -1,12 +1,11 @@
-import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { NodeFS } from '@electric-sql/pglite/nodefs';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type pg from 'pg';
 import { lockDirectory } from './dir-lock';
+import { PgliteThreadClient } from './pglite-thread/client';
 import { RetryingPool, type RetryOptions } from './retrying-pool';
 import * as schema from './schema';
 
@@ -28,6 +27,11 @@ export interface DatabaseOptions {
    * Opening still fails at once when the server cannot be reached then.
    */
   retry?: RetryOptions;
+  /**
+   * Tests of a migration: apply the migrations up to this file name only (`0014_history_rollups.sql`),
+   * so data can be seeded as it was before the next; `migrate` applies the rest. @default every one
+   */
+  migrateUntil?: string;
 }
 
 /** One SQL dialect (PostgreSQL) over two engines: embedded PGlite or a PostgreSQL server. */
@@ -36,6 +40,11 @@ export interface Database {
   orm: Drizzle;
   /** Runs one or more statements without parameters (migrations, maintenance). */
   exec(sql: string): Promise<void>;
+  /**
+   * PGlite only: resolves when the database can be reached, without waiting behind a statement that
+   * is running (the health check; on PostgreSQL `exec('SELECT 1')` takes a connection of its own).
+   */
+  ping?(): Promise<void>;
   /** PGlite only: the whole data directory as a tar, which `pgliteDump` opens again. */
   dump?(): Promise<Blob>;
   close(): Promise<void>;
@@ -50,7 +59,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     ? await openPostgres(options.databaseUrl, options.retry)
     : await openPglite(options.pgliteDir, options.pgliteDump);
   try {
-    await migrate(db);
+    await migrate(db, options.migrateUntil);
   } catch (error) {
     await db.close();
     throw error;
@@ -58,66 +67,57 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return db;
 }
 
-/** Emscripten's file system calls, as far as the permission hook below needs them. */
-interface EmscriptenFs {
-  doChmod(stream: unknown, node: unknown, mode: number, dontFollow: boolean): void;
-}
-
-/**
- * PGlite's Node file system, except that no file or directory it creates or chmods gets group or
- * other permission bits. Its WebAssembly PostgreSQL chmods new files to 0666 itself, which the
- * process umask cannot stop; this keeps the database files private (0600, directories 0700).
- */
-class PrivateNodeFS extends NodeFS {
-  override async init(pg: PGlite, opts: Parameters<NodeFS['init']>[1]) {
-    const { emscriptenOpts } = await super.init(pg, opts);
-    const ownerOnly = (mod: { FS: EmscriptenFs }) => {
-      const doChmod = mod.FS.doChmod;
-      mod.FS.doChmod = (stream, node, mode, dontFollow) =>
-        doChmod.call(mod.FS, stream, node, mode & ~0o077, dontFollow);
-    };
-    const preRun = [ownerOnly, ...((emscriptenOpts.preRun ?? []) as unknown[])];
-    return { emscriptenOpts: { ...emscriptenOpts, preRun } as typeof emscriptenOpts };
-  }
-}
-
 async function openPglite(dir?: string, dump?: Blob): Promise<Database> {
   if (dir) await mkdir(dir, { recursive: true, mode: 0o700 });
-  // One process at a time on the files (a second one is refused with DatabaseInUseError).
+  // One process at a time on the files (a second one is refused with DatabaseInUseError). The lock is
+  // this process's, whichever of its threads runs PGlite.
   const unlock = dir ? await lockDirectory(dir) : async () => {};
-  let client: PGlite;
+  let client: PgliteThreadClient;
   try {
-    // A dump seeds only an empty directory: an existing database is never replaced.
-    const loadDataDir = dump && !(dir && existsSync(join(dir, 'PG_VERSION'))) ? dump : undefined;
-    client = await PGlite.create({
-      ...(dir ? { fs: new PrivateNodeFS(dir) } : {}),
-      ...(loadDataDir ? { loadDataDir } : {}),
-    });
+    // PGlite runs in a worker thread, off the server's event loop (pglite-thread/client.ts).
+    client = await PgliteThreadClient.open({ dir, dump });
   } catch (error) {
     await unlock();
     throw error;
   }
   // Both drizzle drivers produce the same query builder; one type keeps repositories engine-agnostic.
-  const orm = drizzlePglite({ client, schema }) as unknown as Drizzle;
+  // The thread's client has the part of PGlite's API drizzle-orm/pglite calls.
+  const orm = drizzlePglite({ client: client as unknown as PGlite, schema }) as unknown as Drizzle;
   return {
     kind: 'pglite',
     orm,
     exec: async (sql) => {
       await client.exec(sql);
     },
-    dump: () => client.dumpDataDir('none'),
+    ping: () => client.ping(),
+    dump: () => client.dump(),
     close: async () => {
-      if (!client.closed) await client.close();
+      await client.close();
       await unlock();
     },
   };
 }
 
+/**
+ * The longest any statement may run on PostgreSQL, background work included (a request's own limit,
+ * DATABASE_STATEMENT_TIMEOUT_MS, is far shorter: retrying-pool.ts): generous, so that no migration,
+ * sweep batch or rebuild is stopped by it, but a statement left behind by a process that died ends
+ * within it instead of running on for nobody (docs/HISTORY.md#limits).
+ */
+export const STATEMENT_BACKSTOP_MS = 10 * 60_000;
+
 async function openPostgres(url: string, retry?: RetryOptions): Promise<Database> {
   // A connection attempt gives up after 10 s (a server that does not answer at all), to be retried.
   const pool = new RetryingPool(
-    // keepAlive: a connection whose server went away without a word is found dead, not waited on.
-    { connectionString: url, max: 10, connectionTimeoutMillis: 10_000, keepAlive: true },
+    {
+      connectionString: url,
+      max: 10,
+      connectionTimeoutMillis: 10_000,
+      // keepAlive: a connection whose server went away without a word is found dead, not waited on.
+      keepAlive: true,
+      // Each session's default (what a request's limit is RESET to afterwards).
+      statement_timeout: STATEMENT_BACKSTOP_MS,
+    },
     retry,
   );
   // Fail fast with a readable message rather than at the first request: the callback form is not retried.
@@ -168,9 +168,14 @@ export function redactUrl(url: string): string {
   }
 }
 
-/** Applies every `migrations/NNNN_*.sql` not yet applied, each in its own transaction, in name order. */
-export async function migrate(db: Database): Promise<string[]> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+/**
+ * Applies every `migrations/NNNN_*.sql` not yet applied, each in its own transaction, in name order
+ * (`until`: only those named up to it, for a migration's own test).
+ */
+export async function migrate(db: Database, until?: string): Promise<string[]> {
+  const files = (await readdir(MIGRATIONS_DIR))
+    .filter((f) => f.endsWith('.sql') && (until === undefined || f <= until))
+    .sort();
   const applied: string[] = [];
   if (db.kind === 'postgresql') await db.exec(`SELECT pg_advisory_lock(${MIGRATION_LOCK_ID})`);
   try {

@@ -12,6 +12,12 @@ export {
 } from './analytics';
 export { type ApiTokensRepository, apiTokensRepository, type NewApiToken } from './api-tokens';
 export {
+  type AuditFilter,
+  type AuditLogRepository,
+  auditLogRepository,
+  type NewAuditEntry,
+} from './audit-log';
+export {
   type ConversationsRepository,
   conversationsRepository,
   type NewConversation,
@@ -46,11 +52,25 @@ export {
 } from './history';
 export { type HistorySeedOptions, type HistorySeedReport, seedHistory } from './history-seed';
 export {
+  type InvitationRefusal,
+  type InvitationsRepository,
+  invitationsRepository,
+  type NewInvitation,
+} from './invitations';
+export {
   type ModelUsageRepository,
   type ModelUsageTotals,
   modelUsageRepository,
   type NewModelUsage,
 } from './model-usage';
+export {
+  LastOwnerError,
+  type MemberRole,
+  type MemberRow,
+  type OrganizationsRepository,
+  type OrgOfMember,
+  organizationsRepository,
+} from './organizations';
 export {
   type NewEnvironment,
   type NewProject,
@@ -82,6 +102,7 @@ export {
 } from './schedules';
 export type {
   ApiTokenRow,
+  AuditLogRow,
   ComparisonImageRow,
   ComparisonImagesRow,
   ComparisonRow,
@@ -91,7 +112,10 @@ export type {
   DemoRequestRow,
   DesignUploadRow,
   EnvironmentRow,
+  InvitationRow,
+  MembershipRow,
   ModelUsageRow,
+  OrganizationRow,
   ProjectLoginRow,
   ProjectRow,
   ProjectVariableRow,
@@ -101,6 +125,8 @@ export type {
   ScheduleRow,
   ScreenshotRow,
   SessionRow,
+  SsoFlowRow,
+  SsoIdentityRow,
   TestResultRow,
   TestRunRow,
   UserRow,
@@ -109,6 +135,7 @@ export type {
   WebhookRow,
 } from './schema';
 export { type NewSession, type SessionFilter, type SessionsRepository, sessionsRepository } from './sessions';
+export { type NewSsoFlow, type SsoRepository, type SsoSubject, ssoRepository } from './sso';
 export { type StepCacheEntry, type StepCacheRepository, stepCacheRepository } from './step-cache';
 export {
   type NewScreenshot,
@@ -140,16 +167,20 @@ export {
 
 import { analyticsRepository } from './analytics';
 import { apiTokensRepository } from './api-tokens';
+import { auditLogRepository } from './audit-log';
 import { conversationsRepository } from './conversations';
 import type { Database } from './database';
 import { demoRequestsRepository } from './demo-requests';
 import { designComparisonsRepository } from './design-comparisons';
 import { historyRepository } from './history';
+import { invitationsRepository } from './invitations';
 import { modelUsageRepository } from './model-usage';
+import { organizationsRepository } from './organizations';
 import { projectsRepository } from './projects';
 import { retentionRepository } from './retention';
 import { schedulesRepository } from './schedules';
 import { sessionsRepository } from './sessions';
+import { ssoRepository } from './sso';
 import { stepCacheRepository } from './step-cache';
 import { testRunsRepository } from './test-runs';
 import { userSettingsRepository } from './user-settings';
@@ -160,6 +191,8 @@ import { webhooksRepository } from './webhooks';
 export function repositories(db: Database) {
   return {
     users: usersRepository(db.orm),
+    organizations: organizationsRepository(db.orm),
+    invitations: invitationsRepository(db.orm),
     sessions: sessionsRepository(db.orm),
     demoRequests: demoRequestsRepository(db.orm),
     testRuns: testRunsRepository(db.orm),
@@ -175,6 +208,15 @@ export function repositories(db: Database) {
     history: historyRepository(db.orm),
     analytics: analyticsRepository(db.orm),
     retention: retentionRepository(db.orm),
+    sso: ssoRepository(db.orm),
+    auditLog: auditLogRepository(db.orm),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;
+export {
+  StatementCancelledError,
+  type StatementScope,
+  statementScope,
+  withStatementScope,
+} from './statement-scope';
+export { refreshStatistics } from './statistics';

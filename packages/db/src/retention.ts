@@ -29,71 +29,76 @@ export type NewRetentionSweep = Omit<RetentionSweepRow, 'id'>;
 /** Runs still being recorded: never removed, however old (a suite generated and waiting is 'pending'). */
 const UNFINISHED = ['pending', 'running'];
 
-/** Runs `deleteBatch` again until a batch comes back short; the rows deleted. */
-async function inBatches(deleteBatch: () => Promise<number>, batch: number): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const deleted = await deleteBatch();
-    total += deleted;
-    if (deleted < batch) return total;
-  }
-}
-
 /** A table retention deletes from: rows with an id and a time they were made. */
 type AgingTable = PgTable & { id: PgColumn; created_at: PgColumn };
 
 /**
- * Deletes the rows of `table` that `where` picks, `batch` at a time (the oldest first when `oldestFirst`),
- * skipping rows another sweep has locked; the rows deleted.
+ * The statement deleting up to `batch` rows of `table` that `where` picks (the oldest first when
+ * `oldestFirst`), skipping rows another sweep has locked, returning their ids. One statement, so one
+ * transaction: its locks and the time it holds the database are those of `batch` rows.
  */
-function deleteInBatches(
+function deleteBatchQuery(
   orm: Drizzle,
   table: AgingTable,
   where: SQL | undefined,
   batch: number,
   { oldestFirst }: { oldestFirst: boolean },
-): Promise<number> {
-  return inBatches(async () => {
-    const picked = orm
-      .select({ id: table.id })
-      .from(table as PgTable)
-      .where(where)
-      .$dynamic();
-    const ids = (oldestFirst ? picked.orderBy(asc(table.created_at)) : picked)
-      .limit(batch)
-      .for('update', { skipLocked: true });
-    const rows = await orm
-      .delete(table as PgTable)
-      .where(inArray(table.id, ids))
-      .returning({ id: table.id });
-    return rows.length;
-  }, batch);
+) {
+  const picked = orm
+    .select({ id: table.id })
+    .from(table as PgTable)
+    .where(where)
+    .$dynamic();
+  const ids = (oldestFirst ? picked.orderBy(asc(table.created_at)) : picked)
+    .limit(batch)
+    .for('update', { skipLocked: true });
+  // `= ANY(ARRAY(…))`, not `IN (…)`: the ids are found first, then each row by its primary key. With
+  // `IN` the planner may join the picked ids to a scan of the whole table (it did at 3,000 runs).
+  return orm
+    .delete(table as PgTable)
+    .where(sql`${table.id} = ANY(ARRAY${ids})`)
+    .returning({ id: table.id });
+}
+
+async function deleteBatch(...args: Parameters<typeof deleteBatchQuery>): Promise<number> {
+  return (await deleteBatchQuery(...args)).length;
+}
+
+/** Finished runs created (and, for a suite recorded long before it ran, completed) before `cutoff`. */
+function expiredRuns(cutoff: Date): SQL | undefined {
+  return and(
+    lt(testRuns.created_at, cutoff),
+    notInArray(testRuns.status, UNFINISHED),
+    sql`coalesce(${testRuns.completed_at}, ${testRuns.created_at}) < ${cutoff}`,
+  );
 }
 
 /**
- * History retention (docs/HISTORY.md): removes what is older than a cutoff across every user, in
- * batches of `batch` rows, each one statement and so one transaction, so a sweep never holds locks on
- * a whole table and a crash loses at most nothing (what is left is removed by the next sweep). Several
+ * History retention (docs/HISTORY.md#retention): removes what is older than a cutoff across every
+ * user, one batch of at most `batch` rows per call, each one statement and so one transaction, so a
+ * sweep never holds locks on a whole table, holds the database only as long as one batch (the caller
+ * paces the batches), and a crash loses at most nothing (what is left is removed by the next sweep).
+ * Each call returns how many rows it deleted: fewer than `batch` means none are left. Several
  * processes may sweep at once: rows another sweep has locked are skipped, rows already gone count 0.
  * Which blobs rows still use is asked per batch of blob names (`referencedBlobs`).
  */
 export function retentionRepository(orm: Drizzle) {
   return {
     /**
-     * Finished runs created (and, for a suite recorded long before it ran, completed) before `cutoff`,
-     * with their results and screenshot rows (ON DELETE CASCADE); the number of runs.
+     * One batch of the finished runs created (and completed) before `cutoff`, oldest first, with their
+     * results and screenshot rows (ON DELETE CASCADE, every key it goes through indexed:
+     * 0013_cascade_indexes.sql); the number of runs.
      */
     deleteRuns(cutoff: Date, batch: number): Promise<number> {
-      const where = and(
-        lt(testRuns.created_at, cutoff),
-        notInArray(testRuns.status, UNFINISHED),
-        sql`coalesce(${testRuns.completed_at}, ${testRuns.created_at}) < ${cutoff}`,
-      );
-      return deleteInBatches(orm, testRuns, where, batch, { oldestFirst: true });
+      return deleteBatch(orm, testRuns, expiredRuns(cutoff), batch, { oldestFirst: true });
+    },
+    /** The statement `deleteRuns` runs (the retention benchmark shows its plan). */
+    deleteRunsQuery(cutoff: Date, batch: number) {
+      return deleteBatchQuery(orm, testRuns, expiredRuns(cutoff), batch, { oldestFirst: true });
     },
     /**
-     * Conversations started before `cutoff` whose newest message is older too, with their messages
-     * (ON DELETE CASCADE); one still going has a newer message and stays. The number deleted.
+     * One batch of the conversations started before `cutoff` whose newest message is older too, with
+     * their messages (ON DELETE CASCADE); one still going has a newer message and stays. The number.
      */
     deleteConversations(cutoff: Date, batch: number): Promise<number> {
       const where = and(
@@ -101,16 +106,16 @@ export function retentionRepository(orm: Drizzle) {
         sql`NOT EXISTS (SELECT 1 FROM ${conversationMessages} m
           WHERE m.conversation_id = ${conversations.id} AND m.created_at >= ${cutoff})`,
       );
-      return deleteInBatches(orm, conversations, where, batch, { oldestFirst: true });
+      return deleteBatch(orm, conversations, where, batch, { oldestFirst: true });
     },
-    /** Design comparisons created before `cutoff`; their images go with `deleteUnusedImages`. */
+    /** One batch of the design comparisons created before `cutoff`; their images go with `deleteUnusedImages`. */
     deleteComparisons(cutoff: Date, batch: number): Promise<number> {
-      return deleteInBatches(orm, comparisons, lt(comparisons.created_at, cutoff), batch, {
+      return deleteBatch(orm, comparisons, lt(comparisons.created_at, cutoff), batch, {
         oldestFirst: true,
       });
     },
     /**
-     * Comparison images created before `cutoff` that no comparison names in its `images` (those of the
+     * One batch of the comparison images created before `cutoff` that no comparison names in its `images` (those of the
      * comparisons just deleted, and those of a comparison stopped after its images were stored). An
      * image is made for one comparison just before it, so one older than the cutoff is not a younger
      * comparison's, unless that comparison was under way at the cutoff: the check keeps it then.
@@ -123,10 +128,10 @@ export function retentionRepository(orm: Drizzle) {
           WHERE c.user_id = ${comparisonImages.user_id}
             AND ${comparisonImages.id}::text IN (e.image ->> 'site', e.image ->> 'design'))`,
       );
-      return deleteInBatches(orm, comparisonImages, where, batch, { oldestFirst: false });
+      return deleteBatch(orm, comparisonImages, where, batch, { oldestFirst: false });
     },
     /**
-     * Design uploads made before `cutoff` that no remaining comparison was made from: an upload is
+     * One batch of the design uploads made before `cutoff` that no remaining comparison was made from: an upload is
      * the input of a comparison in the history (nothing lists uploads to reuse them), so it goes
      * with the last comparison that used it, or at the cutoff if none did.
      */
@@ -135,7 +140,7 @@ export function retentionRepository(orm: Drizzle) {
         lt(designUploads.created_at, cutoff),
         sql`NOT EXISTS (SELECT 1 FROM ${comparisons} c WHERE c.user_id = ${designUploads.user_id} AND c.file_id = ${designUploads.id})`,
       );
-      return deleteInBatches(orm, designUploads, where, batch, { oldestFirst: false });
+      return deleteBatch(orm, designUploads, where, batch, { oldestFirst: false });
     },
     /**
      * Which of these blob names (SHA-256) a row still stores: every column holding a blob's name

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from './database';
 import { connectionLost, didNotRun, readsOnly } from './retrying-pool';
+import { StatementCancelledError, withStatementScope } from './statement-scope';
 import { createScratchDatabase, startPostgresCut } from './testing';
 
 const PG_URL = process.env.TEST_DATABASE_URL;
@@ -116,4 +117,132 @@ describe.skipIf(!PG_URL)('PostgreSQL unreachable for a few seconds', () => {
       await relay.restore();
     }
   }, 30_000);
+});
+
+describe.skipIf(!PG_URL)('statements in a statement scope (a request) on PostgreSQL', () => {
+  let scratch: { url: string; drop: () => Promise<void> };
+  let db: Database;
+  let watcher: Database;
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(PG_URL as string, { migrated: false });
+    db = await openDatabase({ databaseUrl: scratch.url });
+    watcher = await openDatabase({ databaseUrl: scratch.url });
+    await db.exec('CREATE TABLE marks (id text PRIMARY KEY)');
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    await watcher?.close();
+    await scratch?.drop();
+  });
+
+  /** Statements of this test's database still running that contain `marker` (other than this one). */
+  const running = async (marker: string) => {
+    const { rows } = await watcher.orm.execute(
+      sql`select query from pg_stat_activity where datname = current_database() and state = 'active' and pid <> pg_backend_pid() and query like ${`%${marker}%`}`,
+    );
+    return rows.length;
+  };
+  const failure = (work: Promise<unknown>) =>
+    work.then(
+      () => null,
+      (error: Error & { cause?: unknown }) =>
+        error instanceof StatementCancelledError ? error : error.cause,
+    ) as Promise<StatementCancelledError | null>;
+  const settings = async (n: number) => {
+    const { rows } = await Promise.all(
+      Array.from({ length: n }, () =>
+        db.orm.execute(sql`select current_setting('statement_timeout') as limit, pg_sleep(0.05)`),
+      ),
+    ).then((all) => ({ rows: all.flatMap((r) => r.rows as { limit: string }[]) }));
+    return new Set(rows.map((r) => r.limit));
+  };
+
+  it('cancels a statement at its deadline, names the limit, and leaves nothing running', async () => {
+    const started = Date.now();
+    const cancelled = await failure(
+      withStatementScope({ deadline: Date.now() + 300, timeoutMs: 300 }, () =>
+        db.orm.execute(sql`select pg_sleep(5), 'deadline-marker'`).then((r) => r),
+      ),
+    );
+    expect(cancelled).toBeInstanceOf(StatementCancelledError);
+    expect(cancelled?.reason).toBe('timeout');
+    expect(cancelled?.message).toContain('300 ms');
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(await running('deadline-marker')).toBe(0);
+    // The connection went back with the session's own limit (the backstop), not the request's.
+    expect(await settings(12)).toEqual(new Set(['10min']));
+  });
+
+  it("cancels a running statement when the scope's signal aborts, and only that statement", async () => {
+    const controller = new AbortController();
+    const work = withStatementScope({ signal: controller.signal }, () =>
+      db.orm.execute(sql`select pg_sleep(5), 'abort-marker'`).then((r) => r),
+    );
+    const cancelled = failure(work);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await running('abort-marker')).toBe(1);
+    const aborted = Date.now();
+    // Others' statements start on the pool meanwhile: none may be hit by the cancel.
+    const others = Promise.all(
+      Array.from({ length: 12 }, () => db.orm.execute(sql`select pg_sleep(0.1), 'other-marker'`)),
+    );
+    controller.abort();
+    expect((await cancelled)?.reason).toBe('aborted');
+    expect(Date.now() - aborted).toBeLessThan(1_000);
+    expect(await running('abort-marker')).toBe(0);
+    await others;
+  });
+
+  it('refuses a statement whose scope has passed without sending it', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect((await failure(withStatementScope({ signal: controller.signal }, () => count())))?.reason).toBe(
+      'aborted',
+    );
+    expect(
+      (await failure(withStatementScope({ deadline: Date.now() - 1, timeoutMs: 5 }, () => count())))?.reason,
+    ).toBe('timeout');
+  });
+
+  it("holds a transaction to its scope's deadline across its statements, and rolls it back", async () => {
+    const started = Date.now();
+    const cancelled = await failure(
+      withStatementScope({ deadline: Date.now() + 600, timeoutMs: 600 }, () =>
+        db.orm.transaction(async (tx) => {
+          await tx.execute(sql`insert into marks values ('in a cancelled transaction')`);
+          // Most of the time goes here, so the next statement starts with little of it left.
+          await new Promise((resolve) => setTimeout(resolve, 450));
+          await tx.execute(sql`select pg_sleep(5), 'transaction-marker'`);
+        }),
+      ),
+    );
+    expect(cancelled?.reason).toBe('timeout');
+    // Cancelled at the deadline (600 ms), not 600 ms after the slow statement began.
+    expect(Date.now() - started).toBeLessThan(950);
+    expect(await running('transaction-marker')).toBe(0);
+    expect(await count()).toBe(0);
+  });
+
+  it('stops waiting for a connection of a full pool at the deadline', async () => {
+    // Every connection of the pool (10) busy for a second, outside any scope.
+    const busy = Promise.all(Array.from({ length: 10 }, () => db.orm.execute(sql`select pg_sleep(1)`)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    const cancelled = await failure(
+      withStatementScope({ deadline: Date.now() + 200, timeoutMs: 200 }, () => count()),
+    );
+    expect(cancelled?.reason).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(600);
+    await busy;
+  });
+
+  it('leaves work outside any scope unlimited by requests', async () => {
+    const { rows } = await db.orm.execute(sql`select pg_sleep(0.6), 'unscoped' as what`);
+    expect((rows[0] as { what: string }).what).toBe('unscoped');
+  });
+
+  const count = async () =>
+    Number(((await db.orm.execute(sql`select count(*)::int as n from marks`)).rows[0] as { n: number }).n);
 });

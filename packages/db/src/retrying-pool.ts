@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { currentLimits, type Limits, limitClient, passed, within } from './pg-statement-limits';
 
 /**
  * What a PostgreSQL pool does while the server is unreachable for a while (docs/DEPLOYMENT.md#postgresql):
@@ -88,13 +89,18 @@ function textOf(query: unknown): string {
  * out a PostgreSQL that is unreachable for a while. A transaction is not replayed once begun: its
  * `connect` waits, its BEGIN is sent again (`beginAgain`), but a connection lost after BEGIN fails
  * the transaction, which PostgreSQL rolled back.
+ *
+ * Inside a statement scope (statement-scope.ts) both keep its limits (pg-statement-limits.ts): the
+ * statement, or the transaction's connection, is cancelled when the scope's client goes or its
+ * deadline passes, and fails with StatementCancelledError; waiting for a connection or for an
+ * unreachable server stops there too. Outside a scope nothing changes.
  */
 export class RetryingPool extends pg.Pool {
   private readonly retryMs: number;
   private unreachable = false;
 
   constructor(
-    config: pg.PoolConfig,
+    private readonly config: pg.PoolConfig,
     private readonly retry: RetryOptions = {},
   ) {
     super(config);
@@ -107,10 +113,31 @@ export class RetryingPool extends pg.Pool {
     const [query, values, callback] = args;
     if (typeof query === 'function' || typeof values === 'function' || typeof callback === 'function')
       return (super.query as (...a: unknown[]) => unknown)(...args);
+    // The statement's text is looked at only when it failed, not on every query.
+    const retryable = (error: unknown) =>
+      didNotRun(error) || (connectionLost(error) && readsOnly(textOf(query)));
+    const limits = currentLimits();
+    if (!limits)
+      return this.withRetry(
+        () => (super.query as (q: unknown, v: unknown) => Promise<pg.QueryResult>)(query, values),
+        retryable,
+      );
     return this.withRetry(
-      () => (super.query as (q: unknown, v: unknown) => Promise<pg.QueryResult>)(query, values),
-      // The statement's text is looked at only when it failed, not on every query.
-      (error) => didNotRun(error) || (connectionLost(error) && readsOnly(textOf(query))),
+      async () => {
+        const client = await this.checkout(limits);
+        let broken: Error | undefined;
+        try {
+          return await client.query(query, values);
+        } catch (error) {
+          // A connection that failed goes, instead of back to the pool.
+          if (didNotRun(error) || connectionLost(error)) broken = error as Error;
+          throw error;
+        } finally {
+          client.release(broken);
+        }
+      },
+      retryable,
+      limits,
     );
   }
 
@@ -118,10 +145,35 @@ export class RetryingPool extends pg.Pool {
   override connect(...args: any[]): any {
     // The callback form is pg's own (its query checks a client out that way): left as it is.
     if (args.length > 0) return (super.connect as (...a: unknown[]) => unknown)(...args);
+    const limits = currentLimits();
     return this.withRetry(
-      () => (super.connect as () => Promise<pg.PoolClient>)(),
+      () => (limits ? this.checkout(limits) : (super.connect as () => Promise<pg.PoolClient>)()),
       (error) => didNotRun(error) || connectionLost(error),
+      limits,
     );
+  }
+
+  /** A client held to `limits`; waiting for one (a full pool) stops where the limits do. */
+  private async checkout(limits: Limits): Promise<pg.PoolClient> {
+    const pending = (super.connect as () => Promise<pg.PoolClient>)();
+    const client = await within(limits, pending, (late) => late.release());
+    return limitClient(client, limits, (pid) => this.cancelBackend(pid));
+  }
+
+  /**
+   * Cancels what backend `pid` is running, from a connection of its own: the pool's may all be busy
+   * with the very statements to cancel. When it cannot connect, statement_timeout still ends the
+   * statement at its deadline.
+   */
+  private async cancelBackend(pid: number): Promise<void> {
+    const canceller = new pg.Client({ ...this.config, connectionTimeoutMillis: 5_000 });
+    canceller.on('error', () => {});
+    try {
+      await canceller.connect();
+      await canceller.query('SELECT pg_cancel_backend($1)', [pid]);
+    } finally {
+      await canceller.end().catch(() => {});
+    }
   }
 
   /**
@@ -135,7 +187,11 @@ export class RetryingPool extends pg.Pool {
     });
   }
 
-  private async withRetry<T>(attempt: () => Promise<T>, retryable: (error: unknown) => boolean): Promise<T> {
+  private async withRetry<T>(
+    attempt: () => Promise<T>,
+    retryable: (error: unknown) => boolean,
+    limits?: Limits,
+  ): Promise<T> {
     const deadline = Date.now() + this.retryMs;
     for (let tries = 1; ; tries++) {
       try {
@@ -147,11 +203,15 @@ export class RetryingPool extends pg.Pool {
         return result;
       } catch (error) {
         if (this.ending || !retryable(error) || Date.now() >= deadline) throw error;
+        // A request's statement waits for the server no longer than its limits allow.
+        const over = limits && passed(limits);
+        if (over) throw Object.assign(over, { cause: error });
         if (!this.unreachable) {
           this.unreachable = true;
           this.retry.onUnreachable?.(error as Error);
         }
-        const wait = Math.min(100 * 2 ** Math.min(tries, 5), 2_000, Math.max(0, deadline - Date.now()));
+        const left = Math.min(deadline, limits?.deadline ?? deadline) - Date.now();
+        const wait = Math.min(100 * 2 ** Math.min(tries, 5), 2_000, Math.max(0, left));
         await new Promise((resolve) => setTimeout(resolve, wait));
       }
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Drizzle } from './database';
-import { type UserRow, users } from './schema';
+import { memberships, organizations, type UserRow, users } from './schema';
 
 export interface NewUser {
   username: string;
@@ -34,11 +34,16 @@ export function usersRepository(orm: Drizzle) {
   return {
     async create(input: NewUser): Promise<UserRow> {
       try {
-        const [row] = await orm
-          .insert(users)
-          .values({ id: randomUUID(), ...input })
-          .returning();
-        return row;
+        // Every user has a personal organization with their own id (0015_organizations.sql).
+        return await orm.transaction(async (tx) => {
+          const [row] = await tx
+            .insert(users)
+            .values({ id: randomUUID(), ...input })
+            .returning();
+          await tx.insert(organizations).values({ id: row.id, name: row.username, personal: true });
+          await tx.insert(memberships).values({ org_id: row.id, user_id: row.id, role: 'owner' });
+          return row;
+        });
       } catch (error) {
         const field = uniqueViolationField(error);
         if (field) throw new UniqueViolation(field);

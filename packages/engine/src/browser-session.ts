@@ -5,6 +5,7 @@ import { SessionClipboard } from './clipboard';
 import type { PageObservation } from './observe';
 import { type PageProblem, PageTracker } from './page-tracker';
 import { CapturesInFlight } from './session/captures';
+import { ExchangeWatch } from './session/exchanges';
 import { type KeyInput, type PointerInput, SessionInput, type WheelInput } from './session/input';
 import { SessionLifecycle } from './session/lifecycle';
 import { type NavigateResult, Navigator } from './session/navigate';
@@ -26,6 +27,7 @@ import { type Screenshot, Screenshots } from './session/screenshots';
 import { StepPerformer } from './session/steps';
 import { fillStep, newRunId, redactError, redactor, type StepVariables, secretValues } from './variables';
 
+export type { Exchange, ExchangeWatch, PageActivity } from './session/exchanges';
 export type { KeyInput, PointerButton, PointerInput, WheelInput } from './session/input';
 export type { NavigateResult } from './session/navigate';
 export { PageLeftError } from './session/navigation-guard';
@@ -189,6 +191,15 @@ export class BrowserSession {
    */
   ignoredFindings(): PageProblem[] {
     return this.tracker.ignoredFindings();
+  }
+
+  /**
+   * Starts recording what the page exchanges with its own site (pages, form posts, fetches), step by
+   * step (`take()`), until `stop()` or the session ends: how a signed-in run tells a step met an
+   * expired session.
+   */
+  watchExchanges(): ExchangeWatch {
+    return new ExchangeWatch(this.page);
   }
 
   /** What the planners read: the page's title, headings, links, forms… (see {@link PageObservation}). */

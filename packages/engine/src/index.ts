@@ -78,6 +78,8 @@ export {
   signInHere,
   signInPageOf,
 } from './sign-in';
+export { accountsMode, type SignInAccount, signInAccounts } from './sign-in-accounts';
+export { type LaneSignIn, SignInLanes, type SignInLanesOptions } from './sign-in-lanes';
 export type {
   InterpretContext,
   InterpretedStep,

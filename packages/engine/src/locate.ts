@@ -1,7 +1,7 @@
 import type { TargetRole } from '@argus/protocol';
 import type { Locator, Page } from 'playwright-core';
 import { AbortedError } from './errors';
-import { regionTiers, type TargetKind, targetCandidates } from './page-functions';
+import { regionMatch, regionTiers, type TargetKind, targetCandidates } from './page-functions';
 
 /** Where a step's target is looked for: `targetCandidates` and `regionTiers` (page-functions.ts, shared with the Playwright export). */
 export type { TargetKind };
@@ -39,7 +39,42 @@ export async function locate(
   }
   const what = role ?? (kind === 'field' ? 'field' : kind === 'check' ? 'checkbox' : 'element');
   const where = within ? ` in "${within.name}"` : '';
-  throw new Error(`No visible ${what} matching "${target}"${where} on ${page.url()}`);
+  const held = within ? await regionContents(within) : '';
+  throw new Error(`No visible ${what} matching "${target}"${where} on ${page.url()}${held}`);
+}
+
+/**
+ * What a region held when its target was not found in it, for the error: which element the region
+ * turned out to be and the names of the controls a person could see in it, so a failure says whether
+ * the step looked in the wrong place or the control was missing or named otherwise. '' when the region
+ * is gone too.
+ */
+async function regionContents(within: Region): Promise<string> {
+  const seen = await within.locator
+    .evaluate(
+      (el) => {
+        const shown = (e: Element) => e.getClientRects().length > 0;
+        const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+        const controls = Array.from(el.querySelectorAll('button, a[href], [role="button"], [role="link"]'))
+          .filter(shown)
+          .map((c) => (c.getAttribute('aria-label') ?? c.textContent ?? '').replace(/\s+/g, ' ').trim())
+          .slice(0, 8);
+        const role = el.getAttribute('role');
+        return {
+          tag: `${el.tagName.toLowerCase()}${role ? `[role=${role}]` : ''}`,
+          text: text.length > 80 ? `${text.slice(0, 79)}…` : text,
+          controls,
+        };
+      },
+      null,
+      { timeout: 1_000 },
+    )
+    .catch(() => null);
+  if (!seen) return '';
+  const controls = seen.controls.length
+    ? `its controls: ${seen.controls.map((c) => `"${c}"`).join(', ')}`
+    : 'no visible button or link';
+  return ` (the region is the ${seen.tag} reading "${seen.text}"; ${controls})`;
 }
 
 /** A region of the page a step is limited to (`… in "<region>"`). */
@@ -52,9 +87,10 @@ export interface Region {
 }
 
 /**
- * The region a step names: the innermost visible container whose text contains `name`
- * (case-insensitive), preferring item containers (li, tr, article and their roles) over groups
- * (`[role=group]`, fieldset, form, dialog, section); of several, the first in document order.
+ * The region a step names: the innermost visible container holding `name`, one holding a text that is
+ * the whole name first, then the name as words, then anywhere (case-insensitive); at each, item
+ * containers (li, tr, article and their roles) before groups (`[role=group]`, fieldset, form, dialog,
+ * section); of several, the first in document order.
  * Polls until `timeoutMs`. The locator is lazy: it finds the region again each time it is used, so a
  * re-rendered item is still found.
  */
@@ -69,14 +105,22 @@ export async function locateRegion(
   const deadline = Date.now() + timeoutMs;
   const tiers = regionTiers(page, name, blocks);
   for (;;) {
-    for (const tier of tiers) {
+    for (const [i, tier] of tiers.entries()) {
       if (signal?.aborted) throw new AbortedError();
       const first = tier.first();
       if ((await first.count().catch(() => 0)) === 0) continue;
       const tag = await first
         .evaluate((e) => e.tagName.toLowerCase(), null, { timeout: 1_000 })
         .catch(() => null);
-      if (tag) return { name, locator: first, selector: `${tag}:has-text("${name}")` };
+      if (!tag) continue;
+      const match = regionMatch(i, blocks);
+      const how =
+        match === 'exact'
+          ? `:has(:text-is("${name}"))`
+          : match === 'word'
+            ? `:has-text(~"${name}")`
+            : `:has-text("${name}")`;
+      return { name, locator: first, selector: `${tag}${how}` };
     }
     if (Date.now() >= deadline) break;
     await new Promise((r) => setTimeout(r, 50));

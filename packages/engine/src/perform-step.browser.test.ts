@@ -245,9 +245,11 @@ describe('behaviour steps on a to-do list', () => {
       ];
       const selectors = await run(session, lines);
       const selector = (line: string) => selectors[lines.indexOf(line)];
-      expect(selector('Check the checkbox in "Buy milk"')).toBe('li:has-text("Buy milk") >> role=checkbox');
+      expect(selector('Check the checkbox in "Buy milk"')).toBe(
+        'li:has(:text-is("Buy milk")) >> role=checkbox',
+      );
       expect(selector('Click button "Delete" in "Walk the dog twice"')).toBe(
-        'li:has-text("Walk the dog twice") >> role=button[name*="Delete"]',
+        'li:has(:text-is("Walk the dog twice")) >> role=button[name~="Delete"]',
       );
       expect(selector('Fill the focused field with "Buy oat milk"')).toBe(':focus');
       expect(selector('Double-click "Buy milk"')).toBe('text="Buy milk"');
@@ -266,7 +268,8 @@ describe('behaviour steps on a to-do list', () => {
         `No visible region (list item, row, article, group, form, dialog or section) containing "Buy bread" on ${url}`,
       );
       expect(await failure(session, 'Click button "Archive" in "Buy milk"')).toBe(
-        `No visible button matching "Archive" in "Buy milk" on ${url}`,
+        // What the region held is said, so a reader sees the step looked in the right item.
+        `No visible button matching "Archive" in "Buy milk" on ${url} (the region is the li reading "Buy milk×"; its controls: "Delete Buy milk")`,
       );
       expect(await failure(session, 'Double-click "Buy bread"')).toBe(
         `No visible element matching "Buy bread" on ${url}`,
@@ -408,7 +411,7 @@ describe('behaviour steps on a shopping cart', () => {
         'Verify text "Total $27.00" is visible',
         'Verify exactly 3 cells are visible in "Widget"',
       ]);
-      expect(selectors[2]).toBe('tr:has-text("Widget") >> text="+"');
+      expect(selectors[2]).toBe('tr:has(:text-is("Widget")) >> text="+"');
       expect(await failure(session, 'Verify text "$30.00" is visible in "Gadget"')).toBe(
         `No visible region (list item, row, article, group, form, dialog or section) containing "Gadget" on ${url}`,
       );
@@ -425,8 +428,8 @@ describe('behaviour steps on a shopping cart', () => {
       expect(
         await run(session, ['Click "Add" in "Gift card"', 'Verify text "Added" is visible in "Gift card"']),
       ).toEqual([
-        'div:has-text("Gift card") >> role=button[name="Add" exact]',
-        'div:has-text("Gift card") >> text*="Added"',
+        'div:has(:text-is("Gift card")) >> role=button[name="Add" exact]',
+        'div:has(:text-is("Gift card")) >> text*="Added"',
       ]);
     } finally {
       await session.close();

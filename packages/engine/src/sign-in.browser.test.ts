@@ -289,7 +289,7 @@ describe('signing in before a run', () => {
     );
     expect(outcome.error).toBeNull();
     expect(outcome.logs.map((l) => l.message)).toContain(
-      'Step 1: the app showed its sign-in page (the session had expired); signed in again',
+      'Session expired during step 1; signed in again and redid it (GET /home was sent to the sign-in page)',
     );
     // The next test starts from the new sign-in.
     const next = await runTestCase(
@@ -332,7 +332,7 @@ describe('signed out without a redirect', () => {
       const desk = await run(['Navigate to /desk', 'Verify heading "Desk of ada@example.test" is visible']);
       expect(desk.error).toBeNull();
       expect(desk.logs.map((l) => l.message)).toContain(
-        'Step 1: the app showed its sign-in page (the session had expired); signed in again',
+        'Session expired during step 1; signed in again and redid it (the app showed its sign-in page)',
       );
       // Signed in again, the next test finds no form.
       const next = await run(['Navigate to /desk', 'Verify heading "Desk of ada@example.test" is visible']);

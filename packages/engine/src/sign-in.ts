@@ -3,7 +3,7 @@ import { TOTP } from 'otpauth';
 import type { SessionOpener } from './browser-pool';
 import type { BrowserSession, Screenshot, StorageState } from './browser-session';
 import { AbortedError, abortableDelay, cleanError } from './errors';
-import type { SessionRenewal } from './test-runner';
+import type { SessionRenewal } from './session-renewal';
 import { fillText, type StepVariables } from './variables';
 import { resolveWebUrl } from './web-url';
 
@@ -83,21 +83,25 @@ export function signInPageOf(plan: SignInPlan, baseUrl: string): URL | null {
   return null;
 }
 
+/** Whether an address is the sign-in page's (the same origin and path; the query aside). */
+export function isSignInAddress(url: string, page: URL | null): boolean {
+  if (!page) return false;
+  try {
+    const now = new URL(url);
+    return now.origin === page.origin && now.pathname.replace(/\/$/, '') === page.pathname.replace(/\/$/, '');
+  } catch {
+    // not a web page: not the sign-in page by its address
+    return false;
+  }
+}
+
 /** Whether the session shows the sign-in page (a session that expired lands there). */
 export async function onSignInPage(
   session: BrowserSession,
   page: URL | null,
   form: string | null = null,
 ): Promise<boolean> {
-  if (page) {
-    try {
-      const now = new URL(session.url);
-      if (now.origin === page.origin && now.pathname.replace(/\/$/, '') === page.pathname.replace(/\/$/, ''))
-        return true;
-    } catch {
-      // not a web page: not the sign-in page by its address
-    }
-  }
+  if (isSignInAddress(session.url, page)) return true;
   // An app may show its sign-in form at the address asked for, without a redirect: the same form
   // (the same visible fields) the run signed in with means signed out, wherever it shows.
   if (!form || session.closed) return false;
@@ -419,6 +423,7 @@ export class SignedInSessions implements SessionOpener {
     if (!plan) return undefined;
     return {
       isSignInPage: (session) => onSignInPage(session, this.page, this.form),
+      isSignInUrl: (url) => isSignInAddress(url, this.page),
       signInAgain: async (session, signal) => {
         const form = await signInHere(session, plan, {
           ...this.options,

@@ -3,9 +3,11 @@ import { parseStep, type Step, StepSyntaxError } from '@argus/protocol';
 import type { SessionOpener } from './browser-pool';
 import { type BrowserSession, PageLeftError } from './browser-session';
 import { AbortedError, cleanError } from './errors';
+import { RenewingSteps, type SessionRenewal } from './session-renewal';
 import type { InterpreterUsage, StepInterpreter } from './step-interpreter';
 import { redactor, type StepVariables } from './variables';
-import { isWebPage } from './web-url';
+
+export type { SessionRenewal } from './session-renewal';
 
 export interface CapturedScreenshot {
   step_index: number;
@@ -67,14 +69,6 @@ export interface RunTestOptions {
   variables?: StepVariables;
   /** A signed-in run: how to tell that the session expired and sign in again (once per test). */
   renewal?: SessionRenewal;
-}
-
-/** How a signed-in run notices an expired session and signs in again (see `signedInRun`). */
-export interface SessionRenewal {
-  /** Whether the session now shows the sign-in page (its address, or the form the run signed in with). */
-  isSignInPage(session: BrowserSession): Promise<boolean>;
-  /** Signs in again in this session (and keeps the new sign-in for the run's later tests). Throws on failure. */
-  signInAgain(session: BrowserSession, signal?: AbortSignal): Promise<void>;
 }
 
 /** The engine named on step-language steps. */
@@ -184,8 +178,15 @@ export async function runTestCase(
     const testDeadline = started + testTimeout;
     // The expected result, judged once every step has passed, is the last step the log shows.
     const total = parsed.length + (expected ? 1 : 0);
-    const { renewal } = options;
-    let renewed = false;
+    // A signed-in test survives an expired session met mid-step (session-renewal.ts).
+    const renewing = options.renewal
+      ? new RenewingSteps(session, options.renewal, {
+          signal: options.signal,
+          deadline: testDeadline,
+          stepTimeoutMs: stepTimeout,
+          log,
+        })
+      : null;
     for (let i = 0; i < total; i++) {
       if (options.signal?.aborted) throw new AbortedError();
       const judging = i === parsed.length;
@@ -215,31 +216,10 @@ export async function runTestCase(
         const remaining = testDeadline - Date.now();
         if (remaining <= 0) throw new Error(`The test ran out of time (${testTimeout} ms)`);
         if (step) {
-          const before = session.url;
-          selector = await session.perform(step, { timeoutMs: Math.min(stepTimeout, remaining) });
-          if (renewal && !renewed && !signsOut(lines[i]) && (await renewal.isSignInPage(session))) {
-            // The app sent the signed-in test to its sign-in page: the session expired. Sign in again,
-            // once per test, go back to where the step started and do the step again.
-            renewed = true;
-            try {
-              await renewal.signInAgain(session, options.signal);
-            } catch (error) {
-              if (error instanceof AbortedError) throw error;
-              throw new Error(
-                `The app signed the test out, and signing in again failed: ${cleanError(error)}`,
-              );
-            }
-            log(
-              'warn',
-              `Step ${i + 1}: the app showed its sign-in page (the session had expired); signed in again`,
-            );
-            if (step.verb !== 'navigate' && isWebPage(before)) {
-              await session.navigate(before, { timeoutMs: Math.max(1, testDeadline - Date.now()) });
-            }
-            selector = await session.perform(step, {
-              timeoutMs: Math.max(1, Math.min(stepTimeout, testDeadline - Date.now())),
-            });
-          }
+          const timeoutMs = Math.min(stepTimeout, remaining);
+          selector = renewing
+            ? await renewing.perform(step, i, lines[i])
+            : await session.perform(step, { timeoutMs });
         } else if (interpreter) {
           const context = {
             signal: options.signal,
@@ -343,11 +323,6 @@ export async function runTestCase(
   } finally {
     await session?.close();
   }
-}
-
-/** A step that signs out on purpose lands on the sign-in page: that is not an expired session. */
-function signsOut(line: string): boolean {
-  return /\b(log|sign)\s?(out|off)\b/i.test(line);
 }
 
 function addUsage(total: InterpreterUsage, more: InterpreterUsage): void {

@@ -7,15 +7,9 @@
  *   npx vitest run --project browser packages/playwright-export
  *
  * Offline, `@playwright/test` is not installed into the temporary project: its node_modules links
- * the repository's `@playwright/test`, `playwright` and `playwright-core` (the same version the export's
- * package.json asks for).
+ * the repository's `@playwright/test`, `playwright` and `playwright-core` (testing/exported-project.ts).
  */
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { rm } from 'node:fs/promises';
 import {
   BrowserPool,
   findChromium,
@@ -36,13 +30,13 @@ import {
 } from '../../../fixtures/apps/serve';
 import { TODO_FIXTURE_SUITE, TODO_STATES } from '../../../fixtures/apps/todo-suite';
 import { type ExportSuite, exportPlaywright } from './export';
+import { runPlaywright, writeProject } from './testing/exported-project';
 
 /**
  * Both runners give a step 5 s instead of 10 s: a case failing on a planted bug waits out its step's
  * time, and the verdicts do not depend on it (the apps answer in milliseconds).
  */
 const STEP_TIMEOUT_MS = 5_000;
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** The to-do app's hand-written suite (fixtures/apps/todo/suite.ts), as the exporter takes it. */
 const TODO_SUITE: ExportSuite = TODO_FIXTURE_SUITE;
@@ -55,101 +49,6 @@ const TODO_SUITE: ExportSuite = TODO_FIXTURE_SUITE;
  */
 const EVERY_BUG = process.env.FIXTURE_BUG_PROOFS === '1';
 const statesToRun = <T>(states: T[], short = 2): T[] => (EVERY_BUG ? states : states.slice(0, short));
-
-interface PlaywrightVerdicts {
-  /** Test title → passed. */
-  verdicts: Map<string, boolean>;
-  errors: string[];
-  ms: number;
-}
-
-/** Runs `npx playwright test --reporter=json` in the project directory. */
-async function runPlaywright(dir: string, env: Record<string, string> = {}): Promise<PlaywrightVerdicts> {
-  const started = Date.now();
-  const child = spawn('npx', ['--no-install', 'playwright', 'test', '--reporter=json'], {
-    cwd: dir,
-    env: { ...process.env, CHROMIUM_PATH: findChromium(), STEP_TIMEOUT_MS: String(STEP_TIMEOUT_MS), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group: a run that hangs is ended with everything npx started (workers, browsers).
-    detached: true,
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => {
-    out += d;
-  });
-  child.stderr.on('data', (d) => {
-    err += d;
-  });
-  await new Promise<void>((done, fail) => {
-    const timer = setTimeout(() => {
-      if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      fail(new Error(`npx playwright test took over 120 s: ${err}`));
-    }, 120_000);
-    child.on('close', () => {
-      clearTimeout(timer);
-      done();
-    });
-  });
-  let report: JsonReport;
-  try {
-    report = JSON.parse(out);
-  } catch {
-    throw new Error(
-      `npx playwright test wrote no JSON report. stderr: ${err}\nstdout: ${out.slice(0, 2000)}`,
-    );
-  }
-  const verdicts = new Map<string, boolean>();
-  const errors: string[] = (report.errors ?? []).map((e) => e.message ?? '');
-  const walk = (suite: JsonSuite) => {
-    for (const spec of suite.specs ?? []) {
-      for (const test of spec.tests ?? []) {
-        if (test.projectName === 'setup') continue;
-        const result = test.results?.at(-1);
-        verdicts.set(spec.title, result?.status === 'passed');
-        if (result?.status !== 'passed')
-          errors.push(`${spec.title}: ${result?.error?.message ?? result?.status}`);
-      }
-    }
-    for (const child of suite.suites ?? []) walk(child);
-  };
-  for (const suite of report.suites ?? []) walk(suite);
-  return { verdicts, errors, ms: Date.now() - started };
-}
-
-interface JsonSuite {
-  specs?: {
-    title: string;
-    tests?: {
-      projectName?: string;
-      results?: { status: string; error?: { message?: string } }[];
-    }[];
-  }[];
-  suites?: JsonSuite[];
-}
-interface JsonReport {
-  suites?: JsonSuite[];
-  errors?: { message?: string }[];
-}
-
-/** Writes the export into a new temporary directory with @playwright/test linked in. */
-async function writeProject(files: { path: string; content: string }[]): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'argus-export-'));
-  for (const file of files) {
-    await mkdir(dirname(join(dir, file.path)), { recursive: true });
-    await writeFile(join(dir, file.path), file.content);
-  }
-  const modules = join(dir, 'node_modules');
-  await mkdir(join(modules, '@playwright'), { recursive: true });
-  await mkdir(join(modules, '.bin'), { recursive: true });
-  await symlink(join(REPO, 'node_modules/@playwright/test'), join(modules, '@playwright/test'));
-  for (const name of ['playwright', 'playwright-core', 'otpauth']) {
-    if (existsSync(join(REPO, 'node_modules', name)))
-      await symlink(join(REPO, 'node_modules', name), join(modules, name));
-  }
-  await symlink('../@playwright/test/cli.js', join(modules, '.bin/playwright'));
-  return dir;
-}
 
 /** Argus's own verdicts on the same cases: test title → passed. */
 async function runArgus(
@@ -193,7 +92,11 @@ async function compareOnStates(
     beforeEach();
     const ours = await argus();
     beforeEach();
-    const playwright = await runPlaywright(dir, env);
+    const playwright = await runPlaywright(dir, {
+      CHROMIUM_PATH: findChromium(),
+      STEP_TIMEOUT_MS: String(STEP_TIMEOUT_MS),
+      ...env,
+    });
     const expected = Object.fromEntries(titles.map((t) => [t, !state.failing.includes(t)]));
     const label = `bug ${state.bug ?? 'none'}`;
     expect(Object.fromEntries(ours.verdicts), `Argus on ${label}: ${ours.errors.join('\n')}`).toEqual(
@@ -245,7 +148,7 @@ describe('an exported suite under npx playwright test', () => {
   }, 300_000);
 });
 
-/** A suite of the desk, behind its sign-in: the export's setup project signs in, as Argus does first. */
+/** A suite of the desk, behind its sign-in: each Playwright worker signs in first, as Argus's lanes do. */
 const DESK_SUITE: ExportSuite = {
   name: 'Desk tickets',
   test_cases: [
@@ -297,7 +200,7 @@ describe('an exported suite behind a login', () => {
     await app?.close();
   });
 
-  it('signs in as a setup project and gives the verdicts of Argus’s runner: clean in npm test, each planted bug switched on in CI', async () => {
+  it('signs in once per worker and gives the verdicts of Argus’s runner: clean in npm test, each planted bug switched on in CI', async () => {
     // The two-factor account: the sign-in types a TOTP code too (otpauth in the exported package.json).
     const account = DESK_ACCOUNTS.twoFactor;
     const exported = exportPlaywright({
@@ -317,7 +220,7 @@ describe('an exported suite behind a login', () => {
       ],
       suites: [DESK_SUITE],
     });
-    expect(exported.files.map((f) => f.path)).toContain('tests/auth.setup.ts');
+    expect(exported.files.map((f) => f.path)).toContain('tests/support/login.ts');
     for (const file of exported.files) {
       expect(file.content).not.toContain(account.password);
       expect(file.content).not.toContain(account.totpSecret);

@@ -1,8 +1,9 @@
 import { slugify } from './code-text';
 import type { ExportFile, ExportInput, ExportResult } from './export-types';
+import { loginFile } from './login-file';
 import { configFile, envFile, packageJson, readme } from './project-files';
-import { SUPPORT_SOURCE } from './support-source';
-import { authSetupFile, specFile } from './test-files';
+import { AUTH_SOURCE, SUPPORT_SOURCE } from './support-source';
+import { specFile } from './test-files';
 
 export { slugify } from './code-text';
 export type {
@@ -17,7 +18,7 @@ export { PLAYWRIGHT_VERSION } from './project-files';
 
 /**
  * A Playwright Test project for saved suites: a `.spec.ts` per suite, `playwright.config.ts`,
- * `package.json`, the login as a setup project that saves its storage state, and a README. Pure:
+ * `package.json`, the login signed in once per Playwright worker, and a README. Pure:
  * no file is written. Secrets appear only by name (`env('NAME')`): their values are not an input.
  */
 export function exportPlaywright(input: ExportInput): ExportResult {
@@ -48,16 +49,18 @@ export function exportPlaywright(input: ExportInput): ExportResult {
     lines += spec.count;
     tests += suite.test_cases.length;
   }
-  const auth = authSetupFile(input, builtinRunId, root);
-  if (auth) {
-    files.push({ path: 'tests/auth.setup.ts', content: auth.content });
-    todo += auth.todo;
-    lines += auth.count;
+  // One sign-in per Playwright worker, never one storage state shared by every worker.
+  const login = loginFile(input, builtinRunId, root);
+  if (login) {
+    files.push({ path: 'tests/support/login.ts', content: login.content });
+    files.push({ path: 'tests/support/auth.ts', content: AUTH_SOURCE });
+    todo += login.todo;
+    lines += login.count;
   }
   const totp = input.login.mode === 'credentials' && !!input.login.totp_secret;
   files.push({ path: 'tests/support/argus.ts', content: SUPPORT_SOURCE });
   files.push({ path: 'tests/support/env.ts', content: envFile(input) });
-  files.push({ path: 'playwright.config.ts', content: configFile(input, auth !== null) });
+  files.push({ path: 'playwright.config.ts', content: configFile(input) });
   files.push({ path: 'package.json', content: packageJson(input, totp) });
   files.push({
     path: '.env.example',
@@ -65,7 +68,8 @@ export function exportPlaywright(input: ExportInput): ExportResult {
   });
   files.push({
     path: '.gitignore',
-    content: 'node_modules/\n/test-results/\n/playwright-report/\n/playwright/.auth/\n.env\n',
+    // test-results/ holds each worker's signed-in state too (test-results/.auth/).
+    content: 'node_modules/\n/test-results/\n/playwright-report/\n.env\n',
   });
   files.push({
     path: 'README.md',

@@ -1,3 +1,4 @@
+import type { ProjectLogin } from '@argus/protocol';
 import { literal, slugify, Writer } from './code-text';
 import type { ExportInput } from './export-types';
 
@@ -7,11 +8,17 @@ import type { ExportInput } from './export-types';
 export const PLAYWRIGHT_VERSION = '1.65.1';
 const OTPAUTH_VERSION = '^9.5.2';
 const TYPES_NODE_VERSION = '^20.19.0';
-/** Where the setup project keeps the signed-in state. */
-export const AUTH_FILE = 'playwright/.auth/user.json';
+/** Where each worker keeps its signed-in state (tests/support/auth.ts), under Playwright's output directory. */
+export const WORKER_AUTH_FILE = 'test-results/.auth/worker-<parallel index>.json';
 export const STEP_TIMEOUT_MS = 10_000;
 /** 10_000, as a person writes it in code. */
 const STEP_TIMEOUT = '10_000';
+
+/** The variable names a credentials login signs in with: numbered, they are a pool of accounts. */
+export function accountVariables(login: ProjectLogin): string[] {
+  if (login.mode !== 'credentials') return [];
+  return [login.username_variable, login.password_secret, ...(login.totp_secret ? [login.totp_secret] : [])];
+}
 
 export function envFile(input: ExportInput): string {
   const w = new Writer();
@@ -28,12 +35,36 @@ export function envFile(input: ExportInput): string {
   for (const v of plain) w.line(`${v.name}: ${literal(v.value ?? '')},`);
   w.close('};');
   w.line(`const SECRETS = new Set<string>([${secrets.map(literal).join(', ')}]);`);
+  const account = accountVariables(input.login);
+  if (account.length > 0) {
+    w.line("/** The login's variables: numbered (`NAME_1`, `NAME_2`, …) they are a pool of accounts. */");
+    w.line(`const ACCOUNT = [${account.map(literal).join(', ')}];`);
+  }
   w.line();
-  w.line(
-    '/** The value of `{{NAME}}`: the environment variable NAME, else the saved value of a plain variable. */',
-  );
+  if (account.length > 0) {
+    w.line('/**');
+    w.line(
+      ' * The value of `{{NAME}}`: the environment variable NAME, else the saved value of a plain variable.',
+    );
+    w.line(" * The login's names read the worker's own account of a pool (accountNumber in auth.ts), so a");
+    w.line(` * step's \`{{${account[0]}}}\` is the account its worker signed in with.`);
+    w.line(' */');
+  } else {
+    w.line(
+      '/** The value of `{{NAME}}`: the environment variable NAME, else the saved value of a plain variable. */',
+    );
+  }
   w.open('export function env(name: string): string {');
-  w.line('const value = process.env[name] ?? SAVED[name];');
+  if (account.length > 0) {
+    w.line('const index = Number(process.env.TEST_PARALLEL_INDEX ?? 0);');
+    w.line(
+      'const n = ACCOUNT.includes(name) ? accountNumber(index, ACCOUNT, (v) => read(v) !== undefined) : null;',
+    );
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the template literal of the generated code
+    w.line('const value = read(n === null ? name : `${name}_${n}`);');
+  } else {
+    w.line('const value = read(name);');
+  }
   w.open('if (value === undefined) {');
   w.line("const kind = SECRETS.has(name) ? 'the secret' : 'the variable';");
   w.line(
@@ -43,10 +74,15 @@ export function envFile(input: ExportInput): string {
   w.close('}');
   w.line('return value;');
   w.close('}');
-  return w.toString();
+  w.line();
+  w.open('function read(name: string): string | undefined {');
+  w.line('return process.env[name] ?? SAVED[name];');
+  w.close('}');
+  const text = w.toString();
+  return account.length > 0 ? `import { accountNumber } from './auth';\n\n${text}` : text;
 }
 
-export function configFile(input: ExportInput, hasLogin: boolean): string {
+export function configFile(input: ExportInput): string {
   const viewport = input.viewport ?? { width: 1280, height: 800 };
   const w = new Writer();
   w.line("import { defineConfig, devices } from '@playwright/test';");
@@ -75,15 +111,12 @@ export function configFile(input: ExportInput, hasLogin: boolean): string {
   w.line('launchOptions: { executablePath: process.env.CHROMIUM_PATH || undefined },');
   w.close('},');
   w.open('projects: [');
-  if (hasLogin) w.line("{ name: 'setup', testMatch: /auth\\.setup\\.ts/ },");
   w.open('{');
   w.line("name: 'chromium',");
   w.open('use: {');
   w.line("...devices['Desktop Chrome'],");
   w.line(`viewport: { width: ${viewport.width}, height: ${viewport.height} },`);
-  if (hasLogin) w.line(`storageState: ${literal(AUTH_FILE)},`);
   w.close('},');
-  if (hasLogin) w.line("dependencies: ['setup'],");
   w.close('},');
   w.close('],');
   w.close('});');
@@ -142,9 +175,8 @@ export function readme(
     ...(input.login.mode === 'none'
       ? []
       : [
-          "- `tests/auth.setup.ts`: the project's login, run once by the `setup` project; it saves the signed-in state to `" +
-            AUTH_FILE +
-            '`, which every test starts from (the `chromium` project depends on `setup`)',
+          "- `tests/support/login.ts`: the project's login, and the signed-in `test` the specs import",
+          '- `tests/support/auth.ts`: the sign-in once per Playwright worker (a worker-scoped fixture), and which account of a pool each worker takes',
         ]),
     '- `tests/support/argus.ts`: how Argus finds what a step names (a button or link by its text, a field by its label or placeholder, a list item or row by the text it shows) and the checks Playwright has no single call for',
     "- `tests/support/env.ts`: the project's variables and secrets, read from environment variables",
@@ -159,8 +191,29 @@ export function readme(
       ? `Secrets (never exported: set them yourself): ${secrets.map((n) => `\`${n}\``).join(', ')}.`
       : 'No secrets.',
     '',
+    ...signingIn(input),
     'See docs/EXPORT.md in Argus for what each step becomes.',
     '',
   ];
   return lines.join('\n');
+}
+
+/** The README's section on the login: one sign-in per worker, and the pool of accounts. */
+function signingIn(input: ExportInput): string[] {
+  if (input.login.mode === 'none') return [];
+  const lines = [
+    '## Signing in',
+    '',
+    `Each Playwright worker signs in once, on its own, and keeps its storage state in \`${WORKER_AUTH_FILE}\` (Playwright empties \`test-results/\` when a run starts); every test of that worker starts from it. No two workers share a session, so tests running at the same time never read each other's flash messages, form tokens or carts.`,
+  ];
+  const [username, password, totp] = accountVariables(input.login);
+  if (username && password) {
+    const names = [username, password, ...(totp ? [totp] : [])];
+    lines.push(
+      '',
+      `One account per worker: set numbered accounts beside the plain names (${names.map((n) => `\`${n}_1\``).join(', ')}; ${names.map((n) => `\`${n}_2\``).join(', ')}; …, numbered from 1 with no gap) and the worker of parallel index i signs in with account (i mod n) + 1, its steps reading \`{{${username}}}\` and the others as that account's; without numbered ones every worker signs in with ${names.map((n) => `\`${n}\``).join(', ')}. With at least as many accounts as workers (\`--workers\`), each worker's data is its own.`,
+    );
+  }
+  lines.push('');
+  return lines;
 }

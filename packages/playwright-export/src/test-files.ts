@@ -1,10 +1,9 @@
-import { parseStep } from '@argus/protocol';
+import { type ProjectLogin, parseStep } from '@argus/protocol';
 import { importLine, literal, type Scope, stepTitle, str, todoComment, Writer, wrap } from './code-text';
 import type { ExportCase, ExportInput, ExportSuite } from './export-types';
-import { AUTH_FILE } from './project-files';
 import { translateStep } from './step-code';
 
-// The test files: a spec per suite (a test per case, a test.step per line) and the login's setup.
+// The test files: a spec per suite (a test per case, a test.step per line).
 
 interface Body {
   lines: string[];
@@ -13,8 +12,13 @@ interface Body {
   scope: Scope;
 }
 
-/** The body of a test (or the login setup): one `test.step` per line. */
-function writeSteps(steps: string[], builtinRunId: boolean, startAt: string | null, stepFn: string): Body {
+/** The body of a test (or of the recorded login): one `test.step` per line. */
+export function writeSteps(
+  steps: string[],
+  builtinRunId: boolean,
+  startAt: string | null,
+  stepFn: string,
+): Body {
   const scope: Scope = {
     builtinRunId,
     usesRunId: false,
@@ -68,8 +72,21 @@ function uniqueTitles(names: string[]): string[] {
   });
 }
 
-function importsOf(scope: { helpers: Set<string>; usesEnv: boolean }, base: string[]): string[] {
-  const out = [importLine([...base, ...[...scope.helpers].sort()], './support/argus')];
+/** Where the specs import `test` and `expect` from: signed in per worker when the project has a login. */
+function testModule(login: ProjectLogin): string {
+  return login.mode === 'none' ? './support/argus' : './support/login';
+}
+
+/** `test` and `expect` from where the project's sign-in is (tests/support/login.ts), the helpers from argus.ts. */
+function importsOf(scope: { helpers: Set<string>; usesEnv: boolean }, from: string): string[] {
+  const helpers = [...scope.helpers].sort();
+  const out =
+    from === './support/argus'
+      ? [importLine(['expect', 'test', ...helpers], from)]
+      : [
+          importLine(['expect', 'test'], from),
+          ...(helpers.length ? [importLine(helpers, './support/argus')] : []),
+        ];
   if (scope.usesEnv) out.push("import { env } from './support/env';");
   return out;
 }
@@ -107,63 +124,8 @@ export function specFile(suite: ExportSuite, input: ExportInput, builtinRunId: b
   const header = [
     `// ${suite.name}: exported from Argus (project "${input.project}", environment "${input.environment.name}").`,
     '// Each test is a saved test case; each test.step is one line of its steps.',
-    ...importsOf({ helpers, usesEnv }, ['expect', 'test']),
+    ...importsOf({ helpers, usesEnv }, testModule(input.login)),
     '',
   ];
   return { content: `${header.join('\n')}\n${body.toString()}`, todo, count };
-}
-
-export function authSetupFile(input: ExportInput, builtinRunId: boolean, root: boolean) {
-  const login = input.login;
-  const w = new Writer();
-  if (login.mode === 'credentials') {
-    const scope: Scope = {
-      builtinRunId,
-      usesRunId: false,
-      usesHealth: false,
-      helpers: new Set(),
-      usesEnv: true,
-    };
-    w.line("import { test as setup } from '@playwright/test';");
-    if (login.totp_secret) w.line("import { TOTP, URI } from 'otpauth';");
-    w.line("import { signIn } from './support/argus';");
-    w.line("import { env } from './support/env';");
-    w.line();
-    w.line('/** Signs in once, as Argus does before a run, and keeps the state every test starts from. */');
-    w.open("setup('sign in', async ({ page }) => {");
-    w.open('await signIn(page, {');
-    w.line(`url: ${str(login.login_url, scope)},`);
-    w.line(`username: env(${literal(login.username_variable)}),`);
-    w.line(`password: env(${literal(login.password_secret)}),`);
-    if (login.totp_secret) w.line(`code: () => totp(env(${literal(login.totp_secret)})),`);
-    w.close('});');
-    w.line(`await page.context().storageState({ path: ${literal(AUTH_FILE)} });`);
-    w.close('});');
-    if (login.totp_secret) {
-      w.line();
-      w.line('/** The current code of a TOTP secret: base32, or an otpauth:// URI. */');
-      w.open('function totp(secret: string): string {');
-      w.line("if (secret.startsWith('otpauth://')) return URI.parse(secret).generate();");
-      w.line("return new TOTP({ secret: secret.replace(/\\s+/g, '').toUpperCase() }).generate();");
-      w.close('}');
-    }
-    return { content: w.toString(), todo: 0, count: 0 };
-  }
-  if (login.mode !== 'steps') return null;
-  const steps = writeSteps(login.steps, builtinRunId, root ? '/' : './', 'setup');
-  const usesExpect = steps.lines.some((l) => l.includes('expect('));
-  const imports = [`import { ${usesExpect ? 'expect, ' : ''}test as setup } from '@playwright/test';`];
-  const helpers = [...steps.scope.helpers, ...(steps.scope.usesRunId ? ['makeRunId'] : [])].sort();
-  if (helpers.length) imports.push(importLine(helpers, './support/argus'));
-  if (steps.scope.usesEnv) imports.push("import { env } from './support/env';");
-  w.lines(imports);
-  w.line();
-  w.line("/** The project's recorded login, run once; every test starts from the state it leaves. */");
-  w.open("setup('sign in', async ({ page }) => {");
-  if (steps.scope.usesRunId) w.line('const runId = makeRunId();');
-  w.lines(steps.lines);
-  w.line(`await page.context().storageState({ path: ${literal(AUTH_FILE)} });`);
-  w.close('});');
-  const content = w.toString();
-  return { content, todo: steps.todo, count: steps.count };
 }

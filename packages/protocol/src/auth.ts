@@ -121,3 +121,16 @@ export type ChangePasswordResponse = z.infer<typeof ChangePasswordResponseSchema
 /** `POST /api/auth/register` answers 201 with a message and the new user (no token: the user signs in). */
 export const RegisterResponseSchema = z.object({ message: z.string(), user: UserSchema });
 export type RegisterResponse = z.infer<typeof RegisterResponseSchema>;
+
+/** GET /api/auth/sso: whether the login page offers single sign-on, and the provider's name (docs/SSO.md). */
+export const SsoStatusSchema = z.object({ enabled: z.boolean(), name: z.string().nullable() });
+export type SsoStatus = z.infer<typeof SsoStatusSchema>;
+
+/** GET /api/auth/sso/callback: the provider's answer (RFC 6749 §4.1.2): a code, or an error. */
+export const SsoCallbackQuerySchema = z.object({
+  code: z.string().max(4096).optional(),
+  state: z.string().max(512).optional(),
+  iss: z.string().max(2048).optional(),
+  error: z.string().max(256).optional(),
+  error_description: z.string().max(2048).optional(),
+});

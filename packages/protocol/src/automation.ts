@@ -7,6 +7,7 @@ import {
   TimestampSchema,
 } from './common';
 import { ModelUsageSchema } from './models';
+import { SuiteCheckSchema } from './suite-check';
 
 export const TestModeSchema = z.enum(['full', 'command']);
 export type TestMode = z.infer<typeof TestModeSchema>;
@@ -363,6 +364,8 @@ export const ExplorationSummarySchema = z.object({
   ended: z.enum(['complete', 'actions', 'time', 'stopped']),
   /** What was not tried because the budget ran out, in words (the first 20). */
   skipped: z.array(z.string().max(500)).max(20),
+  /** How the cases written from it were checked, and which were dropped (absent when not checked). */
+  checked: SuiteCheckSchema.optional(),
 });
 export type ExplorationSummary = z.infer<typeof ExplorationSummarySchema>;
 

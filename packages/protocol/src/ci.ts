@@ -40,15 +40,18 @@ export const ApiTokenCreatedSchema = ApiTokenSchema.extend({ token: z.string() }
 export type ApiTokenCreated = z.infer<typeof ApiTokenCreatedSchema>;
 
 /**
- * How a run stands: running, or one of its ends. `completed`: every case ran (some may have failed);
- * `failed`: cancelled, or the project's sign-in failed; `interrupted`: the server stopped under it.
+ * How a run stands: `queued` (waiting its turn: its organization's ORG_MAX_CONCURRENT_RUNS or the
+ * server's browsers are all in use; `queue_position` says how many start before it), `pending`
+ * (about to start), `running`, or one of its ends. `completed`: every case ran (some may have
+ * failed); `failed`: cancelled (a queued run cancelled never starts), or the project's sign-in
+ * failed; `interrupted`: the server stopped under it.
  */
-export const RunStatusSchema = TestRunStatusSchema;
+export const RunStatusSchema = z.enum([...TestRunStatusSchema.options, 'queued']);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 /** True once a run will change no more. */
 export function isRunOver(status: string): boolean {
-  return status !== 'pending' && status !== 'running';
+  return status !== 'pending' && status !== 'running' && status !== 'queued';
 }
 
 /**
@@ -90,6 +93,11 @@ export const RunReportSchema = z.object({
   engine: z.string().nullable(),
   /** Who or what started it: the screens, the API (a token or the CLI), or a schedule. */
   trigger: z.string().nullable(),
+  /**
+   * While `status` is `queued`: how many runs and generations start before it (its organization's
+   * and others', taking turns; docs/CI.md#runs-wait-their-turn). Absent otherwise.
+   */
+  queue_position: z.number().int().min(0).optional(),
   started_at: z.string().nullable(),
   completed_at: z.string().nullable(),
   /** Seconds. */
@@ -109,8 +117,9 @@ export type RunReport = z.infer<typeof RunReportSchema>;
 
 /**
  * The events of `GET /api/runs/{id}/events` (server-sent events, `event:` is the type, `data:` the
- * JSON): the run as it stands when the stream opens, each case as it finishes, then the run's end,
- * after which the stream closes.
+ * JSON): the run as it stands when the stream opens (and again each time a queued run's place
+ * changes, and when it starts), each case as it finishes, then the run's end, after which the
+ * stream closes.
  */
 export const RunEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run'), run: RunReportSchema }),

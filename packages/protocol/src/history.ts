@@ -131,6 +131,11 @@ export type CaseComparison = z.infer<typeof CaseComparisonSchema>;
  */
 export const RunComparisonSchema = z.object({
   run: HistoryItemSchema,
+  /**
+   * Who started the run, by username, kept after they leave the organization; null for a schedule's
+   * run or when the account is gone.
+   */
+  started_by: z.string().nullable(),
   previous: HistoryItemSchema.nullable(),
   cases: z.array(CaseComparisonSchema),
   counts: z.object({

@@ -257,10 +257,11 @@ describe('one socket for every screen: sessions, requests, features, version', (
           data: { url: 'ftp://x', session_id: 's1' },
         }),
       ),
-    ).toEqual({ feature: 'automation', session_id: 's1', request_id: 'r9' });
+    ).toEqual({ type: 'run_all_tests', feature: 'automation', session_id: 's1', request_id: 'r9' });
     expect(
       describeClientFrame(JSON.stringify({ type: 'start_conversation', data: { session_id: 7 } })),
     ).toEqual({
+      type: 'start_conversation',
       feature: 'conversational',
       session_id: null,
     });

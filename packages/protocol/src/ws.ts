@@ -120,6 +120,8 @@ export const WS_CLOSE_REASONS = {
   },
   /** A larger frame than WS_MAX_PAYLOAD_BYTES after authentication. */
   tooLarge: { code: WS_CLOSE.messageTooBig, reason: 'Message too large (WS_MAX_PAYLOAD_BYTES)' },
+  /** The user was removed from the organization the socket acted in; a new socket acts in their own. */
+  memberRemoved: { code: WS_CLOSE.policyViolation, reason: 'You were removed from this organization' },
   /** The user has MAX_SOCKETS_PER_USER sockets open already. */
   tooManySocketsForUser: {
     code: WS_CLOSE.tryAgainLater,
@@ -176,7 +178,14 @@ const msg = <T extends string, D extends z.ZodType>(type: T, data: D) =>
 
 // ---- client → server -------------------------------------------------------------------------
 
-export const AuthMessageSchema = msg('auth', z.object({ token: z.string().max(4096) }));
+/**
+ * `organization_id`: the organization the socket acts in (the sidebar's choice); absent, or one the
+ * user is not a member of: their personal organization.
+ */
+export const AuthMessageSchema = msg(
+  'auth',
+  z.object({ token: z.string().max(4096), organization_id: z.string().max(100).optional() }),
+);
 
 export const GenerateTestCasesSchema = msg('generate_test_cases', GenerateTestCasesDataSchema);
 export const CommandGenerateTestCasesSchema = msg(
@@ -275,6 +284,8 @@ export function sessionIdOf(message: ClientMessage): string | null {
  * and plausible.
  */
 export function describeClientFrame(raw: string): {
+  /** The message's type, when it names one a client may send. */
+  type?: ClientMessageType;
   feature: Feature;
   session_id: string | null;
   request_id?: string;
@@ -298,6 +309,7 @@ export function describeClientFrame(raw: string): {
   const session = SessionIdSchema.min(1).safeParse(data.session_id);
   const request = RequestIdSchema.safeParse(frame.request_id);
   return {
+    ...(Object.hasOwn(CLIENT_MESSAGE_FEATURE, type) ? { type: type as ClientMessageType } : {}),
     feature,
     session_id: session.success ? session.data : null,
     ...(request.success ? { request_id: request.data } : {}),
@@ -328,6 +340,20 @@ export const SocketErrorSchema = z.object({
 });
 export type SocketError = z.infer<typeof SocketErrorSchema>;
 
+/**
+ * `automation_queued`: a generation or run waits its turn (its organization's ORG_MAX_CONCURRENT_RUNS
+ * or the server's browsers are all in use) and is never refused; sent when it enters the line and
+ * each time its place changes. `ahead`: how many start before it. It starts with `generation_started`
+ * or `execution_started` as usual.
+ */
+export const AutomationQueuedDataSchema = z.object({
+  kind: z.enum(['generating', 'running']),
+  ahead: z.number().int().min(0),
+  /** The run's row when it has one already (a saved suite's run). */
+  test_run_id: z.string().nullable().optional(),
+});
+export type AutomationQueuedData = z.infer<typeof AutomationQueuedDataSchema>;
+
 export const ServerMessageSchema = z.discriminatedUnion('type', [
   /** Sent once a socket is authenticated. Not in the spec: lets a client know it may send. */
   serverMsg(
@@ -347,6 +373,8 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   serverMsg('execution_stopping', ExecutionStoppingDataSchema),
   /** Not in the spec: the answer to get_automation_status when something is under way. */
   serverMsg('automation_in_progress', AutomationInProgressSchema),
+  /** Not in the spec: the work waits its turn, `ahead` start before it (docs/CI.md#runs-wait-their-turn). */
+  serverMsg('automation_queued', AutomationQueuedDataSchema),
   serverMsg('test_progress', TestProgressDataSchema),
   serverMsg('step_update', StepUpdateDataSchema),
   serverMsg('test_completed', TestCompletedDataSchema),
@@ -390,6 +418,7 @@ export const SERVER_MESSAGE_FEATURE: Record<Exclude<ServerMessageType, 'error'>,
   execution_started: 'automation',
   execution_stopping: 'automation',
   automation_in_progress: 'automation',
+  automation_queued: 'automation',
   test_progress: 'automation',
   step_update: 'automation',
   test_completed: 'automation',

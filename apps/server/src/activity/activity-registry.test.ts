@@ -123,4 +123,59 @@ describe('ActivityRegistry', () => {
     expect(log.error).toHaveBeenCalled();
     expect(budget.inUse('u1')).toBe(0);
   });
+
+  it("a refusal for the user's browsers names the work holding them and where to stop it", () => {
+    const registry = new ActivityRegistry({ browsers: new BrowserBudget(1), log });
+    registry.begin(
+      {
+        userId: 'u1',
+        feature: 'conversational',
+        kind: 'live',
+        sessionId: 's-live',
+        browsers: 1,
+        progress: null,
+      },
+      untilStopped,
+    );
+    const another = () =>
+      registry.begin(
+        {
+          userId: 'u1',
+          feature: 'conversational',
+          kind: 'live',
+          sessionId: 's2',
+          browsers: 1,
+          progress: null,
+        },
+        untilStopped,
+      );
+    expect(another).toThrow(
+      /MAX_BROWSERS_PER_USER.*Held by a live browser on the Conversational screen \(1 browser, session s-live\): stop it there/,
+    );
+  });
+
+  it("work that waited in a line holds the browsers the line granted, not the user's, and gives them back", async () => {
+    const budget = new BrowserBudget(1);
+    const registry = new ActivityRegistry({ browsers: budget, log });
+    const released: number[] = [];
+    const lease = (browsers: number) => ({ browsers, release: () => void released.push(browsers) });
+    const runs = [2, 2].map((browsers) =>
+      registry.begin(
+        {
+          userId: 'u1',
+          feature: 'automation',
+          kind: 'running',
+          sessionId: null,
+          browsers,
+          progress: null,
+          lease: lease(browsers),
+        },
+        untilStopped,
+      ),
+    );
+    expect(runs.map((run) => run.browsers)).toEqual([2, 2]);
+    expect(budget.inUse('u1')).toBe(0);
+    await registry.shutdown('automation');
+    expect(released).toEqual([2, 2]);
+  });
 });

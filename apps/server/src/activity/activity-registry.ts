@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { AppError } from '../errors';
 import type { BrowserBudget } from '../limits/quotas';
 
 /** The capabilities whose work runs on the server, holds browsers, and is followed by a user's tabs. */
@@ -35,8 +36,13 @@ export interface BeginOptions<P, K extends string> {
   browsers: number;
   progress: P;
   /**
+   * Browsers granted already, by a line the work waited in (run-lines/run-line.ts): used instead of
+   * the user's budget, and released when the work is over. Automation's runs and generations come so.
+   */
+  lease?: { readonly browsers: number; release(): void };
+  /**
    * Whether the new work may run beside `existing` work of the same user: the refusal to throw, or
-   * null. Automation refuses beside any other automation work (one generation or run at a time).
+   * null. A design comparison refuses beside another of the user's.
    */
   conflict?: (existing: Activity) => Error | null;
 }
@@ -48,7 +54,8 @@ interface Entry extends Activity {
 
 /**
  * What is under way, per user: work begins here (taking its browsers from the user's budget, refused
- * when they are all busy or when it conflicts with work already under way), is found here by the
+ * with what holds them when they are all busy or when it conflicts with work already under way, or
+ * with browsers a line granted it already), is found here by the
  * user's other tabs and by stop and clean-up requests, and leaves when it is over. Shared by every
  * capability that runs work on the server.
  */
@@ -91,7 +98,9 @@ export class ActivityRegistry {
     work: (activity: Activity<P, K>) => Promise<void>,
   ): Activity<P, K> {
     const { userId } = options;
-    const lease = this.deps.browsers.take(userId, options.browsers);
+    const lease = options.lease
+      ? { count: options.lease.browsers, release: () => options.lease?.release() }
+      : this.takeBrowsers(userId, options.browsers);
     for (const existing of this.byUser.get(userId) ?? []) {
       const refusal = options.conflict?.(existing);
       if (refusal) {
@@ -132,6 +141,24 @@ export class ActivityRegistry {
     return activity;
   }
 
+  /**
+   * Browsers from the user's budget, or BROWSER_LIMIT_REACHED saying which of the user's work holds
+   * them (feature and session), so they know where to stop it instead of waiting blind.
+   */
+  private takeBrowsers(userId: string, wanted: number): { count: number; release: () => void } {
+    try {
+      return this.deps.browsers.take(userId, wanted);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'BROWSER_LIMIT_REACHED') throw error;
+      const holders = this.list(userId).map(describeHolder);
+      if (holders.length === 0) throw error;
+      throw new AppError(
+        'BROWSER_LIMIT_REACHED',
+        `${error.message} Held by ${holders.join('; ')}: stop it there (its tab's Stop button), or wait for it to end.`,
+      );
+    }
+  }
+
   /** Stops one piece of work: its signal fires; resolves when it is over. */
   async stop(activity: Activity): Promise<void> {
     (activity as Entry).controller.abort();
@@ -147,4 +174,18 @@ export class ActivityRegistry {
     await Promise.all(stopping.map((entry) => entry.done));
     return stopping;
   }
+}
+
+/** What holds a user's browsers, in their words: "a live browser (session 3f2a…)". */
+function describeHolder(activity: Activity): string {
+  const what =
+    activity.feature === 'conversational'
+      ? 'a live browser on the Conversational screen'
+      : activity.feature === 'design'
+        ? 'a design comparison'
+        : activity.kind === 'generating'
+          ? 'a generation on the Automation screen'
+          : 'a test run on the Automation screen';
+  const browsers = `${activity.browsers} browser${activity.browsers === 1 ? '' : 's'}`;
+  return `${what} (${browsers}${activity.sessionId ? `, session ${activity.sessionId}` : ''})`;
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { ApiTokenRow, Repositories, UserRow } from '@argus/db';
+import type { ApiTokenRow, OrgOfMember, Repositories, UserRow } from '@argus/db';
 import {
   API_TOKEN_PREFIX,
   type ApiToken,
@@ -40,7 +40,7 @@ function view(row: ApiTokenRow): ApiToken {
 }
 
 /**
- * Personal API tokens (docs/CI.md#api-tokens): made in Settings, shown once, stored as a hash,
+ * API tokens (docs/CI.md#api-tokens), each acting as a member or a service account of one organization: made in Settings, shown once, stored as a hash,
  * accepted as `Authorization: Bearer` on the REST API with the scope they were given.
  */
 export class ApiTokenService {
@@ -49,13 +49,15 @@ export class ApiTokenService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async list(userId: string): Promise<ApiToken[]> {
-    return (await this.repos.apiTokens.list(userId)).map(view);
+  /** The tokens acting as `userId` in the organization. */
+  async list(orgId: string, userId: string): Promise<ApiToken[]> {
+    return (await this.repos.apiTokens.list(orgId, userId)).map(view);
   }
 
-  async create(userId: string, input: ApiTokenCreate): Promise<ApiTokenCreated> {
+  /** A token acting as `userId` (a member, or a service account) in the organization. */
+  async create(orgId: string, userId: string, input: ApiTokenCreate): Promise<ApiTokenCreated> {
     const { name, scope, expires_in_days } = ApiTokenCreateSchema.parse(input);
-    const existing = await this.repos.apiTokens.list(userId);
+    const existing = await this.repos.apiTokens.list(orgId, userId);
     if (existing.length >= MAX_TOKENS_PER_USER) {
       throw new AppError(
         'BAD_REQUEST',
@@ -64,6 +66,7 @@ export class ApiTokenService {
     }
     const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
     const row = await this.repos.apiTokens.create(userId, {
+      org_id: orgId,
       name,
       scope,
       token_hash: tokenHash(token),
@@ -73,23 +76,34 @@ export class ApiTokenService {
     return { ...view(row), token };
   }
 
-  async revoke(userId: string, id: string): Promise<ApiToken> {
-    const row = await this.repos.apiTokens.revoke(userId, id);
+  /** Revokes a token of the organization: only one acting as `userId` when given (a member's own). */
+  async revoke(orgId: string, id: string, userId?: string): Promise<ApiToken> {
+    const row = await this.repos.apiTokens.revoke(orgId, id, userId);
     if (!row) throw new AppError('TOKEN_NOT_FOUND');
     return view(row);
   }
 
-  /** The token's owner and scope; 401 with the reason for an unknown, revoked or expired token. */
-  async authenticate(token: string): Promise<{ user: UserRow; scope: TokenScope; tokenId: string }> {
+  /**
+   * Who the token acts as, in which organization, with which scope; 401 with the reason for an
+   * unknown, revoked or expired token. The caller checks the membership (a member removed).
+   */
+  async authenticate(token: string): Promise<{
+    user: UserRow;
+    orgId: string;
+    /** Their membership of the token's organization, read with the token; none once they left. */
+    membership: OrgOfMember | undefined;
+    scope: TokenScope;
+    tokenId: string;
+  }> {
     const found = await this.repos.apiTokens.findByHash(tokenHash(token));
     if (!found) throw new AppError('INVALID_TOKEN');
-    const { token: row, user } = found;
+    const { token: row, user, membership } = found;
     if (row.revoked_at) throw new AppError('INVALID_TOKEN', 'This API token has been revoked');
     const now = this.now();
     if (row.expires_at && row.expires_at.getTime() <= now.getTime()) {
       throw new AppError('INVALID_TOKEN', 'This API token has expired');
     }
     await this.repos.apiTokens.touch(row.id, now, LAST_USED_RESOLUTION_MS);
-    return { user, scope: row.scope as TokenScope, tokenId: row.id };
+    return { user, orgId: row.org_id, membership, scope: row.scope as TokenScope, tokenId: row.id };
   }
 }

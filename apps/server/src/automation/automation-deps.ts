@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Activity, ActivityRegistry } from '../activity/activity-registry';
 import type { Config } from '../config';
 import type { UserChannel } from '../realtime/user-channel';
+import type { RunLine } from '../run-lines/run-line';
 import type { RunRecorder } from '../runs/run-recorder';
 import type { AutomationProgress } from './automation-progress';
 import type { EngineResolver } from './engines';
@@ -29,14 +30,21 @@ export interface AutomationDeps {
     | 'exploreTimeBudgetMs'
     | 'exploreBehaviourMaxActions'
     | 'exploreBehaviourTimeBudgetMs'
+    | 'generationCheckRuns'
     | 'automationParallelism'
+    | 'maxBrowsersPerUser'
     | 'stepTimeoutMs'
     | 'testTimeoutMs'
     | 'maxCasesPerRun'
     | 'maxStepsPerCase'
   >;
-  /** What is under way per user: one generation or run of automation at a time. */
+  /** What is under way per user (any number of runs and generations, each with the browsers it holds). */
   activities: ActivityRegistry;
+  /**
+   * Where runs and generations wait their turn: ORG_MAX_CONCURRENT_RUNS per organization, the
+   * server's MAX_BROWSERS in all, organizations' lines taking turns (run-lines/run-line.ts).
+   */
+  line: RunLine;
   /** Writes the runs, results, logs and screenshots as they happen. */
   recorder: RunRecorder;
   /**
@@ -62,6 +70,15 @@ export interface AutomationDeps {
    * notifications go out from here. Its failures are logged, never the run's.
    */
   savedRunFinished?: (userId: string, runId: string) => Promise<void>;
+}
+
+/**
+ * Who asks for the work: the user it runs as, and the organization whose line it waits in (over HTTP
+ * `currentOrg(request).id`; on the socket, for now, the user's personal organization, whose id is theirs).
+ */
+export interface Actor {
+  userId: string;
+  orgId: string;
 }
 
 /** Who or what started a run (recorded with it): the screens, the API (a token, the CLI), a schedule. */

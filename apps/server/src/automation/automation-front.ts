@@ -19,6 +19,16 @@ export interface AutomationFront {
   activeSession(userId: string): Awaitable<string | null | undefined>;
   /** The test run the user's run under way records into, if one does. */
   activeRun(userId: string): Awaitable<string | undefined>;
+  /**
+   * How many start before the run recorded as `runId` while it waits its turn (the run API's
+   * `queue_position`); null when it does not wait (started, over, or not known here).
+   */
+  queuePlace(runId: string): Awaitable<number | null>;
+  /**
+   * The run API's cancel: `left` when the run waited its turn (it never starts; recorded stopped),
+   * `stopping` when it was going and is asked to stop, null when it is neither here.
+   */
+  cancel(userId: string, runId: string): Promise<'left' | 'stopping' | null>;
   /** For a socket that connects while something is under way: where it stands, or null. */
   inProgress(userId: string): Awaitable<ServerMessageInput | null>;
   /** `automation_video`: the frames of the user's run go to their sockets watching `sessionId`, or stop. */

@@ -35,6 +35,11 @@ export class AutomationMessages {
     this.emit = addressed(send, sessionId);
   }
 
+  /** The work waits its turn: `ahead` start before it (docs/CI.md#runs-wait-their-turn). */
+  queued(kind: 'generating' | 'running', ahead: number, runId: string | null = null): void {
+    this.emit({ type: 'automation_queued', data: { kind, ahead, test_run_id: runId } });
+  }
+
   progress(message: string): void {
     this.emit({ type: 'progress_update', data: { message } });
   }

@@ -10,6 +10,11 @@ export const seconds = (ms: number) => Math.round(ms / 10) / 100;
 
 /** What the work was asked for, as automation_in_progress repeats it. */
 export interface AutomationWork {
+  /**
+   * The organization the work's records belong to (its project, its run rows, its screenshots):
+   * the actor's organization, not the user who asked.
+   */
+  ownerId: string;
   url: string;
   test_mode: TestMode;
   command: string | null;

@@ -11,8 +11,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { ActivityRegistry } from '../activity/activity-registry';
 import { BrowserBudget } from '../limits/quotas';
+import { RunLine } from '../run-lines/run-line';
 import type { RunRecorder } from '../runs/run-recorder';
 import { AutomationService, type BehaviourExplorer, type TestExecutor } from './automation-service';
+
+/** The user, in their personal organization (whose id is theirs). */
+const U1 = { userId: 'u1', orgId: 'u1' };
 
 const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() } as unknown as FastifyBaseLogger;
 const config = {
@@ -20,11 +24,13 @@ const config = {
   exploreTimeBudgetMs: 1000,
   exploreBehaviourMaxActions: 6,
   exploreBehaviourTimeBudgetMs: 2000,
+  generationCheckRuns: 2,
   automationParallelism: 2,
   stepTimeoutMs: 1000,
   testTimeoutMs: 5000,
   maxCasesPerRun: 100,
   maxStepsPerCase: 100,
+  maxBrowsersPerUser: 2,
 };
 
 const testCase = (name: string): TestCase => ({
@@ -67,6 +73,7 @@ function fakeRecorder() {
         `result ${c.test_name} ${outcome.status}${attempts > 1 ? ` after ${attempts} attempts` : ''}`,
       );
     },
+    ended: () => undefined,
     complete: async () => void writes.push('complete'),
     note: async () => undefined,
     stopped: async () => void writes.push('stopped'),
@@ -119,6 +126,8 @@ function service(
     pages?: PageObservation[];
     /** Recorder methods replaced (a database that fails). */
     recorder?: Partial<Record<keyof RunRecorder, unknown>>;
+    /** The line work waits its turn in. */
+    line?: RunLine;
   } = {},
 ) {
   const { writes, recorder: fake } = fakeRecorder();
@@ -134,6 +143,7 @@ function service(
   const automation = new AutomationService({
     config,
     activities: new ActivityRegistry({ browsers: new BrowserBudget(2), log }),
+    line: overrides.line ?? new RunLine({ browsers: 4, perOrg: 2 }),
     recorder,
     browsers: { explore, exploreBehaviours: overrides.exploreBehaviours },
     runTest: overrides.runTest ?? executor,
@@ -148,11 +158,7 @@ function service(
 describe('AutomationService (explorer, planner and executor injected)', () => {
   it('generates: explores, plans, records the suite and hands out its cases', async () => {
     const { automation, writes, explore, sent, send, types } = service();
-    const { done } = await automation.generate(
-      'u1',
-      { url: 'https://shop.example/', session_id: 's1' },
-      send,
-    );
+    const { done } = await automation.generate(U1, { url: 'https://shop.example/', session_id: 's1' }, send);
     await done;
     expect(explore).toHaveBeenCalledWith('https://shop.example/', expect.objectContaining({ maxPages: 3 }));
     expect(types()).toEqual([
@@ -183,11 +189,7 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
       exploreBehaviours,
       planner: { engine: 'fake planner', generate },
     });
-    const { done } = await automation.generate(
-      'u1',
-      { url: 'https://shop.example/', session_id: 's1' },
-      send,
-    );
+    const { done } = await automation.generate(U1, { url: 'https://shop.example/', session_id: 's1' }, send);
     await done;
     expect(exploreBehaviours).toHaveBeenCalledWith(
       'https://shop.example/',
@@ -218,11 +220,7 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
       exploreBehaviours,
       planner: { engine: 'fake planner', generate },
     });
-    const { done } = await automation.generate(
-      'u1',
-      { url: 'https://shop.example/', session_id: 's1' },
-      send,
-    );
+    const { done } = await automation.generate(U1, { url: 'https://shop.example/', session_id: 's1' }, send);
     await exploring;
     await automation.stop('u1', send);
     await done;
@@ -243,7 +241,7 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
     };
     const { automation, writes, sent, send } = service({ planner });
     const { done } = await automation.generate(
-      'u1',
+      U1,
       { url: 'https://shop.example/', session_id: 's1', command: 'the weather' },
       send,
     );
@@ -260,11 +258,7 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
   it('a generation that explored nothing says so, not that the page has nothing to test', async () => {
     const nothing: Planner = { engine: 'fake planner', generate: async () => [] };
     const { automation, writes, sent, send } = service({ planner: nothing, pages: [] });
-    const { done } = await automation.generate(
-      'u1',
-      { url: 'https://shop.example/', session_id: 's1' },
-      send,
-    );
+    const { done } = await automation.generate(U1, { url: 'https://shop.example/', session_id: 's1' }, send);
     await done;
     expect(writes).toEqual([]);
     const error = sent.at(-1);
@@ -285,11 +279,7 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
     } as unknown as PageObservation;
     const nothing: Planner = { engine: 'fake planner', generate: async () => [] };
     const { automation, sent, send } = service({ planner: nothing, pages: [blank] });
-    const { done } = await automation.generate(
-      'u1',
-      { url: 'https://shop.example/', session_id: 's1' },
-      send,
-    );
+    const { done } = await automation.generate(U1, { url: 'https://shop.example/', session_id: 's1' }, send);
     await done;
     expect(messageOf(sent.at(-1))).toMatch(/^https:\/\/shop\.example\/ opened but showed nothing/);
   });
@@ -302,7 +292,7 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
     };
     const { automation, sent, send } = service({ runTest: queued });
     const { done } = await automation.run(
-      'u1',
+      U1,
       {
         url: 'https://shop.example/',
         test_cases: [testCase('Home loads')],
@@ -333,7 +323,7 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
     };
     const { automation, writes, sent, send } = service({ runTest: slow });
     const { done } = await automation.run(
-      'u1',
+      U1,
       {
         url: 'https://shop.example/',
         test_cases: [testCase('Home loads'), testCase('Broken')],
@@ -388,7 +378,7 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
       recorder: { recordResult: unreachable, failed: unreachable },
     });
     const { done } = await automation.run(
-      'u1',
+      U1,
       {
         url: 'https://shop.example/',
         test_cases: [testCase('Home loads')],
@@ -417,7 +407,7 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
     };
     const { automation, writes, sent, send } = service({ runTest: flakyOnce });
     const { done } = await automation.run(
-      'u1',
+      U1,
       {
         url: 'https://shop.example/',
         test_cases: [testCase('Flaky'), testCase('Broken')],
@@ -445,7 +435,7 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
     expect(of('Broken')).toEqual(['screenshot Broken 0', 'result Broken failed after 3 attempts']);
   });
 
-  it('refuses a second piece of work while one goes on, and stops the one under way', async () => {
+  it('a second piece of work while one goes on waits its turn, told its place, and starts when the first is stopped', async () => {
     const untilStopped: TestExecutor = (_c, options) =>
       new Promise((resolve) =>
         options.signal?.addEventListener('abort', () =>
@@ -460,23 +450,43 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
           }),
         ),
       );
-    const { automation, writes, sent, send } = service({ runTest: untilStopped });
+    // One piece of work at a time for the organization.
+    const { automation, writes, sent, send } = service({
+      runTest: untilStopped,
+      line: new RunLine({ browsers: 4, perOrg: 1 }),
+    });
     await automation.run(
-      'u1',
-      { url: 'https://shop.example/', test_cases: [testCase('Home loads')], test_mode: 'full' },
+      U1,
+      {
+        url: 'https://shop.example/',
+        test_cases: [testCase('Home loads')],
+        test_mode: 'full',
+        session_id: 's1',
+      },
       send,
     );
-    await expect(automation.generate('u1', { url: 'https://shop.example/' }, send)).rejects.toThrow(
-      'A test run is already in progress. Stop it before starting another.',
+    const generation = await automation.generate(
+      U1,
+      { url: 'https://shop.example/', session_id: 's2' },
+      send,
     );
+    expect(sent.find((m) => m.type === 'automation_queued')).toEqual({
+      type: 'automation_queued',
+      session_id: 's2',
+      data: { kind: 'generating', ahead: 0, test_run_id: null },
+    });
     await vi.waitFor(() => expect(automation.activeRun('u1')).toBe('run-1'));
-    await automation.stop('u1', send);
+    expect(sent.some((m) => m.type === 'generation_started')).toBe(false);
+    await automation.stop('u1', send, 's1');
     expect(sent.map((m) => m.type).filter((t) => t.startsWith('execution'))).toEqual([
       'execution_started',
       'execution_stopping',
       'execution_stopped',
     ]);
-    expect(writes.at(-1)).toBe('stopped');
+    expect(writes).toContain('stopped');
+    // Its turn came: the generation ran to its end.
+    await generation.done;
+    expect(sent.find((m) => m.type === 'generation_started')?.session_id).toBe('s2');
     expect(automation.isBusy('u1')).toBe(false);
   });
 
@@ -497,7 +507,7 @@ describe('AutomationService (explorer, planner and executor injected)', () => {
       );
     const { automation, writes, send } = service({ runTest: untilStopped });
     await automation.run(
-      'u1',
+      U1,
       { url: 'https://shop.example/', test_cases: [testCase('Home loads')], test_mode: 'full' },
       send,
     );

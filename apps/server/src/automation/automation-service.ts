@@ -1,10 +1,9 @@
 import { QueuePositions, queuedMessage } from '@argus/engine';
 import type { ClientMessageOf, ServerMessageInput } from '@argus/protocol';
-import { AppError } from '../errors';
 import type { Send } from '../realtime/user-channel';
-import type { AutomationActivity, AutomationDeps, AutomationKind, Progress } from './automation-deps';
+import type { Actor, AutomationActivity, AutomationDeps, AutomationKind, Progress } from './automation-deps';
 import { AutomationMessages, inProgressMessage } from './automation-messages';
-import { AutomationProgress, type AutomationWork } from './automation-progress';
+import type { AutomationProgress } from './automation-progress';
 import { AutomationVideo, type FrameSink } from './automation-video';
 import { runCases, type Tally } from './case-pool';
 import { checkGeneration, generateCases } from './generation';
@@ -14,8 +13,10 @@ import { endRun, runFailed } from './run-end';
 import { checkRun, type RunData, type RunRequest, type StartedRun } from './run-request';
 import { prepareRun, recordRun } from './run-start';
 import { type SavedRunIds, SavedSuiteRuns } from './saved-suite-runs';
+import { type WaitingWork, WorkTurns } from './work-turns';
 
 export type {
+  Actor,
   AutomationDeps,
   BehaviourExplorer,
   RunTrigger,
@@ -26,8 +27,9 @@ export type { RunControl, RunNotice } from './run-control';
 export { type RunOrigin, savedRunName } from './run-origin';
 
 /**
- * Generation and execution for the automation screen: checks a request, begins the work in the
- * activity registry, and drives generateSuite (@argus/ai, the pipeline the mutation test measures)
+ * Generation and execution for the automation screen: checks a request, puts the work in its
+ * organization's line (work-turns.ts; it waits its turn, told its place, never refused for being
+ * busy), begins it in the activity registry when its turn comes, and drives generateSuite (@argus/ai, the pipeline the mutation test measures)
  * over the browser work and planner it is given, then the test executor, while the run recorder
  * writes everything as it happens (a closed tab loses nothing). Messages go to every open socket of
  * the user.
@@ -41,10 +43,12 @@ export { type RunOrigin, savedRunName } from './run-origin';
 export class AutomationService {
   private readonly video = new AutomationVideo();
   private readonly savedSuites: SavedSuiteRuns;
+  private readonly turns: WorkTurns;
 
   constructor(private readonly deps: AutomationDeps) {
-    this.savedSuites = new SavedSuiteRuns(deps, (userId, data, send, control) =>
-      this.run(userId, data, send, control),
+    this.turns = new WorkTurns(deps);
+    this.savedSuites = new SavedSuiteRuns(deps, (actor, data, send, control) =>
+      this.run(actor, data, send, control),
     );
   }
 
@@ -66,107 +70,102 @@ export class AutomationService {
     return this.deps.activities.find<AutomationProgress, AutomationKind>(userId, 'automation');
   }
 
+  /** The user's automation work going, oldest first. */
+  private going(userId: string): AutomationActivity[] {
+    return this.deps.activities.list(userId, { feature: 'automation' }) as AutomationActivity[];
+  }
+
+  /** Whether the user has automation work going or waiting its turn. */
   isBusy(userId: string): boolean {
-    return this.current(userId) !== undefined;
+    return this.current(userId) !== undefined || this.turns.waitingOf(userId).length > 0;
   }
 
-  /** The session of the work under way: undefined when nothing is, null when it names none. */
+  /** The session of the work under way (else waiting): undefined when nothing is, null when it names none. */
   activeSession(userId: string): string | null | undefined {
-    return this.current(userId)?.sessionId;
+    return this.current(userId)?.sessionId ?? this.turns.waitingOf(userId)[0]?.sessionId;
   }
 
-  /** The test run the user's run under way records into, if one does. */
+  /** The test run the user's (first) run under way records into, if one does. */
   activeRun(userId: string): string | undefined {
     return this.current(userId)?.progress.runId;
   }
 
-  /** For a socket that connects while something is under way: where it stands, or null. */
+  /** How many start before the run recorded as `runId` while it waits its turn; null when it does not wait. */
+  queuePlace(runId: string): number | null {
+    return this.turns.placeOfRun(runId);
+  }
+
+  /** For a socket that connects while something is under way or waiting: where it stands, or null. */
   inProgress(userId: string): ServerMessageInput | null {
     const activity = this.current(userId);
-    if (!activity || activity.signal.aborted) return null;
+    if (!activity || activity.signal.aborted) return this.turns.queuedMessage(userId);
     const data = activity.progress.snapshot(activity.kind, activity.startedAt, (id) =>
-      this.deps.recorder.screenshotUrl(id, userId),
+      this.deps.recorder.screenshotUrl(id, activity.progress.work.ownerId),
     );
     return data ? inProgressMessage(activity.sessionId, data) : null;
   }
 
   /**
-   * Begins work that holds up to `browsers` browser contexts. Refused when the user's browsers are
-   * all busy (MAX_BROWSERS_PER_USER), and while other automation work of theirs goes on.
+   * Browsers one piece of work would like: `wanted`, within MAX_BROWSERS_PER_USER. It waits its turn
+   * in its organization's line for them (never refused), then starts with what is free, at least one.
    */
-  private begin(
-    userId: string,
-    kind: AutomationKind,
-    work: AutomationWork,
-    browsers: number,
-    body: (activity: AutomationActivity) => Promise<void>,
-  ): AutomationActivity {
-    return this.deps.activities.begin(
-      {
-        userId,
-        feature: 'automation',
-        kind,
-        sessionId: work.session_id,
-        browsers,
-        progress: new AutomationProgress(work),
-        conflict: (busy) =>
-          busy.feature !== 'automation'
-            ? null
-            : new AppError(
-                'BAD_REQUEST',
-                busy.kind === 'running'
-                  ? 'A test run is already in progress. Stop it before starting another.'
-                  : 'Test cases are still being generated. Wait for them or stop first.',
-              ),
-      },
-      body,
-    );
+  private browsersFor(wanted: number): number {
+    return Math.max(1, Math.min(wanted, this.deps.config.maxBrowsersPerUser));
   }
 
   /**
-   * Starts a generation. Resolves once it has begun (or throws an AppError, and nothing starts: a
-   * session that is not the user's, work already under way); `done` settles when it is over.
+   * Starts a generation, or puts it in line. Resolves once it has begun or waits its turn (or throws
+   * an AppError, and nothing starts: a session that is not the user's); `done` settles when it is over.
    */
   async generate(
-    userId: string,
+    actor: Actor,
     data: ClientMessageOf<'generate_test_cases'>['data'] & { command?: string },
     send: Send,
   ): Promise<{ done: Promise<void> }> {
-    const request = await checkGeneration(this.deps, userId, data);
+    const request = await checkGeneration(this.deps, actor, data);
     // Everything the generation says is about its session.
     const say = new AutomationMessages(send, request.work.session_id);
-    // Exploring takes one browser; behaviour replays use two at once when the user has two free.
-    const activity = this.begin(userId, 'generating', request.work, 2, (activity) =>
-      generateCases(this.deps, request, activity, say),
+    // Exploring takes one browser; behaviour replays use two at once when two are free.
+    return this.turns.take(
+      actor,
+      { kind: 'generating', work: request.work, browsers: this.browsersFor(2), say },
+      (activity) => generateCases(this.deps, request, activity, say),
     );
-    return { done: activity.done };
   }
 
   /**
    * run_all_tests and run_single_test: the same execution, over one case or many. Resolves once the
-   * run has begun (or throws an AppError, and nothing starts); `done` settles when it is over.
-   * `control` steers it from outside: a run resumed, or handed back part-way (run-control.ts).
+   * run has begun or waits its turn (or throws an AppError, and nothing starts); `done` settles when
+   * it is over. `control` steers it from outside: a run resumed, or handed back part-way (run-control.ts).
    */
   async run(
-    userId: string,
+    actor: Actor,
     data: RunData,
     send: Send,
     control: RunControl = UNCONTROLLED,
   ): Promise<StartedRun> {
-    const request = await checkRun(this.deps, userId, data, control);
+    const request = await checkRun(this.deps, actor, data, control);
     // Everything the run says is about its session.
     const say = new AutomationMessages(send, request.work.session_id);
-    // One browser per test run in parallel, as many as the user may hold.
+    // One browser per test run in parallel.
     const parallel = Math.min(this.deps.config.automationParallelism, request.cases.length);
     let recorded: (id: string | null) => void = () => {};
     const runId = new Promise<string | null>((resolve) => {
       recorded = resolve;
     });
-    const activity = this.begin(userId, 'running', request.work, parallel, (activity) =>
-      this.execute(request, activity, say, control, recorded),
+    const { done } = this.turns.take(
+      actor,
+      {
+        kind: 'running',
+        work: request.work,
+        browsers: this.browsersFor(parallel),
+        runId: request.named?.id ?? null,
+        say,
+      },
+      (activity) => this.execute(request, activity, say, control, recorded),
     );
-    activity.done.finally(() => recorded(null)).catch(() => {});
-    return { done: activity.done, runId };
+    done.finally(() => recorded(null)).catch(() => {});
+    return { done, runId };
   }
 
   /** The run, as its activity's body: recorded, prepared, its cases side by side, then its end. */
@@ -206,10 +205,11 @@ export class AutomationService {
 
   /**
    * Runs a project's saved suite on one of its environments (the default when none is named): the
-   * suite's relative URLs resolve against the environment's base URL. Answers once the run is recorded.
+   * suite's relative URLs resolve against the environment's base URL. Answers once the run is recorded
+   * (pending while it waits its turn).
    */
   runSavedSuite(
-    userId: string,
+    actor: Actor,
     ids: SavedRunIds & {
       /** A run row made for it already (`prepareSavedRun`), which it records into. */
       test_run_id?: string | null;
@@ -217,7 +217,7 @@ export class AutomationService {
     send: Send,
     control?: RunControl,
   ) {
-    return this.savedSuites.run(userId, ids, send, control);
+    return this.savedSuites.run(actor, ids, send, control);
   }
 
   /**
@@ -225,33 +225,90 @@ export class AutomationService {
    * record: a run queued to start later is answered with its id at once, and records into it when it
    * starts (`runSavedSuite` with `test_run_id`).
    */
-  prepareSavedRun(userId: string, ids: SavedRunIds) {
-    return this.savedSuites.prepare(userId, ids);
+  prepareSavedRun(actor: Actor, ids: SavedRunIds) {
+    return this.savedSuites.prepare(actor, ids);
   }
 
   /**
-   * Stops what the user has under way: `execution_stopping` at once, `execution_stopped` when it is
-   * over, both about the stopped work's session (or, when nothing runs, the one the request named).
+   * Stops the user's work of the session the request named (going or waiting its turn), else their
+   * first work: `execution_stopping` at once for a run going, `execution_stopped` when it is over,
+   * each about the stopped work's session (or, when nothing runs or waits, the one the request named).
+   * Work that only waited leaves the line and never starts.
    */
   async stop(userId: string, send: Send, requestedSession: string | null = null): Promise<void> {
-    const activity = this.current(userId);
-    if (!activity) {
+    const going = this.going(userId);
+    const waiting = this.turns.waitingOf(userId);
+    const named = (work: { sessionId: string | null }) =>
+      requestedSession !== null && work.sessionId === requestedSession;
+    let stopGoing = going.filter(named);
+    let stopWaiting = waiting.filter(named);
+    if (stopGoing.length + stopWaiting.length === 0) {
+      stopGoing = going.slice(0, 1);
+      stopWaiting = stopGoing.length > 0 ? [] : waiting.slice(0, 1);
+    }
+    if (stopGoing.length + stopWaiting.length === 0) {
       // Nothing runs: acknowledge, so the client clears its stop flag.
       new AutomationMessages(send, requestedSession).stopped(0);
       return;
     }
-    const say = new AutomationMessages(send, activity.sessionId);
-    if (activity.kind === 'running') say.stopping();
-    await this.deps.activities.stop(activity);
-    if (activity.kind === 'generating') say.stopped(0);
+    for (const work of stopWaiting) {
+      if (!work.ticket.leave()) continue;
+      await this.leftLine(work);
+      new AutomationMessages(send, work.sessionId).stopped(0);
+    }
+    await Promise.all(
+      stopGoing.map(async (activity) => {
+        const say = new AutomationMessages(send, activity.sessionId);
+        if (activity.kind === 'running') say.stopping();
+        await this.deps.activities.stop(activity);
+        if (activity.kind === 'generating') say.stopped(0);
+      }),
+    );
   }
 
-  /** Server shutdown: abort everything; runs still going are marked interrupted. */
+  /**
+   * The run API's cancel: a run waiting its turn leaves the line (it never starts; recorded stopped),
+   * a run going is asked to stop (its end is recorded as it stops). Null when the run is neither here.
+   */
+  async cancel(userId: string, runId: string): Promise<'left' | 'stopping' | null> {
+    const waiting = this.turns.waitingRun(runId);
+    if (waiting?.ticket.leave()) {
+      await this.leftLine(waiting);
+      return 'left';
+    }
+    const activity = this.going(userId).find((a) => a.progress.runId === runId);
+    if (!activity) return null;
+    this.deps.activities
+      .stop(activity)
+      .catch((error: unknown) => this.deps.log.error({ err: error, runId }, 'stopping a run'));
+    return 'stopping';
+  }
+
+  /** A run that left the line before its turn: its row (if it had one) says it was cancelled, never run. */
+  private async leftLine(work: WaitingWork): Promise<void> {
+    if (work.runId) await this.recordLeftLine(work.orgId, work.runId);
+  }
+
+  /** Records a run that left the line before its turn (here or in Redis): stopped, and it never started. */
+  async recordLeftLine(ownerId: string, runId: string): Promise<void> {
+    await this.deps.recorder.stopped(ownerId, runId, 0);
+    await this.deps.recorder.note(
+      ownerId,
+      runId,
+      'Cancelled while it waited its turn: it never started',
+      'warn',
+    );
+  }
+
+  /** Server shutdown: abort everything; runs still going or waiting are marked interrupted. */
   async shutdown(): Promise<void> {
+    for (const work of this.turns.leaveAll()) {
+      if (work.runId) await this.deps.recorder.interrupted(work.orgId, work.runId);
+    }
     const stopped = (await this.deps.activities.shutdown('automation')) as AutomationActivity[];
     for (const activity of stopped) {
       const { runId } = activity.progress;
-      if (runId) await this.deps.recorder.interrupted(activity.userId, runId);
+      if (runId) await this.deps.recorder.interrupted(activity.progress.work.ownerId, runId);
     }
   }
 }

@@ -31,7 +31,12 @@ describe('automation over the socket, against the fixture site', () => {
 
   beforeAll(async () => {
     site = await serveFixtureSite();
-    server = await startInProcess({ ALLOWED_TARGETS: '127.0.0.1', AUTOMATION_PARALLELISM: '2' });
+    // The production default: a generation's cases are checked as runs run them before they are handed out.
+    server = await startInProcess({
+      ALLOWED_TARGETS: '127.0.0.1',
+      AUTOMATION_PARALLELISM: '2',
+      GENERATION_CHECK_RUNS: '2',
+    });
     api = client(server);
     alice = await api.signUp('alice');
     const session = await api.call('POST', '/api/sessions/', {
@@ -58,7 +63,8 @@ describe('automation over the socket, against the fixture site', () => {
   it('generates a real first-pass suite: at least 8 distinct cases, every step in the step language', async () => {
     socket.send('generate_test_cases', { url: `${site.url}/`, session_id: sessionId });
     expect((await socket.next('generation_started')).data.url).toBe(`${site.url}/`);
-    const generated = await socket.next('test_cases_generated', 90_000);
+    // The generation now also runs its suite twice as runs run it before handing it out.
+    const generated = await socket.next('test_cases_generated', 180_000);
     expect(socket.all.some((m) => m.type === 'progress_update')).toBe(true);
     expect(generated.data.engine).toMatch(/rule-based/);
     cases = generated.data.test_cases as typeof cases;
@@ -87,13 +93,19 @@ describe('automation over the socket, against the fixture site', () => {
       expect(c).toHaveProperty('url');
       for (const step of c.steps) expect(() => parseStep(step), step).not.toThrow();
     }
+    // Checked as runs run them before they were handed out: the cases aimed at the planted defects
+    // failed every run at a page check and were kept as reporting defects; nothing was dropped.
+    const checked = (generated.data.exploration as { checked?: Record<string, unknown> } | undefined)
+      ?.checked;
+    expect(checked).toMatchObject({ runs: 2, parallelism: 2, dropped: [], unchecked: 0 });
+    expect((checked?.defects as unknown[] | undefined)?.length).toBe(PLANTED.length);
     // Each planted defect has a case aimed at it.
     for (const planted of PLANTED)
       expect(
         cases.some((c) => planted.test.test(c.test_name)),
         String(planted.test),
       ).toBe(true);
-  }, 120_000);
+  }, 240_000);
 
   it('runs the suite live: passes what works and fails exactly the planted defects, naming them', async () => {
     socket.all.length = 0;
@@ -278,6 +290,9 @@ describe('automation over the socket, against the fixture site', () => {
   }, 70_000);
 
   it('generates command-focused cases from the same observations', async () => {
+    // Only this generation's messages count: one left unread by an earlier test must not stand in
+    // for its start.
+    socket.messages.length = 0;
     socket.send('command_generate_test_cases', {
       url: `${site.url}/`,
       command: "check that searching for 'shoes' shows results",

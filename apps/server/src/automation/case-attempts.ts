@@ -60,11 +60,11 @@ interface Attempt {
  */
 async function attemptOnce(ctx: CaseContext, testCase: TestCase, last: boolean): Promise<Attempt> {
   const { deps, request, runId, activity, say, usage, video, line, engine } = ctx;
-  const { userId } = request;
+  const { userId, ownerId } = request;
   const { signal, progress: view } = activity;
   const name = testCase.test_name;
   const shots = new AttemptScreenshots(
-    (shot) => deps.recorder.saveScreenshot(userId, runId, name, shot, request.storage),
+    (shot) => deps.recorder.saveScreenshot(ownerId, runId, name, shot, request.storage),
     last,
   );
   let browser: BrowserSession | undefined;

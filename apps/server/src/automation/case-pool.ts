@@ -26,7 +26,7 @@ export async function runCases(ctx: CaseContext, tally: Tally): Promise<number> 
 /** One case: run with its retries, recorded as it ends, and said; or counted, when recorded before. */
 async function runOne(ctx: CaseContext, index: number, tally: Tally): Promise<void> {
   const { deps, request, runId, activity, say } = ctx;
-  const { cases, already, userId } = request;
+  const { cases, already, ownerId } = request;
   const name = cases[index].test_name;
   const before = already.get(name);
   if (before !== undefined) {
@@ -48,6 +48,6 @@ async function runOne(ctx: CaseContext, index: number, tally: Tally): Promise<vo
     error: outcome.error ?? null,
     attempts: attempt,
   });
-  await deps.recorder.recordResult(userId, runId, end.testCase, outcome, screenshots, attempt);
+  await deps.recorder.recordResult(ownerId, runId, end.testCase, outcome, screenshots, attempt);
   say.testFinished(end);
 }

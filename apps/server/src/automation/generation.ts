@@ -1,7 +1,7 @@
 import { coverageOf, type GeneratedSuite, generateSuite, type SuiteBrowsers } from '@argus/ai';
 import type { PageObservation } from '@argus/engine';
 import type { ClientMessageOf, TestCase } from '@argus/protocol';
-import type { AutomationActivity, AutomationDeps, Progress } from './automation-deps';
+import type { Actor, AutomationActivity, AutomationDeps, Progress } from './automation-deps';
 import type { AutomationMessages } from './automation-messages';
 import type { AutomationWork } from './automation-progress';
 import type { AutomationEngine } from './engines';
@@ -11,7 +11,10 @@ import { signedInBrowsers } from './sign-in';
 
 /** A generation's request, checked: what it explores, and the project environment it is on, if any. */
 export interface GenerationRequest {
+  /** Who asked (their session, their model settings). */
   userId: string;
+  /** The organization the generated suite's run row belongs to. */
+  ownerId: string;
   url: string;
   command: string | undefined;
   work: AutomationWork;
@@ -24,20 +27,21 @@ export interface GenerationRequest {
  */
 export async function checkGeneration(
   deps: AutomationDeps,
-  userId: string,
+  { userId, orgId: ownerId }: Actor,
   data: ClientMessageOf<'generate_test_cases'>['data'] & { command?: string },
 ): Promise<GenerationRequest> {
   await deps.recorder.checkSession(userId, data.session_id);
   const { url, command } = data;
-  const target = await workTarget(deps.projects, userId, data, url);
+  const target = await workTarget(deps.projects, ownerId, data, url);
   const work: AutomationWork = {
+    ownerId,
     url,
     test_mode: command ? 'command' : 'full',
     command: command ?? null,
     session_id: data.session_id ?? null,
     test_cases: [],
   };
-  return { userId, url, command, work, target };
+  return { userId, ownerId, url, command, work, target };
 }
 
 /**
@@ -58,17 +62,22 @@ export async function generateCases(
     say.progress(message);
   };
   try {
-    const browsers = target
-      ? await signedInBrowsers(deps, target, signal, progress, async (message) =>
-          say.failed('SIGN_IN_FAILED', message),
+    const signedIn = target
+      ? await signedInBrowsers(
+          deps,
+          target,
+          signal,
+          progress,
+          async (message) => say.failed('SIGN_IN_FAILED', message),
+          activity.browsers,
         )
-      : deps.browsers;
-    if (!browsers) return;
+      : { browsers: deps.browsers, ownData: false };
+    if (!signedIn) return;
     const engine = await deps.engineFor(userId, { session_id: work.session_id }, { redact: target?.redact });
     const started = `Exploring ${url} with the ${engine.planner.engine} engine${target?.plan ? `, signed in to ${target.label}` : ''}`;
     view.message(started);
     say.generationStarted(url, started);
-    const suite = await explore(deps, request, engine, browsers, activity, progress);
+    const suite = await explore(deps, request, engine, signedIn, activity, progress);
     const { cases: planned, notice } = suite;
     if (notice) progress(notice);
     if (planned.length === 0) {
@@ -91,7 +100,7 @@ function explore(
   { config }: AutomationDeps,
   { url, command, target }: GenerationRequest,
   { planner }: AutomationEngine,
-  browsers: SuiteBrowsers,
+  { browsers, ownData }: { browsers: SuiteBrowsers; ownData: boolean },
   { signal, browsers: concurrency }: AutomationActivity,
   progress: Progress,
 ): Promise<GeneratedSuite> {
@@ -106,23 +115,30 @@ function explore(
       concurrency,
       maxActions: config.exploreBehaviourMaxActions,
       timeBudgetMs: config.exploreBehaviourTimeBudgetMs,
-      // Signed in, every session works on the same account's data on the server.
+      // Signed in, the sessions work on the accounts' data on the server, left for the next run.
       sharedState: !!target?.plan,
+      // With an account per lane, nothing else changes a session's data while it works.
+      ownData,
     },
+    // A case that fails on the app as it is never reaches the user's pipeline (docs/ARCHITECTURE.md).
+    ...(config.generationCheckRuns > 0
+      ? { check: { runs: config.generationCheckRuns, parallelism: concurrency } }
+      : {}),
   });
 }
 
 /** Records the generated suite (a run waiting to be run) and hands its cases out. */
 async function handOut(
   deps: AutomationDeps,
-  { userId, url, command, work, target }: GenerationRequest,
+  { userId, ownerId, url, command, work, target }: GenerationRequest,
   suite: GeneratedSuite,
   { planner, usage }: AutomationEngine,
   say: AutomationMessages,
   progress: Progress,
 ): Promise<void> {
   const cases = withinRunLimits(deps, target ? casesForTarget(suite.cases, target) : suite.cases, progress);
-  const run = await deps.recorder.create(userId, {
+  const run = await deps.recorder.create(ownerId, {
+    started_by: userId,
     ...originOf(target),
     session_id: work.session_id,
     url,

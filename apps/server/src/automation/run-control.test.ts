@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { ActivityRegistry } from '../activity/activity-registry';
 import { BrowserBudget } from '../limits/quotas';
+import { RunLine } from '../run-lines/run-line';
 import type { RunRecorder } from '../runs/run-recorder';
 import { AutomationService, type TestExecutor } from './automation-service';
 import type { RunControl } from './run-control';
@@ -51,6 +52,7 @@ function service(runTest: TestExecutor, before: Map<string, string> = new Map())
     },
     note: async (_u: string, _r: string, message: string, level = 'info') =>
       void writes.push(`${level}: ${message}`),
+    ended: () => undefined,
     complete: async () => void writes.push('complete'),
     stopped: async () => void writes.push('stopped'),
     failed: async () => void writes.push('failed'),
@@ -61,13 +63,16 @@ function service(runTest: TestExecutor, before: Map<string, string> = new Map())
       exploreTimeBudgetMs: 1000,
       exploreBehaviourMaxActions: 6,
       exploreBehaviourTimeBudgetMs: 2000,
+      generationCheckRuns: 2,
       automationParallelism: 1,
       stepTimeoutMs: 1000,
       testTimeoutMs: 5000,
       maxCasesPerRun: 100,
       maxStepsPerCase: 100,
+      maxBrowsersPerUser: 2,
     },
     activities: new ActivityRegistry({ browsers: new BrowserBudget(2), log }),
+    line: new RunLine({ browsers: 4, perOrg: 2 }),
     recorder,
     browsers: { explore: async () => [] },
     runTest,
@@ -100,6 +105,9 @@ function control(resume: boolean, handingBack: () => boolean) {
 const progressOf = (sent: ServerMessageInput[]) =>
   sent.flatMap((m) => (m.type === 'progress_update' ? [m.data.message] : []));
 
+/** The user, in their personal organization (whose id is theirs). */
+const U1 = { userId: 'u1', orgId: 'u1' };
+
 describe('a run steered by a RunControl', () => {
   it('handed back: takes no new case once asked, records the one under way, and ends without a verdict', async () => {
     let back = false;
@@ -110,7 +118,7 @@ describe('a run steered by a RunControl', () => {
     const { steering, handedBack } = control(false, () => back);
     const cases = ['One', 'Two', 'Three'].map(testCase);
     const started = await automation.run(
-      'u1',
+      U1,
       { url: 'https://shop.example/', test_cases: cases, test_mode: 'full', test_run_id: 'r1' },
       send,
       steering,
@@ -135,7 +143,7 @@ describe('a run steered by a RunControl', () => {
     const { steering, handedBack } = control(true, () => false);
     const cases = ['One', 'Two', 'Three'].map(testCase);
     const started = await automation.run(
-      'u1',
+      U1,
       { url: 'https://shop.example/', test_cases: cases, test_mode: 'full', test_run_id: 'r1' },
       send,
       steering,
@@ -161,7 +169,7 @@ describe('a run steered by a RunControl', () => {
       new Map([['One', 'passed']]),
     );
     const started = await automation.run(
-      'u1',
+      U1,
       { url: 'https://shop.example/', test_cases: [testCase('One')], test_mode: 'full', test_run_id: 'r1' },
       send,
     );

@@ -9,18 +9,19 @@ import type { CaseContext, RunContext } from './run-context';
 export async function endRun(ctx: CaseContext, taken: number, tally: Tally): Promise<void> {
   const { deps, request, runId, activity, say, control, engine, usage } = ctx;
   const { recorder } = deps;
-  const { userId, cases } = request;
+  const { ownerId, cases } = request;
   const executionTime = seconds(Date.now() - activity.startedAt);
   if (!activity.signal.aborted && control.handingBack() && taken < cases.length) {
     await handBack(ctx);
     return;
   }
+  recorder.ended(ownerId, runId);
   if (activity.signal.aborted) {
-    await recorder.stopped(userId, runId, executionTime, usage);
+    await recorder.stopped(ownerId, runId, executionTime, usage);
     say.stopped(executionTime, engine.interpreter ? usage : undefined);
     return;
   }
-  await recorder.complete(userId, runId, executionTime, usage);
+  await recorder.complete(ownerId, runId, executionTime, usage);
   say.allTestsCompleted({
     total_tests: cases.length,
     passed: tally.passed,
@@ -33,12 +34,12 @@ export async function endRun(ctx: CaseContext, taken: number, tally: Tally): Pro
 
 /** Cases are left and the run is handed back: the cases under way are recorded; the rest run later. */
 async function handBack({ deps, request, runId, control, progress }: RunContext): Promise<void> {
-  const { userId, cases } = request;
+  const { ownerId, cases } = request;
   control.handedBack(runId);
-  const recorded = (await deps.recorder.recordedCases(userId, runId)).size;
+  const recorded = (await deps.recorder.recordedCases(ownerId, runId)).size;
   const notice = control.handedBackNotice(recorded, cases.length);
   progress(notice.progress);
-  await deps.recorder.note(userId, runId, notice.note, 'warn');
+  await deps.recorder.note(ownerId, runId, notice.note, 'warn');
 }
 
 /**
@@ -49,7 +50,7 @@ async function handBack({ deps, request, runId, control, progress }: RunContext)
 export async function runFailed({ deps, runId, request, say }: RunContext, error: unknown): Promise<void> {
   deps.log.error({ err: error, runId }, 'test run failed');
   await deps.recorder
-    .failed(request.userId, runId)
+    .failed(request.ownerId, runId)
     .catch((cause: unknown) =>
       deps.log.error({ err: cause, runId }, 'a failed run could not be recorded as failed'),
     );

@@ -3,7 +3,7 @@ import { AppError } from '../errors';
 import { checkRunSize } from '../limits/quotas';
 import type { Send } from '../realtime/user-channel';
 import type { RunRecorder, ScreenshotStorage } from '../runs/run-recorder';
-import type { AutomationDeps, RunTrigger } from './automation-deps';
+import type { Actor, AutomationDeps, RunTrigger } from './automation-deps';
 import type { AutomationWork } from './automation-progress';
 import { type WorkTarget, workTarget } from './project-target';
 import type { RunControl } from './run-control';
@@ -33,16 +33,14 @@ export interface StartedRun {
 }
 
 /** Starts a run (`AutomationService.run`), for the saved suites' runs to go through. */
-export type StartRun = (
-  userId: string,
-  data: RunData,
-  send: Send,
-  control?: RunControl,
-) => Promise<StartedRun>;
+export type StartRun = (actor: Actor, data: RunData, send: Send, control?: RunControl) => Promise<StartedRun>;
 
 /** A run's request once checked: everything the run needs that was read before it started. */
 export interface RunRequest {
+  /** Who asked (their session, their model settings). */
   userId: string;
+  /** The organization the run's records belong to (`work.ownerId`). */
+  ownerId: string;
   data: RunData;
   cases: TestCase[];
   work: AutomationWork;
@@ -67,7 +65,7 @@ export interface RunRequest {
  */
 export async function checkRun(
   deps: AutomationDeps,
-  userId: string,
+  { userId, orgId: ownerId }: Actor,
   data: RunData,
   control: RunControl,
 ): Promise<RunRequest> {
@@ -75,11 +73,12 @@ export async function checkRun(
   if (data.test_cases.length === 0) throw new AppError('BAD_REQUEST', 'No test cases to run');
   checkRunSize(data.test_cases, config);
   await recorder.checkSession(userId, data.session_id);
-  const target = await workTarget(deps.projects, userId, data, data.url);
-  const named = data.test_run_id ? await recorder.ownRun(userId, data.test_run_id) : undefined;
-  const storage = await recorder.openStorage(userId);
+  const target = await workTarget(deps.projects, ownerId, data, data.url);
+  const named = data.test_run_id ? await recorder.ownRun(ownerId, data.test_run_id) : undefined;
+  const storage = await recorder.openStorage(ownerId);
   const cases = data.test_cases;
   const work: AutomationWork = {
+    ownerId,
     url: data.url,
     test_mode: data.test_mode,
     command: data.command ?? null,
@@ -88,7 +87,7 @@ export async function checkRun(
   };
   const resuming = Boolean(control.resume && named);
   const already =
-    resuming && named ? await recorder.recordedCases(userId, named.id) : new Map<string, string>();
+    resuming && named ? await recorder.recordedCases(ownerId, named.id) : new Map<string, string>();
   const maxAttempts = 1 + Math.max(0, Math.floor(data.retries ?? 0));
-  return { userId, data, cases, work, target, named, storage, maxAttempts, resuming, already };
+  return { userId, ownerId, data, cases, work, target, named, storage, maxAttempts, resuming, already };
 }

@@ -1,4 +1,4 @@
-import { BUILTIN_ENGINE, runTestCase } from '@argus/engine';
+import { BUILTIN_ENGINE, runTestCase, type SignInError } from '@argus/engine';
 import type { AutomationDeps, TestExecutor } from './automation-deps';
 import { type AutomationEngine, BUILTIN_AUTOMATION_ENGINE } from './engines';
 import type { RunContext } from './run-context';
@@ -8,14 +8,14 @@ import { signIn } from './sign-in';
 
 /** Records the run as started: into the row it names (kept as it was when resumed), or a new one. */
 export function recordRun({ recorder }: AutomationDeps, request: RunRequest): Promise<string> {
-  const { userId, data, cases, work, target, named, resuming } = request;
+  const { userId, ownerId, data, cases, work, target, named, resuming } = request;
   const name = data.suite
     ? savedRunName(data.suite, target?.environment.name)
     : cases.length === 1
       ? cases[0].test_name
       : `Suite for ${new URL(data.url).host}`;
   return recorder.start(
-    userId,
+    ownerId,
     named,
     {
       test_cases: cases,
@@ -30,6 +30,8 @@ export function recordRun({ recorder }: AutomationDeps, request: RunRequest): Pr
       test_suite_name: name,
       engine: BUILTIN_ENGINE,
       trigger: data.trigger ?? 'screen',
+      // A schedule's run is started by no one.
+      started_by: data.trigger === 'schedule' ? null : userId,
     },
     resuming,
   );
@@ -44,39 +46,47 @@ export async function prepareRun(
 ): Promise<{ runTest: TestExecutor; engine: AutomationEngine } | null> {
   const { deps, request, runId, say, control, progress } = ctx;
   const { recorder } = deps;
-  const { userId, target, cases } = request;
+  const { ownerId, target, cases } = request;
   if (request.resuming) {
     const notice = control.resumedNotice(request.already.size, cases.length);
     progress(notice.progress);
-    await recorder.note(userId, runId, notice.note, 'warn');
+    await recorder.note(ownerId, runId, notice.note, 'warn');
   }
   if (target)
-    await recorder.note(userId, runId, `Environment: ${target.label} (${target.environment.base_url})`);
+    await recorder.note(ownerId, runId, `Environment: ${target.label} (${target.environment.base_url})`);
   const runTest = await executorFor(ctx);
   if (!runTest) return null;
   const engine = await runEngine(ctx);
-  await recorder.note(userId, runId, `Steps run by: ${engine.runEngine}`);
+  await recorder.note(ownerId, runId, `Steps run by: ${engine.runEngine}`);
   say.executionStarted(cases.length, runId, engine.runEngine);
   return { runTest, engine };
 }
 
 /**
- * How the run's tests run: on a project environment, signed in once before any test (a wrong password
- * fails the run here, with what the page showed), in sessions that start signed in; else the pool's
- * executor. Null when signing in failed.
+ * How the run's tests run: on a project environment, in sessions that start signed in, one lane per
+ * browser the run holds, each lane signed in on its own (the first before any test: a wrong password
+ * fails the run here, with what the page showed); else the pool's executor. Null when signing in failed.
  */
 async function executorFor({ deps, request, runId, activity, say, progress }: RunContext) {
-  const { userId, target } = request;
+  const { ownerId, target } = request;
   if (!target) return deps.runTest;
   const { recorder } = deps;
-  const sessions = await signIn(deps, target, activity.signal, progress, async (message, error) => {
-    await recorder.note(userId, runId, message, 'warn');
+  const failed = async (message: string, error: SignInError) => {
+    await recorder.note(ownerId, runId, message, 'warn');
     if (error.screenshot) {
       const shot = { step_index: 0, step_name: 'Sign in', ...error.screenshot };
-      await recorder.saveScreenshot(userId, runId, 'Sign in', shot, request.storage).catch(() => null);
+      await recorder.saveScreenshot(ownerId, runId, 'Sign in', shot, request.storage).catch(() => null);
     }
-    await recorder.failed(userId, runId);
+    await recorder.failed(ownerId, runId);
     say.failed('SIGN_IN_FAILED', message);
+  };
+  // Each lane's sign-in and its cost go into the run's log (a lane signs in as its first case starts).
+  const note = (line: string, level: 'info' | 'warn' = 'info') => {
+    recorder.note(ownerId, runId, line, level).catch((err) => deps.log.warn({ err }, 'run note not kept'));
+  };
+  const sessions = await signIn(deps, target, activity.signal, progress, failed, {
+    lanes: activity.browsers,
+    note,
   });
   if (!sessions) return null;
   const runTest: TestExecutor = (testCase, options) =>
@@ -95,7 +105,7 @@ async function executorFor({ deps, request, runId, activity, say, progress }: Ru
  * the built-in engine, and the user reads why free-form steps will fail.
  */
 async function runEngine({ deps, request, runId, say }: RunContext): Promise<AutomationEngine> {
-  const { userId, work, target } = request;
+  const { userId, ownerId, work, target } = request;
   try {
     return await deps.engineFor(
       userId,
@@ -105,7 +115,7 @@ async function runEngine({ deps, request, runId, say }: RunContext): Promise<Aut
   } catch (error) {
     const message = `The model in your Settings cannot be used (${error instanceof Error ? error.message : String(error)}); this run uses the built-in engine, so free-form steps fail and expected results are not judged.`;
     say.progress(message);
-    await deps.recorder.note(userId, runId, message, 'warn');
+    await deps.recorder.note(ownerId, runId, message, 'warn');
     return BUILTIN_AUTOMATION_ENGINE;
   }
 }

@@ -1,7 +1,7 @@
 import type { SavedSuite } from '@argus/protocol';
 import { AppError } from '../errors';
 import type { Send } from '../realtime/user-channel';
-import type { AutomationDeps, RunTrigger } from './automation-deps';
+import type { Actor, AutomationDeps, RunTrigger } from './automation-deps';
 import type { ProjectTarget, ProjectTargets } from './project-target';
 import type { RunControl } from './run-control';
 import { savedRunName } from './run-origin';
@@ -32,9 +32,12 @@ export class SavedSuiteRuns {
     private readonly start: StartRun,
   ) {}
 
-  /** Runs the suite; answers once the run is recorded. `done` settles after the project is told it is over. */
+  /**
+   * Runs the suite; answers once the run is recorded (its row is made first, pending, so a run that
+   * waits its turn has its id at once). `done` settles after the project is told it is over.
+   */
   async run(
-    userId: string,
+    actor: Actor,
     ids: SavedRunIds & {
       /** A run row made for it already (`prepare`), which it records into. */
       test_run_id?: string | null;
@@ -42,9 +45,11 @@ export class SavedSuiteRuns {
     send: Send,
     control?: RunControl,
   ): Promise<SavedRun & { done: Promise<void> }> {
-    const { suite, environment } = await this.suiteOn(userId, ids);
-    const { done, runId } = await this.start(
-      userId,
+    const ownerId = actor.orgId;
+    const { suite, environment } = await this.suiteOn(ownerId, ids);
+    const rowId = ids.test_run_id ?? (await this.prepare(actor, ids)).test_run_id;
+    const started = this.start(
+      actor,
       {
         url: environment.base_url,
         test_cases: suite.test_cases,
@@ -54,18 +59,23 @@ export class SavedSuiteRuns {
         suite: { id: suite.id, version: suite.version, name: suite.name },
         trigger: ids.trigger,
         retries: suite.retries,
-        test_run_id: ids.test_run_id ?? null,
+        test_run_id: rowId,
       },
       send,
       control,
     );
-    const id = await runId;
-    if (!id) throw new AppError('INTERNAL', 'The run could not be recorded');
+    // A run refused before it starts leaves no pending row behind it.
+    const { done } = await started.catch(async (error: unknown) => {
+      if (!ids.test_run_id) await this.deps.recorder.failed(ownerId, rowId);
+      throw error;
+    });
+    // Recorded into the row made above, once its turn comes.
+    const id = rowId;
     return {
       test_run_id: id,
       environment_id: environment.id,
       environment_name: environment.name,
-      done: this.finished(userId, id, done),
+      done: this.finished(ownerId, id, done),
     };
   }
 
@@ -74,9 +84,11 @@ export class SavedSuiteRuns {
    * record: a run queued to start later is answered with its id at once, and records into it when it
    * starts (`run` with `test_run_id`).
    */
-  async prepare(userId: string, ids: SavedRunIds): Promise<SavedRun> {
-    const { suite, environment } = await this.suiteOn(userId, ids);
-    const id = await this.deps.recorder.prepare(userId, {
+  async prepare(actor: Actor, ids: SavedRunIds): Promise<SavedRun> {
+    const { suite, environment } = await this.suiteOn(actor.orgId, ids);
+    const id = await this.deps.recorder.prepare(actor.orgId, {
+      // A schedule's run is started by no one.
+      started_by: ids.trigger === 'schedule' ? null : actor.userId,
       url: environment.base_url,
       target_url: environment.base_url,
       test_suite_name: savedRunName(suite, environment.name),

@@ -9,6 +9,7 @@ import { chatResolver } from '../conversation/chat-engines';
 import { ConversationService } from '../conversation/conversation-service';
 import type { RateLimit } from '../limits/rate-limiter';
 import type { UserChannel } from '../realtime/user-channel';
+import { RunLine } from '../run-lines/run-line';
 import type { Core } from './core';
 
 /**
@@ -45,6 +46,8 @@ export function buildLocalWork(
   const automation = new AutomationService({
     config,
     activities,
+    // Runs and generations wait their turn: ORG_MAX_CONCURRENT_RUNS per organization, MAX_BROWSERS in all.
+    line: new RunLine({ browsers: config.maxBrowsers, perOrg: config.orgMaxConcurrentRuns }),
     recorder,
     // The same browser work the mutation test and the bench hand generateSuite.
     browsers: poolBrowsers(pool),

@@ -1,3 +1,4 @@
+import { refreshStatistics } from '@argus/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../app-services';
 import { ApiTokenService } from '../auth/api-tokens';
@@ -5,6 +6,7 @@ import { createAuthService } from '../auth/auth-service';
 import type { Config } from '../config';
 import { AnalyticsService } from '../history/analytics-service';
 import { HistoryService } from '../history/history-service';
+import { AuditSweeper } from '../retention/audit-retention';
 import { RetentionSweeper } from '../retention/retention-sweeper';
 import { ScheduleService } from '../schedules/schedule-service';
 import { Scheduler } from '../schedules/scheduler';
@@ -47,13 +49,20 @@ export function buildServing(
     repos,
     blobs: core.blobs,
     log,
-    refreshStatistics: db.kind === 'pglite' ? () => db.exec('ANALYZE') : undefined,
+    refreshStatistics: db.kind === 'pglite' ? () => refreshStatistics(db).then(() => undefined) : undefined,
   });
+  // Removes audit log rows older than AUDIT_RETENTION_DAYS (a window of its own).
+  const auditRetention = new AuditSweeper({ config, repos, log });
   const services: Services = {
     config,
     db,
     repos,
-    auth: createAuthService({ users: repos.users, secret, tokenTtlSeconds: config.tokenTtlSeconds }),
+    auth: createAuthService({
+      users: repos.users,
+      organizations: repos.organizations,
+      secret,
+      tokenTtlSeconds: config.tokenTtlSeconds,
+    }),
     apiTokens: new ApiTokenService(repos),
     blobs: core.blobs,
     urls: core.urls,
@@ -77,7 +86,11 @@ export function buildServing(
     lifecycle: {
       // Schedules tick in every process once the app is ready (SCHEDULER_ENABLED); history retention
       // sweeps a minute after start, then every RETENTION_SWEEP_INTERVAL_MS.
-      start: [...(config.schedulerEnabled ? [() => scheduler.start()] : []), () => retention.start()],
+      start: [
+        ...(config.schedulerEnabled ? [() => scheduler.start()] : []),
+        () => retention.start(),
+        () => auditRetention.start(),
+      ],
       stop: [
         // This process's own work: a comparison under way is stopped (nothing half-done is stored)
         // before the browsers close.
@@ -87,6 +100,7 @@ export function buildServing(
         // A sweep under way finishes its batch first; what is left of schedules and webhook retries
         // stays due in the database.
         () => retention.stop(),
+        () => auditRetention.stop(),
         () => scheduler.stop(),
         () => notifications.close(),
       ],

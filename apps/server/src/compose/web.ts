@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { loadJwtSecret } from '../auth/auth-service';
 import type { Config } from '../config';
 import { createRateLimits } from '../limits/rate-limits';
+import { automationLine } from '../scale/automation-line';
 import { OrphanRunSweeper } from '../scale/orphan-runs';
 import { PresenceBeacon } from '../scale/presence';
 import { QueuedAutomation } from '../scale/queued-automation';
@@ -100,12 +101,19 @@ function queuedWork(
     queue: automationQueue,
     redis: redis.commands,
     subscriber: redis.subscriber,
+    line: automationLine(redis.commands),
     users,
-    createRun: (userId, ids) => local.automation.prepareSavedRun(userId, ids),
+    createRun: (actor, ids) => local.automation.prepareSavedRun(actor, ids),
+    leftLine: (ownerId, runId) => local.automation.recordLeftLine(ownerId, runId),
     log,
   });
-  // Marks runs whose job is lost interrupted.
-  const orphanRuns = new OrphanRunSweeper({ queue: automationQueue, testRuns: core.repos.testRuns, log });
+  // Marks runs whose job is lost interrupted (not those waiting their turn in the line).
+  const orphanRuns = new OrphanRunSweeper({
+    queue: automationQueue,
+    testRuns: core.repos.testRuns,
+    waitingRuns: () => automation.waitingRuns(),
+    log,
+  });
   const comparisons = new QueuedComparisons({
     queue: new Queue(COMPARISON_QUEUE, { connection: redis.queue }),
     redis: redis.commands,

@@ -2,6 +2,7 @@ import type { Database } from '@argus/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { loadJwtSecret } from '../auth/auth-service';
 import type { Config } from '../config';
+import { automationLine } from '../scale/automation-line';
 import { AutomationWorker } from '../scale/automation-worker';
 import { ComparisonWorker } from '../scale/comparison-worker';
 import { ConversationWorker } from '../scale/conversation-worker';
@@ -66,7 +67,12 @@ export async function composeWorker(
       log,
     });
   const worker = queueWorker(
-    new AutomationWorker({ ...jobs, automation: local.automation }),
+    new AutomationWorker({
+      ...jobs,
+      automation: local.automation,
+      line: automationLine(redis.commands),
+      perOrg: config.orgMaxConcurrentRuns,
+    }),
     Math.floor(config.maxBrowsers / config.automationParallelism),
   );
   const comparisonWorker = queueWorker(

@@ -102,6 +102,9 @@ export class ChatTurns {
       const stored = storedActions(live, turn.actions);
       await storeAsked();
       if (live.closing || signal.aborted) return;
+      // Stored before it is said: the turn ends with its answer, so a next message sent the moment
+      // the answer arrives is not refused as "still working" while the answer is being written.
+      await this.deps.records.add(live, { role: 'assistant', content: turn.reply, actions: stored });
       // The user's own screen is told what was done as it was done; only what is stored is masked.
       emit({
         type: 'conversation_response',
@@ -112,7 +115,6 @@ export class ChatTurns {
           video_streaming: live.streaming,
         },
       });
-      await this.deps.records.add(live, { role: 'assistant', content: turn.reply, actions: stored });
     } catch (error) {
       await announced;
       if (live.closing || signal.aborted || error instanceof AbortedError) return;

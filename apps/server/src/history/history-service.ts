@@ -173,7 +173,7 @@ function scopeOf(run: {
 }
 
 export class HistoryService {
-  constructor(private readonly repos: Pick<Repositories, 'history' | 'testRuns'>) {}
+  constructor(private readonly repos: Pick<Repositories, 'history' | 'testRuns' | 'users'>) {}
 
   /** One page of the user's history, newest first; `next_cursor` while more follow. */
   async list(userId: string, query: HistoryQuery): Promise<HistoryPage> {
@@ -255,8 +255,11 @@ export class HistoryService {
     for (const name of now.keys()) compare(name);
     for (const name of before.keys()) if (!now.has(name)) compare(name);
     const count = (change: CaseChange) => comparisons.filter((c) => c.change === change).length;
+    // Runs from before organizations name no starter: their personal organization's id is the user's.
+    const starter = nowRun ? await this.repos.users.findById(nowRun.started_by ?? nowRun.user_id) : undefined;
     return {
       run: item(run),
+      started_by: starter?.username ?? null,
       previous: previous ? item(previous) : null,
       cases: comparisons,
       counts: {

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
+import { createHeavyRequests, type HeavyRequests, heavyRequestOptions } from './heavy-requests';
 import { createRateLimit, type RateLimit } from './rate-limiter';
 
 type LimitsConfig = Pick<
@@ -10,6 +11,8 @@ type LimitsConfig = Pick<
   | 'cleanupRequestsPerIp'
   | 'uploadsPerUser'
   | 'rateLimitWindowSeconds'
+  | 'heavyRequestsPerUser'
+  | 'databaseStatementTimeoutMs'
 >;
 
 /** The server's request limits; routes and uploads refuse past them with RATE_LIMITED and Retry-After. */
@@ -28,6 +31,8 @@ export interface RateLimits {
   testConnectionPerUser: RateLimit;
   /** UPLOADS_PER_USER per window, over HTTP and the socket together. */
   uploadsPerUser: RateLimit;
+  /** HEAVY_REQUESTS_PER_USER under way at once: analytics and exports (heavy-requests.ts). */
+  heavyRequests: HeavyRequests;
 }
 
 /**
@@ -47,6 +52,7 @@ export function createRateLimits(config: LimitsConfig, redis?: Redis): RateLimit
     cleanupPerIp: limit('cleanup-ip', config.cleanupRequestsPerIp),
     testConnectionPerUser: limit('test-connection-user', 10, 60),
     uploadsPerUser: uploadLimit(config, redis),
+    heavyRequests: createHeavyRequests(heavyRequestOptions(config), redis),
   };
 }
 

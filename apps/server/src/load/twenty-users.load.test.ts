@@ -174,10 +174,13 @@ describe(`${USERS} users at once, ${MAX_BROWSERS} browsers`, () => {
       let waited = false;
       for (const m of user.socket.all) {
         const at = user.arrived.get(m) ?? 0;
+        // Told its place: waiting its turn in the line (`automation_queued`, issue 37), or for a
+        // browser once its turn came (a progress line).
+        const line = m.type === 'automation_queued' ? Number(m.data.ahead) : null;
         const queued = m.type === 'progress_update' ? QUEUED.exec(String(m.data.message)) : null;
-        if (queued) {
+        if (line !== null || queued) {
           waited = true;
-          positions.add(Number(queued[1]));
+          positions.add(line ?? Number(queued?.[1]));
           since ??= at;
         } else if (since !== null && m.type !== 'test_progress') {
           maxWaitMs = Math.max(maxWaitMs, at - since);

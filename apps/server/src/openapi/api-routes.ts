@@ -1,4 +1,5 @@
 import { ANALYTICS_ROUTES } from '../routes/analytics';
+import { AUDIT_ROUTES } from '../routes/audit';
 import { AUTH_ROUTES } from '../routes/auth';
 import { AUTOMATION_ROUTES } from '../routes/automation';
 import { COMPARISON_ROUTES } from '../routes/comparisons';
@@ -8,6 +9,7 @@ import { EXPORT_ROUTES } from '../routes/exports';
 import { GENERATION_ROUTES } from '../routes/generations';
 import { HEALTH_ROUTES } from '../routes/health';
 import { HISTORY_ROUTES } from '../routes/history';
+import { INVITATION_ROUTES, ORGANIZATION_ROUTES, ORGANIZATIONS_ROUTES } from '../routes/organizations';
 import { PROJECT_ROUTES } from '../routes/projects';
 import { type RouteGroup, routeGroup, routeOf } from '../routes/route-group';
 import { RUN_ROUTES } from '../routes/runs';
@@ -15,6 +17,7 @@ import { SCHEDULE_ROUTES } from '../routes/schedules';
 import { SCREENSHOT_ROUTES } from '../routes/screenshots';
 import { SESSION_ROUTES } from '../routes/sessions';
 import { SETTINGS_ROUTES } from '../routes/settings';
+import { SSO_ROUTES } from '../routes/sso';
 import { TOKEN_ROUTES } from '../routes/tokens';
 import { UPLOAD_ROUTES } from '../routes/uploads';
 import { WEBHOOK_ROUTES } from '../routes/webhooks';
@@ -45,7 +48,11 @@ export const API_ROUTE_GROUPS: readonly RouteGroup<never>[] = [
   OPENAPI_ROUTES,
   DEMO_REQUEST_ROUTES,
   AUTH_ROUTES,
+  SSO_ROUTES,
   TOKEN_ROUTES,
+  ORGANIZATIONS_ROUTES,
+  ORGANIZATION_ROUTES,
+  INVITATION_ROUTES,
   PROJECT_ROUTES,
   EXPORT_ROUTES,
   GENERATION_ROUTES,
@@ -61,4 +68,5 @@ export const API_ROUTE_GROUPS: readonly RouteGroup<never>[] = [
   UPLOAD_ROUTES,
   HISTORY_ROUTES,
   ANALYTICS_ROUTES,
+  AUDIT_ROUTES,
 ];

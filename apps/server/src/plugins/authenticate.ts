@@ -1,9 +1,10 @@
 import type { UserRow } from '@argus/db';
-import type { TokenScope } from '@argus/protocol';
+import type { Action, TokenScope } from '@argus/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type ApiTokenService, isApiToken } from '../auth/api-tokens';
 import type { AuthService } from '../auth/auth-service';
 import { AppError } from '../errors';
+import { checkRole, ORG_HEADER, type OrgAccess } from '../orgs/org-access';
 
 /** How a request was authenticated: a login (the screens) or a personal API token and its scope. */
 export type Credential = { kind: 'login' } | { kind: 'api-token'; scope: TokenScope; tokenId: string };
@@ -36,6 +37,8 @@ declare module 'fastify' {
     tokenScope?: 'run' | 'login';
     /** Error answers carry `error` beside `detail` (plugins/error-handler.ts). */
     errorField?: boolean;
+    /** What the route does, from the permission table (packages/protocol/src/permissions.ts). */
+    action?: Action;
   }
 }
 
@@ -70,25 +73,37 @@ export function registerAuthentication(
   app: FastifyInstance,
   auth: AuthService,
   tokens: ApiTokenService,
+  orgs: OrgAccess,
 ): void {
   app.decorateRequest('user', null);
   app.decorateRequest('credential', null);
-  app.decorate('requireLoginToken', async (request: FastifyRequest) => {
-    request.user = await auth.userFromToken(requiredToken(request));
+  app.decorateRequest('org', null);
+  const actionOf = (request: FastifyRequest): Action => request.routeOptions.config?.action ?? 'self';
+  const wantedOrg = (request: FastifyRequest): string | undefined => {
+    const header = request.headers[ORG_HEADER];
+    return typeof header === 'string' ? header : undefined;
+  };
+  const signIn = async (request: FastifyRequest, token: string) => {
+    // The user and their membership of the organization asked for, in one read.
+    const { user, membership } = await auth.memberFromToken(token, wantedOrg(request)?.trim() || null);
+    request.user = user;
     request.credential = { kind: 'login' };
+    request.org = await orgs.resolved(user, membership, actionOf(request));
+    checkRole(request.org, actionOf(request));
+  };
+  app.decorate('requireLoginToken', async (request: FastifyRequest) => {
+    await signIn(request, requiredToken(request));
   });
   app.decorate('requireUser', async (request: FastifyRequest) => {
     const token = requiredToken(request);
-    if (!isApiToken(token)) {
-      request.user = await auth.userFromToken(token);
-      request.credential = { kind: 'login' };
-      return;
-    }
-    const { user, scope, tokenId } = await tokens.authenticate(token);
+    if (!isApiToken(token)) return signIn(request, token);
+    const { user, membership, scope, tokenId } = await tokens.authenticate(token);
     const refusal = scopeRefusal(scope, request.method, request.routeOptions.config?.tokenScope);
     if (refusal) throw new AppError('TOKEN_SCOPE', refusal);
     request.user = user;
     request.credential = { kind: 'api-token', scope, tokenId };
+    request.org = orgs.forToken(membership);
+    checkRole(request.org, actionOf(request));
   });
 }
 

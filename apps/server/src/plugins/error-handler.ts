@@ -1,6 +1,6 @@
 import { ERROR_CODES, ERRORS, type ErrorCode } from '@argus/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors';
+import { AppError, cancelledStatementOf, statementCancelledError } from '../errors';
 
 const MALFORMED_JSON_ERROR = 'Malformed JSON';
 
@@ -68,9 +68,16 @@ function send(request: FastifyRequest, reply: FastifyReply, answer: ErrorAnswer)
 
 /** Maps every failure to the spec's shapes: `{detail: string}`, or 422 `{detail: [...]}`. Never leaks a stack. */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | AppError, request, reply) => {
+    let error = thrown;
+    // A statement its request's limits cancelled (plugins/statement-scope.ts): expected, so a warning.
+    const cancelled = cancelledStatementOf(thrown);
+    if (cancelled) {
+      request.log.warn({ reason: cancelled.reason }, cancelled.message);
+      error = statementCancelledError(cancelled, request.method === 'GET' || request.method === 'HEAD');
+    }
     if (error instanceof AppError) {
-      if (error.status >= 500) request.log.error({ err: error }, error.message);
+      if (error.status >= 500 && !cancelled) request.log.error({ err: error }, error.message);
       return send(request, reply, {
         status: error.status,
         detail: error.detail,

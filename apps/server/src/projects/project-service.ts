@@ -187,9 +187,14 @@ export class ProjectService {
   }
 
   /** A new suite, version 1; with `source_url`, its URLs stored relative to the environment they are on. */
-  async createSuite(author: SuiteAuthor, projectId: string, input: SavedSuiteInputBody): Promise<SavedSuite> {
-    const suiteId = await this.edit(author.id, projectId, (scope) => createSuite(scope, author, input));
-    return this.getSuite(author.id, projectId, suiteId);
+  async createSuite(
+    orgId: string,
+    author: SuiteAuthor,
+    projectId: string,
+    input: SavedSuiteInputBody,
+  ): Promise<SavedSuite> {
+    const suiteId = await this.edit(orgId, projectId, (scope) => createSuite(scope, author, input));
+    return this.getSuite(orgId, projectId, suiteId);
   }
 
   /**
@@ -197,13 +202,14 @@ export class ProjectService {
    * since that version is refused (SUITE_VERSION_CONFLICT) rather than overwritten.
    */
   async updateSuite(
+    orgId: string,
     author: SuiteAuthor,
     projectId: string,
     suiteId: string,
     input: SavedSuiteInputBody,
   ): Promise<SavedSuite> {
-    await this.edit(author.id, projectId, (scope) => saveSuiteVersion(scope, author, suiteId, input));
-    return this.getSuite(author.id, projectId, suiteId);
+    await this.edit(orgId, projectId, (scope) => saveSuiteVersion(scope, author, suiteId, input));
+    return this.getSuite(orgId, projectId, suiteId);
   }
 
   async deleteSuite(userId: string, projectId: string, suiteId: string): Promise<void> {

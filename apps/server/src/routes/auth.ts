@@ -1,4 +1,4 @@
-import { UniqueViolation } from '@argus/db';
+import { UniqueViolation, type UserRow } from '@argus/db';
 import {
   ChangePasswordRequestSchema,
   ChangePasswordResponseSchema,
@@ -9,9 +9,11 @@ import {
   UserSchema,
 } from '@argus/protocol';
 import type { Services } from '../app-services';
+import { audit } from '../audit/recorder';
 import { toPublicUser } from '../auth/auth-service';
 import { AppError } from '../errors';
 import type { RateLimit } from '../limits/rate-limiter';
+import { passwordSignInRefusal } from '../sso/org-policy';
 import { routeGroup, routeOf, routePlugin } from './route-group';
 
 async function enforce(limiter: RateLimit, key: string): Promise<void> {
@@ -74,18 +76,35 @@ export const AUTH_ROUTES = routeGroup(
       body: LoginRequestSchema,
       lazyBody: true,
       response: LoginResponseSchema,
-      handle: async (input, { auth, limits }) => {
+      handle: async (input, { auth, limits, repos }) => {
         await enforce(limits.loginPerIp, input.request.ip);
         const body = input.body;
         // One budget per account, however it is named (username or email); unknown logins by their text.
         // Counted before the password is verified, so concurrent guesses cannot all slip past the check.
         let accountKey = `login:${body.username.trim().toLowerCase()}`;
-        const user = await auth.authenticate(body.username, body.password, async (account) => {
-          if (account) accountKey = `user:${account.id}`;
-          await enforce(limits.loginFailuresPerUser, accountKey);
-        });
+        let named: UserRow | undefined;
+        const user = await auth
+          .authenticate(body.username, body.password, async (account) => {
+            named = account;
+            if (account) accountKey = `user:${account.id}`;
+            await enforce(limits.loginFailuresPerUser, accountKey);
+          })
+          .catch(async (error: unknown) => {
+            if (error instanceof AppError && error.code === 'INVALID_CREDENTIALS') {
+              // An unknown name is kept as typed (actor_label), in no organization's log.
+              await audit.record(input.request, {
+                action: 'sign_in_failed',
+                actor: named ?? { unknown: body.username },
+              });
+            }
+            throw error;
+          });
         await limits.loginFailuresPerUser.reset(accountKey);
+        // An organization may require single sign-on of its members (sso/org-policy.ts).
+        const refusal = await passwordSignInRefusal(user, repos);
+        if (refusal) throw refusal;
         const { token, expiresIn } = await auth.issueToken(user);
+        await audit.record(input.request, { action: 'sign_in', actor: user });
         return {
           access_token: token,
           token_type: 'bearer' as const,
@@ -111,11 +130,12 @@ export const AUTH_ROUTES = routeGroup(
       auth: 'login',
       body: ChangePasswordRequestSchema,
       response: ChangePasswordResponseSchema,
-      handle: async ({ user, body }, { auth, repos }) => {
+      handle: async ({ request, user, body }, { auth, repos }) => {
         if (!(await auth.verifyPassword(user.password_hash, body.current_password))) {
           throw new AppError('WRONG_PASSWORD');
         }
         await repos.users.setPassword(user.id, await auth.hashPassword(body.new_password));
+        await audit.record(request, { action: 'password_changed' });
         // Tokens issued before the change stop working; the caller gets a fresh one.
         const fresh = (await repos.users.findById(user.id))!;
         const { token, expiresIn } = await auth.issueToken(fresh);

@@ -73,29 +73,29 @@ export type AutomationRouteServices = Pick<Services, 'repos' | 'urls' | 'automat
 };
 
 /** A run with its results and signed links to its screenshots. */
-async function fullRun(services: AutomationRouteServices, userId: string, row: TestRunRow) {
+async function fullRun(services: AutomationRouteServices, orgId: string, row: TestRunRow) {
   const runs = services.repos.testRuns;
   const [results, shots] = await Promise.all([
-    runs.results(userId, row.id),
-    runs.screenshots(userId, [row.id]),
+    runs.results(orgId, row.id),
+    runs.screenshots(orgId, [row.id]),
   ]);
   return toApiTestRun(
     row,
     results,
-    shots.map((s) => services.urls.screenshot(s.id, userId)),
+    shots.map((s) => services.urls.screenshot(s.id, orgId)),
   );
 }
 
 /** A page of runs: two queries for the whole page, not two per run. */
-async function runPage(services: AutomationRouteServices, userId: string, rows: TestRunRow[]) {
+async function runPage(services: AutomationRouteServices, orgId: string, rows: TestRunRow[]) {
   const runs = services.repos.testRuns;
   const ids = rows.map((row) => row.id);
-  const [results, shots] = await Promise.all([runs.results(userId, ids), runs.screenshots(userId, ids)]);
+  const [results, shots] = await Promise.all([runs.results(orgId, ids), runs.screenshots(orgId, ids)]);
   return rows.map((row) =>
     toApiTestRun(
       row,
       results.filter((r) => r.test_run_id === row.id),
-      shots.filter((s) => s.test_run_id === row.id).map((s) => services.urls.screenshot(s.id, userId)),
+      shots.filter((s) => s.test_run_id === row.id).map((s) => services.urls.screenshot(s.id, orgId)),
     ),
   );
 }
@@ -103,10 +103,10 @@ async function runPage(services: AutomationRouteServices, userId: string, rows: 
 type RunUpdate = z.output<typeof TestRunUpdateSchema>;
 
 /** A run's changed fields and, when results are sent, their counts (unless given) and the results themselves. */
-async function updateRun(services: AutomationRouteServices, userId: string, id: string, body: RunUpdate) {
+async function updateRun(services: AutomationRouteServices, orgId: string, id: string, body: RunUpdate) {
   const runs = services.repos.testRuns;
   const { completed_at, test_results, ...rest } = body;
-  await ownTestRun(services.repos, userId, id);
+  await ownTestRun(services.repos, orgId, id);
   const counts = test_results
     ? {
         passed_tests: rest.passed_tests ?? test_results.filter((r) => r.status === 'passed').length,
@@ -115,7 +115,7 @@ async function updateRun(services: AutomationRouteServices, userId: string, id: 
     : {};
   if (test_results) {
     await runs.replaceResults(
-      userId,
+      orgId,
       id,
       test_results.map((r) => ({
         test_case_id: r.test_case.id ?? null,
@@ -129,13 +129,13 @@ async function updateRun(services: AutomationRouteServices, userId: string, id: 
       })),
     );
   }
-  const row = await runs.update(userId, id, {
+  const row = await runs.update(orgId, id, {
     ...rest,
     ...counts,
     ...(completed_at !== undefined ? { completed_at: completed_at ? new Date(completed_at) : null } : {}),
   });
   if (!row) throw new AppError('TEST_RUN_NOT_FOUND');
-  return fullRun(services, userId, row);
+  return fullRun(services, orgId, row);
 }
 
 /** The automation endpoints of docs/PRODUCT.md#http-api, owner-scoped. The server also writes these records itself during a run. */
@@ -150,10 +150,11 @@ export const AUTOMATION_ROUTES = routeGroup('/api/automation', [
     body: TestRunCreateSchema,
     status: 201,
     response: TestRunDetailSchema,
-    handle: async ({ user, body }, services) => {
+    handle: async ({ org, user, body }, services) => {
       checkRunSize(body.test_cases ?? [], services.config, { loc: ['body', 'test_cases'] });
       await checkSessionOwner(services.repos, user.id, body.session_id);
-      const row = await services.repos.testRuns.create(user.id, {
+      const row = await services.repos.testRuns.create(org.id, {
+        started_by: user.id,
         session_id: body.session_id ?? null,
         url: body.url,
         target_url: body.target_url ?? body.url,
@@ -173,8 +174,8 @@ export const AUTOMATION_ROUTES = routeGroup('/api/automation', [
     tag: 'Automation',
     query: TestRunListQuerySchema,
     response: TestRunListSchema,
-    handle: async ({ user, query }, services) =>
-      runPage(services, user.id, await services.repos.testRuns.list(user.id, query)),
+    handle: async ({ org, query }, services) =>
+      runPage(services, org.id, await services.repos.testRuns.list(org.id, query)),
   }),
   route({
     method: 'GET',
@@ -183,8 +184,8 @@ export const AUTOMATION_ROUTES = routeGroup('/api/automation', [
     tag: 'Automation',
     params: IdParamsSchema,
     response: TestRunDetailSchema,
-    handle: async ({ user, params }, services) =>
-      fullRun(services, user.id, await ownTestRun(services.repos, user.id, params.id)),
+    handle: async ({ org, params }, services) =>
+      fullRun(services, org.id, await ownTestRun(services.repos, org.id, params.id)),
   }),
   route({
     method: 'PUT',
@@ -194,7 +195,7 @@ export const AUTOMATION_ROUTES = routeGroup('/api/automation', [
     params: IdParamsSchema,
     body: TestRunUpdateSchema,
     response: TestRunDetailSchema,
-    handle: async ({ user, params, body }, services) => updateRun(services, user.id, params.id, body),
+    handle: async ({ org, params, body }, services) => updateRun(services, org.id, params.id, body),
   }),
   /**
    * Not in the spec: deletes a run with its results and screenshots, which frees their bytes from the
@@ -207,12 +208,12 @@ export const AUTOMATION_ROUTES = routeGroup('/api/automation', [
     tag: 'Automation',
     params: IdParamsSchema,
     status: 204,
-    handle: async ({ user, params: { id } }, services) => {
-      await ownTestRun(services.repos, user.id, id);
+    handle: async ({ org, user, params: { id } }, services) => {
+      await ownTestRun(services.repos, org.id, id);
       if ((await services.automation.activeRun(user.id)) === id) {
         throw new AppError('BAD_REQUEST', 'This test run is still in progress. Stop it before deleting it.');
       }
-      if (!(await services.repos.testRuns.delete(user.id, id))) throw new AppError('TEST_RUN_NOT_FOUND');
+      if (!(await services.repos.testRuns.delete(org.id, id))) throw new AppError('TEST_RUN_NOT_FOUND');
     },
   }),
   route({
@@ -222,10 +223,10 @@ export const AUTOMATION_ROUTES = routeGroup('/api/automation', [
     tag: 'Automation',
     body: TestResultRecordSchema,
     status: 201,
-    handle: async ({ user, body }, services) => {
+    handle: async ({ org, body }, services) => {
       const runs = services.repos.testRuns;
-      const run = await ownTestRun(services.repos, user.id, body.test_run_id);
-      const row = await runs.addResult(user.id, run.id, {
+      const run = await ownTestRun(services.repos, org.id, body.test_run_id);
+      const row = await runs.addResult(org.id, run.id, {
         test_case_id: null,
         test_case_name: body.test_case_name,
         status: body.status,
@@ -236,7 +237,7 @@ export const AUTOMATION_ROUTES = routeGroup('/api/automation', [
         screenshots: body.screenshots ?? [],
       });
       if (body.status === 'passed' || body.status === 'failed') {
-        await runs.countResult(user.id, run.id, body.status === 'passed');
+        await runs.countResult(org.id, run.id, body.status === 'passed');
       }
       return {
         id: row.id,

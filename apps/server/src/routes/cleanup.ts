@@ -28,7 +28,9 @@ export async function cleanupRoutes(
     const { token, ...message } = parseWith(CleanupBeaconSchema, body, 'body');
     const user = await services.auth.userFromToken(token);
     const toUser = (m: Parameters<typeof hub.sendToUser>[1]) => hub.sendToUser(user.id, m);
-    await dispatch(handlers, message, messageContext(user, message, { toSender: toUser, toUser }));
+    // What a beacon stops is the caller's own (its actions are `self`): their personal organization.
+    const org = { id: user.id, name: user.username, role: 'owner' as const, personal: true };
+    await dispatch(handlers, message, messageContext(user, org, message, { toSender: toUser, toUser }));
     return reply.code(202).send({ detail: 'Cleanup accepted' });
   });
 }

@@ -27,6 +27,8 @@ describe.each(apiTargets())('conversations REST on $name', ({ start }) => {
     });
     expect(first.status).toBe(201);
     expect(first.data).toMatchObject({ title: 'First', url: 'https://shop.test/', session_id: null });
+    // Newest first is by creation time, which the embedded database counts in whole milliseconds.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const second = await api.call('POST', '/api/conversations', { token: alice.token, json: {} });
     expect(second.data).toMatchObject({ title: 'Video Chat Session', url: null });
 

@@ -127,10 +127,11 @@ describe.each(apiTargets())('suite export API, on $name', ({ start }) => {
         'README.md',
         'package.json',
         'playwright.config.ts',
-        'tests/auth.setup.ts',
         'tests/checkout-smoke.spec.ts',
         'tests/support/argus.ts',
+        'tests/support/auth.ts',
         'tests/support/env.ts',
+        'tests/support/login.ts',
       ].map((p) => `Checkout-smoke-playwright/${p}`),
     );
     const read = (p: string) => strFromU8(files[`Checkout-smoke-playwright/${p}`]);
@@ -138,7 +139,8 @@ describe.each(apiTargets())('suite export API, on $name', ({ start }) => {
     // The default environment (staging, the first): its base URL and its own value of EMAIL.
     expect(read('playwright.config.ts')).toContain("?? 'https://staging.shop.test/'");
     expect(read('tests/support/env.ts')).toContain("EMAIL: 'qa-staging@shop.test',");
-    expect(read('tests/auth.setup.ts')).toContain("password: env('PASSWORD'),");
+    // Signed in once per Playwright worker (tests/support/auth.ts), with the environment's password.
+    expect(read('tests/support/login.ts')).toContain("password: env('PASSWORD'),");
     expect(read('tests/checkout-smoke.spec.ts')).toContain("await input.fill(env('API_KEY'));");
   });
 

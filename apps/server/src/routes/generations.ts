@@ -43,12 +43,13 @@ function generationListener() {
 async function generate(
   automation: GenerationRouteServices['automation'],
   reply: FastifyReply,
-  userId: string,
+  actor: Parameters<GenerationRouteServices['automation']['generate']>[0],
   request: Parameters<GenerationRouteServices['automation']['generate']>[1],
 ): Promise<Generated> {
   const { heard, send } = generationListener();
-  // Refusals (work already under way, a URL off the environment's address) are thrown here.
-  const { done } = await automation.generate(userId, request, send);
+  const { userId } = actor;
+  // Refusals (a URL off the environment's address) are thrown here; work going waits its turn.
+  const { done } = await automation.generate(actor, request, send);
   let over = false;
   // The generation stops rather than run on for nobody.
   const onClose = () => {
@@ -78,6 +79,7 @@ async function generate(
 /** The generated cases as a suite of the project: a new one, or the next version of the suite of that name. */
 async function saveSuite(
   { projects, repos }: GenerationRouteServices,
+  orgId: string,
   user: UserRow,
   projectId: string,
   suiteName: string,
@@ -85,18 +87,18 @@ async function saveSuite(
   result: Generated,
 ) {
   const wanted = suiteName.toLowerCase();
-  const existing = (await projects.suites(user.id, projectId)).find(
+  const existing = (await projects.suites(orgId, projectId)).find(
     (suite) => suite.name.trim().toLowerCase() === wanted,
   );
   // The change is described by the project service (test cases added, changed, removed).
   const input = { name: existing?.name ?? suiteName, test_cases: result.test_cases, source_url: url };
   const suite = existing
-    ? await projects.updateSuite(user, projectId, existing.id, input)
-    : await projects.createSuite(user, projectId, input);
+    ? await projects.updateSuite(orgId, user, projectId, existing.id, input)
+    : await projects.createSuite(orgId, user, projectId, input);
   // The generation recorded its cases as a pending run, which the automation screen would go on to run;
   // here the saved suite is what is kept (runs of it are recorded as they start), so the pending record,
   // known to no one else, would only stay in the project's Recent runs for ever.
-  if (result.test_run_id) await repos.testRuns.delete(user.id, result.test_run_id).catch(() => false);
+  if (result.test_run_id) await repos.testRuns.delete(orgId, result.test_run_id).catch(() => false);
   return { suite, created: !existing };
 }
 
@@ -122,23 +124,24 @@ export const GENERATION_ROUTES = routeGroup('/api/projects', [
     body: GenerationRequestSchema,
     status: 201,
     response: GenerationResultSchema,
-    handle: async ({ reply, user, params, body }, services): Promise<GenerationResult> => {
+    handle: async ({ reply, user, org, params, body }, services): Promise<GenerationResult> => {
       const { id } = params;
       // The project and environment are the user's, or this is 404 before anything starts.
-      const { environment } = await services.projects.target(user.id, id, body.environment_id);
+      const { environment } = await services.projects.target(org.id, id, body.environment_id);
       const url = !body.url
         ? environment.base_url
         : body.url.startsWith('/')
           ? new URL(body.url, environment.base_url).href
           : body.url;
-      const result = await generate(services.automation, reply, user.id, {
+      const actor = { userId: user.id, orgId: org.id };
+      const result = await generate(services.automation, reply, actor, {
         url,
         command: body.command,
         session_id: null,
         project_id: id,
         environment_id: environment.id,
       });
-      const { suite, created } = await saveSuite(services, user, id, body.suite_name, url, result);
+      const { suite, created } = await saveSuite(services, org.id, user, id, body.suite_name, url, result);
       return {
         suite,
         cases: result.test_cases.length,

@@ -27,7 +27,7 @@ export const HISTORY_ROUTES = routeGroup('/api/history', [
     tag: 'History',
     query: HistoryQuerySchema,
     response: HistoryPageSchema,
-    handle: async ({ user, query }, { history }) => history.list(user.id, query),
+    handle: async ({ org, query }, { history }) => history.list(org.id, query),
   }),
   route({
     method: 'GET',
@@ -36,7 +36,7 @@ export const HISTORY_ROUTES = routeGroup('/api/history', [
     tag: 'History',
     params: IdParamsSchema,
     response: RunComparisonSchema,
-    handle: async ({ user, params }, { history }) => history.compareRun(user.id, params.id),
+    handle: async ({ org, params }, { history }) => history.compareRun(org.id, params.id),
   }),
   route({
     method: 'GET',
@@ -45,7 +45,7 @@ export const HISTORY_ROUTES = routeGroup('/api/history', [
     tag: 'History',
     query: CaseHistoryQuerySchema,
     response: CaseHistorySchema,
-    handle: async ({ user, query }, { history }) => history.caseHistory(user.id, query),
+    handle: async ({ org, query }, { history }) => history.caseHistory(org.id, query),
   }),
 ]);
 

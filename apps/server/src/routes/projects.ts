@@ -17,6 +17,14 @@ import {
 } from '@argus/protocol';
 import { z } from 'zod';
 import type { Services } from '../app-services';
+import {
+  environmentChanged,
+  projectUpdated,
+  suiteDeleted,
+  suiteSaved,
+  variableChanged,
+} from '../audit/project-events';
+import { audit } from '../audit/recorder';
 import { routeGroup, routeOf, routePlugin } from './route-group';
 
 // Path parameters of the records under a project: ids, as long as any other id the API takes.
@@ -41,7 +49,7 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     summary: "The user's projects",
     tag: 'Projects',
     response: z.array(ProjectSummarySchema),
-    handle: async ({ user }, { projects }) => projects.list(user.id),
+    handle: async ({ org }, { projects }) => projects.list(org.id),
   }),
   route({
     method: 'POST',
@@ -51,7 +59,12 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     body: ProjectCreateSchema,
     status: 201,
     response: ProjectSchema,
-    handle: async ({ user, body }, { projects }) => projects.create(user.id, body),
+    handle: async ({ request, org, body }, { projects }) =>
+      audit.after(request, projects.create(org.id, body), (p) => ({
+        action: 'project_created',
+        projectId: p.id,
+        target: p.name,
+      })),
   }),
   route({
     method: 'GET',
@@ -60,7 +73,7 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     tag: 'Projects',
     params: IdParamsSchema,
     response: ProjectSchema,
-    handle: async ({ user, params }, { projects }) => projects.get(user.id, params.id),
+    handle: async ({ org, params }, { projects }) => projects.get(org.id, params.id),
   }),
   route({
     method: 'PUT',
@@ -70,7 +83,8 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     params: IdParamsSchema,
     body: ProjectUpdateSchema,
     response: ProjectSchema,
-    handle: async ({ user, params, body }, { projects }) => projects.update(user.id, params.id, body),
+    handle: async ({ request, org, params, body }, { projects }) =>
+      audit.after(request, projects.update(org.id, params.id, body), (p) => projectUpdated(p, body)),
   }),
   route({
     method: 'DELETE',
@@ -79,8 +93,9 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     tag: 'Projects',
     params: IdParamsSchema,
     status: 204,
-    handle: async ({ user, params }, { projects }) => {
-      await projects.delete(user.id, params.id);
+    handle: async ({ request, org, params }, { projects }) => {
+      await projects.delete(org.id, params.id);
+      await audit.record(request, { action: 'project_deleted', projectId: params.id });
     },
   }),
   route({
@@ -92,7 +107,10 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     body: EnvironmentInputSchema,
     status: 201,
     response: EnvironmentSchema,
-    handle: async ({ user, params, body }, { projects }) => projects.addEnvironment(user.id, params.id, body),
+    handle: async ({ request, org, params, body }, { projects }) =>
+      audit.after(request, projects.addEnvironment(org.id, params.id, body), (e) =>
+        environmentChanged(params.id, 'added', e),
+      ),
   }),
   route({
     method: 'PUT',
@@ -102,8 +120,10 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     params: EnvironmentParamsSchema,
     body: EnvironmentUpdateSchema,
     response: EnvironmentSchema,
-    handle: async ({ user, params, body }, { projects }) =>
-      projects.updateEnvironment(user.id, params.id, params.envId, body),
+    handle: async ({ request, org, params, body }, { projects }) =>
+      audit.after(request, projects.updateEnvironment(org.id, params.id, params.envId, body), (e) =>
+        environmentChanged(params.id, 'changed', e),
+      ),
   }),
   route({
     method: 'DELETE',
@@ -112,8 +132,9 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     tag: 'Projects',
     params: EnvironmentParamsSchema,
     status: 204,
-    handle: async ({ user, params }, { projects }) => {
-      await projects.deleteEnvironment(user.id, params.id, params.envId);
+    handle: async ({ request, org, params }, { projects }) => {
+      await projects.deleteEnvironment(org.id, params.id, params.envId);
+      await audit.record(request, environmentChanged(params.id, 'deleted', { id: params.envId }));
     },
   }),
   route({
@@ -123,7 +144,7 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     tag: 'Projects',
     params: IdParamsSchema,
     response: z.array(VariableSchema),
-    handle: async ({ user, params }, { projects }) => projects.variables(user.id, params.id),
+    handle: async ({ org, params }, { projects }) => projects.variables(org.id, params.id),
   }),
   route({
     method: 'PUT',
@@ -133,7 +154,8 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     params: IdParamsSchema,
     body: VariableInputSchema,
     response: VariableSchema,
-    handle: async ({ user, params, body }, { projects }) => projects.setVariable(user.id, params.id, body),
+    handle: async ({ request, org, params, body }, { projects }) =>
+      audit.after(request, projects.setVariable(org.id, params.id, body), (v) => variableChanged(v)),
   }),
   route({
     method: 'DELETE',
@@ -142,8 +164,11 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     tag: 'Projects',
     params: VariableParamsSchema,
     status: 204,
-    handle: async ({ user, params }, { projects }) => {
-      await projects.deleteVariable(user.id, params.id, params.varId);
+    handle: async ({ request, org, params }, { projects }) => {
+      // Read first: the row names the variable (and whether it was a secret) once it is gone.
+      const gone = (await projects.variables(org.id, params.id)).find((v) => v.id === params.varId);
+      await projects.deleteVariable(org.id, params.id, params.varId);
+      if (gone) await audit.record(request, variableChanged(gone, true));
     },
   }),
   route({
@@ -153,7 +178,7 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     tag: 'Suites',
     params: IdParamsSchema,
     response: z.array(SavedSuiteSchema),
-    handle: async ({ user, params }, { projects }) => projects.suites(user.id, params.id),
+    handle: async ({ org, params }, { projects }) => projects.suites(org.id, params.id),
   }),
   route({
     method: 'POST',
@@ -164,7 +189,8 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     body: SavedSuiteInputSchema,
     status: 201,
     response: SavedSuiteSchema,
-    handle: async ({ user, params, body }, { projects }) => projects.createSuite(user, params.id, body),
+    handle: async ({ request, org, user, params, body }, { projects }) =>
+      audit.after(request, projects.createSuite(org.id, user, params.id, body), suiteSaved),
   }),
   route({
     method: 'GET',
@@ -173,7 +199,7 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     tag: 'Suites',
     params: SuiteParamsSchema,
     response: SavedSuiteSchema,
-    handle: async ({ user, params }, { projects }) => projects.getSuite(user.id, params.id, params.suiteId),
+    handle: async ({ org, params }, { projects }) => projects.getSuite(org.id, params.id, params.suiteId),
   }),
   route({
     method: 'PUT',
@@ -183,8 +209,8 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     params: SuiteParamsSchema,
     body: SavedSuiteInputSchema,
     response: SavedSuiteSchema,
-    handle: async ({ user, params, body }, { projects }) =>
-      projects.updateSuite(user, params.id, params.suiteId, body),
+    handle: async ({ request, org, user, params, body }, { projects }) =>
+      audit.after(request, projects.updateSuite(org.id, user, params.id, params.suiteId, body), suiteSaved),
   }),
   route({
     method: 'DELETE',
@@ -193,8 +219,10 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     tag: 'Suites',
     params: SuiteParamsSchema,
     status: 204,
-    handle: async ({ user, params }, { projects }) => {
-      await projects.deleteSuite(user.id, params.id, params.suiteId);
+    handle: async ({ request, org, params }, { projects }) => {
+      const suite = await projects.getSuite(org.id, params.id, params.suiteId);
+      await projects.deleteSuite(org.id, params.id, params.suiteId);
+      await audit.record(request, suiteDeleted(suite));
     },
   }),
   // Starts a run of the suite on an environment and answers at once (202) with the run's id; the run
@@ -211,9 +239,10 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     body: RunSavedSuiteSchema,
     status: 202,
     response: RunStartedSchema,
-    handle: async ({ request, user, params, body }, { automation }) => {
+    handle: async ({ request, user, org, params, body }, { automation }) => {
+      // It waits its turn in the organization's line (docs/CI.md#runs-wait-their-turn), never refused for being busy.
       const started = await automation.runSavedSuite(
-        user.id,
+        { userId: user.id, orgId: org.id },
         {
           project_id: params.id,
           suite_id: params.suiteId,
@@ -239,7 +268,7 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
     tag: 'Runs',
     params: IdParamsSchema,
     response: z.array(ProjectRunSchema),
-    handle: async ({ user, params }, { projects }) => projects.runs(user.id, params.id),
+    handle: async ({ org, params }, { projects }) => projects.runs(org.id, params.id),
   }),
 ]);
 

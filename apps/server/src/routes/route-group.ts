@@ -1,6 +1,8 @@
 import type { UserRow } from '@argus/db';
+import { type Action, routeAction } from '@argus/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { z } from 'zod';
+import { currentOrg, type OrgContext } from '../orgs/org-context';
 import { currentUser } from '../plugins/authenticate';
 import { parseWith } from '../validation';
 
@@ -29,6 +31,8 @@ export interface RouteInput<P, Q, B> {
   reply: FastifyReply;
   /** The signed-in user (a route whose `auth` is `none` has none: reading it answers 401). */
   readonly user: UserRow;
+  /** The organization the request acts in, and the user's role there (orgs/org-context.ts). */
+  readonly org: OrgContext;
   params: P;
   query: Q;
   body: B;
@@ -141,6 +145,9 @@ function inputOf(
     get user() {
       return currentUser(request);
     },
+    get org() {
+      return currentOrg(request);
+    },
     get body() {
       if (!bodyRead) {
         body = readBody();
@@ -156,10 +163,38 @@ function guardOf(app: FastifyInstance, auth: RouteAuth) {
   return auth === 'login-token' ? app.requireLoginToken : app.requireUser;
 }
 
-/** Registers each route of `group` on `app`, its handler given `deps`. */
-export function mountRoutes<Deps>(app: FastifyInstance, group: RouteGroup<Deps>, deps: Deps): void {
+/**
+ * What `route` of `group` does, from the permission table (packages/protocol/src/permissions.ts);
+ * a route the table does not name cannot be mounted.
+ */
+export function actionOf(
+  group: Pick<RouteGroup, 'base'>,
+  route: Pick<DeclaredRoute<unknown>, 'method' | 'path'>,
+  table: ActionTable = routeAction,
+): Action {
+  const path = joinPath(group.base, route.path);
+  const action = table(route.method, path);
+  if (!action) {
+    throw new Error(
+      `${route.method} ${path} has no entry in the permission table (packages/protocol/src/permissions.ts)`,
+    );
+  }
+  return action;
+}
+
+/** What a route does by its method and path: the permission table's, or a test's own. */
+export type ActionTable = (method: string, path: string) => Action | undefined;
+
+/** Registers each route of `group` on `app`, its handler given `deps`; `table` says what each does. */
+export function mountRoutes<Deps>(
+  app: FastifyInstance,
+  group: RouteGroup<Deps>,
+  deps: Deps,
+  table: ActionTable = routeAction,
+): void {
   const at = mountPoint(app.prefix, group);
   for (const route of group.routes) {
+    const action = actionOf(group, route, table);
     if (route.registered && !route.registered()) continue;
     const auth = route.auth ?? 'user';
     const guard = guardOf(app, auth);
@@ -169,7 +204,7 @@ export function mountRoutes<Deps>(app: FastifyInstance, group: RouteGroup<Deps>,
       url: joinPath(at, route.path),
       ...(route.bodyLimit && { bodyLimit: route.bodyLimit }),
       ...(guard && { preHandler: guard }),
-      config: { ...(tokenScope && { tokenScope }), ...(route.errorField && { errorField: true }) },
+      config: { action, ...(tokenScope && { tokenScope }), ...(route.errorField && { errorField: true }) },
       handler: async (request, reply) => {
         const answer = await route.handle(inputOf(route, request, reply), deps);
         if (answer === reply || reply.sent) return reply;

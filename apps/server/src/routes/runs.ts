@@ -3,6 +3,7 @@ import { IdParamsSchema, isRunOver, type RunEvent, type RunReport, RunReportSche
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Services } from '../app-services';
+import { withQueuePlace } from '../automation/queue-place';
 import { AppError } from '../errors';
 import { junitXml, runReport } from '../runs/run-report';
 import { SECURITY_HEADERS } from '../security-headers';
@@ -18,10 +19,15 @@ const KEEP_ALIVE_MS = 15_000;
 /** Event streams open at once per user: enough for every pipeline, not a way to hold the server's sockets. */
 export const MAX_EVENT_STREAMS_PER_USER = 20;
 
-async function report(repos: RunRouteServices['repos'], userId: string, id: string): Promise<RunReport> {
+async function report(
+  { repos, automation }: RunRouteServices,
+  userId: string,
+  id: string,
+): Promise<RunReport> {
   const run = await repos.testRuns.get(userId, id);
   if (!run) throw new AppError('TEST_RUN_NOT_FOUND');
-  return reportOf(repos, userId, run);
+  // A run waiting its turn reads `queued`, with its place in line.
+  return withQueuePlace(automation, await reportOf(repos, userId, run));
 }
 async function reportOf(
   repos: RunRouteServices['repos'],
@@ -51,7 +57,7 @@ export const RUN_ROUTES = routeGroup('/api/runs', [
     tag: 'Runs',
     params: IdParamsSchema,
     response: RunReportSchema,
-    handle: async ({ user, params }, { repos }) => report(repos, user.id, params.id),
+    handle: async ({ org, params }, services) => report(services, org.id, params.id),
   }),
   route({
     method: 'GET',
@@ -60,8 +66,8 @@ export const RUN_ROUTES = routeGroup('/api/runs', [
     tag: 'Runs',
     params: IdParamsSchema,
     response: RunReportSchema,
-    handle: async ({ reply, user, params: { id } }, { repos }) => {
-      const body = await report(repos, user.id, id);
+    handle: async ({ org, reply, params: { id } }, services) => {
+      const body = await report(services, org.id, id);
       return reply.header('content-disposition', `attachment; filename="argus-run-${id}.json"`).send(body);
     },
   }),
@@ -72,8 +78,8 @@ export const RUN_ROUTES = routeGroup('/api/runs', [
     tag: 'Runs',
     params: IdParamsSchema,
     media: { type: 'application/xml', description: 'JUnit XML: one testsuite, one testcase per case' },
-    handle: async ({ reply, user, params: { id } }, { repos }) => {
-      const body = junitXml(await report(repos, user.id, id));
+    handle: async ({ org, reply, params: { id } }, services) => {
+      const body = junitXml(await report(services, org.id, id));
       return reply
         .type('application/xml; charset=utf-8')
         .header('content-disposition', `attachment; filename="argus-run-${id}.xml"`)
@@ -90,20 +96,23 @@ export const RUN_ROUTES = routeGroup('/api/runs', [
     params: IdParamsSchema,
     status: 202,
     response: z.object({ test_run_id: z.string(), status: z.literal('stopping') }),
-    handle: async ({ request, reply, user, params: { id } }, { repos, automation }) => {
-      const run = await repos.testRuns.get(user.id, id);
+    handle: async ({ request, reply, org, params: { id } }, { repos, automation }) => {
+      const run = await repos.testRuns.get(org.id, id);
       if (!run) throw new AppError('TEST_RUN_NOT_FOUND');
-      if (isRunOver(run.status)) return reply.code(200).send(await reportOf(repos, user.id, run));
-      if ((await automation.activeRun(user.id)) !== id) {
+      if (isRunOver(run.status)) return reply.code(200).send(await reportOf(repos, org.id, run));
+      // A run waiting its turn leaves the line (it never starts); one going is asked to stop, and its
+      // end is recorded as it stops (its events say so).
+      // Any member who may run may cancel: the work is found under whoever started it (a schedule's
+      // under its organization, which it runs as).
+      const cancelled = await automation.cancel(run.started_by ?? run.user_id, id);
+      if (cancelled === 'left') return reply.code(200).send(await report({ repos, automation }, org.id, id));
+      if (cancelled === null) {
         throw new AppError(
           'BAD_REQUEST',
           'This run is not running on this server and cannot be stopped here',
         );
       }
-      // Answered once the stop is asked for; the run's end is recorded as it stops (its events say so).
-      void automation
-        .stop(user.id, () => {})
-        .catch((error: unknown) => request.log.error({ err: error, runId: id }, 'stopping a run'));
+      request.log.info({ runId: id }, 'stopping a run');
       return { test_run_id: id, status: 'stopping' as const };
     },
   }),
@@ -118,8 +127,8 @@ export const RUN_ROUTES = routeGroup('/api/runs', [
       type: 'text/event-stream',
       description: 'One RunEvent (JSON) per event; the stream ends with the run',
     },
-    handle: async ({ request, reply, user, params: { id } }, { repos, streams }) => {
-      const first = await report(repos, user.id, id);
+    handle: async ({ request, reply, org, user, params: { id } }, { repos, automation, streams }) => {
+      const first = await report({ repos, automation }, org.id, id);
       const open = streams.get(user.id) ?? 0;
       if (open >= MAX_EVENT_STREAMS_PER_USER) {
         throw new AppError('RATE_LIMITED', `At most ${MAX_EVENT_STREAMS_PER_USER} run event streams at once`);
@@ -129,7 +138,7 @@ export const RUN_ROUTES = routeGroup('/api/runs', [
         request,
         reply,
         first,
-        async () => report(repos, user.id, id),
+        async () => report({ repos, automation }, org.id, id),
         () => {
           const left = (streams.get(user.id) ?? 1) - 1;
           if (left > 0) streams.set(user.id, left);
@@ -183,6 +192,7 @@ function stream(
   raw.on('error', end);
 
   let seen = first.results.length;
+  let standing = first;
   send({ type: 'run', run: first });
   const finish = (run: RunReport) => {
     send({ type: 'run_finished', run });
@@ -196,6 +206,11 @@ function stream(
     if (over) return;
     try {
       const run = await read();
+      // A queued run's place, and its start, are told as they change.
+      if (run.status !== standing.status || run.queue_position !== standing.queue_position) {
+        standing = run;
+        if (!isRunOver(run.status)) send({ type: 'run', run });
+      }
       for (const result of run.results.slice(seen)) send({ type: 'case_finished', result });
       seen = run.results.length;
       if (isRunOver(run.status)) return finish(run);

@@ -1,6 +1,7 @@
 import { IdParamsSchema, ScheduleInputSchema, ScheduleSchema, ScheduleUpdateSchema } from '@argus/protocol';
 import { z } from 'zod';
 import type { Services } from '../app-services';
+import { audit } from '../audit/recorder';
 import { routeGroup, routeOf, routePlugin } from './route-group';
 
 const ScheduleParamsSchema = IdParamsSchema.extend({ scheduleId: z.string().max(100) });
@@ -22,7 +23,7 @@ export const SCHEDULE_ROUTES = routeGroup('/api/projects', [
     tag: 'Schedules',
     params: IdParamsSchema,
     response: z.array(ScheduleSchema),
-    handle: async ({ user, params }, { schedules }) => schedules.list(user.id, params.id),
+    handle: async ({ org, params }, { schedules }) => schedules.list(org.id, params.id),
   }),
   route({
     method: 'POST',
@@ -33,7 +34,10 @@ export const SCHEDULE_ROUTES = routeGroup('/api/projects', [
     body: ScheduleInputSchema,
     status: 201,
     response: ScheduleSchema,
-    handle: async ({ user, params, body }, { schedules }) => schedules.create(user.id, params.id, body),
+    handle: async ({ org, request, params, body }, { schedules }) =>
+      audit.after(request, schedules.create(org.id, params.id, body), (s) =>
+        scheduleEvent(params.id, s.id, 'created', s.suite_name),
+      ),
   }),
   route({
     method: 'PUT',
@@ -43,8 +47,10 @@ export const SCHEDULE_ROUTES = routeGroup('/api/projects', [
     params: ScheduleParamsSchema,
     body: ScheduleUpdateSchema,
     response: ScheduleSchema,
-    handle: async ({ user, params, body }, { schedules }) =>
-      schedules.update(user.id, params.id, params.scheduleId, body),
+    handle: async ({ org, request, params, body }, { schedules }) =>
+      audit.after(request, schedules.update(org.id, params.id, params.scheduleId, body), (s) =>
+        scheduleEvent(params.id, s.id, 'changed', s.suite_name),
+      ),
   }),
   route({
     method: 'DELETE',
@@ -53,10 +59,21 @@ export const SCHEDULE_ROUTES = routeGroup('/api/projects', [
     tag: 'Schedules',
     params: ScheduleParamsSchema,
     status: 204,
-    handle: async ({ user, params }, { schedules }) => {
-      await schedules.delete(user.id, params.id, params.scheduleId);
+    handle: async ({ org, request, params }, { schedules }) => {
+      await schedules.delete(org.id, params.id, params.scheduleId);
+      await audit.record(request, scheduleEvent(params.id, params.scheduleId, 'deleted', null));
     },
   }),
 ]);
+
+/** A schedule's change as the audit log records it (docs/ORGANIZATIONS.md#audit-log). */
+function scheduleEvent(projectId: string, id: string, change: string, suite: string | null) {
+  return {
+    action: 'schedule_changed',
+    projectId,
+    target: suite,
+    detail: { schedule_id: id, change },
+  } as const;
+}
 
 export const scheduleRoutes = routePlugin(SCHEDULE_ROUTES);

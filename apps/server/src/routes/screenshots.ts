@@ -38,10 +38,10 @@ export const SCREENSHOT_ROUTES = routeGroup('/api/screenshots', [
     errorField: true,
     // The body is parsed here rather than declared: the OpenAPI document has never described it, and
     // this restructuring keeps the document as it was.
-    handle: async ({ request, user }, services) => {
+    handle: async ({ org, request }, services) => {
       const body = parseWith(ScreenshotRecordSchema, request.body, 'body');
       const runs = services.repos.testRuns;
-      const run = await ownTestRun(services.repos, user.id, body.test_run_id);
+      const run = await ownTestRun(services.repos, org.id, body.test_run_id);
       const base64 = body.image_data.replace(/^data:image\/[a-z+.-]+;base64,/i, '');
       const data = Buffer.from(base64, 'base64');
       if (data.length > MAX_IMAGE_BYTES)
@@ -53,11 +53,11 @@ export const SCREENSHOT_ROUTES = routeGroup('/api/screenshots', [
         ]);
       }
       // MAX_STORED_BYTES_PER_USER, checked before a byte is written.
-      const used = await runs.storedBytes(user.id);
+      const used = await runs.storedBytes(org.id);
       const limit = services.config.maxStoredBytesPerUser;
       if (used + data.length > limit) throw storageQuotaError(used, limit, data.length);
       const sha256 = await services.blobs.put(data);
-      const row = await runs.addScreenshot(user.id, {
+      const row = await runs.addScreenshot(org.id, {
         test_run_id: run.id,
         test_case_name: body.test_case_name,
         step_name: body.step_name ?? null,
@@ -79,9 +79,9 @@ export const SCREENSHOT_ROUTES = routeGroup('/api/screenshots', [
     tag: 'Automation',
     auth: 'login-token',
     params: IdParamsSchema,
-    handle: async ({ user, params: { id } }, services) => {
-      await ownTestRun(services.repos, user.id, id);
-      const rows = await services.repos.testRuns.screenshots(user.id, [id]);
+    handle: async ({ org, params: { id } }, services) => {
+      await ownTestRun(services.repos, org.id, id);
+      const rows = await services.repos.testRuns.screenshots(org.id, [id]);
       return rows.map((row) => toScreenshotRef(row, services.urls));
     },
   }),
@@ -92,9 +92,9 @@ export const SCREENSHOT_ROUTES = routeGroup('/api/screenshots', [
     tag: 'Automation',
     auth: 'login-token',
     params: TestCaseScreenshotsParamsSchema,
-    handle: async ({ user, params: { id, name } }, services) => {
-      await ownTestRun(services.repos, user.id, id);
-      const rows = await services.repos.testRuns.screenshots(user.id, [id], name);
+    handle: async ({ org, params: { id, name } }, services) => {
+      await ownTestRun(services.repos, org.id, id);
+      const rows = await services.repos.testRuns.screenshots(org.id, [id], name);
       return rows.map((row) => toScreenshotRef(row, services.urls));
     },
   }),

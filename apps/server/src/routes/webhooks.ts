@@ -8,6 +8,7 @@ import {
 } from '@argus/protocol';
 import { z } from 'zod';
 import type { Services } from '../app-services';
+import { audit } from '../audit/recorder';
 import { routeGroup, routeOf, routePlugin } from './route-group';
 
 const WebhookParamsSchema = IdParamsSchema.extend({ webhookId: z.string().max(100) });
@@ -31,7 +32,7 @@ export const WEBHOOK_ROUTES = routeGroup('/api/projects', [
     tag: 'Schedules',
     params: IdParamsSchema,
     response: z.array(WebhookSchema),
-    handle: async ({ user, params }, { notifications }) => notifications.list(user.id, params.id),
+    handle: async ({ org, params }, { notifications }) => notifications.list(org.id, params.id),
   }),
   route({
     method: 'POST',
@@ -42,8 +43,10 @@ export const WEBHOOK_ROUTES = routeGroup('/api/projects', [
     body: WebhookInputSchema,
     status: 201,
     response: WebhookWithSecretSchema,
-    handle: async ({ user, params, body }, { notifications }) =>
-      notifications.create(user.id, params.id, body),
+    handle: async ({ org, request, params, body }, { notifications }) =>
+      audit.after(request, notifications.create(org.id, params.id, body), (w) =>
+        webhookEvent(params.id, w.id, 'created', w.name),
+      ),
   }),
   // Declared before /:webhookId so 'deliveries' is never read as an id.
   route({
@@ -54,8 +57,8 @@ export const WEBHOOK_ROUTES = routeGroup('/api/projects', [
     params: IdParamsSchema,
     query: DeliveriesQuerySchema,
     response: z.array(WebhookDeliverySchema),
-    handle: async ({ user, params, query }, { notifications }) =>
-      notifications.deliveries(user.id, params.id, query.webhook_id),
+    handle: async ({ org, params, query }, { notifications }) =>
+      notifications.deliveries(org.id, params.id, query.webhook_id),
   }),
   route({
     method: 'PUT',
@@ -65,8 +68,10 @@ export const WEBHOOK_ROUTES = routeGroup('/api/projects', [
     params: WebhookParamsSchema,
     body: WebhookUpdateSchema,
     response: WebhookSchema,
-    handle: async ({ user, params, body }, { notifications }) =>
-      notifications.update(user.id, params.id, params.webhookId, body),
+    handle: async ({ org, request, params, body }, { notifications }) =>
+      audit.after(request, notifications.update(org.id, params.id, params.webhookId, body), (w) =>
+        webhookEvent(params.id, w.id, 'changed', w.name),
+      ),
   }),
   route({
     method: 'DELETE',
@@ -75,8 +80,9 @@ export const WEBHOOK_ROUTES = routeGroup('/api/projects', [
     tag: 'Schedules',
     params: WebhookParamsSchema,
     status: 204,
-    handle: async ({ user, params }, { notifications }) => {
-      await notifications.delete(user.id, params.id, params.webhookId);
+    handle: async ({ org, request, params }, { notifications }) => {
+      await notifications.delete(org.id, params.id, params.webhookId);
+      await audit.record(request, webhookEvent(params.id, params.webhookId, 'deleted', null));
     },
   }),
   route({
@@ -86,8 +92,10 @@ export const WEBHOOK_ROUTES = routeGroup('/api/projects', [
     tag: 'Schedules',
     params: WebhookParamsSchema,
     response: WebhookWithSecretSchema,
-    handle: async ({ user, params }, { notifications }) =>
-      notifications.rotateSecret(user.id, params.id, params.webhookId),
+    handle: async ({ org, request, params }, { notifications }) =>
+      audit.after(request, notifications.rotateSecret(org.id, params.id, params.webhookId), (w) =>
+        webhookEvent(params.id, w.id, 'secret_rotated', w.name),
+      ),
   }),
   // 'Send test': a test delivery, sent at once; answers it (202) as it stands before its first attempt.
   route({
@@ -98,9 +106,14 @@ export const WEBHOOK_ROUTES = routeGroup('/api/projects', [
     params: WebhookParamsSchema,
     status: 202,
     response: WebhookDeliverySchema,
-    handle: async ({ user, params }, { notifications }) =>
-      notifications.sendTest(user.id, params.id, params.webhookId),
+    handle: async ({ org, params }, { notifications }) =>
+      notifications.sendTest(org.id, params.id, params.webhookId),
   }),
 ]);
+
+/** A webhook's change as the audit log records it (never its secret). */
+function webhookEvent(projectId: string, id: string, change: string, name: string | null) {
+  return { action: 'webhook_changed', projectId, target: name, detail: { webhook_id: id, change } } as const;
+}
 
 export const webhookRoutes = routePlugin(WEBHOOK_ROUTES);

@@ -175,6 +175,19 @@ export class RunRecorder {
     });
   }
 
+  /**
+   * The run's cases are all recorded: its day's analytics summaries are made now, in the background
+   * (packages/db/src/analytics-rollups.ts), not at the first analytics query after the day ends. Neither
+   * the run nor its user waits for it; a failure only leaves the day to be made by that query.
+   */
+  ended(userId: string, runId: string): void {
+    this.deps.repos.analytics
+      .rollUpRun(userId, runId)
+      .catch((error: unknown) =>
+        this.deps.log.warn({ err: error, runId }, 'analytics rollup of a run failed'),
+      );
+  }
+
   /** A line of the run's log that is not a test's (which engine ran it, why a model is not used). */
   async note(userId: string, runId: string, message: string, level: 'info' | 'warn' = 'info'): Promise<void> {
     await this.deps.repos.testRuns.appendLog(userId, runId, [{ timestamp: now(), level, message }]);

@@ -53,32 +53,38 @@ export const GenerateJobDataSchema = CommandGenerateTestCasesDataSchema.extend({
 /** The socket message's `request_id` that queued it (notify `user`): echoed on what the job says. */
 const requestId = z.string().max(100).optional();
 
+/**
+ * What every job carries besides its request: its user, the organization whose line it waited in
+ * (for now the user's personal organization, whose id is theirs, when a web process names none), its
+ * entry in the line (whose id its replies use), and the attempt it was bound at, so a job delayed
+ * while waiting its turn is not mistaken for one taken up again after its worker died.
+ */
+const jobOf = <K extends string, D extends z.ZodType>(kind: K, data: D) =>
+  z.object({
+    kind: z.literal(kind),
+    user_id: id,
+    org_id: id.optional(),
+    entry_id: id.optional(),
+    bound_at: z.object({ attempts: z.number().int(), stalled: z.number().int() }).optional(),
+    notify: JobNotifySchema,
+    request_id: requestId,
+    data,
+  });
+
 export const AutomationJobSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('run'),
-    user_id: id,
-    notify: JobNotifySchema,
-    request_id: requestId,
-    data: RunJobDataSchema,
-  }),
-  z.object({
-    kind: z.literal('saved'),
-    user_id: id,
-    notify: JobNotifySchema,
-    request_id: requestId,
-    data: SavedRunJobDataSchema,
-  }),
-  z.object({
-    kind: z.literal('generate'),
-    user_id: id,
-    notify: JobNotifySchema,
-    request_id: requestId,
-    data: GenerateJobDataSchema,
-  }),
+  jobOf('run', RunJobDataSchema),
+  jobOf('saved', SavedRunJobDataSchema),
+  jobOf('generate', GenerateJobDataSchema),
 ]);
 export type AutomationJob = z.infer<typeof AutomationJobSchema>;
 
-/** What a job tells the web process that queued it, on `jobReplies(jobId)`. */
+/**
+ * A BullMQ job that is a turn, not yet bound to work: the worker that takes it takes the line's next
+ * entry (run-lines/redis-line.ts) and binds the job to it (`updateData`), or ends it when nothing waits.
+ */
+export const TurnJobSchema = z.object({ kind: z.literal('turn') });
+
+/** What a job tells the web process that queued it, on `jobReplies(entryId)`. */
 export const JobReplySchema = z.discriminatedUnion('type', [
   /** The worker began it: checks passed, browsers held. */
   z.object({ type: z.literal('started') }),
@@ -96,18 +102,30 @@ export type JobReply = z.infer<typeof JobReplySchema>;
 
 /** Requests from a web process to every worker; only the worker holding the user's work acts. */
 export const WorkerControlSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('stop'), user_id: id, session_id: SessionIdSchema.nullable() }),
+  /** Stop the user's work of that session (else their first), or, with `run_id`, that run only. */
+  z.object({
+    type: z.literal('stop'),
+    user_id: id,
+    session_id: SessionIdSchema.nullable(),
+    run_id: id.optional(),
+  }),
   z.object({ type: z.literal('video'), user_id: id, session_id: SessionIdSchema.nullable() }),
   /** Where the user's work stands (`automation_in_progress`), answered on `reply`. */
   z.object({ type: z.literal('snapshot'), user_id: id, reply: z.string().max(200) }),
 ]);
 export type WorkerControl = z.infer<typeof WorkerControlSchema>;
 
-/** The value of `userAutomation(userId)`: the user's queued or running job. */
+/** A field's value of `userAutomation(userId)`: one piece of the user's automation work, waiting or going. */
 export const UserAutomationSchema = z.object({
+  /** Its entry in the line, which its replies' channel is named by. */
   job_id: z.string().max(100),
   kind: z.enum(['generating', 'running']),
   session_id: SessionIdSchema.nullable(),
   run_id: id.nullable(),
+  org_id: id,
+  /** When it was queued (ms): a fresh entry not in the line nor bound to a job is being queued or taken. */
+  queued_at: z.number(),
+  /** The BullMQ job that took its turn, once one did. */
+  bound: z.string().max(100).nullable().optional(),
 });
 export type UserAutomation = z.infer<typeof UserAutomationSchema>;

@@ -8,6 +8,8 @@ const LIVE_STATES = ['active', 'waiting', 'delayed', 'prioritized', 'waiting-chi
 export interface OrphanRunSweepDeps {
   queue: Queue;
   testRuns: Pick<TestRunsRepository, 'interruptOrphans'>;
+  /** Runs waiting their turn in the line (their jobs are turns not yet bound to them): kept too. */
+  waitingRuns?: () => Promise<string[]>;
   log: FastifyBaseLogger;
   /**
    * A run younger than this is left alone: its row may exist before its job (a saved run is recorded,
@@ -40,6 +42,7 @@ export class OrphanRunSweeper {
       const runId = (job?.data as { data?: { test_run_id?: unknown } } | undefined)?.data?.test_run_id;
       if (typeof runId === 'string') keep.add(runId);
     }
+    for (const runId of (await this.deps.waitingRuns?.()) ?? []) keep.add(runId);
     const marked = await this.deps.testRuns.interruptOrphans(
       [...keep],
       new Date(now - (this.deps.graceMs ?? 120_000)),

@@ -1,7 +1,8 @@
 /**
  * Everything Argus keeps in Redis when REDIS_URL is set (docs/DEPLOYMENT.md#redis), named in one place:
- * the BullMQ queue of automation work, the pub/sub channels between web processes and workers, and the
- * per-user key that says which automation job a user has queued or running.
+ * the BullMQ queue of automation work, the line its work waits in (organizations taking turns), the
+ * pub/sub channels between web processes and workers, and the per-user hash of the automation work a
+ * user has waiting or going.
  */
 
 /** The BullMQ queue of generations and runs (its keys are `bull:argus-automation:*`). */
@@ -20,8 +21,23 @@ export const jobReplies = (jobId: string) => `argus:job:${jobId}`;
 /** Requests from web processes to every worker: stop a user's work, watch its video, where it stands. */
 export const WORKER_CONTROL = 'argus:control';
 
-/** The automation job a user has queued or running (one at a time, as in one process). */
+/**
+ * The automation work a user has waiting or going (a hash: the work's line entry id → UserAutomation),
+ * for their tabs (stop, where it stands) and the run API. Any number at once: work waits its turn.
+ */
 export const userAutomation = (userId: string) => `argus:automation:${userId}`;
+
+/**
+ * The line automation work waits in (run-lines/redis-line.ts: `turns`, `org:<org>`, `entry:<id>`,
+ * `going:<org>` under this prefix): organizations take turns, ORG_MAX_CONCURRENT_RUNS each.
+ */
+export const AUTOMATION_LINE_PREFIX = 'argus:line:';
+/** Where BullMQ keeps an automation job's hash: a job gone or finished no longer counts as going. */
+export const AUTOMATION_JOB_PREFIX = `bull:${AUTOMATION_QUEUE}:`;
+/** Runs waiting in the line, run id → its entry: the run API's `queue_position`, and the orphan sweep's keep list. */
+export const LINE_RUNS = 'argus:line:runs';
+/** Published whenever the line moves (work entered, took its turn, left, ended), so places are told again. */
+export const LINE_MOVED = 'argus:line:moved';
 /** The session whose run video a user's screen watches, so a worker starting the job later streams it. */
 export const userVideo = (userId: string) => `argus:video:${userId}`;
 

@@ -4,8 +4,8 @@
  * this test's process; the worker process itself is worker.ts around the same `startWorker`), against
  * a small site on 127.0.0.1. Runs queued from the API and from the Automation screen's socket are run
  * by the workers with the verdicts one process gives; their messages reach the user's sockets on both
- * web processes in the same order; a stop sent to the other web process stops the run; work waits in
- * the queue, with its place said, while every worker is busy. Needs TEST_DATABASE_URL (as CI sets it).
+ * web processes in the same order; a stop sent to the other web process stops the run; work waits its
+ * turn, with its place said, while every worker is busy. Needs TEST_DATABASE_URL (as CI sets it).
  */
 import type { Server } from 'node:http';
 import { createScratchDatabase, type Database, openDatabase } from '@argus/db';
@@ -284,7 +284,7 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
     }
   });
 
-  it('keeps work in the queue while every worker is busy, saying how many runs are ahead', async () => {
+  it('keeps work waiting its turn while every worker is busy, saying how many are ahead', async () => {
     const api = client(webs[0]);
     const busy = await Promise.all(['fay', 'gus'].map((name) => api.signUp(name)));
     const waiting = await Promise.all(['hal', 'ivy', 'jon'].map((name) => api.signUp(name)));
@@ -303,15 +303,11 @@ describe.skipIf(!PG_URL)('scale-out on Redis and PostgreSQL', () => {
           test_cases: [checksReady('Ready page', '/ok')],
           session_id: null,
         });
-        // One at a time, so each finds the ones before it waiting (the first is told nothing).
-        await socket.next('progress_update', 2_000).catch(() => undefined);
+        // One at a time, so each finds the ones before it waiting.
+        await socket.next('automation_queued', 2_000).catch(() => undefined);
       }
-      const queued = sockets.map(
-        (socket) =>
-          socket.all.find((m) => m.type === 'progress_update' && String(m.data.message).startsWith('Queued'))
-            ?.data.message,
-      );
-      expect(queued).toEqual([undefined, 'Queued: 1 run ahead', 'Queued: 2 runs ahead']);
+      const queued = sockets.map((socket) => socket.all.find((m) => m.type === 'automation_queued')?.data);
+      expect(queued).toEqual([0, 1, 2].map((ahead) => ({ kind: 'running', ahead, test_run_id: null })));
       for (const socket of [...busySockets, ...sockets]) {
         const done = await socket.next('all_tests_completed', 90_000);
         expect(done.data.passed).toBe(done.data.total_tests);

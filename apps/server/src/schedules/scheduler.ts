@@ -114,7 +114,9 @@ export class Scheduler {
     try {
       if (await automation.isBusy(userId)) throw new BusyError();
       const started = await automation.runSavedSuite(
-        userId,
+        // A schedule belongs to its organization (schedules.user_id holds the organization's id) and
+        // acts as no person: the organization itself is the actor, its run started by no one.
+        { userId, orgId: userId },
         {
           project_id: schedule.project_id,
           suite_id: schedule.suite_id,

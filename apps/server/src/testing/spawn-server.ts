@@ -64,6 +64,9 @@ export function testServerEnv(
     PORT: String(port),
     DATA_DIR: dataDir,
     DATABASE_URL: '',
+    // A generation's cases are handed out unchecked unless the test asks for the check (it runs the
+    // suite twice more): automation.api.test.ts and e2e/automation.e2e.test.ts do, with the default 2.
+    GENERATION_CHECK_RUNS: '0',
     ...env,
   };
 }

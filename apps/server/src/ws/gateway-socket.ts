@@ -1,8 +1,15 @@
 import type { UserRow } from '@argus/db';
 import {
+  CLIENT_MESSAGE_FEATURE,
+  type ClientMessage,
+  type ClientMessageType,
   describeClientFrame,
+  type ErrorCode,
   PROTOCOL_VERSION,
   parseClientMessage,
+  roleNeeded,
+  SOCKET_ACTIONS,
+  sessionIdOf,
   WS_AUTH_TIMEOUT_MS,
   WS_CLOSE_REASONS,
   WS_MAX_PAYLOAD_BYTES,
@@ -15,6 +22,8 @@ import type { WebSocket } from 'ws';
 import type { Services } from '../app-services';
 import { checkJsonShape } from '../body-limits';
 import { AppError } from '../errors';
+import { checkRole, type OrgAccess } from '../orgs/org-access';
+import type { OrgContext } from '../orgs/org-context';
 import { dispatch, errorAbout, type MessageHandlers, messageContext } from './message-handlers';
 import type { RealtimeHub } from './realtime-hub';
 import { limitPayload, RefusalCounter, type SocketCounts, stopReading, TokenBucket } from './socket-limits';
@@ -27,6 +36,8 @@ const DESCRIBE_REFUSED_MAX_BYTES = 64 * 1024;
 /** What the gateway uses of the app's services (app.ts hands it only these). */
 export type GatewayServices = {
   auth: Pick<Services['auth'], 'userFromToken'>;
+  /** The organization a socket acts in, and the role each message needs (the permission table). */
+  orgs: OrgAccess;
   config: Pick<
     Services['config'],
     | 'wsMaxBufferedBytes'
@@ -37,6 +48,16 @@ export type GatewayServices = {
     | 'maxSocketsPerAddress'
   >;
 };
+
+/** A parsed message as `describeClientFrame` tells an unparsed one (without reading it again). */
+function aboutMessage(message: ClientMessage): ReturnType<typeof describeClientFrame> {
+  return {
+    type: message.type,
+    feature: CLIENT_MESSAGE_FEATURE[message.type],
+    session_id: sessionIdOf(message),
+    ...(message.request_id ? { request_id: message.request_id } : {}),
+  };
+}
 
 /** What every socket of the gateway shares. */
 export interface GatewayShared extends GatewayServices {
@@ -64,6 +85,8 @@ export interface SocketRequest {
  */
 export class GatewaySocket {
   private user: UserRow | null = null;
+  /** The organization the socket acts in, chosen by its `auth` message. */
+  private org: OrgContext | null = null;
   private authenticating = false;
   /** Frames that arrive while the auth message is being checked wait for the verdict, in order. */
   private readonly pending: string[] = [];
@@ -159,21 +182,24 @@ export class GatewaySocket {
     });
   }
 
-  private async authenticate(token: string): Promise<void> {
-    const { auth, config, hub } = this.shared;
+  private async authenticate(token: string, organizationId: string | undefined): Promise<void> {
+    const { auth, config, hub, orgs } = this.shared;
     const { socket } = this;
     this.authenticating = true;
     try {
       const found = await auth.userFromToken(token);
       if (found.id !== this.request.userId) return this.reject('tokenForeign');
+      // An organization the user is not in (a stale choice) falls back to their personal one.
+      const org = await orgs.forLogin(found, organizationId, 'self');
       if (socket.readyState !== socket.OPEN) return;
       clearTimeout(this.timer);
       // Counted and added in one synchronous step, so concurrent sign-ins cannot both slip in.
       if (hub.connectionCount(found.id) >= config.maxSocketsPerUser)
         return this.reject('tooManySocketsForUser');
       this.user = found;
+      this.org = org;
       limitPayload(socket, WS_MAX_PAYLOAD_BYTES);
-      hub.add(found.id, socket);
+      hub.add(found.id, socket, org.id);
       hub.send(socket, {
         type: 'connection_established',
         session_id: null,
@@ -205,21 +231,31 @@ export class GatewaySocket {
     }
     if (!this.user) {
       // Before authentication only an `auth` message is acceptable.
-      if (parsed.ok && parsed.message.type === 'auth') await this.authenticate(parsed.message.data.token);
-      else this.reject('authFirst');
+      if (parsed.ok && parsed.message.type === 'auth') {
+        await this.authenticate(parsed.message.data.token, parsed.message.data.organization_id);
+      } else this.reject('authFirst');
       return;
     }
-    if (!parsed.ok) {
-      // Addressed as far as the frame can tell: its feature, session and request, if readable.
-      const about = describeClientFrame(text);
+    // Who may send it before whether it is well formed: the permission table by the frame's type.
+    const about = parsed.ok ? aboutMessage(parsed.message) : describeClientFrame(text);
+    const answerRefusal = (message: string, code: ErrorCode) =>
       hub.send(this.socket, {
-        ...errorAbout({ feature: about.feature, sessionId: about.session_id }, parsed.reason, 'VALIDATION'),
+        ...errorAbout({ feature: about.feature, sessionId: about.session_id }, message, code),
         ...(about.request_id ? { request_id: about.request_id } : {}),
       });
-      return;
+    let org = this.org as OrgContext;
+    if (about.type) {
+      try {
+        org = await this.roleFor(about.type);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        return answerRefusal(String(error.message), error.code);
+      }
     }
+    // Addressed as far as the frame can tell: its feature, session and request, if readable.
+    if (!parsed.ok) return answerRefusal(parsed.reason, 'VALIDATION');
     const signedIn = this.user;
-    const ctx = messageContext(signedIn, parsed.message, {
+    const ctx = messageContext(signedIn, org, parsed.message, {
       toSender: (message) => hub.send(this.socket, message),
       toUser: (message) => hub.sendToUser(signedIn.id, message),
     });
@@ -233,6 +269,21 @@ export class GatewaySocket {
         ctx.reply(errorAbout(ctx, 'Internal server error', 'INTERNAL'));
       }
     }
+  }
+
+  /**
+   * The socket's organization with the user's role as of now, checked against what `type` needs
+   * (the permission table): a role changed or a membership ended since the socket opened counts at
+   * once. Messages that need no role (the user's own work) are not looked up.
+   */
+  private async roleFor(type: ClientMessageType): Promise<OrgContext> {
+    const org = this.org as OrgContext;
+    const action = SOCKET_ACTIONS[type];
+    if (roleNeeded(action) === null) return org;
+    const now = await this.shared.orgs.forLogin(this.user as UserRow, org.id, action);
+    if (now.id !== org.id) throw new AppError('ORGANIZATION_NOT_FOUND');
+    checkRole(now, action);
+    return now;
   }
 
   private closed(): void {

@@ -19,7 +19,7 @@ const HEARTBEAT_MS = 30_000;
  */
 export async function gatewayRoutes(
   app: FastifyInstance,
-  { auth, config, hub, handlers }: GatewayServices & { hub: RealtimeHub; handlers: MessageHandlers },
+  { auth, orgs, config, hub, handlers }: GatewayServices & { hub: RealtimeHub; handlers: MessageHandlers },
 ) {
   const alive = new WeakMap<WebSocket, boolean>();
   const heartbeat = setInterval(() => {
@@ -39,6 +39,7 @@ export async function gatewayRoutes(
   let payloadLimitWarned = false;
   const shared = {
     auth,
+    orgs,
     config,
     hub,
     handlers,

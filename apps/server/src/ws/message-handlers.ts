@@ -10,10 +10,13 @@ import {
   sessionIdOf,
 } from '@argus/protocol';
 
+import type { OrgContext } from '../orgs/org-context';
 import { type Send, userBroadcast } from '../realtime/user-channel';
 
 export interface MessageContext {
   user: UserRow;
+  /** The organization the socket acts in, with the user's role there as of this message. */
+  org: OrgContext;
   /** The feature the message belongs to: an error answering it says so. */
   feature: Feature;
   /** The session the message names (`data.session_id`), or null. */
@@ -41,6 +44,7 @@ export function errorAbout(
  */
 export function messageContext(
   user: UserRow,
+  org: OrgContext,
   message: ClientMessage,
   send: { toSender: Send; toUser: Send },
 ): MessageContext {
@@ -49,6 +53,7 @@ export function messageContext(
     requestId && m.request_id === undefined ? { ...m, request_id: requestId } : m;
   return {
     user,
+    org,
     feature: CLIENT_MESSAGE_FEATURE[message.type],
     sessionId: sessionIdOf(message),
     ...(requestId ? { requestId } : {}),

@@ -41,6 +41,7 @@ export interface FrameStats {
 export class RealtimeHub implements UserChannel {
   private readonly byUser = new Map<string, Set<WebSocket>>();
   private readonly frames = new Map<WebSocket, FrameQueue>();
+  private readonly orgOf = new WeakMap<WebSocket, string>();
   private readonly counts = { sent: 0, replaced: 0, dropped: 0 };
   private sendLimit = DEFAULT_SEND_LIMIT_BYTES;
 
@@ -54,7 +55,9 @@ export class RealtimeHub implements UserChannel {
     this.sendLimit = bytes;
   }
 
-  add(userId: string, socket: WebSocket): void {
+  /** `orgId`: the organization the socket acts in (its user's personal one unless it named another). */
+  add(userId: string, socket: WebSocket, orgId: string = userId): void {
+    this.orgOf.set(socket, orgId);
     let set = this.byUser.get(userId);
     if (!set) {
       set = new Set();
@@ -71,6 +74,18 @@ export class RealtimeHub implements UserChannel {
     set.delete(socket);
     if (set.size === 0) this.byUser.delete(userId);
     this.onPresenceChange?.();
+  }
+
+  /**
+   * Closes the user's sockets acting in `orgId` (a member removed): the client reconnects, and its
+   * socket then acts in their personal organization.
+   */
+  closeMember(orgId: string, userId: string): void {
+    for (const socket of this.byUser.get(userId) ?? []) {
+      if (this.orgOf.get(socket) !== orgId) continue;
+      const { code, reason } = WS_CLOSE_REASONS.memberRemoved;
+      socket.close(code, reason);
+    }
   }
 
   /** Open sockets per user with any (web processes tell workers: scale/presence.ts). */

@@ -35,13 +35,14 @@ describe('one socket, several screens and sessions', () => {
 
   beforeAll(async () => {
     site = await serveFixtureSite();
-    // Room for a second generation's browser, so the refusal below is the conflict with the first (a
-    // generation takes up to two browsers; with the default two, it would be BROWSER_LIMIT_REACHED).
-    // A small generation: the test is about where its messages go, not what it finds.
+    // One piece of work at a time for her organization, so a second generation waits its turn
+    // (never refused), told so about its own session. A small generation: the test is about where
+    // its messages go, not what it finds.
     server = await startInProcess({
       ...SMALL_EXPLORATION,
       ALLOWED_TARGETS: '127.0.0.1',
       MAX_BROWSERS_PER_USER: '4',
+      ORG_MAX_CONCURRENT_RUNS: '1',
     });
     const api = client(server);
     alice = await api.signUp('alice');
@@ -80,12 +81,18 @@ describe('one socket, several screens and sessions', () => {
       { comparison_type: 'image', file_id: 'f1', website_url: `${site.url}/`, session_id: session.design },
       'design-1',
     );
-    // A second automation session of hers asks while the first one's work goes on: refused, about itself.
+    // A second automation session of hers asks while the first one's work goes on: it waits its turn,
+    // told so about itself (and stopped below before it starts).
     tab.send('generate_test_cases', { url: `${site.url}/`, session_id: session.automation2 }, 'gen-2');
     // An unreadable conversational frame: still addressed to its screen and session.
     tab.send('conversation_message', { message: '   ', session_id: session.conversational }, 'conv-2');
 
-    const errors = [await tab.next('error'), await tab.next('error')];
+    expect(await tab.next('automation_queued')).toMatchObject({
+      session_id: session.automation2,
+      request_id: 'gen-2',
+      data: { kind: 'generating', ahead: 0 },
+    });
+    const errors = [await tab.next('error')];
     const byRequest = Object.fromEntries(errors.map((e) => [e.request_id, e]));
     // The conversational screen's start is answered about its session and request: its live browser loads.
     expect(await tab.next('browser_status')).toMatchObject({
@@ -99,13 +106,11 @@ describe('one socket, several screens and sessions', () => {
       request_id: 'design-1',
       data: { error: 'The uploaded design was not found; upload it again' },
     });
-    expect(byRequest['gen-2']).toMatchObject({
+    // Stopped while it waits: it leaves the line and never starts, said about its own session.
+    tab.send('stop_execution', { session_id: session.automation2, force: false }, 'stop-2');
+    expect(await tab.next('execution_stopped')).toMatchObject({
       session_id: session.automation2,
-      data: {
-        code: 'BAD_REQUEST',
-        feature: 'automation',
-        message: 'Test cases are still being generated. Wait for them or stop first.',
-      },
+      request_id: 'stop-2',
     });
     expect(byRequest['conv-2']).toMatchObject({
       session_id: session.conversational,
@@ -129,6 +134,8 @@ describe('one socket, several screens and sessions', () => {
     for (const m of otherTab.all.filter((m) => m.type !== 'connection_established')) {
       if (m.session_id === session.conversational) {
         expect(['browser_status', 'video_frame', 'conversation_response']).toContain(m.type);
+      } else if (m.session_id === session.automation2) {
+        expect(['automation_queued', 'execution_stopped']).toContain(m.type);
       } else expect(m.session_id).toBe(session.automation);
     }
     tab.send('stop_conversation', { session_id: session.conversational }, 'conv-3');

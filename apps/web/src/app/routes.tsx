@@ -1,6 +1,6 @@
 import type { ProjectKind } from '@argus/protocol';
 import { type ComponentType, lazy, Suspense, useCallback } from 'react';
-import { Navigate, Route, Routes, useParams, useSearchParams } from 'react-router';
+import { Navigate, Outlet, Route, Routes, useParams, useSearchParams } from 'react-router';
 import { FullPageSpinner } from '../components/spinner';
 import {
   ChangePasswordForm,
@@ -20,6 +20,7 @@ import {
 } from '../features/realtime';
 import { useSessions } from '../features/sessions';
 import { AppLayout } from '../features/shell';
+import { useOrganization } from '../lib/organization';
 import { useProjectList } from '../lib/projects/project-list';
 
 // The largest screens load on demand, so a visitor of the landing page does not download the
@@ -43,6 +44,13 @@ const HistoryRunScreen = lazy(() => import('./history-route').then((m) => ({ def
 const AnalyticsScreen = lazy(() =>
   import('./analytics-route').then((m) => ({ default: m.AnalyticsWithProjects })),
 );
+// The audit log, for admins and owners, with the caller's projects (app/audit-route.tsx).
+const AuditScreen = lazy(() => import('./audit-route').then((m) => ({ default: m.AuditWithProjects })));
+// The current organization's members, invitations, tokens and rules, and invitation links (app/organization-route.tsx).
+const OrganizationScreen = lazy(() =>
+  import('./organization-route').then((m) => ({ default: m.Organization })),
+);
+const InvitationScreen = lazy(() => import('./organization-route').then((m) => ({ default: m.Invitation })));
 const SettingsScreen = lazy(() =>
   import('../features/settings').then((m) => ({ default: m.SettingsScreen })),
 );
@@ -61,6 +69,7 @@ const ProjectsOfKindScreen = lazy(() =>
 function AuthenticatedShell() {
   const { user, logout, isAuthenticated } = useAuth();
   const projects = useProjectList(isAuthenticated);
+  const { currentId } = useOrganization();
   if (!user) return null;
   return (
     <AppLayout
@@ -69,7 +78,10 @@ function AuthenticatedShell() {
       headerAside={<ConnectionBadge />}
       notice={<ProtocolMismatchBanner />}
       projects={projects.data}
-    />
+    >
+      {/* Keyed by the current organization: a switch starts every screen afresh, with its data. */}
+      <Outlet key={currentId ?? ''} />
+    </AppLayout>
   );
 }
 
@@ -206,6 +218,7 @@ export function AppRoutes() {
         }
       />
       <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+      <Route path="/invitations/:token" element={<Lazy screen={InvitationScreen} />} />
 
       <Route element={<RequireAuth />}>
         <Route element={<AuthenticatedShell />}>
@@ -218,6 +231,8 @@ export function AppRoutes() {
           <Route path="/history/runs/:id" element={<Lazy screen={HistoryRunScreen} />} />
           <Route path="/analytics" element={<Lazy screen={AnalyticsScreen} />} />
           <Route path="/settings" element={<Settings />} />
+          <Route path="/audit" element={<Lazy screen={AuditScreen} />} />
+          <Route path="/organization" element={<Lazy screen={OrganizationScreen} />} />
           <Route path="/projects/web" element={<ProjectsOfKind kind="web" />} />
           <Route path="/projects/mobile" element={<ProjectsOfKind kind="mobile" />} />
           <Route path="/projects/api" element={<ProjectsOfKind kind="api" />} />

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest, buildUrl, setUnauthorizedHandler } from './api-client';
+import { ApiError, apiRequest, authHeaders, buildUrl, setUnauthorizedHandler } from './api-client';
 import { TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from './auth-storage';
 import { MemoryStorage } from './memory-storage';
+import { onOrganizationLost, organizationStorageKey } from './organization/current-organization';
 
 function jsonResponse(status: number, body: unknown): Response {
   return new Response(body === undefined ? null : JSON.stringify(body), {
@@ -119,6 +120,96 @@ describe('apiRequest', () => {
       },
     };
     await expect(apiRequest('/api/x', {}, schema)).rejects.toBeInstanceOf(ApiError);
+  });
+});
+
+describe('apiRequest in the current organization', () => {
+  const user = {
+    id: 'user-1',
+    username: 'ann',
+    email: 'ann@example.com',
+    full_name: null,
+    is_active: true,
+    created_at: '2026-01-01T00:00:00Z',
+  };
+  let storage: MemoryStorage;
+  let fetchMock: ReturnType<typeof vi.fn>;
+
+  beforeEach(() => {
+    storage = new MemoryStorage();
+    storage.setItem(TOKEN_STORAGE_KEY, 'tok');
+    storage.setItem(USER_STORAGE_KEY, JSON.stringify(user));
+    vi.stubGlobal('localStorage', storage);
+    fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+  });
+
+  afterEach(() => vi.unstubAllGlobals());
+
+  const sentHeaders = (call = 0) => (fetchMock.mock.calls[call] as [string, RequestInit])[1].headers;
+
+  it('sends X-Argus-Organization with the organization chosen by this user', async () => {
+    storage.setItem(organizationStorageKey('user-1'), 'org-team');
+    fetchMock.mockResolvedValue(jsonResponse(200, []));
+    await apiRequest('/api/projects');
+    expect(sentHeaders()).toMatchObject({ Authorization: 'Bearer tok', 'X-Argus-Organization': 'org-team' });
+    expect(authHeaders()).toEqual({ Authorization: 'Bearer tok', 'X-Argus-Organization': 'org-team' });
+  });
+
+  it('sends no organization header in the personal organization, nor another user’s choice', async () => {
+    storage.setItem(organizationStorageKey('someone-else'), 'org-theirs');
+    fetchMock.mockImplementation(async () => jsonResponse(200, []));
+    await apiRequest('/api/projects');
+    expect(sentHeaders()).not.toHaveProperty('X-Argus-Organization');
+    storage.setItem(organizationStorageKey('user-1'), 'user-1');
+    await apiRequest('/api/projects');
+    expect(sentHeaders(1)).not.toHaveProperty('X-Argus-Organization');
+  });
+
+  it('sends no organization header on a call without auth (sign-in)', async () => {
+    storage.setItem(organizationStorageKey('user-1'), 'org-team');
+    fetchMock.mockResolvedValue(jsonResponse(200, {}));
+    await apiRequest('/api/auth/login', {
+      method: 'POST',
+      form: { username: 'a', password: 'b' },
+      auth: false,
+    });
+    expect(sentHeaders()).not.toHaveProperty('X-Argus-Organization');
+  });
+
+  it('on ORGANIZATION_NOT_FOUND falls back to the personal organization and says so once', async () => {
+    storage.setItem(organizationStorageKey('user-1'), 'org-gone');
+    const lost = vi.fn();
+    const stop = onOrganizationLost(lost);
+    fetchMock.mockImplementation(async () =>
+      jsonResponse(404, { detail: 'Organization not found', code: 'ORGANIZATION_NOT_FOUND' }),
+    );
+    const answers = await Promise.allSettled([apiRequest('/api/projects'), apiRequest('/api/history')]);
+    stop();
+    expect(answers.map((a) => a.status)).toEqual(['rejected', 'rejected']);
+    expect((answers[0] as PromiseRejectedResult).reason).toMatchObject({
+      status: 404,
+      code: 'ORGANIZATION_NOT_FOUND',
+    });
+    expect(lost).toHaveBeenCalledTimes(1);
+    expect(lost).toHaveBeenCalledWith('org-gone');
+    expect(storage.getItem(organizationStorageKey('user-1'))).toBeNull();
+    fetchMock.mockResolvedValue(jsonResponse(200, []));
+    await apiRequest('/api/projects');
+    expect(sentHeaders(2)).not.toHaveProperty('X-Argus-Organization');
+  });
+
+  it('keeps the choice on any other 404 (a missing project)', async () => {
+    storage.setItem(organizationStorageKey('user-1'), 'org-team');
+    const lost = vi.fn();
+    const stop = onOrganizationLost(lost);
+    fetchMock.mockResolvedValue(
+      jsonResponse(404, { detail: 'Project not found', code: 'PROJECT_NOT_FOUND' }),
+    );
+    await expect(apiRequest('/api/projects/x')).rejects.toMatchObject({ code: 'PROJECT_NOT_FOUND' });
+    stop();
+    expect(lost).not.toHaveBeenCalled();
+    expect(storage.getItem(organizationStorageKey('user-1'))).toBe('org-team');
   });
 });
 

@@ -1,6 +1,11 @@
 import toast from 'react-hot-toast';
 import { ApiError, describeHttpError, networkError } from './api-error';
 import { clearAuth, getToken } from './auth-storage';
+import {
+  getCurrentOrganizationId,
+  ORGANIZATION_HEADER,
+  reportOrganizationLost,
+} from './organization/current-organization';
 
 export { ApiError } from './api-error';
 
@@ -76,6 +81,17 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 /**
+ * The headers of a signed-in call that builds its own fetch (a file download): the bearer token and
+ * the current organization, as apiRequest sends them.
+ */
+export function authHeaders(): Record<string, string> {
+  const token = getToken();
+  if (!token) return {};
+  const orgId = getCurrentOrganizationId();
+  return { Authorization: `Bearer ${token}`, ...(orgId ? { [ORGANIZATION_HEADER]: orgId } : {}) };
+}
+
+/**
  * One HTTP call to the Argus server. Sends the bearer token and JSON, a form or a multipart body (docs/PRODUCT.md#http-api), maps failures to
  * ApiError (docs/PRODUCT.md#api-errors) and, on a 401 outside the current-user check, signs the user out.
  */
@@ -100,6 +116,9 @@ export async function apiRequest<T = unknown>(
   }
   const token = auth ? getToken() : null;
   if (token) headers.Authorization = `Bearer ${token}`;
+  // The organization chosen in the sidebar (docs/ORGANIZATIONS.md); none: the personal one.
+  const orgId = token ? getCurrentOrganizationId() : null;
+  if (orgId) headers[ORGANIZATION_HEADER] = orgId;
 
   let response: Response;
   try {
@@ -117,6 +136,8 @@ export async function apiRequest<T = unknown>(
       toast.error(error.message, { id: 'authentication-failed' });
       unauthorizedHandler();
     }
+    // Removed from the chosen organization: back to the personal one (the listeners say so once).
+    if (orgId && error.code === 'ORGANIZATION_NOT_FOUND') reportOrganizationLost(orgId);
     throw error;
   }
   if (!schema) return data as T;

@@ -1,4 +1,4 @@
-import { ErrorResponseSchema, type ValidationIssue } from '@argus/protocol';
+import { type ErrorCode, ErrorResponseSchema, type ValidationIssue } from '@argus/protocol';
 
 /**
  * An HTTP call that did not succeed. `message` is the generic text (docs/PRODUCT.md#api-errors: 'Validation Error: …',
@@ -13,12 +13,21 @@ export class ApiError extends Error {
   readonly detail: string | undefined;
   /** The field-level messages of a 422 answer. */
   readonly issues: ValidationIssue[];
+  /** The server's error code (`FORBIDDEN_ROLE`, `ORGANIZATION_NOT_FOUND`, …), when it sent one. */
+  readonly code: ErrorCode | undefined;
 
-  constructor(status: number, message: string, detail?: string, issues: ValidationIssue[] = []) {
+  constructor(
+    status: number,
+    message: string,
+    detail?: string,
+    issues: ValidationIssue[] = [],
+    code?: ErrorCode,
+  ) {
     super(message);
     this.status = status;
     this.detail = detail;
     this.issues = issues;
+    this.code = code;
   }
 
   /** True for failures worth retrying: the network or the server itself (5xx). */
@@ -31,6 +40,7 @@ export class ApiError extends Error {
 export function describeHttpError(status: number, body: unknown): ApiError {
   const parsed = ErrorResponseSchema.safeParse(body);
   const detail = parsed.success ? parsed.data.detail : undefined;
+  const code = parsed.success ? parsed.data.code : undefined;
   const issues = Array.isArray(detail) ? detail : [];
 
   if (status === 422) {
@@ -41,11 +51,11 @@ export function describeHttpError(status: number, body: unknown): ApiError {
           ? detail
           : 'Invalid request';
     const message = `Validation Error: ${details}`;
-    return new ApiError(status, message, message, issues);
+    return new ApiError(status, message, message, issues, code);
   }
   const text = typeof detail === 'string' ? detail : undefined;
-  if (status === 401) return new ApiError(status, 'Authentication failed', text);
-  return new ApiError(status, `HTTP error! status: ${status}`, text);
+  if (status === 401) return new ApiError(status, 'Authentication failed', text, [], code);
+  return new ApiError(status, `HTTP error! status: ${status}`, text, [], code);
 }
 
 /** The error for a request that never got an answer (server down, offline, DNS). */

@@ -1,5 +1,6 @@
 import { doublePrecision, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { at, createdAt, id, timestamps } from './columns';
+import { organizations } from './organizations';
 import { ownerId, users } from './users';
 
 // 0001_foundation (sessions, demo requests), 0004_llm_engine (user settings), 0009_api_tokens.
@@ -50,7 +51,11 @@ export const apiTokens = pgTable(
   'api_tokens',
   {
     id: id(),
+    // The member (or service account) the token acts as, in organization org_id (0015).
     user_id: ownerId(),
+    org_id: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     scope: text('scope').notNull(),
     token_hash: text('token_hash').notNull().unique(),
@@ -60,7 +65,10 @@ export const apiTokens = pgTable(
     revoked_at: at('revoked_at'),
     created_at: createdAt(),
   },
-  (t) => [index('api_tokens_user_idx').on(t.user_id, t.created_at.desc().nullsFirst())],
+  (t) => [
+    index('api_tokens_user_idx').on(t.user_id, t.created_at.desc().nullsFirst()),
+    index('api_tokens_org_idx').on(t.org_id, t.created_at.desc().nullsFirst()),
+  ],
 );
 
 export type SessionRow = typeof sessions.$inferSelect;

@@ -1,8 +1,9 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id } from './columns';
 import { ownerId } from './users';
 
-// 0006_design_comparison, 0011_history.
+// 0006_design_comparison, 0011_history, 0013_cascade_indexes.
 
 export const designUploads = pgTable(
   'design_uploads',
@@ -51,6 +52,8 @@ export const comparisons = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index('comparisons_created_idx').on(t.created_at),
+    // Deleting an upload sets file_id to NULL; retention asks which uploads a comparison names.
+    index('comparisons_file_idx').on(t.file_id).where(sql`${t.file_id} IS NOT NULL`),
   ],
 );
 

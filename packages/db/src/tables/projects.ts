@@ -15,7 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { at, createdAt, id, timestamps } from './columns';
-import { ownerId } from './users';
+import { orgOwnerId } from './organizations';
 
 // 0008_projects, 0011_history. A project's child rows carry its owner in a (project_id, user_id) key to
 // the project, so no row can name one owner's project and carry another owner's id.
@@ -36,7 +36,7 @@ export const projects = pgTable(
   'projects',
   {
     id: id(),
-    user_id: ownerId(),
+    user_id: orgOwnerId(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     kind: text('kind').notNull().default('web'),

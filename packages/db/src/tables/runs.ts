@@ -12,16 +12,18 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { at, createdAt, id, timestamps } from './columns';
+import { orgOwnerId } from './organizations';
 import { environments, projects, savedSuites } from './projects';
-import { ownerId } from './users';
+import { ownerId, users } from './users';
 
-// 0002_automation, 0003_storage_quota, 0004_llm_engine, 0007_server_key_caps, 0011_history.
+// 0002_automation, 0003_storage_quota, 0004_llm_engine, 0007_server_key_caps, 0011_history,
+// 0014_history_rollups.
 
 export const testRuns = pgTable(
   'test_runs',
   {
     id: id(),
-    user_id: ownerId(),
+    user_id: orgOwnerId(),
     session_id: text('session_id'),
     url: text('url').notNull(),
     target_url: text('target_url'),
@@ -56,6 +58,8 @@ export const testRuns = pgTable(
     suite_version: integer('suite_version'),
     // screen | api | schedule (0009_api_tokens.sql)
     trigger: text('trigger'),
+    // Who started it (0015); null for runs from before organizations, whose owner is that user.
+    started_by: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
     ...timestamps(),
   },
   (t) => [
@@ -68,7 +72,7 @@ export const testRuns = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index('test_runs_user_suite_created_idx')
-      .on(t.user_id, t.suite_id, t.created_at.desc().nullsFirst())
+      .on(t.user_id, t.suite_id, t.created_at.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.suite_id} IS NOT NULL`),
     index('test_runs_created_idx').on(t.created_at),
   ],
@@ -81,7 +85,7 @@ export const testResults = pgTable(
     test_run_id: uuid('test_run_id')
       .notNull()
       .references(() => testRuns.id, { onDelete: 'cascade' }),
-    user_id: ownerId(),
+    user_id: orgOwnerId(),
     test_case_id: text('test_case_id'),
     test_case_name: text('test_case_name').notNull(),
     status: text('status').notNull(),
@@ -96,7 +100,12 @@ export const testResults = pgTable(
   },
   (t) => [
     index('test_results_run_idx').on(t.test_run_id, t.created_at),
-    index('test_results_user_case_idx').on(t.user_id, t.test_case_name, t.created_at.desc().nullsFirst()),
+    index('test_results_user_case_idx').on(
+      t.user_id,
+      t.test_case_name,
+      t.created_at.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
   ],
 );
 
@@ -104,7 +113,7 @@ export const screenshots = pgTable(
   'screenshots',
   {
     id: id(),
-    user_id: ownerId(),
+    user_id: orgOwnerId(),
     test_run_id: uuid('test_run_id').references(() => testRuns.id, { onDelete: 'cascade' }),
     test_case_name: text('test_case_name').notNull(),
     step_name: text('step_name'),
@@ -155,7 +164,7 @@ export const modelUsage = pgTable(
 export const stepCache = pgTable(
   'step_cache',
   {
-    user_id: ownerId(),
+    user_id: orgOwnerId(),
     cache_key: text('cache_key').notNull(),
     step_text: text('step_text').notNull(),
     page_key: text('page_key').notNull(),
@@ -178,6 +187,8 @@ export const retentionSweeps = pgTable('retention_sweeps', {
   comparisons_deleted: integer('comparisons_deleted').notNull().default(0),
   blobs_deleted: integer('blobs_deleted').notNull().default(0),
   bytes_freed: bigint('bytes_freed', { mode: 'number' }).notNull().default(0),
+  // false: the sweep stopped at its time budget, the next one goes on (0013_cascade_indexes.sql).
+  complete: boolean('complete').notNull().default(true),
 });
 
 export type TestRunRow = typeof testRuns.$inferSelect;
@@ -186,3 +197,29 @@ export type ScreenshotRow = typeof screenshots.$inferSelect;
 export type ModelUsageRow = typeof modelUsage.$inferSelect;
 export type StepCacheRow = typeof stepCache.$inferSelect;
 export type RetentionSweepRow = typeof retentionSweeps.$inferSelect;
+
+/**
+ * The finished runs as analytics reads them (0014_history_rollups.sql), kept equal to test_runs by a
+ * trigger; analytics.ts reads it in raw SQL.
+ */
+export const analyticsRuns = pgTable(
+  'analytics_runs',
+  {
+    run_id: uuid('run_id')
+      .primaryKey()
+      .references(() => testRuns.id, { onDelete: 'cascade' }),
+    user_id: uuid('user_id').notNull(),
+    created_at: at('created_at').notNull(),
+    project_id: uuid('project_id'),
+    suite_id: uuid('suite_id'),
+    suite_key: text('suite_key').notNull(),
+    suite_label: text('suite_label').notNull(),
+    status: text('status').notNull(),
+    total_tests: integer('total_tests').notNull(),
+    failed_tests: integer('failed_tests').notNull(),
+    flaky_tests: integer('flaky_tests').notNull(),
+    execution_time_seconds: doublePrecision('execution_time_seconds'),
+    engine: text('engine'),
+  },
+  (t) => [index('analytics_runs_user_created_idx').on(t.user_id, t.created_at)],
+);

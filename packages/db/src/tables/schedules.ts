@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { at, id, timestamps } from './columns';
+import { orgOwnerId } from './organizations';
 import { environments, projects, savedSuites } from './projects';
 import { testRuns } from './runs';
-import { ownerId } from './users';
 
-// 0010_schedules_webhooks (docs/SCHEDULES.md).
+// 0010_schedules_webhooks (docs/SCHEDULES.md), 0013_cascade_indexes.
 
 const projectId = () =>
   uuid('project_id')
@@ -17,7 +17,7 @@ export const schedules = pgTable(
   'schedules',
   {
     id: id(),
-    user_id: ownerId(),
+    user_id: orgOwnerId(),
     project_id: projectId(),
     suite_id: uuid('suite_id')
       .notNull()
@@ -41,6 +41,8 @@ export const schedules = pgTable(
     index('schedules_project_idx').on(t.user_id, t.project_id, t.created_at),
     index('schedules_due_idx').on(t.next_run_at).where(sql`${t.enabled}`),
     index('schedules_retry_idx').on(t.retry_at).where(sql`${t.retry_at} IS NOT NULL`),
+    // Deleting a run sets last_run_id to NULL (0013_cascade_indexes.sql).
+    index('schedules_last_run_idx').on(t.last_run_id).where(sql`${t.last_run_id} IS NOT NULL`),
   ],
 );
 
@@ -49,7 +51,7 @@ export const webhooks = pgTable(
   'webhooks',
   {
     id: id(),
-    user_id: ownerId(),
+    user_id: orgOwnerId(),
     project_id: projectId(),
     name: text('name').notNull(),
     url: text('url').notNull(),
@@ -70,7 +72,7 @@ export const webhookDeliveries = pgTable(
     webhook_id: uuid('webhook_id')
       .notNull()
       .references(() => webhooks.id, { onDelete: 'cascade' }),
-    user_id: ownerId(),
+    user_id: orgOwnerId(),
     project_id: projectId(),
     test_run_id: uuid('test_run_id').references(() => testRuns.id, { onDelete: 'set null' }),
     event: text('event').notNull(),
@@ -88,6 +90,8 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_due_idx')
       .on(t.next_attempt_at)
       .where(sql`${t.status} IN ('pending', 'delivering')`),
+    // Deleting a run sets test_run_id to NULL (0013_cascade_indexes.sql).
+    index('webhook_deliveries_run_idx').on(t.test_run_id).where(sql`${t.test_run_id} IS NOT NULL`),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, id, timestamps } from './columns';
 
 // 0001_foundation: the accounts every other table's rows belong to.
@@ -13,6 +13,8 @@ export const users = pgTable(
     full_name: text('full_name'),
     password_hash: text('password_hash').notNull(),
     password_changed_at: at('password_changed_at').notNull().defaultNow(),
+    // A service account (0015): an organization's service token acts as it; it never signs in.
+    service: boolean('service').notNull().default(false),
     ...timestamps(),
   },
   (t) => [

@@ -1,1 +1,7 @@
+export {
+  type ExpiringApp,
+  type ExpiringAppItem,
+  type ExpiringAppOptions,
+  startExpiringApp,
+} from './expiring-app';
 export { startGzipBombServer } from './gzip-bomb-server';

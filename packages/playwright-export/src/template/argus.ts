@@ -21,16 +21,16 @@ export type TargetKind = 'click' | 'text' | 'field' | 'check' | 'any';
 
 /** What the lookups use of Playwright's Page and Locator (playwright-core's and @playwright/test's alike). */
 export interface Lookup<L> {
-  getByRole(role: string, options?: { name?: string; exact?: boolean; includeHidden?: boolean }): L;
-  getByText(text: string, options?: { exact?: boolean }): L;
-  getByLabel(text: string, options?: { exact?: boolean }): L;
+  getByRole(role: string, options?: { name?: string | RegExp; exact?: boolean; includeHidden?: boolean }): L;
+  getByText(text: string | RegExp, options?: { exact?: boolean }): L;
+  getByLabel(text: string | RegExp, options?: { exact?: boolean }): L;
   getByPlaceholder(text: string): L;
   locator(selector: string): L;
 }
 
 /** What the lookups use of a Playwright Locator besides finding inside it. */
 export interface Narrowing<L> extends Lookup<L> {
-  filter(options: { visible?: boolean; hasText?: string; hasNot?: L }): L;
+  filter(options: { visible?: boolean; hasText?: string | RegExp; has?: L; hasNot?: L }): L;
   first(): L;
   count(): Promise<number>;
 }
@@ -39,8 +39,27 @@ export interface Narrowing<L> extends Lookup<L> {
 const CSS_LIKE = /^([#.[]|[a-z]+[#.[:>])/i;
 
 /**
+ * How closely a name found matches the one a step gives, best first: the whole name, the name as whole
+ * words inside a longer one, any part of it. 'Buy milk' then picks the item called exactly that over
+ * 'Buy milk s73fgm', and 'Add' the button "Add task" over "Address book".
+ */
+export const NAME_MATCHES = ['exact', 'word', 'part'] as const;
+export type NameMatch = (typeof NAME_MATCHES)[number];
+
+/** `name` as whole words: not inside a longer word, in any letter case, with any run of spaces. */
+export function wordsOf(name: string): RegExp {
+  const escaped = name
+    .trim()
+    .replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+    .replace(/\s+/g, '\\s+');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu');
+}
+
+/**
  * The places a target named in plain words may be, most specific first, each with how it is described
- * (the step's selector): the first with a visible match wins.
+ * (the step's selector): the first with a visible match wins. Every exact match of the name comes
+ * before any match of it as words, and those before any match of a part (`NAME_MATCHES`); within each,
+ * what the kind prefers first.
  */
 export function targetCandidates<L>(
   root: Lookup<L>,
@@ -49,37 +68,49 @@ export function targetCandidates<L>(
   role?: string,
 ): [string, L][] {
   const list: [string, L][] = [];
+  const words = wordsOf(target);
+  const roleNamed = (r: string) => {
+    list.push([`role=${r}[name="${target}" exact]`, root.getByRole(r, { name: target, exact: true })]);
+  };
+  const roleWords = (r: string) => {
+    list.push([`role=${r}[name~="${target}"]`, root.getByRole(r, { name: words })]);
+  };
+  const rolePart = (r: string) => {
+    list.push([`role=${r}[name*="${target}"]`, root.getByRole(r, { name: target })]);
+  };
   if (role) {
-    list.push([`role=${role}[name="${target}" exact]`, root.getByRole(role, { name: target, exact: true })]);
-    list.push([`role=${role}[name*="${target}"]`, root.getByRole(role, { name: target })]);
+    roleNamed(role);
+    roleWords(role);
+    rolePart(role);
     return list;
   }
   if (kind === 'field') {
     list.push([`label="${target}"`, root.getByLabel(target, { exact: true })]);
+    list.push([`label~="${target}"`, root.getByLabel(words)]);
     list.push([`label*="${target}"`, root.getByLabel(target)]);
     list.push([`placeholder="${target}"`, root.getByPlaceholder(target)]);
     list.push([`role=textbox[name*="${target}"]`, root.getByRole('textbox', { name: target })]);
     // A tiny CSS.escape (Node has none): quotes and backslashes in an attribute value.
     list.push([`[name="${target}"]`, root.locator(`[name="${target.replace(/["\\]/g, '\\$&')}"]`)]);
   } else if (kind === 'check') {
-    list.push([`role=checkbox[name="${target}"]`, root.getByRole('checkbox', { name: target })]);
-    list.push([`role=radio[name="${target}"]`, root.getByRole('radio', { name: target })]);
-    list.push([`label="${target}"`, root.getByLabel(target)]);
+    for (const add of [roleNamed, roleWords, rolePart]) for (const r of ['checkbox', 'radio']) add(r);
+    list.push([`label="${target}"`, root.getByLabel(target, { exact: true })]);
+    list.push([`label*="${target}"`, root.getByLabel(target)]);
   } else if (kind === 'text') {
     list.push([`text="${target}"`, root.getByText(target, { exact: true })]);
-    for (const r of ['button', 'link']) {
-      list.push([`role=${r}[name="${target}" exact]`, root.getByRole(r, { name: target, exact: true })]);
-    }
+    for (const r of ['button', 'link']) roleNamed(r);
+    list.push([`text~="${target}"`, root.getByText(words)]);
     list.push([`text*="${target}"`, root.getByText(target)]);
     list.push([`label="${target}"`, root.getByLabel(target, { exact: true })]);
   } else {
-    for (const r of ['button', 'link', 'tab', 'menuitem']) {
-      list.push([`role=${r}[name="${target}" exact]`, root.getByRole(r, { name: target, exact: true })]);
-    }
-    list.push([`role=button[name*="${target}"]`, root.getByRole('button', { name: target })]);
-    list.push([`role=link[name*="${target}"]`, root.getByRole('link', { name: target })]);
-    list.push([`label="${target}"`, root.getByLabel(target)]);
+    for (const r of ['button', 'link', 'tab', 'menuitem']) roleNamed(r);
+    list.push([`label="${target}"`, root.getByLabel(target, { exact: true })]);
     list.push([`text="${target}"`, root.getByText(target, { exact: true })]);
+    for (const r of ['button', 'link']) roleWords(r);
+    list.push([`label~="${target}"`, root.getByLabel(words)]);
+    list.push([`text~="${target}"`, root.getByText(words)]);
+    for (const r of ['button', 'link']) rolePart(r);
+    list.push([`label*="${target}"`, root.getByLabel(target)]);
     list.push([`text*="${target}"`, root.getByText(target)]);
   }
   if (CSS_LIKE.test(target)) list.push([target, root.locator(target)]);
@@ -103,15 +134,41 @@ export const REGION_TIERS = [
 export const BLOCK_TIER = 'div, header, footer, aside, nav, main, td, th';
 
 /**
- * One locator per tier (`REGION_TIERS`, then `BLOCK_TIER` with `blocks`): its innermost visible
- * containers holding `name` (case-insensitive), that is those with no container of the same tier
- * inside that holds it too. Lazy: a re-rendered item is found again each time it is used.
+ * One locator per tier (`REGION_TIERS`, then `BLOCK_TIER` with `blocks`) and match, every tier's exact
+ * match first (`NAME_MATCHES`): its innermost visible containers holding `name`, that is those with no
+ * container of the same tier inside that holds it too. Exact: a text of the container (one text node,
+ * spaces aside) is the whole name, so 'in "Buy milk"' is the row of "Buy milk", not of "Buy milk
+ * s73fgm"; word: the name as whole words; part: anywhere (both in any letter case). Lazy: a
+ * re-rendered item is found again each time it is used. `regionMatch` tells which match an index is.
  */
 export function regionTiers<L extends Narrowing<L>>(page: Lookup<L>, name: string, blocks: boolean): L[] {
-  return (blocks ? [...REGION_TIERS, BLOCK_TIER] : REGION_TIERS).map((css) => {
-    const holding = () => page.locator(css).filter({ hasText: name, visible: true });
-    return holding().filter({ hasNot: holding() });
-  });
+  const tiers = blocks ? [...REGION_TIERS, BLOCK_TIER] : REGION_TIERS;
+  const exact = page.locator(`xpath=descendant-or-self::*[text()[normalize-space(.)=${xpathLiteral(name)}]]`);
+  const holding = (css: string, match: NameMatch) => {
+    const all = page.locator(css);
+    if (match === 'exact') return all.filter({ has: exact, visible: true });
+    return all.filter({ hasText: match === 'word' ? wordsOf(name) : name, visible: true });
+  };
+  return NAME_MATCHES.flatMap((match) =>
+    tiers.map((css) => holding(css, match).filter({ hasNot: holding(css, match) })),
+  );
+}
+
+/** Which match (`NAME_MATCHES`) the locator at `index` of `regionTiers` is. */
+export function regionMatch(index: number, blocks: boolean): NameMatch {
+  const perMatch = REGION_TIERS.length + (blocks ? 1 : 0);
+  return NAME_MATCHES[Math.min(NAME_MATCHES.length - 1, Math.floor(index / perMatch))];
+}
+
+/** `text` as an XPath string literal (XPath 1.0 has no escapes: a text with both quotes is a concat). */
+function xpathLiteral(text: string): string {
+  const s = text.replace(/\s+/g, ' ').trim();
+  if (!s.includes('"')) return `"${s}"`;
+  if (!s.includes("'")) return `'${s}'`;
+  return `concat(${s
+    .split('"')
+    .map((part) => `"${part}"`)
+    .join(`, '"', `)})`;
 }
 
 /** An item (li, tr, article, listitem, row), for revealing a control shown only while its item is hovered. */

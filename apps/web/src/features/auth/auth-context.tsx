@@ -21,6 +21,8 @@ export type AuthStatus = 'loading' | 'authenticated' | 'unauthenticated';
 
 interface AuthState {
   status: AuthStatus;
+  /** Signed out by the user's own Logout (not a token found invalid or expired). */
+  loggedOut?: boolean;
   user: User | null;
   token: string | null;
   /** The token still has to be checked against the server (GET /api/auth/me). */
@@ -38,6 +40,11 @@ export interface AuthContextValue {
   signIn: (response: LoginResponse) => void;
   /** Clears the stored sign-in, says 'Logged out successfully' and goes to /login. */
   logout: () => void;
+  /**
+   * The user signed out with Logout: the guard then sends them to /login with no page to come back
+   * to, so the next sign-in goes to the dashboard, not back to the page they left.
+   */
+  loggedOut: boolean;
 }
 
 const SIGNED_OUT: AuthState = {
@@ -149,7 +156,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(() => {
     clearAuth();
-    setState(SIGNED_OUT);
+    setState({ ...SIGNED_OUT, loggedOut: true });
     queryClient.clear();
     toast.success('Logged out successfully');
     navigate('/login', { replace: true });
@@ -164,8 +171,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       isLoading: state.status === 'loading',
       signIn,
       logout,
+      loggedOut: state.loggedOut === true,
     }),
-    [state.status, state.user, state.token, signIn, logout],
+    [state.status, state.user, state.token, state.loggedOut, signIn, logout],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -1,6 +1,7 @@
 import { AlertTriangle, WifiOff } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Banner } from '../../components/banner';
+import { useCan } from '../../lib/organization';
 import { AutomationHeader } from './components/automation-header';
 import { ConfigPanel } from './components/config-panel';
 import { ExecutionLog } from './components/execution-log';
@@ -35,6 +36,8 @@ export function AutomationScreen(props: AutomationScreenProps) {
   const { state } = automation;
   const [viewerIndex, setViewerIndex] = useState<number | null>(null);
   const [saveOpen, setSaveOpen] = useState(false);
+  // Saving cases into a project's suite is an editor's (the permission table).
+  const maySave = useCan('POST /api/projects/:id/suites');
   const [saved, setSaved] = useState<SavedToProject | null>(null);
   const { projects } = props;
 
@@ -80,23 +83,24 @@ export function AutomationScreen(props: AutomationScreenProps) {
   const casesUrl =
     (state.testCases.length > 0 && state.targetUrl) || automation.url.trim() || state.targetUrl || null;
 
-  const saveSlot = projects ? (
-    saveOpen ? (
-      <SaveToProjectForm
-        projects={projects}
-        testCases={state.testCases}
-        sourceUrl={state.targetUrl}
-        defaultProjectId={automation.projectSelection.projectId}
-        onSaved={(next) => {
-          setSaved(next);
-          setSaveOpen(false);
-        }}
-        onClose={() => setSaveOpen(false)}
-      />
-    ) : saved ? (
-      <SavedToProjectNote saved={saved} href={projects.projectHref(saved.projectId)} />
-    ) : null
-  ) : null;
+  const saveSlot =
+    projects && maySave ? (
+      saveOpen ? (
+        <SaveToProjectForm
+          projects={projects}
+          testCases={state.testCases}
+          sourceUrl={state.targetUrl}
+          defaultProjectId={automation.projectSelection.projectId}
+          onSaved={(next) => {
+            setSaved(next);
+            setSaveOpen(false);
+          }}
+          onClose={() => setSaveOpen(false)}
+        />
+      ) : saved ? (
+        <SavedToProjectNote saved={saved} href={projects.projectHref(saved.projectId)} />
+      ) : null
+    ) : null;
 
   return (
     <div className="mx-auto max-w-[1600px] space-y-6" data-testid="automation-screen">

@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { Banner } from '../../components/banner';
 import { EmptyState } from '../../components/empty-state';
 import { SmallButton } from '../../components/small-button';
+import { useCan } from '../../lib/organization';
 import { BrowserFrame } from './components/browser-frame';
 import { ChatInput } from './components/chat-input';
 import { ChatMessages } from './components/chat-messages';
@@ -25,6 +26,8 @@ export function ConversationalScreen(props: ConversationalScreenProps) {
   const { state } = conv;
   const [saving, setSaving] = useState(false);
   const [usingAsLogin, setUsingAsLogin] = useState(false);
+  // A project's login is an editor's to change (the permission table).
+  const mayEditLogin = useCan('PUT /api/projects/:id');
   const connection = props.realtime.status;
   // docs/PRODUCT.md#conversational-texts: once the reconnect attempts are spent, the page must be refreshed.
   const lost = connection === 'error';
@@ -116,7 +119,7 @@ export function ConversationalScreen(props: ConversationalScreenProps) {
             >
               Save as test
             </SmallButton>
-            {props.projects && (
+            {props.projects && mayEditLogin && (
               <SmallButton
                 icon={KeyRound}
                 onClick={() => setUsingAsLogin(true)}

@@ -11,6 +11,7 @@ import { SmallButton } from '../../components/small-button';
 import { TextAreaField } from '../../components/text-area-field';
 import { TextField } from '../../components/text-field';
 import { ApiError, errorText } from '../../lib/api-error';
+import { useCan } from '../../lib/organization';
 import { useCreateProject } from './api/create-project';
 import { EnvironmentFields } from './components/environment-fields';
 import { KIND_ICON } from './components/kind-icons';
@@ -261,6 +262,18 @@ export function NewProjectScreen({ initialKind = 'web' }: { initialKind?: Projec
   };
 
   const invalid = hasErrors(errors);
+  const canCreate = useCan('POST /api/projects');
+
+  if (!canCreate)
+    return (
+      <div className="mx-auto max-w-3xl space-y-6" data-testid="new-project-screen">
+        <PageTitle
+          icon={FolderPlus}
+          title="New project"
+          description="Making projects needs the editor role in this organization; ask an admin to change yours."
+        />
+      </div>
+    );
 
   return (
     <div className="mx-auto max-w-3xl space-y-6" data-testid="new-project-screen">

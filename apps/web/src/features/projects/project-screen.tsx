@@ -4,6 +4,7 @@ import { Banner } from '../../components/banner';
 import { Button } from '../../components/button';
 import { Spinner } from '../../components/spinner';
 import { ApiError, errorText } from '../../lib/api-error';
+import { useCan } from '../../lib/organization';
 import { useProject } from './api/get-project';
 import { EnvironmentsPanel } from './components/environments-panel';
 import { LoginPanel } from './components/login-panel';
@@ -20,6 +21,7 @@ const linkClass =
 
 /** A project that does not exist, or is someone else's: the two look the same. */
 function NotFound() {
+  const canCreate = useCan('POST /api/projects');
   return (
     <div
       className="mx-auto flex max-w-xl flex-col items-center py-16 text-center sm:py-24"
@@ -33,12 +35,14 @@ function NotFound() {
         It may have been deleted, or the link is not to one of your projects.
       </p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
-        <Link
-          to="/projects/new"
-          className={`${linkClass} bg-indigo-600 text-white shadow-sm hover:bg-indigo-500`}
-        >
-          Create a project
-        </Link>
+        {canCreate && (
+          <Link
+            to="/projects/new"
+            className={`${linkClass} bg-indigo-600 text-white shadow-sm hover:bg-indigo-500`}
+          >
+            Create a project
+          </Link>
+        )}
         <Link
           to="/dashboard"
           className={`${linkClass} bg-white text-slate-700 ring-1 ring-slate-300 ring-inset hover:bg-slate-50`}

@@ -5,6 +5,7 @@ import { Banner } from '../../components/banner';
 import { Spinner } from '../../components/spinner';
 import { errorText } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
+import { useCan } from '../../lib/organization';
 import { useProjectList } from '../../lib/projects/project-list';
 import { KIND_ICON } from './components/kind-icons';
 import { PageTitle } from './components/page-title';
@@ -28,7 +29,8 @@ export function ProjectsOfKindScreen({ kind }: { kind: ProjectKind }) {
     .filter((project) => project.kind === kind)
     .sort((a, b) => b.updated_at.localeCompare(a.updated_at));
   const now = Date.now();
-  const create = (
+  const canCreate = useCan('POST /api/projects');
+  const create = canCreate && (
     <Link to={newProjectPath(kind)} className={linkButton}>
       <Plus className="size-4" aria-hidden />
       {text.create}
@@ -63,7 +65,7 @@ export function ProjectsOfKindScreen({ kind }: { kind: ProjectKind }) {
           <p className="mt-1 max-w-md text-sm text-slate-600">
             Create one to keep its environments, sign-in details and saved test suites together.
           </p>
-          <div className="mt-5">{create}</div>
+          {create && <div className="mt-5">{create}</div>}
         </div>
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label={text.plural}>

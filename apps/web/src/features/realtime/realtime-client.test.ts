@@ -97,6 +97,22 @@ describe('RealtimeClient', () => {
     expect(latest().sent.map((m) => JSON.parse(m))).toEqual([{ type: 'auth', data: { token: 't/k' } }]);
   });
 
+  it('names the current organization in the auth message, and opens a new socket when it changes', () => {
+    client.connect('u1', 'tok', 'org-a');
+    const first = latest();
+    first.open();
+    expect(first.sent.map((m) => JSON.parse(m))).toEqual([
+      { type: 'auth', data: { token: 'tok', organization_id: 'org-a' } },
+    ]);
+    client.connect('u1', 'tok', 'org-a');
+    expect(latest()).toBe(first);
+    client.connect('u1', 'tok', null);
+    expect(latest()).not.toBe(first);
+    expect(first.closedWith).not.toBeNull();
+    latest().open();
+    expect(latest().sent.map((m) => JSON.parse(m))).toEqual([{ type: 'auth', data: { token: 'tok' } }]);
+  });
+
   it('is connected once the server confirms authentication', () => {
     client.connect('u1', 'tok');
     expect(client.getState().status).toBe('connecting');

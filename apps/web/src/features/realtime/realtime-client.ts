@@ -87,7 +87,7 @@ export class RealtimeClient {
   private readonly stateListeners = new Set<() => void>();
   private readonly messageListeners = new Set<MessageListener>();
   private socket: SocketLike | null = null;
-  private credentials: { userId: string; token: string } | null = null;
+  private credentials: { userId: string; token: string; organizationId: string | null } | null = null;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   /** Failed connection attempts since the last successful one. */
   private failures = 0;
@@ -136,10 +136,16 @@ export class RealtimeClient {
 
   // ---- connection -------------------------------------------------------------------------------
 
-  /** Opens the user's socket (or keeps the open one when nothing changed). */
-  connect(userId: string, token: string): void {
-    const same = this.credentials?.userId === userId && this.credentials.token === token;
-    this.credentials = { userId, token };
+  /**
+   * Opens the user's socket (or keeps the open one when nothing changed), acting in `organizationId`
+   * (the sidebar's choice; null: the personal organization). Another organization opens a new socket.
+   */
+  connect(userId: string, token: string, organizationId: string | null = null): void {
+    const same =
+      this.credentials?.userId === userId &&
+      this.credentials.token === token &&
+      this.credentials.organizationId === organizationId;
+    this.credentials = { userId, token, organizationId };
     if (same && this.socket && this.state.status !== 'error') return;
     this.failures = 0;
     this.open();
@@ -203,7 +209,10 @@ export class RealtimeClient {
     socket.onopen = () => {
       // The server authenticates the token and then sends `connection_established`.
       if (this.socket !== socket) return;
-      socket.send(JSON.stringify({ type: 'auth', data: { token: credentials.token } }));
+      const data = credentials.organizationId
+        ? { token: credentials.token, organization_id: credentials.organizationId }
+        : { token: credentials.token };
+      socket.send(JSON.stringify({ type: 'auth', data }));
     };
     socket.onmessage = (event) => {
       if (this.socket === socket) this.receive(event.data);

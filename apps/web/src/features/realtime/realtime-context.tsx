@@ -23,24 +23,27 @@ const RealtimeContext = createContext<RealtimeContextValue | null>(null);
 
 /**
  * Holds the user's socket open while signed in (`userId` and `token` come from the auth state,
- * composed by the app) and closes it on sign-out.
+ * `organizationId` from the current organization, composed by the app) and closes it on sign-out.
  */
 export function RealtimeProvider({
   userId,
   token,
+  organizationId = null,
   children,
 }: {
   userId: string | null;
   token: string | null;
+  /** The organization the socket acts in (the sidebar's choice); null: the personal one. */
+  organizationId?: string | null;
   children: ReactNode;
 }) {
   const client = useMemo(() => new RealtimeClient(), []);
   const state = useSyncExternalStore(client.subscribe, client.getState, client.getState);
 
   useEffect(() => {
-    if (userId && token) client.connect(userId, token);
+    if (userId && token) client.connect(userId, token, organizationId);
     else client.disconnect();
-  }, [client, userId, token]);
+  }, [client, userId, token, organizationId]);
 
   useEffect(() => () => client.disconnect(), [client]);
 

@@ -4,7 +4,9 @@ import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { Logo, LogoMark } from '../../components/logo';
 import { cn } from '../../lib/cn';
+import { can, useOrganization } from '../../lib/organization';
 import { MAIN_NAV, type NavItem, PROJECT_NAV, projectPath } from './navigation';
+import { OrganizationSwitcher } from './organization-switcher';
 
 export const SIDEBAR_ID = 'app-sidebar';
 
@@ -123,6 +125,8 @@ export interface SidebarProps {
  */
 export function Sidebar({ user, onLogout, compact, mobileOpen, projects = [] }: SidebarProps) {
   const displayName = user.full_name?.trim() || user.username;
+  const { role } = useOrganization();
+  const projectNav = PROJECT_NAV.filter((item) => !item.needs || can(role, item.needs));
   const sortedProjects = [...projects].sort((a, b) =>
     a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }),
   );
@@ -147,6 +151,7 @@ export function Sidebar({ user, onLogout, compact, mobileOpen, projects = [] }: 
       >
         {compact ? <LogoMark /> : <Logo />}
       </div>
+      <OrganizationSwitcher compact={compact} />
 
       <nav className="flex-1 overflow-y-auto px-3 py-5" aria-label="Main">
         <ul className="space-y-1">
@@ -177,7 +182,7 @@ export function Sidebar({ user, onLogout, compact, mobileOpen, projects = [] }: 
             </>
           )}
           <ul className="space-y-1" aria-labelledby="sidebar-projects">
-            {PROJECT_NAV.map((item) => (
+            {projectNav.map((item) => (
               <NavEntry key={item.to} item={item} compact={compact} />
             ))}
           </ul>

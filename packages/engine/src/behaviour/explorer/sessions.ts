@@ -6,6 +6,7 @@ import type { ProposedAssertion } from '../assertions';
 import type { PageSnapshot } from '../snapshot';
 import { asStep, type BehaviourStep } from '../steps';
 import type { Budget } from './budget';
+import { ExplorationMade } from './exploration-made';
 import { key, type State } from './types';
 
 const SETTLE_MS = 50;
@@ -20,6 +21,8 @@ export class PageSessions {
   session: BrowserSession | null = null;
   /** The setup the open session shows, or null when it has been acted on since. */
   at: string | null = null;
+  /** What the sessions made (each with an id of its own): taken out of every snapshot but the session's own. */
+  readonly made = new ExplorationMade();
 
   constructor(
     private readonly pool: SessionOpener,
@@ -40,13 +43,14 @@ export class PageSessions {
   /** A session showing the state: the open one if it does, else a fresh one with the setup replayed. */
   async reach(state: State): Promise<PageSnapshot | null> {
     const wanted = key(state.setup);
-    if (this.session && !this.session.closed && this.at === wanted) return this.settle(this.session);
+    const fresh = state.setup.length === 0;
+    if (this.session && !this.session.closed && this.at === wanted) return this.settle(this.session, fresh);
     await this.letGo();
     const opened = await this.open(state);
     if (!opened) return null;
     this.session = opened.session;
     this.at = wanted;
-    return this.settle(opened.session);
+    return this.settle(opened.session, fresh);
   }
 
   /** A fresh session at the start page with the state's setup performed (closed again if that fails). */
@@ -60,6 +64,7 @@ export class PageSessions {
         onClose: () => request.over(),
       }),
     );
+    this.made.sessionOpened(session.runId);
     try {
       const opening = Date.now();
       const { status } = await session.navigate(this.url, { timeoutMs: 15_000 });
@@ -87,6 +92,7 @@ export class PageSessions {
 
   /** Performs a step of an action, in the action's time (scaled). */
   actStep(session: BrowserSession, step: BehaviourStep): Promise<void> {
+    this.made.typedIn(step);
     return this.perform(session, step, this.budget.scaled(this.actionTimeoutMs));
   }
 
@@ -111,17 +117,21 @@ export class PageSessions {
   /**
    * A snapshot once the page has stopped changing (two equal readings, at most a few tries), with the
    * session's own `{{RUN_ID}}` value written back as the placeholder: what the explorer reads, names
-   * and checks is then the same in every session, each of which fills in an id of its own.
+   * and checks is then the same in every session, each of which fills in an id of its own. What
+   * other sessions made is taken out (see `ExplorationMade`); `fresh` for the page's start state,
+   * whose texts, the first time a page is reached, are what it holds before the exploration.
    */
-  async settle(session: BrowserSession): Promise<PageSnapshot> {
+  async settle(session: BrowserSession, fresh = false): Promise<PageSnapshot> {
     let last = await session.snapshot({ signal: this.signal });
     for (let i = 0; i < 4; i++) {
       await abortableDelay(SETTLE_MS, this.signal);
       const next = await session.snapshot({ signal: this.signal });
-      if (same(last, next)) return withPlaceholder(next, session.runId);
+      if (same(last, next)) break;
       last = next;
     }
-    return withPlaceholder(last, session.runId);
+    const snapshot = withPlaceholder(last, session.runId);
+    if (fresh) this.made.freshPage(snapshot);
+    return this.made.strip(snapshot, session.runId);
   }
 }
 

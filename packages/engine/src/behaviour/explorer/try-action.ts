@@ -1,4 +1,5 @@
 import { RUN_ID } from '../../variables';
+import type { ProposedAssertion } from '../assertions';
 import type { CandidateAction } from '../candidates';
 import { diffSnapshots, meaningful } from '../diff';
 import type { PageSnapshot } from '../snapshot';
@@ -6,8 +7,10 @@ import type { BehaviourStep } from '../steps';
 import { count } from './actions';
 import { PRECHECK_MS } from './budget';
 import type { Exploration } from './exploration';
+import { changedInPlaceOnServer, requestMark, thenReload } from './kept-on-server';
 import { remember } from './opening';
 import { type Outcome, propose } from './proposals';
+import { answersAlike, matchedItems, searchedText, searchVariants } from './search-variants';
 import { rethrowAbort } from './sessions';
 import { key, type State, type Tried } from './types';
 import { verify } from './verify';
@@ -22,6 +25,8 @@ export async function tryAction(
   x: Exploration,
   state: State,
   action: CandidateAction,
+  /** Whether the outcome is one to keep at all (a search's variant: only when answered alike). */
+  accept?: (o: Outcome) => boolean,
 ): Promise<Tried | null> {
   const id = `${key(state.setup)}|${JSON.stringify(action.steps)}`;
   if (x.tried.has(id) || x.budget.out) return null;
@@ -37,9 +42,11 @@ export async function tryAction(
   }
   if (!before) return null;
   x.states.add(key(state.setup));
+  const sentBefore = await requestMark(x.pages.session!);
   const acted = await act(x, action);
   if (!acted) return null;
   const { after, steps } = acted;
+  const sentAfter = await requestMark(x.pages.session!);
   if (state.setup.length === 0 || after.url === before.url) remember(x, after);
   const raw = diffSnapshots(before, after);
   // Nothing changed at all: the session still shows the state, and the next action can use it.
@@ -48,18 +55,37 @@ export async function tryAction(
   const unchanged = effects.length === 0 && action.kind !== 'reload';
   if (unchanged && !action.mayChangeNothing) return { addedItem: false, marked: false };
   const outcome: Outcome = { state, action, before, after, effects, unchanged };
+  if (accept && !accept(outcome)) return triedOf(outcome);
   const proposed = propose(outcome, x.effectsOf);
   if (unchanged && proposed.length === 0) return { addedItem: false, marked: false };
   if (!unchanged && effects.length > 0) x.effectsOf.set(key([...state.setup, action]), effects);
-  const tried = triedOf(outcome);
-  if (!proposed || proposed.length === 0) return tried;
+  if (proposed.length > 0) await keep(x, outcome, steps, proposed);
+  // Drawn at once and sent to the server: whether the server kept it is what a reload shows.
+  if (changedInPlaceOnServer(action, effects, sentBefore, sentAfter))
+    await tryAction(x, state, thenReload(action));
+  // A search that found items: also in other letters' case and by part of a word, where the app as it
+  // is answers those alike.
+  const searched = searchedText(action);
+  const matched = searched && !unchanged ? matchedItems(after, searched) : [];
+  for (const variant of matched.length > 0 && searched ? searchVariants(action, searched) : [])
+    await tryAction(x, state, variant, answersAlike(matched));
+  return triedOf(outcome);
+}
+
+/** Keeps the action as a behaviour with the proposed checks that held here and in every replay. */
+async function keep(
+  x: Exploration,
+  { state, action, before, after, effects }: Outcome,
+  steps: BehaviourStep[],
+  proposed: ProposedAssertion[],
+): Promise<void> {
   // What does not hold right here is not worth a replay: checked at once, briefly.
   const likely = await x.pages.holding(x.pages.session!, proposed, x.budget.scaled(PRECHECK_MS));
-  if (likely.length === 0) return tried;
+  if (likely.length === 0) return;
   const performed = { ...action, steps };
   x.dataTexts = [...before.items, ...after.items].flatMap((i) => [i.label, i.text]);
   const assertions = await verify(x, state, performed, likely);
-  if (!assertions) return tried;
+  if (!assertions) return;
   x.found.push({
     url: x.pages.url,
     setup: state.setup.flatMap((a) => a.steps),
@@ -81,7 +107,6 @@ export async function tryAction(
       .map((i) => ({ label: i.label, checked: i.checked, states: i.states })),
     signature: `${action.signature}|${state.setup.map((a) => a.signature).join('>')}`,
   });
-  return tried;
 }
 
 /** Whether the action added an item, or marked one (what the list strategy builds its states on). */

@@ -45,6 +45,14 @@ export interface BehaviourExploreOptions {
    * not make (docs/ARCHITECTURE.md#behaviour-exploration). @default false
    */
   sharedState?: boolean;
+  /**
+   * Each session signs in with an account no other session uses at the same time (a project login
+   * with an account per lane, docs/PROJECTS.md#an-account-per-lane): nothing else changes a session's
+   * data while it works, so checks relating numbers to the rows on the same page (a counter and the
+   * rows it counts, a total and the rows it adds up) may be kept even with `sharedState`. Absolute
+   * counts never are: they depend on what earlier sessions left. @default false
+   */
+  ownData?: boolean;
   /** Stop: the exploration ends promptly with the behaviours checked so far. */
   signal?: AbortSignal;
   /** What it is trying, in words a user reads (waiting for a browser: its place in line). */

@@ -2,6 +2,7 @@ import type { ProposedAssertion } from '../assertions';
 import type { CandidateAction } from '../candidates';
 import type { BehaviourStep } from '../steps';
 import type { Exploration } from './exploration';
+import { keptOnSharedData } from './own-data';
 import { rethrowAbort } from './sessions';
 import { holdsOnAnyData, typedBy } from './shared-data';
 import type { State } from './types';
@@ -18,7 +19,10 @@ export async function verify(
 ): Promise<BehaviourStep[] | null> {
   if (x.options.sharedState) {
     const own = typedBy([...state.setup, action]);
-    proposed = proposed.filter((a) => holdsOnAnyData(a.step, own, x.dataTexts));
+    const ownData = x.options.ownData === true;
+    proposed = proposed.filter(
+      (a) => holdsOnAnyData(a.step, own, x.dataTexts) && keptOnSharedData(a.step, ownData),
+    );
     if (proposed.length === 0) return null;
   }
   // The exploring session is let go: replays run in sessions of their own, some at once.

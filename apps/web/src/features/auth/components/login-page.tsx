@@ -7,20 +7,15 @@ import { TextField } from '../../../components/text-field';
 import { ApiError } from '../../../lib/api-error';
 import { useLogin } from '../api/login';
 import { useAuth } from '../auth-context';
+import { useSsoReturn } from '../hooks/use-sso-return';
 import { AuthLayout, FormAlert } from './auth-layout';
 import { PasswordField } from './password-field';
-import type { GuardState } from './require-auth';
+import { type GuardState, safeReturnPath } from './require-auth';
+import { SsoSignIn } from './sso-sign-in';
 
 interface LoginLocationState extends GuardState {
   /** Filled in by the register page so the new user only types the password. */
   username?: string;
-}
-
-/** Only in-app paths, never back to the sign-in pages themselves. */
-function safeReturnPath(from: string | undefined): string {
-  if (!from?.startsWith('/') || from.startsWith('//') || from === '/') return '/dashboard';
-  if (from.startsWith('/login') || from.startsWith('/register')) return '/dashboard';
-  return from;
 }
 
 export function LoginPage() {
@@ -33,6 +28,8 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ username?: string; password?: string }>({});
   const [failure, setFailure] = useState<string | null>(null);
+  // A single sign-on coming back: its token collected, or its refusal said (docs/SSO.md).
+  const sso = useSsoReturn(safeReturnPath, setFailure);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -60,7 +57,7 @@ export function LoginPage() {
     );
   };
 
-  const busy = login.isPending;
+  const busy = login.isPending || sso.busy;
   return (
     <AuthLayout
       title="Welcome back"
@@ -68,7 +65,12 @@ export function LoginPage() {
       footer={
         <>
           Don&apos;t have an account?{' '}
-          <Link to="/register" className="font-semibold text-indigo-600 hover:text-indigo-500">
+          {/* The page to come back to (an invitation link) goes along to registration and back. */}
+          <Link
+            to="/register"
+            state={state.from ? { from: state.from } : undefined}
+            className="font-semibold text-indigo-600 hover:text-indigo-500"
+          >
             Create one here
           </Link>
         </>
@@ -111,6 +113,7 @@ export function LoginPage() {
           {busy ? 'Signing you in...' : 'Sign in'}
         </Button>
       </form>
+      <SsoSignIn returnTo={state.from} />
     </AuthLayout>
   );
 }

@@ -2,7 +2,7 @@ import { passwordChecks, RegisterRequestSchema } from '@argus/protocol';
 import { Loader2, Mail, User } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import toast from 'react-hot-toast';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../../components/button';
 import { TextField } from '../../../components/text-field';
 import { ApiError } from '../../../lib/api-error';
@@ -10,6 +10,7 @@ import { useRegister } from '../api/register';
 import { fieldIssues, useFormFields } from '../hooks/use-form-fields';
 import { AuthLayout, FormAlert } from './auth-layout';
 import { NewPasswordFields } from './new-password-fields';
+import type { GuardState } from './require-auth';
 
 type Field = 'username' | 'email' | 'password' | 'confirmPassword';
 type FieldErrors = Partial<Record<Field, string>>;
@@ -33,6 +34,8 @@ function fieldErrorsFrom(error: ApiError): FieldErrors {
 
 export function RegisterPage() {
   const navigate = useNavigate();
+  // Where sign-in returns after registering (an invitation link), carried from the login page.
+  const from = ((useLocation().state ?? {}) as GuardState).from;
   const register = useRegister();
   const { values, errors, setErrors, set } = useFormFields<Field>({
     username: '',
@@ -83,7 +86,7 @@ export function RegisterPage() {
       {
         onSuccess: () => {
           toast.success('Registration successful! Please login.');
-          navigate('/login', { state: { username: values.username.trim() } });
+          navigate('/login', { state: { username: values.username.trim(), from } });
         },
         onError: (error) => {
           const text = error instanceof ApiError && error.detail ? error.detail : 'Registration failed';
@@ -102,7 +105,11 @@ export function RegisterPage() {
       footer={
         <>
           Already have an account?{' '}
-          <Link to="/login" className="font-semibold text-indigo-600 hover:text-indigo-500">
+          <Link
+            to="/login"
+            state={from ? { from } : undefined}
+            className="font-semibold text-indigo-600 hover:text-indigo-500"
+          >
             Sign in
           </Link>
         </>

@@ -13,6 +13,7 @@ import { type ReactNode, useId } from 'react';
 import { FormPanel } from '../../../components/form-panel';
 import { SegmentedControl, type SegmentedOption } from '../../../components/segmented-control';
 import { cn } from '../../../lib/cn';
+import { useCan } from '../../../lib/organization';
 
 const MODES: SegmentedOption<TestMode>[] = [
   { value: 'full', label: 'Full', hint: 'Explore the site and test everything found', icon: Layers },
@@ -136,6 +137,8 @@ function GenerationMessages({ messages }: { messages: readonly string[] }) {
 /** The left column (docs/PRODUCT.md#generation): mode switch, URL, command (command mode) and Generate. */
 export function ConfigPanel(props: ConfigPanelProps) {
   const commandId = useId();
+  // Generating needs the runner role in the current organization (the permission table): below it, no button.
+  const mayGenerate = useCan('generate_test_cases');
   return (
     <FormPanel
       title="Test Configuration"
@@ -185,18 +188,24 @@ export function ConfigPanel(props: ConfigPanelProps) {
         </div>
       )}
 
-      <button
-        type="submit"
-        disabled={!props.canGenerate}
-        className="inline-flex w-full items-center justify-center gap-2 rounded-lg bg-indigo-600 px-4 py-2.5 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed disabled:bg-indigo-300"
-      >
-        {props.generating ? (
-          <Loader2 className="size-4 animate-spin" aria-hidden />
-        ) : (
-          <Sparkles className="size-4" aria-hidden />
-        )}
-        {props.generating ? 'Generating...' : 'Generate Test Cases'}
-      </button>
+      {mayGenerate ? (
+        <button
+          type="submit"
+          disabled={!props.canGenerate}
+          className="inline-flex w-full items-center justify-center gap-2 rounded-lg bg-indigo-600 px-4 py-2.5 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed disabled:bg-indigo-300"
+        >
+          {props.generating ? (
+            <Loader2 className="size-4 animate-spin" aria-hidden />
+          ) : (
+            <Sparkles className="size-4" aria-hidden />
+          )}
+          {props.generating ? 'Generating...' : 'Generate Test Cases'}
+        </button>
+      ) : (
+        <p className="text-sm text-slate-600" data-testid="generate-needs-role">
+          Generating and running tests needs the runner role in this organization.
+        </p>
+      )}
 
       {props.generating && props.generationMessages.length > 0 && (
         <GenerationMessages messages={props.generationMessages} />

@@ -32,6 +32,7 @@ export function ExplorationSummaryNote({ exploration: e }: { exploration: Explor
           limit was {seconds(e.timeLimitMs)}; {WHY[e.ended]}.
         </span>
       </p>
+      {e.checked && <CheckedNote checked={e.checked} />}
       {e.skipped.length > 0 && (
         <details className="mt-1 pl-5.5">
           <summary className="cursor-pointer font-medium text-amber-800">
@@ -46,5 +47,51 @@ export function ExplorationSummaryNote({ exploration: e }: { exploration: Explor
         </details>
       )}
     </section>
+  );
+}
+
+/**
+ * How the written cases were checked before they were handed out (run as runs run them, in parallel
+ * on fresh sign-ins), and the ones dropped for failing on the app as it is, each with why.
+ */
+function CheckedNote({ checked }: { checked: NonNullable<ExplorationSummary['checked']> }) {
+  const { runs, parallelism, dropped, defects, unchecked } = checked;
+  const how =
+    `Every case was run ${runs} time${runs === 1 ? '' : 's'}, ${parallelism} at once on fresh sign-ins, before it was handed out` +
+    (unchecked > 0 ? ` (${unchecked} with free-form steps were not)` : '');
+  return (
+    <div className="mt-1 pl-5.5" data-testid="exploration-checked">
+      {dropped.length === 0 ? (
+        <p>{how}; none was dropped.</p>
+      ) : (
+        <details>
+          <summary className="cursor-pointer font-medium text-amber-800">
+            {how}; dropped {dropped.length} that failed
+          </summary>
+          <CaseList cases={dropped} testId="exploration-dropped" />
+        </details>
+      )}
+      {defects.length > 0 && (
+        <details>
+          <summary className="cursor-pointer font-medium text-red-800">
+            Kept {defects.length} that fail{defects.length === 1 ? 's' : ''} on every run at a page check: a
+            defect of the app
+          </summary>
+          <CaseList cases={defects} testId="exploration-defects" />
+        </details>
+      )}
+    </div>
+  );
+}
+
+function CaseList({ cases, testId }: { cases: { test: string; reason: string }[]; testId: string }) {
+  return (
+    <ul className="mt-1 list-disc space-y-0.5 pl-4" data-testid={testId}>
+      {cases.map((d) => (
+        <li key={d.test}>
+          <span className="font-medium">{d.test}</span>: {d.reason}
+        </li>
+      ))}
+    </ul>
   );
 }

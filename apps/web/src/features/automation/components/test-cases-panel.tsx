@@ -18,6 +18,7 @@ import { Panel } from '../../../components/panel';
 import { RetriesSelect } from '../../../components/retries-select';
 import { SmallButton } from '../../../components/small-button';
 import { cn } from '../../../lib/cn';
+import { useCan } from '../../../lib/organization';
 import { isCustomCase } from '../model/custom-case';
 import { priorityLabel, priorityTone, stepPreview } from '../model/priority';
 import { resultLabel, type TestResultItem } from '../model/results';
@@ -83,6 +84,8 @@ const TestCaseCard = memo(function TestCaseCard({
   onRun: (testCase: TestCase) => void;
   onRemove: (testName: string) => void;
 }) {
+  // Running needs the runner role in the current organization (the permission table).
+  const mayRun = useCan('run_single_test');
   const { shown, more } = stepPreview(testCase.steps);
   const tone = priorityTone(testCase.priority);
   return (
@@ -132,14 +135,16 @@ const TestCaseCard = memo(function TestCaseCard({
               Remove
             </SmallButton>
           )}
-          <SmallButton
-            icon={Play}
-            onClick={() => onRun(testCase)}
-            disabled={busy}
-            aria-label={`Run ${testCase.test_name}`}
-          >
-            Run
-          </SmallButton>
+          {mayRun && (
+            <SmallButton
+              icon={Play}
+              onClick={() => onRun(testCase)}
+              disabled={busy}
+              aria-label={`Run ${testCase.test_name}`}
+            >
+              Run
+            </SmallButton>
+          )}
         </div>
       </div>
     </li>
@@ -149,6 +154,7 @@ const TestCaseCard = memo(function TestCaseCard({
 /** docs/PRODUCT.md#test-cases: the generated cases with their first 3 steps, a Run button each and Run All Tests. */
 export function TestCasesPanel(props: TestCasesPanelProps) {
   const retriesId = useId();
+  const mayRunAll = useCan('run_all_tests');
   const byName = new Map(props.results.map((result) => [result.testName, result]));
   const count = props.testCases.length;
   return (
@@ -158,14 +164,16 @@ export function TestCasesPanel(props: TestCasesPanelProps) {
       subtitle={count ? `${count} test case${count === 1 ? '' : 's'}` : undefined}
       testId="test-cases-panel"
       aside={
-        <SmallButton
-          variant="primary"
-          icon={PlayCircle}
-          onClick={props.onRunAll}
-          disabled={props.busy || count === 0}
-        >
-          Run All Tests
-        </SmallButton>
+        mayRunAll && (
+          <SmallButton
+            variant="primary"
+            icon={PlayCircle}
+            onClick={props.onRunAll}
+            disabled={props.busy || count === 0}
+          >
+            Run All Tests
+          </SmallButton>
+        )
       }
     >
       {props.saveSlot}

@@ -80,6 +80,19 @@ describe('automation state: generation', () => {
     expect(state.generationMessages).toEqual(['Opening', 'Reading forms']);
   });
 
+  it('shows a generation waiting its turn its place, then its own messages once it starts', () => {
+    const waiting = run([
+      { type: 'generate_requested', url: 'http://x/', mode: 'full' },
+      server('automation_queued', { kind: 'generating', ahead: 2 }),
+      server('automation_queued', { kind: 'generating', ahead: 0 }),
+    ]);
+    expect(waiting.status).toBe('generating');
+    expect(waiting.generationMessages).toEqual(['Waiting: 0 ahead']);
+    expect(run([server('generation_started', { message: 'Opening' })], waiting).generationMessages).toEqual([
+      'Opening',
+    ]);
+  });
+
   it('fails on a server error and returns to idle when the request never left', () => {
     const requested = run([{ type: 'generate_requested', url: 'http://x/', mode: 'full' }]);
     expect(run([server('error', { message: 'Target not allowed' })], requested)).toMatchObject({
@@ -118,6 +131,22 @@ describe('automation state: a run', () => {
     );
     expect(waiting.runNotice).toBe('Waiting for a free browser: 1 ahead');
     expect(run([stepUpdate('Home page loads', 0, 'pending')], waiting).runNotice).toBeNull();
+  });
+
+  it('shows a run waiting its turn its place as it moves up, until it starts', () => {
+    const queued = run(
+      [
+        { type: 'run_requested', run: { kind: 'all' } },
+        server('automation_queued', { kind: 'running', ahead: 2 }),
+        server('automation_queued', { kind: 'running', ahead: 1 }),
+      ],
+      generated,
+    );
+    expect(queued.runNotice).toBe('Waiting: 1 ahead');
+    expect(queued.pendingRun).toEqual({ kind: 'all' });
+    const started = run([server('execution_started', { total_tests: 2, test_run_id: 'run2' })], queued);
+    expect(started.runNotice).toBeNull();
+    expect(started.status).toBe('running');
   });
 
   it('shows a run on a project signing in before it starts; a failed sign-in fails it with its message', () => {

@@ -58,7 +58,20 @@ const GENERATION: Handlers = {
     lastError: null,
   }),
   automation_in_progress: (state, message) => joinWork(state, message.data),
+  // Waiting its turn (docs/CI.md#runs-wait-their-turn): its place, replaced as it moves up; the work's
+  // start (generation_started, execution_started) replaces it.
+  automation_queued: (state, message) => {
+    const notice = waitingNotice(message.data.ahead);
+    if (message.data.kind === 'running') return { ...state, runNotice: notice };
+    if (state.status !== 'generating') return state;
+    return { ...state, generationMessages: [notice] };
+  },
 };
+
+/** What the screen says of work waiting its turn: 'Waiting: 2 ahead'. */
+export function waitingNotice(ahead: number): string {
+  return `Waiting: ${ahead} ahead`;
+}
 
 /** A run's start and its tests: their progress, steps and outcomes. */
 const RUN: Handlers = {

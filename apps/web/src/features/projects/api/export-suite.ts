@@ -1,7 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { buildUrl } from '../../../lib/api-client';
+import { authHeaders, buildUrl } from '../../../lib/api-client';
 import { describeHttpError, networkError } from '../../../lib/api-error';
-import { getToken } from '../../../lib/auth-storage';
 import { downloadUrl } from '../../../lib/download';
 import { projectPath } from './keys';
 
@@ -30,9 +29,7 @@ export async function exportSuite(
   suiteId: string,
   environmentId?: string,
 ): Promise<SuiteExport> {
-  const headers: Record<string, string> = { Accept: 'application/zip, application/json' };
-  const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const headers = { Accept: 'application/zip, application/json', ...authHeaders() };
   let response: Response;
   try {
     response = await fetch(

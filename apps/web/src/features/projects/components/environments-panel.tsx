@@ -3,15 +3,16 @@ import { Layers, Pencil, Plus, Star, Trash2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Badge } from '../../../components/badge';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { IconButton } from '../../../components/icon-button';
 import { Panel } from '../../../components/panel';
 import { SmallButton } from '../../../components/small-button';
 import { ApiError, errorText } from '../../../lib/api-error';
+import { useCan } from '../../../lib/organization';
 import { useCreateEnvironment } from '../api/create-environment';
 import { useDeleteEnvironment } from '../api/delete-environment';
 import { useUpdateEnvironment } from '../api/update-environment';
 import { checkEnvironment, type EnvironmentErrors } from '../model/project-form';
-import { ConfirmDialog } from './confirm-dialog';
 import { EnvironmentFields } from './environment-fields';
 import { FormActions } from './form-actions';
 
@@ -83,11 +84,16 @@ function EnvironmentItem({
   env,
   onlyOne,
   updating,
+  canEdit,
+  canDelete,
   onMakeDefault,
   onEdit,
   onDelete,
 }: {
   env: Environment;
+  /** The caller's role may change it (the permission table), and delete it. */
+  canEdit: boolean;
+  canDelete: boolean;
   /** The project's only environment, which cannot be deleted. */
   onlyOne: boolean;
   updating: boolean;
@@ -111,18 +117,20 @@ function EnvironmentItem({
         </p>
       </div>
       <div className="flex shrink-0 items-center gap-1">
-        {!env.is_default && (
+        {canEdit && !env.is_default && (
           <SmallButton variant="ghost" icon={Star} onClick={onMakeDefault} disabled={updating}>
             Make default<span className="sr-only">: {env.name}</span>
           </SmallButton>
         )}
-        <IconButton icon={Pencil} label={`Edit ${env.name}`} onClick={onEdit} />
-        <IconButton
-          icon={Trash2}
-          label={onlyOne ? 'A project needs at least one environment' : `Delete ${env.name}`}
-          disabled={onlyOne}
-          onClick={onDelete}
-        />
+        {canEdit && <IconButton icon={Pencil} label={`Edit ${env.name}`} onClick={onEdit} />}
+        {canDelete && (
+          <IconButton
+            icon={Trash2}
+            label={onlyOne ? 'A project needs at least one environment' : `Delete ${env.name}`}
+            disabled={onlyOne}
+            onClick={onDelete}
+          />
+        )}
       </div>
     </li>
   );
@@ -251,6 +259,9 @@ export function EnvironmentsPanel({ project }: { project: Project }) {
   const [deleting, setDeleting] = useState<Environment | null>(null);
   const create = useCreateEnvironment(project.id);
   const update = useUpdateEnvironment(project.id);
+  const canAdd = useCan('POST /api/projects/:id/environments');
+  const canEdit = useCan('PUT /api/projects/:id/environments/:envId');
+  const canDelete = useCan('DELETE /api/projects/:id/environments/:envId');
   const environments = project.environments;
   const names = (except?: string) => environments.filter((env) => env.id !== except).map((env) => env.name);
 
@@ -270,6 +281,7 @@ export function EnvironmentsPanel({ project }: { project: Project }) {
       subtitle="Where tests run, each with its own base URL"
       testId="environments-panel"
       aside={
+        canAdd &&
         !adding && (
           <SmallButton icon={Plus} onClick={() => setAdding(true)}>
             Add environment
@@ -296,6 +308,8 @@ export function EnvironmentsPanel({ project }: { project: Project }) {
                 env={env}
                 onlyOne={environments.length === 1}
                 updating={update.isPending}
+                canEdit={canEdit}
+                canDelete={canDelete}
                 onMakeDefault={() => makeDefault(env)}
                 onEdit={() => setEditing(env.id)}
                 onDelete={() => setDeleting(env)}

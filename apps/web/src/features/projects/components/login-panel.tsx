@@ -9,8 +9,10 @@ import { SelectField } from '../../../components/select-field';
 import { TextAreaField } from '../../../components/text-area-field';
 import { TextField } from '../../../components/text-field';
 import { errorText } from '../../../lib/api-error';
+import { useCan } from '../../../lib/organization';
 import { useVariables } from '../api/list-variables';
 import { useUpdateProject } from '../api/update-project';
+import { accountsMode } from '../model/login-accounts';
 import {
   checkLogin,
   type LoginErrors,
@@ -81,102 +83,118 @@ export function LoginPanel({ project }: { project: Project }) {
     );
   };
 
+  // A role that may not change the login reads it: the form's fields are disabled and not saved.
+  const canEdit = useCan('PUT /api/projects/:id');
   const noNames = variables.data !== undefined && names.all.length === 0;
+  // As saved: how the project's runs sign in, lane by lane (docs/PROJECTS.md#an-account-per-lane).
+  const accounts = variables.data ? accountsMode(project.login, names.all) : null;
 
   return (
     <Panel title="Login" icon={LogIn} subtitle={loginSummary(project.login)} testId="login-panel">
       <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Login">
-        <SegmentedControl
-          legend="How Argus signs in"
-          name="login-mode"
-          columns={3}
-          value={values.mode}
-          onChange={(mode) => set({ mode })}
-          options={MODE_OPTIONS}
-        >
-          <p className="mt-1.5 text-xs text-slate-500">
-            {values.mode === 'none'
-              ? 'Tests start on the site signed out.'
-              : values.mode === 'credentials'
-                ? 'Argus opens the sign-in page, finds the form as a person would and fills it in.'
-                : 'Argus replays these steps to sign in at the start of each run. One step per line; {{NAME}} inserts a variable or secret.'}
-          </p>
-        </SegmentedControl>
+        <fieldset disabled={!canEdit} className="min-w-0 space-y-4">
+          <SegmentedControl
+            legend="How Argus signs in"
+            name="login-mode"
+            columns={3}
+            value={values.mode}
+            onChange={(mode) => set({ mode })}
+            options={MODE_OPTIONS}
+          >
+            <p className="mt-1.5 text-xs text-slate-500">
+              {values.mode === 'none'
+                ? 'Tests start on the site signed out.'
+                : values.mode === 'credentials'
+                  ? 'Argus opens the sign-in page, finds the form as a person would and fills it in.'
+                  : 'Argus replays these steps to sign in at the start of each run. One step per line; {{NAME}} inserts a variable or secret.'}
+            </p>
+          </SegmentedControl>
 
-        {values.mode === 'credentials' && (
-          <div className="space-y-4">
-            <TextField
-              label="Sign-in page"
-              autoComplete="off"
-              spellCheck={false}
-              value={values.loginUrl}
-              onChange={(event) => set({ loginUrl: event.target.value })}
-              error={errors.loginUrl}
-              placeholder="/login"
-            >
-              <p className="mt-1.5 text-xs text-slate-500">
-                A path on the environment's base URL, or a full address.
-              </p>
-            </TextField>
-            {noNames && (
-              <p className="rounded-lg bg-slate-50 px-3 py-2 text-xs text-slate-600 ring-1 ring-slate-200 ring-inset">
-                Add a variable for the username and a secret for the password under Variables and secrets,
-                then choose them here.
-              </p>
-            )}
-            <div className="grid gap-4 sm:grid-cols-2">
+          {values.mode === 'credentials' && (
+            <div className="space-y-4">
+              <TextField
+                label="Sign-in page"
+                autoComplete="off"
+                spellCheck={false}
+                value={values.loginUrl}
+                onChange={(event) => set({ loginUrl: event.target.value })}
+                error={errors.loginUrl}
+                placeholder="/login"
+              >
+                <p className="mt-1.5 text-xs text-slate-500">
+                  A path on the environment's base URL, or a full address.
+                </p>
+              </TextField>
+              {noNames && (
+                <p className="rounded-lg bg-slate-50 px-3 py-2 text-xs text-slate-600 ring-1 ring-slate-200 ring-inset">
+                  Add a variable for the username and a secret for the password under Variables and secrets,
+                  then choose them here.
+                </p>
+              )}
+              <div className="grid gap-4 sm:grid-cols-2">
+                <SelectField
+                  label="Username variable"
+                  value={values.usernameVariable}
+                  onChange={(event) => set({ usernameVariable: event.target.value })}
+                  error={errors.usernameVariable}
+                  options={nameOptions(names.all, values.usernameVariable, 'Choose a variable')}
+                />
+                <SelectField
+                  label="Password secret"
+                  value={values.passwordSecret}
+                  onChange={(event) => set({ passwordSecret: event.target.value })}
+                  error={errors.passwordSecret}
+                  options={nameOptions(names.secrets, values.passwordSecret, 'Choose a secret')}
+                />
+              </div>
               <SelectField
-                label="Username variable"
-                value={values.usernameVariable}
-                onChange={(event) => set({ usernameVariable: event.target.value })}
-                error={errors.usernameVariable}
-                options={nameOptions(names.all, values.usernameVariable, 'Choose a variable')}
-              />
-              <SelectField
-                label="Password secret"
-                value={values.passwordSecret}
-                onChange={(event) => set({ passwordSecret: event.target.value })}
-                error={errors.passwordSecret}
-                options={nameOptions(names.secrets, values.passwordSecret, 'Choose a secret')}
+                label="Two-factor (TOTP) secret (optional)"
+                value={values.totpSecret}
+                onChange={(event) => set({ totpSecret: event.target.value })}
+                error={errors.totpSecret}
+                options={nameOptions(names.secrets, values.totpSecret, 'None')}
+                hint="The key a site shows when you set up an authenticator app (base32, or an otpauth:// link), stored as a secret."
               />
             </div>
-            <SelectField
-              label="Two-factor (TOTP) secret (optional)"
-              value={values.totpSecret}
-              onChange={(event) => set({ totpSecret: event.target.value })}
-              error={errors.totpSecret}
-              options={nameOptions(names.secrets, values.totpSecret, 'None')}
-              hint="The key a site shows when you set up an authenticator app (base32, or an otpauth:// link), stored as a secret."
+          )}
+
+          {values.mode === 'steps' && (
+            <TextAreaField
+              label="Sign-in steps"
+              rows={6}
+              spellCheck={false}
+              inputClassName="font-mono text-xs leading-relaxed"
+              value={values.steps}
+              onChange={(event) => set({ steps: event.target.value })}
+              error={errors.steps}
+              placeholder={STEPS_PLACEHOLDER}
             />
+          )}
+
+          {accounts && values.mode === 'credentials' && (
+            <p
+              className="rounded-lg bg-slate-50 px-3 py-2 text-xs text-slate-600 ring-1 ring-slate-200 ring-inset"
+              data-testid="login-accounts"
+            >
+              {accounts.text}
+            </p>
+          )}
+
+          {missing.length > 0 && (
+            <p className="flex items-start gap-2 text-xs text-amber-800" data-testid="login-undefined">
+              <AlertTriangle className="mt-px size-3.5 shrink-0" aria-hidden />
+              Not defined in this project yet: {missing.join(', ')}.
+            </p>
+          )}
+        </fieldset>
+        {canEdit && (
+          <div className="flex justify-end border-t border-slate-100 pt-4">
+            <Button type="submit" variant="secondary" disabled={save.isPending}>
+              {save.isPending && <Loader2 className="size-4 animate-spin" aria-hidden />}
+              Save login
+            </Button>
           </div>
         )}
-
-        {values.mode === 'steps' && (
-          <TextAreaField
-            label="Sign-in steps"
-            rows={6}
-            spellCheck={false}
-            inputClassName="font-mono text-xs leading-relaxed"
-            value={values.steps}
-            onChange={(event) => set({ steps: event.target.value })}
-            error={errors.steps}
-            placeholder={STEPS_PLACEHOLDER}
-          />
-        )}
-
-        {missing.length > 0 && (
-          <p className="flex items-start gap-2 text-xs text-amber-800" data-testid="login-undefined">
-            <AlertTriangle className="mt-px size-3.5 shrink-0" aria-hidden />
-            Not defined in this project yet: {missing.join(', ')}.
-          </p>
-        )}
-
-        <div className="flex justify-end border-t border-slate-100 pt-4">
-          <Button type="submit" variant="secondary" disabled={save.isPending}>
-            {save.isPending && <Loader2 className="size-4 animate-spin" aria-hidden />}
-            Save login
-          </Button>
-        </div>
       </form>
     </Panel>
   );

@@ -5,17 +5,18 @@ import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
 import { Badge } from '../../../components/badge';
 import { Button } from '../../../components/button';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ScreenHeader } from '../../../components/screen-header';
 import { SmallButton } from '../../../components/small-button';
 import { TextAreaField } from '../../../components/text-area-field';
 import { TextField } from '../../../components/text-field';
 import { errorText } from '../../../lib/api-error';
+import { useCan } from '../../../lib/organization';
 import { useDeleteProject } from '../api/delete-project';
 import { useUpdateProject } from '../api/update-project';
 import { fullTime, relativeTime } from '../model/format';
 import { KIND_TEXT } from '../model/kinds';
 import { checkProjectDetails } from '../model/project-form';
-import { ConfirmDialog } from './confirm-dialog';
 import { KIND_ICON } from './kind-icons';
 
 function DetailsForm({ project, onDone }: { project: Project; onDone: () => void }) {
@@ -102,6 +103,8 @@ export function ProjectHeader({ project }: { project: Project }) {
       },
     });
 
+  const canEdit = useCan('PUT /api/projects/:id');
+  const canDelete = useCan('DELETE /api/projects/:id');
   return (
     <>
       <ScreenHeader
@@ -125,14 +128,18 @@ export function ProjectHeader({ project }: { project: Project }) {
           </div>
         }
         aside={
-          editing ? null : (
+          editing || !(canEdit || canDelete) ? null : (
             <div className="flex shrink-0 gap-2">
-              <SmallButton icon={Pencil} onClick={() => setEditing(true)}>
-                Edit
-              </SmallButton>
-              <SmallButton variant="ghost" icon={Trash2} onClick={() => setConfirming(true)}>
-                Delete
-              </SmallButton>
+              {canEdit && (
+                <SmallButton icon={Pencil} onClick={() => setEditing(true)}>
+                  Edit
+                </SmallButton>
+              )}
+              {canDelete && (
+                <SmallButton variant="ghost" icon={Trash2} onClick={() => setConfirming(true)}>
+                  Delete
+                </SmallButton>
+              )}
             </div>
           )
         }

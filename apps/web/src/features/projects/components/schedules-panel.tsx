@@ -9,6 +9,7 @@ import { CalendarClock, Pause, Play, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useMemo, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Badge } from '../../../components/badge';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { IconButton } from '../../../components/icon-button';
 import { Panel } from '../../../components/panel';
@@ -18,13 +19,13 @@ import { SmallButton } from '../../../components/small-button';
 import { Spinner } from '../../../components/spinner';
 import { TextField } from '../../../components/text-field';
 import { ApiError, errorText } from '../../../lib/api-error';
+import { useCan } from '../../../lib/organization';
 import { useCreateSchedule } from '../api/create-schedule';
 import { useDeleteSchedule } from '../api/delete-schedule';
 import { useSchedules } from '../api/list-schedules';
 import { useProjectSuites } from '../api/list-suites';
 import { useUpdateSchedule } from '../api/update-schedule';
 import { fullTime, relativeTime } from '../model/format';
-import { ConfirmDialog } from './confirm-dialog';
 import { FormActions } from './form-actions';
 
 type Repeat = SchedulePreset | 'custom';
@@ -262,6 +263,8 @@ function ScheduleRow({
   onDelete: () => void;
   toggling: boolean;
 }) {
+  const canToggle = useCan('PUT /api/projects/:id/schedules/:scheduleId');
+  const canDelete = useCan('DELETE /api/projects/:id/schedules/:scheduleId');
   const outcome = schedule.last_outcome ? OUTCOME[schedule.last_outcome] : null;
   const when = schedule.preset ? REPEAT_TEXT[schedule.preset] : schedule.cron;
   return (
@@ -305,23 +308,29 @@ function ScheduleRow({
           </p>
         )}
       </div>
-      <div className="flex shrink-0 items-center gap-0.5">
-        <IconButton
-          icon={schedule.enabled ? Pause : Play}
-          label={
-            schedule.enabled
-              ? `Pause ${schedule.suite_name ?? 'schedule'}`
-              : `Resume ${schedule.suite_name ?? 'schedule'}`
-          }
-          onClick={onToggle}
-          disabled={toggling}
-        />
-        <IconButton
-          icon={Trash2}
-          label={`Delete schedule of ${schedule.suite_name ?? 'suite'}`}
-          onClick={onDelete}
-        />
-      </div>
+      {canToggle || canDelete ? (
+        <div className="flex shrink-0 items-center gap-0.5">
+          {canToggle && (
+            <IconButton
+              icon={schedule.enabled ? Pause : Play}
+              label={
+                schedule.enabled
+                  ? `Pause ${schedule.suite_name ?? 'schedule'}`
+                  : `Resume ${schedule.suite_name ?? 'schedule'}`
+              }
+              onClick={onToggle}
+              disabled={toggling}
+            />
+          )}
+          {canDelete && (
+            <IconButton
+              icon={Trash2}
+              label={`Delete schedule of ${schedule.suite_name ?? 'suite'}`}
+              onClick={onDelete}
+            />
+          )}
+        </div>
+      ) : null}
     </li>
   );
 }
@@ -336,6 +345,7 @@ export function SchedulesPanel({ project }: { project: Project }) {
   const [deleting, setDeleting] = useState<Schedule | null>(null);
   const update = useUpdateSchedule(project.id);
   const remove = useDeleteSchedule(project.id);
+  const canAdd = useCan('POST /api/projects/:id/schedules');
 
   const onToggle = (schedule: Schedule) =>
     update.mutate(
@@ -367,6 +377,7 @@ export function SchedulesPanel({ project }: { project: Project }) {
       subtitle="Saved suites run on their own"
       testId="schedules-panel"
       aside={
+        canAdd &&
         !adding &&
         schedules.data && (
           <SmallButton icon={Plus} onClick={() => setAdding(true)}>

@@ -3,6 +3,7 @@ import { ChevronDown, FileDown, History, ListChecks, Trash2 } from 'lucide-react
 import { useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Badge } from '../../../components/badge';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { IconButton } from '../../../components/icon-button';
 import { Panel } from '../../../components/panel';
@@ -10,13 +11,13 @@ import { RetriesSelect, retriesLabel } from '../../../components/retries-select'
 import { Spinner } from '../../../components/spinner';
 import { errorText } from '../../../lib/api-error';
 import { cn } from '../../../lib/cn';
+import { useCan } from '../../../lib/organization';
 import { useDeleteSuite } from '../api/delete-suite';
 import { exportSummary, useExportSuite } from '../api/export-suite';
 import { useProjectSuites } from '../api/list-suites';
 import { isSuiteVersionConflict, useSaveSuite } from '../api/save-suite';
 import { fullTime, plural, relativeTime } from '../model/format';
 import { lastChange, retriesSave, testNames, versionHistory } from '../model/suites';
-import { ConfirmDialog } from './confirm-dialog';
 
 /**
  * How many times a failed test of the suite runs again (docs/HISTORY.md#retries); one that then
@@ -25,6 +26,8 @@ import { ConfirmDialog } from './confirm-dialog';
 function SuiteRetries({ suite }: { suite: SavedSuite }) {
   const id = useId();
   const save = useSaveSuite();
+  // Saving the retries saves the suite: an editor's change; others read the setting.
+  const canEdit = useCan('PUT /api/projects/:id/suites/:suiteId');
   const onChange = (retries: number) =>
     save.mutate(
       { projectId: suite.project_id, suiteId: suite.id, suite: retriesSave(suite, retries) },
@@ -43,7 +46,7 @@ function SuiteRetries({ suite }: { suite: SavedSuite }) {
       <RetriesSelect
         id={id}
         value={suite.retries}
-        disabled={save.isPending}
+        disabled={!canEdit || save.isPending}
         onChange={onChange}
         testId="suite-retries"
       />
@@ -76,6 +79,7 @@ function SuiteItem({
       },
     );
   const detailsId = useId();
+  const canDelete = useCan('DELETE /api/projects/:id/suites/:suiteId');
   const change = lastChange(suite);
   return (
     <li className="py-3 first:pt-0 last:pb-0" data-testid="saved-suite" data-name={suite.name}>
@@ -115,7 +119,9 @@ function SuiteItem({
           onClick={onExport}
           disabled={exporting.isPending}
         />
-        <IconButton icon={Trash2} label={`Delete ${suite.name}`} onClick={() => onDelete(suite)} />
+        {canDelete && (
+          <IconButton icon={Trash2} label={`Delete ${suite.name}`} onClick={() => onDelete(suite)} />
+        )}
       </div>
       <SuiteRetries suite={suite} />
       {exported && (

@@ -3,6 +3,7 @@ import { AlertTriangle, Braces, KeyRound, Lock, Pencil, Plus, Trash2 } from 'luc
 import { type FormEvent, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Badge } from '../../../components/badge';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { IconButton } from '../../../components/icon-button';
 import { Panel } from '../../../components/panel';
 import { SegmentedControl } from '../../../components/segmented-control';
@@ -11,6 +12,7 @@ import { SmallButton } from '../../../components/small-button';
 import { Spinner } from '../../../components/spinner';
 import { TextField } from '../../../components/text-field';
 import { ApiError, errorText } from '../../../lib/api-error';
+import { useCan } from '../../../lib/organization';
 import { useDeleteVariable } from '../api/delete-variable';
 import { useVariables } from '../api/list-variables';
 import { useSaveVariable } from '../api/save-variable';
@@ -23,7 +25,6 @@ import {
   type VariableValues,
   variableScopes,
 } from '../model/variables';
-import { ConfirmDialog } from './confirm-dialog';
 import { FormActions } from './form-actions';
 
 const TYPE_OPTIONS = [
@@ -243,6 +244,8 @@ function ScopeTable({
   onDelete: (variable: Variable) => void;
 }) {
   const headingId = `scope-${scope.environmentId ?? 'project'}`;
+  const canEdit = useCan('PUT /api/projects/:id/variables');
+  const canDelete = useCan('DELETE /api/projects/:id/variables/:varId');
   return (
     <section aria-labelledby={headingId} data-testid="variable-scope" data-scope={scope.title}>
       <div className="mb-2 flex flex-wrap items-baseline gap-x-2">
@@ -319,7 +322,7 @@ function ScopeTable({
                     </td>
                     <td className="px-2 py-1.5 align-middle">
                       <div className="flex items-center justify-end gap-0.5">
-                        {variable.secret ? (
+                        {!canEdit ? null : variable.secret ? (
                           <SmallButton
                             variant="ghost"
                             className="px-2"
@@ -335,11 +338,13 @@ function ScopeTable({
                             onClick={() => onEdit(variable.id)}
                           />
                         )}
-                        <IconButton
-                          icon={Trash2}
-                          label={`Delete ${variable.name}`}
-                          onClick={() => onDelete(variable)}
-                        />
+                        {canDelete && (
+                          <IconButton
+                            icon={Trash2}
+                            label={`Delete ${variable.name}`}
+                            onClick={() => onDelete(variable)}
+                          />
+                        )}
                       </div>
                     </td>
                   </tr>
@@ -364,6 +369,7 @@ export function VariablesPanel({ project }: { project: Project }) {
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Variable | null>(null);
   const remove = useDeleteVariable(project.id);
+  const canAdd = useCan('PUT /api/projects/:id/variables');
 
   const onDelete = () => {
     if (!deleting) return;
@@ -387,6 +393,7 @@ export function VariablesPanel({ project }: { project: Project }) {
       subtitle="Steps write them as {{NAME}}"
       testId="variables-panel"
       aside={
+        canAdd &&
         !adding &&
         variables.data && (
           <SmallButton icon={Plus} onClick={() => setAdding(true)}>

@@ -10,6 +10,7 @@ import { Check, Copy, KeyRound, Pause, Play, Plus, Send, Trash2, Webhook as Webh
 import { type FormEvent, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Badge } from '../../../components/badge';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { IconButton } from '../../../components/icon-button';
 import { Panel } from '../../../components/panel';
@@ -18,6 +19,7 @@ import { SmallButton } from '../../../components/small-button';
 import { Spinner } from '../../../components/spinner';
 import { TextField } from '../../../components/text-field';
 import { ApiError, errorText } from '../../../lib/api-error';
+import { useCan } from '../../../lib/organization';
 import { useCreateWebhook } from '../api/create-webhook';
 import { useDeleteWebhook } from '../api/delete-webhook';
 import { useDeliveries } from '../api/list-deliveries';
@@ -26,7 +28,6 @@ import { useRotateWebhookSecret } from '../api/rotate-webhook-secret';
 import { useTestWebhook } from '../api/test-webhook';
 import { useUpdateWebhook } from '../api/update-webhook';
 import { fullTime, relativeTime } from '../model/format';
-import { ConfirmDialog } from './confirm-dialog';
 import { FormActions } from './form-actions';
 
 const FORMAT_OPTIONS = [
@@ -310,6 +311,13 @@ export function WebhooksPanel({ project }: { project: Project }) {
   const remove = useDeleteWebhook(project.id);
   const rotate = useRotateWebhookSecret(project.id);
   const test = useTestWebhook(project.id);
+  const can = {
+    add: useCan('POST /api/projects/:id/webhooks'),
+    test: useCan('POST /api/projects/:id/webhooks/:webhookId/test'),
+    rotate: useCan('POST /api/projects/:id/webhooks/:webhookId/secret'),
+    update: useCan('PUT /api/projects/:id/webhooks/:webhookId'),
+    remove: useCan('DELETE /api/projects/:id/webhooks/:webhookId'),
+  };
 
   const onDelete = () => {
     if (!deleting) return;
@@ -333,6 +341,7 @@ export function WebhooksPanel({ project }: { project: Project }) {
       subtitle="Webhooks for finished runs"
       testId="webhooks-panel"
       aside={
+        can.add &&
         !adding &&
         webhooks.data && (
           <SmallButton icon={Plus} onClick={() => setAdding(true)}>
@@ -389,50 +398,58 @@ export function WebhooksPanel({ project }: { project: Project }) {
                     </p>
                   </div>
                   <div className="flex shrink-0 items-center gap-0.5">
-                    <SmallButton
-                      variant="ghost"
-                      icon={Send}
-                      disabled={test.isPending}
-                      onClick={() =>
-                        test.mutate(hook.id, {
-                          onSuccess: () => toast.success(`Test sent to ${hook.name}`),
-                          onError: (error) => toast.error(errorText(error, 'The test could not be sent')),
-                        })
-                      }
-                    >
-                      Send test
-                    </SmallButton>
-                    <IconButton
-                      icon={KeyRound}
-                      label={`New secret for ${hook.name}`}
-                      disabled={rotate.isPending}
-                      onClick={() =>
-                        rotate.mutate(hook.id, {
-                          onSuccess: (rotated) => setSecret(rotated),
-                          onError: (error) =>
-                            toast.error(errorText(error, 'The secret could not be changed')),
-                        })
-                      }
-                    />
-                    <IconButton
-                      icon={hook.enabled ? Pause : Play}
-                      label={hook.enabled ? `Pause ${hook.name}` : `Resume ${hook.name}`}
-                      disabled={update.isPending}
-                      onClick={() =>
-                        update.mutate(
-                          { id: hook.id, body: { enabled: !hook.enabled } },
-                          {
+                    {can.test && (
+                      <SmallButton
+                        variant="ghost"
+                        icon={Send}
+                        disabled={test.isPending}
+                        onClick={() =>
+                          test.mutate(hook.id, {
+                            onSuccess: () => toast.success(`Test sent to ${hook.name}`),
+                            onError: (error) => toast.error(errorText(error, 'The test could not be sent')),
+                          })
+                        }
+                      >
+                        Send test
+                      </SmallButton>
+                    )}
+                    {can.rotate && (
+                      <IconButton
+                        icon={KeyRound}
+                        label={`New secret for ${hook.name}`}
+                        disabled={rotate.isPending}
+                        onClick={() =>
+                          rotate.mutate(hook.id, {
+                            onSuccess: (rotated) => setSecret(rotated),
                             onError: (error) =>
-                              toast.error(errorText(error, 'The webhook could not be changed')),
-                          },
-                        )
-                      }
-                    />
-                    <IconButton
-                      icon={Trash2}
-                      label={`Delete ${hook.name}`}
-                      onClick={() => setDeleting(hook)}
-                    />
+                              toast.error(errorText(error, 'The secret could not be changed')),
+                          })
+                        }
+                      />
+                    )}
+                    {can.update && (
+                      <IconButton
+                        icon={hook.enabled ? Pause : Play}
+                        label={hook.enabled ? `Pause ${hook.name}` : `Resume ${hook.name}`}
+                        disabled={update.isPending}
+                        onClick={() =>
+                          update.mutate(
+                            { id: hook.id, body: { enabled: !hook.enabled } },
+                            {
+                              onError: (error) =>
+                                toast.error(errorText(error, 'The webhook could not be changed')),
+                            },
+                          )
+                        }
+                      />
+                    )}
+                    {can.remove && (
+                      <IconButton
+                        icon={Trash2}
+                        label={`Delete ${hook.name}`}
+                        onClick={() => setDeleting(hook)}
+                      />
+                    )}
                   </div>
                 </li>
               ))}

@@ -1,6 +1,6 @@
 import { Loader2 } from 'lucide-react';
-import { Button } from '../../../components/button';
-import { Dialog } from '../../../components/dialog';
+import { Button } from './button';
+import { Dialog } from './dialog';
 
 /** 'Are you sure?' before something that cannot be undone; the confirm button is red. */
 export function ConfirmDialog({

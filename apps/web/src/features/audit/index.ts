@@ -1,0 +1,1 @@
+export { AuditScreen, type AuditScreenProps } from './audit-screen';
