@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import {
   Agent,
+  type ClientRequest,
   createServer,
   request as httpRequest,
   type IncomingMessage,
@@ -54,6 +55,99 @@ const HOP_BY_HOP = new Set([
   'trailer',
   'upgrade',
 ]);
+
+/**
+ * Errors of a request sent on a kept-alive connection the server had just closed: the race every
+ * HTTP client with a connection pool meets (Node closes an idle connection after 5 s, and on a busy
+ * machine its FIN can arrive after the pool handed the socket out). The server never read the
+ * request, so browsers send it again on a new connection, whatever its method; the proxy must do
+ * the same, or it fails a resource the browser alone would have loaded (a red run on a good app).
+ */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+/** Tries on kept-alive connections before a new one; a pool can hold several stale sockets. */
+const MAX_STALE_RETRIES = 3;
+/** A request body beyond this is streamed without a copy, and so is never sent again. */
+const MAX_REPLAY_BYTES = 8 * 1024 * 1024;
+
+interface Upstream {
+  address: string;
+  port: number;
+  url: URL;
+  agent: Agent;
+}
+
+/**
+ * Sends one proxied request upstream and pipes the answer back. The body is kept (up to
+ * MAX_REPLAY_BYTES) so a request lost to a stale kept-alive connection can be sent again.
+ */
+function forward(req: IncomingMessage, res: ServerResponse, upstream: Upstream): void {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+  }
+  const body: Buffer[] = [];
+  let bodyBytes = 0;
+  let replayable = true;
+  let ended = false;
+  let current: ClientRequest;
+
+  const send = (staleRetries: number): ClientRequest => {
+    const request = httpRequest(
+      {
+        host: upstream.address,
+        port: upstream.port,
+        method: req.method,
+        path: `${upstream.url.pathname}${upstream.url.search}`,
+        headers,
+        agent: upstream.agent,
+        setHost: false,
+      },
+      (answer) => {
+        const out: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(answer.headers)) {
+          // A site may not pose as the proxy: its own x-argus-blocked would fail the step with its text.
+          if (value !== undefined && !HOP_BY_HOP.has(name) && name !== BLOCKED_HEADER) out[name] = value;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
+        answer.pipe(res);
+      },
+    );
+    current = request;
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (current !== request) return;
+      const stale =
+        request.reusedSocket && STALE_CONNECTION.has(error.code ?? '') && !res.headersSent;
+      if (stale && replayable && staleRetries < MAX_STALE_RETRIES) {
+        const again = send(staleRetries + 1);
+        for (const chunk of body) again.write(chunk);
+        if (ended) again.end();
+        else req.resume(); // it may wait for a 'drain' of the request just dropped
+        return;
+      }
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`Argus proxy could not reach ${upstream.url.host}: ${error.message}`);
+    });
+    return request;
+  };
+
+  send(0);
+  req.on('data', (chunk: Buffer) => {
+    bodyBytes += chunk.length;
+    if (replayable && bodyBytes > MAX_REPLAY_BYTES) {
+      replayable = false;
+      body.length = 0;
+    }
+    if (replayable) body.push(chunk);
+    if (!current.write(chunk)) {
+      req.pause();
+      current.once('drain', () => req.resume());
+    }
+  });
+  req.on('end', () => {
+    ended = true;
+    current.end();
+  });
+}
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -112,35 +206,7 @@ export async function startPolicyProxy(
         .end(`<!doctype html><title>Blocked</title><h1>Blocked by Argus</h1><p>${escapeHtml(text)}</p>`);
       return;
     }
-    const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
-    }
-    const upstream = httpRequest(
-      {
-        host: decision.addresses[0],
-        port: decision.port,
-        method: req.method,
-        path: `${url.pathname}${url.search}`,
-        headers,
-        agent,
-        setHost: false,
-      },
-      (answer) => {
-        const out: Record<string, string | string[]> = {};
-        for (const [name, value] of Object.entries(answer.headers)) {
-          // A site may not pose as the proxy: its own x-argus-blocked would fail the step with its text.
-          if (value !== undefined && !HOP_BY_HOP.has(name) && name !== BLOCKED_HEADER) out[name] = value;
-        }
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, out);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', (error) => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-      res.end(`Argus proxy could not reach ${url.host}: ${error.message}`);
-    });
-    req.pipe(upstream);
+    forward(req, res, { address: decision.addresses[0] as string, port: decision.port, url, agent });
   });
 
   // HTTPS and WebSocket traffic arrives as CONNECT host:port tunnels.
