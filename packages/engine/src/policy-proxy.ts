@@ -115,8 +115,7 @@ function forward(req: IncomingMessage, res: ServerResponse, upstream: Upstream):
     current = request;
     request.on('error', (error: NodeJS.ErrnoException) => {
       if (current !== request) return;
-      const stale =
-        request.reusedSocket && STALE_CONNECTION.has(error.code ?? '') && !res.headersSent;
+      const stale = request.reusedSocket && STALE_CONNECTION.has(error.code ?? '') && !res.headersSent;
       if (stale && replayable && staleRetries < MAX_STALE_RETRIES) {
         const again = send(staleRetries + 1);
         for (const chunk of body) again.write(chunk);
