@@ -21,6 +21,10 @@ const passed: RunCaseResult = {
   attempts: 1,
   execution_time: 1.23,
   error: null,
+  result_id: null,
+  failure: null,
+  trace_url: null,
+  trace_bytes: null,
   steps: [],
 };
 const failed: RunCaseResult = {

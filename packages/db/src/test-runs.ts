@@ -22,13 +22,21 @@ export type NewTestRun = Partial<Omit<TestRunRow, 'id' | 'user_id' | 'created_at
   url: string;
 };
 export type TestRunPatch = Partial<Omit<TestRunRow, 'id' | 'user_id' | 'created_at'>>;
-/** `attempts` defaults to 1 (the case ran once). */
+/** The failure and diagnostics columns (0018) a result has only when it failed or was recorded. */
+type ResultDiagnosis =
+  | 'failure_kind'
+  | 'failure_evidence'
+  | 'failure_fingerprint'
+  | 'failure_summary'
+  | 'failure_step'
+  | 'diagnostics';
+/** `attempts` defaults to 1 (the case ran once); no failure nor diagnostics unless given. */
 export type NewTestResult = Omit<
   TestResultRow,
-  'id' | 'user_id' | 'created_at' | 'test_run_id' | 'attempts'
+  'id' | 'user_id' | 'created_at' | 'test_run_id' | 'attempts' | ResultDiagnosis
 > & {
   attempts?: number;
-};
+} & Partial<Pick<TestResultRow, ResultDiagnosis>>;
 export type NewScreenshot = Omit<ScreenshotRow, 'id' | 'user_id' | 'created_at'>;
 
 /** Test runs, their results and their screenshots; every call takes the owner's id. */

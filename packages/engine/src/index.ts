@@ -98,6 +98,7 @@ export {
   BUILTIN_ENGINE,
   type CapturedScreenshot,
   type LogEntry,
+  type RecordedFiles,
   type RunTestOptions,
   runTestCase,
   type SessionRenewal,

@@ -1,4 +1,4 @@
-import type { StepUpdate, TestCase } from '@argus/protocol';
+import type { CaseDiagnostics, CaseFailure, RecordingSettings, StepUpdate, TestCase } from '@argus/protocol';
 import { parseStep, type Step, StepSyntaxError } from '@argus/protocol';
 import type { SessionOpener } from './browser-pool';
 import { type BrowserSession, PageLeftError } from './browser-session';
@@ -34,6 +34,24 @@ export interface TestOutcome {
   logs: LogEntry[];
   /** Model calls the case's interpreted steps and judgement made (zero without an interpreter). */
   usage: InterpreterUsage;
+  /**
+   * What `recording` kept of this attempt (docs/DIAGNOSTICS.md): its Playwright trace (a zip, every
+   * secret value already replaced by `{{NAME}}`) and its video (webm). Absent: nothing kept.
+   */
+  recorded?: RecordedFiles;
+  /** Its console messages, page errors and requests, aligned with its steps (always collected). */
+  diagnostics?: CaseDiagnostics;
+  /**
+   * Why it failed, labelled with its evidence; absent when it passed. This attempt's alone: `timing`
+   * for a case that passed on a retry is the caller's to give.
+   */
+  failure?: CaseFailure;
+}
+
+/** The files one attempt kept. */
+export interface RecordedFiles {
+  trace?: Buffer;
+  video?: Buffer;
 }
 
 export interface RunTestOptions {
@@ -69,6 +87,16 @@ export interface RunTestOptions {
   variables?: StepVariables;
   /** A signed-in run: how to tell that the session expired and sign in again (once per test). */
   renewal?: SessionRenewal;
+  /**
+   * Record a Playwright trace (and, when `video`, a video) of the attempt; kept in the outcome per
+   * the policy (`on-failure`: only when it failed). Absent: nothing recorded.
+   */
+  recording?: RecordingSettings;
+  /**
+   * Values to remove from the trace besides the variables' secrets (a login's password, its TOTP
+   * codes): replaced by `{{NAME}}`.
+   */
+  extraSecrets?: () => Record<string, string>;
 }
 
 /** The engine named on step-language steps. */

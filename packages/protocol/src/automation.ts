@@ -6,6 +6,12 @@ import {
   SessionIdSchema,
   TimestampSchema,
 } from './common';
+import {
+  CaseArtifactSchema,
+  CaseFailureSchema,
+  DiagnosticsSummarySchema,
+  FailureSightingsSchema,
+} from './diagnostics';
 import { ModelUsageSchema } from './models';
 import { SuiteCheckSchema } from './suite-check';
 
@@ -195,6 +201,14 @@ export const StoredTestResultSchema = z.object({
   steps: z.array(z.unknown()),
   logs: z.array(z.unknown()),
   screenshots: z.array(z.unknown()),
+  /** Why it failed, labelled with its evidence (docs/DIAGNOSTICS.md); null when it passed. */
+  failure: CaseFailureSchema.nullable().default(null),
+  /** The same failure in other runs of the project; null without a failure or a project. */
+  seen: FailureSightingsSchema.nullable().default(null),
+  /** Its kept traces and video, each with a signed link. */
+  artifacts: z.array(CaseArtifactSchema).default([]),
+  /** Counts of its console and network entries; null when none were recorded. */
+  diagnostics: DiagnosticsSummarySchema.nullable().default(null),
   created_at: z.string(),
 });
 export type StoredTestResult = z.infer<typeof StoredTestResultSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TestRunStatusSchema } from './automation';
+import { CaseFailureSchema } from './diagnostics';
 
 /**
  * Argus in a delivery pipeline (docs/CI.md): personal API tokens, the run API a CI job drives
@@ -67,6 +68,13 @@ export const RunCaseResultSchema = z.object({
   /** Seconds. */
   execution_time: z.number().nullable(),
   error: z.string().nullable(),
+  /** The stored result's id: `{case}` in `/api/runs/{id}/cases/{case}/…` (null while it runs). */
+  result_id: z.string().nullable().default(null),
+  /** Why it failed, labelled with its evidence (docs/DIAGNOSTICS.md). */
+  failure: CaseFailureSchema.nullable().default(null),
+  /** Signed, expiring link to its trace (`…/trace.zip`), when one was kept; null otherwise. */
+  trace_url: z.string().nullable().default(null),
+  trace_bytes: z.number().int().nullable().default(null),
   /** The steps as the runner reported them: what each did, its status and error. */
   steps: z.array(
     z.object({

@@ -6,6 +6,7 @@ export * from './common';
 export * from './comparison';
 export * from './conversations';
 export * from './demo';
+export * from './diagnostics';
 export * from './errors';
 export * from './generations';
 export * from './history';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SUITE_MAX_RETRIES, TestCaseSchema } from './automation';
 import { HttpUrlSchema } from './common';
+import { DEFAULT_RECORDING, RecordingSettingsSchema } from './diagnostics';
 
 // Projects, their environments, variables and secrets, the login Argus signs in with, and saved
 // suites (docs/PROJECTS.md). Every shape the HTTP API and the screens exchange is here.
@@ -148,6 +149,8 @@ export const SavedSuiteInputSchema = z.object({
    * recorded as flaky (docs/HISTORY.md#retries). Absent: unchanged (0 for a new suite).
    */
   retries: z.number().int().min(0).max(SUITE_MAX_RETRIES).optional(),
+  /** Which cases keep a trace, and whether failed ones keep a video (docs/DIAGNOSTICS.md). Absent: unchanged. */
+  recording: RecordingSettingsSchema.partial().optional(),
 });
 export type SavedSuiteInput = z.input<typeof SavedSuiteInputSchema>;
 
@@ -168,6 +171,8 @@ export const SavedSuiteSchema = z.object({
   test_cases: z.array(TestCaseSchema),
   /** Retries per failed case (docs/HISTORY.md#retries). */
   retries: z.number().int().default(0),
+  /** Which cases keep a trace, and whether failed ones keep a video (docs/DIAGNOSTICS.md). */
+  recording: RecordingSettingsSchema.default(DEFAULT_RECORDING),
   versions: z.array(SavedSuiteVersionSchema),
   created_at: z.string(),
   updated_at: z.string(),

@@ -15,6 +15,7 @@ import type {
   TestCase,
   Variable,
 } from '@argus/protocol';
+import { TracePolicySchema } from '@argus/protocol';
 
 // The rows of a project, as the API shows them.
 
@@ -65,6 +66,10 @@ export function toApiSuite({ suite, versions }: SuiteWithVersions): SavedSuite {
     version: suite.version,
     test_cases: suite.test_cases as TestCase[],
     retries: suite.retries,
+    recording: {
+      trace: TracePolicySchema.catch('on-failure').parse(suite.trace_policy),
+      video: suite.record_video,
+    },
     versions: versions.map((version) => ({
       version: version.version,
       saved_by: version.saved_by,

@@ -13,6 +13,7 @@ import {
 import type { z } from 'zod';
 import type { Services } from '../app-services';
 import { checkSessionOwner, ownTestRun } from '../auth/ownership';
+import { caseFailureOf, diagnosticsSummaryOf } from '../diagnostics/result-failure';
 import { AppError } from '../errors';
 import { checkRunSize } from '../limits/quotas';
 import { routeGroup, routeOf, routePlugin } from './route-group';
@@ -47,6 +48,10 @@ export function toApiTestRun(
       execution_time: r.execution_time,
       attempts: r.attempts,
       error_message: r.error_message,
+      failure: caseFailureOf(r),
+      seen: null,
+      artifacts: [],
+      diagnostics: diagnosticsSummaryOf(r),
       steps: r.steps,
       logs: r.logs,
       screenshots: r.screenshots,

@@ -54,6 +54,12 @@ const result = (name: string, status: string, error: string | null = null, attem
   ],
   logs: [],
   screenshots: [],
+  failure_kind: null,
+  failure_evidence: null,
+  failure_fingerprint: null,
+  failure_summary: null,
+  failure_step: null,
+  diagnostics: null,
   created_at: at,
 });
 

@@ -1,5 +1,6 @@
 import type { TestResultRow, TestRunRow } from '@argus/db';
 import { type RunCaseResult, type RunReport, RunStatusSchema } from '@argus/protocol';
+import { caseFailureOf } from '../diagnostics/result-failure';
 
 /**
  * A recorded run as the run API answers it and as its reports say it (docs/CI.md#the-run-api): the
@@ -47,6 +48,10 @@ export function caseResult(row: TestResultRow): RunCaseResult {
     attempts: row.attempts,
     execution_time: row.execution_time,
     error: row.error_message,
+    result_id: row.id,
+    failure: caseFailureOf(row),
+    trace_url: null,
+    trace_bytes: null,
     steps: (row.steps as Record<string, unknown>[]).map((step, index) => ({
       step_number: typeof step.step_number === 'number' ? step.step_number : index + 1,
       description: String(step.description ?? step.action ?? ''),

@@ -13,6 +13,10 @@ const result = (name: string, status: string, steps: unknown[], error: string | 
   steps,
   logs: [],
   screenshots: [],
+  failure: null,
+  seen: null,
+  artifacts: [],
+  diagnostics: null,
   created_at: '2026-11-26T10:00:00Z',
 });
 

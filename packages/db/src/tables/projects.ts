@@ -118,9 +118,16 @@ export const savedSuites = pgTable(
     test_cases: jsonb('test_cases').$type<unknown[]>().notNull().default([]),
     // Retries per case (0011_history.sql).
     retries: integer('retries').notNull().default(0),
+    // TRACE_POLICIES and failed cases' video (0018_case_diagnostics.sql).
+    trace_policy: text('trace_policy').notNull().default('on-failure'),
+    record_video: boolean('record_video').notNull().default(false),
     ...timestamps(),
   },
-  (t) => [ofProject(t), uniqueIndex('saved_suites_project_name_key').on(t.project_id, sql`lower(${t.name})`)],
+  (t) => [
+    ofProject(t),
+    uniqueIndex('saved_suites_project_name_key').on(t.project_id, sql`lower(${t.name})`),
+    check('saved_suites_trace_policy_check', sql`${t.trace_policy} IN ('on-failure', 'always', 'off')`),
+  ],
 );
 
 export const savedSuiteVersions = pgTable(

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   doublePrecision,
   index,
   integer,
@@ -96,9 +97,19 @@ export const testResults = pgTable(
     steps: jsonb('steps').$type<unknown[]>().notNull().default([]),
     logs: jsonb('logs').$type<unknown[]>().notNull().default([]),
     screenshots: jsonb('screenshots').$type<unknown[]>().notNull().default([]),
+    // Why it failed (0018_case_diagnostics.sql, docs/DIAGNOSTICS.md); null when it passed.
+    failure_kind: text('failure_kind'),
+    failure_evidence: text('failure_evidence'),
+    failure_fingerprint: text('failure_fingerprint'),
+    failure_summary: text('failure_summary'),
+    failure_step: integer('failure_step'),
+    diagnostics: jsonb('diagnostics').$type<Record<string, number>>(),
     created_at: createdAt(),
   },
   (t) => [
+    index('test_results_user_fingerprint_idx')
+      .on(t.user_id, t.failure_fingerprint, t.created_at.desc().nullsFirst())
+      .where(sql`${t.failure_fingerprint} IS NOT NULL`),
     index('test_results_run_idx').on(t.test_run_id, t.created_at),
     index('test_results_user_case_idx').on(
       t.user_id,
@@ -131,6 +142,32 @@ export const screenshots = pgTable(
     // INCLUDE (bytes) in the migration: Drizzle has no spelling for it.
     index('screenshots_user_bytes_idx').on(t.user_id),
     index('screenshots_sha256_idx').on(t.sha256),
+  ],
+);
+
+/** One stored file of one attempt at a case: its trace, video, or console and network (0018). */
+export const caseArtifacts = pgTable(
+  'case_artifacts',
+  {
+    id: id(),
+    user_id: orgOwnerId(),
+    test_run_id: uuid('test_run_id')
+      .notNull()
+      .references(() => testRuns.id, { onDelete: 'cascade' }),
+    test_case_name: text('test_case_name').notNull(),
+    attempt: integer('attempt').notNull().default(1),
+    kind: text('kind').notNull(),
+    sha256: text('sha256').notNull(),
+    mime: text('mime').notNull(),
+    bytes: integer('bytes').notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [
+    index('case_artifacts_run_idx').on(t.test_run_id, t.test_case_name, t.attempt),
+    // INCLUDE (bytes) in the migration: Drizzle has no spelling for it.
+    index('case_artifacts_user_idx').on(t.user_id),
+    index('case_artifacts_sha256_idx').on(t.sha256),
+    check('case_artifacts_kind_check', sql`${t.kind} IN ('trace', 'video', 'diagnostics')`),
   ],
 );
 

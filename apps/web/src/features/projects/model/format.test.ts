@@ -63,6 +63,7 @@ describe('saved suites', () => {
     name: 'Checkout',
     version: 2,
     retries: 0,
+    recording: { trace: 'on-failure', video: false },
     test_cases: [
       {
         test_name: 'Pay',

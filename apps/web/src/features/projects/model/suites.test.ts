@@ -10,6 +10,7 @@ const suite: SavedSuite = {
   version: 4,
   test_cases: [{ test_name: 'Home opens', steps: ['Navigate to /'] }] as SavedSuite['test_cases'],
   retries: 0,
+  recording: { trace: 'on-failure', video: false },
   versions: [],
   created_at: '2026-11-01T00:00:00.000Z',
   updated_at: '2026-11-01T00:00:00.000Z',
