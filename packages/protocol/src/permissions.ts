@@ -108,6 +108,12 @@ export const ROUTE_ACTIONS: Record<string, Action> = {
   'GET /api/runs/:id/report.xml': 'read',
   'POST /api/runs/:id/cancel': 'run',
   'GET /api/runs/:id/events': 'read',
+  // A case's trace and video open by signed link (like screenshots); its console and network by login.
+  'GET /api/runs/:id/cases/:case/trace.zip': 'public',
+  'GET /api/runs/:id/cases/:case/video.webm': 'public',
+  'GET /api/runs/:id/cases/:case/diagnostics': 'read',
+  'GET /api/runs/:id/cases/:case/network.har': 'read',
+  'GET /api/failure-groups': 'read',
 
   'POST /api/automation/test-runs': 'run',
   'GET /api/automation/test-runs': 'read',
