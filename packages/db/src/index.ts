@@ -18,6 +18,12 @@ export {
   type NewAuditEntry,
 } from './audit-log';
 export {
+  type CaseArtifactRow,
+  type CaseArtifactsRepository,
+  caseArtifactsRepository,
+  type NewCaseArtifact,
+} from './case-artifacts';
+export {
   type ConversationsRepository,
   conversationsRepository,
   type NewConversation,
@@ -40,6 +46,15 @@ export {
   type NewDesignUpload,
 } from './design-comparisons';
 export { DatabaseInUseError } from './dir-lock';
+export {
+  AD_HOC_WINDOW_DAYS,
+  type FailureGroupRow,
+  type FailureGroupsRepository,
+  type FailureSightingsRow,
+  failureGroupsRepository,
+  MAX_GROUP_CASES,
+  type OpenGroupsFilter,
+} from './failure-groups';
 export {
   type CaseResultRow,
   type HistoryFilter,
@@ -168,10 +183,12 @@ export {
 import { analyticsRepository } from './analytics';
 import { apiTokensRepository } from './api-tokens';
 import { auditLogRepository } from './audit-log';
+import { caseArtifactsRepository } from './case-artifacts';
 import { conversationsRepository } from './conversations';
 import type { Database } from './database';
 import { demoRequestsRepository } from './demo-requests';
 import { designComparisonsRepository } from './design-comparisons';
+import { failureGroupsRepository } from './failure-groups';
 import { historyRepository } from './history';
 import { invitationsRepository } from './invitations';
 import { modelUsageRepository } from './model-usage';
@@ -196,6 +213,8 @@ export function repositories(db: Database) {
     sessions: sessionsRepository(db.orm),
     demoRequests: demoRequestsRepository(db.orm),
     testRuns: testRunsRepository(db.orm),
+    failureGroups: failureGroupsRepository(db.orm),
+    caseArtifacts: caseArtifactsRepository(db.orm),
     userSettings: userSettingsRepository(db.orm),
     modelUsage: modelUsageRepository(db.orm),
     stepCache: stepCacheRepository(db.orm),

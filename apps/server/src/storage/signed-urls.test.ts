@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
-import { createSignedUrls, type SignedQuery } from './signed-urls';
+import { type CaseFileTarget, createSignedUrls, type SignedQuery } from './signed-urls';
 
 const secret = new TextEncoder().encode('a-test-jwt-secret-of-some-length-0123456789');
 const START = Date.UTC(2030, 0, 1, 12, 0, 0);
@@ -142,5 +142,48 @@ describe('signed design links', () => {
     );
     clock.now += 601_000;
     expect(refusal(() => urls.verifyDesign('upload', id, query))?.detail).toBe('This link has expired');
+  });
+});
+
+describe('signed case file links', () => {
+  const target = { runId: 'run-1', caseId: 'case-1', attempt: 2 };
+  /** The link's query as the route reads it (the attempt, when given, is part of what is signed). */
+  const queryOf = (url: string) => Object.fromEntries(new URL(url, 'http://argus.test').searchParams);
+
+  it('open one case file (kind, run, case, attempt) for its owner until it expires, and nothing else', () => {
+    const { urls, clock } = signer();
+    const url = urls.caseFile('trace', target, 'user-a');
+    expect(url).toMatch(
+      /^\/api\/runs\/run-1\/cases\/case-1\/trace\.zip\?attempt=2&owner=user-a&expires=\d+&sig=[A-Za-z0-9_-]{43}$/,
+    );
+    const query = queryOf(url);
+    expect(urls.verifyCaseFile('trace', target, query)).toEqual({
+      ownerId: 'user-a',
+      expires: START / 1000 + 600,
+    });
+    const refused = (kind: 'trace' | 'video', other: Partial<CaseFileTarget>) =>
+      refusal(() => urls.verifyCaseFile(kind, { ...target, ...other }, query))?.code;
+    expect(refused('video', target)).toBe('LINK_INVALID');
+    expect(refused('trace', { ...target, attempt: 1 })).toBe('LINK_INVALID');
+    expect(refused('trace', { ...target, attempt: null })).toBe('LINK_INVALID');
+    expect(refused('trace', { ...target, caseId: 'case-2' })).toBe('LINK_INVALID');
+    expect(refused('trace', { ...target, runId: 'run-2' })).toBe('LINK_INVALID');
+    expect(refusal(() => urls.verifyCaseFile('trace', target, { ...query, owner: 'user-b' }))?.code).toBe(
+      'LINK_INVALID',
+    );
+    // A screenshot link signed for the case's id opens no case file.
+    const shot = parts(urls.screenshot('case-1', 'user-a')).query;
+    expect(refusal(() => urls.verifyCaseFile('trace', target, shot))?.code).toBe('LINK_INVALID');
+    expect(refusal(() => urls.verifyCaseFile('trace', target, {}))?.status).toBe(401);
+    clock.now += 601_000;
+    expect(refusal(() => urls.verifyCaseFile('trace', target, query))?.detail).toBe('This link has expired');
+  });
+
+  it('names no attempt when it opens the last one kept', () => {
+    const { urls } = signer();
+    const last = { ...target, attempt: null };
+    const url = urls.caseFile('video', last, 'user-a');
+    expect(url).toMatch(/^\/api\/runs\/run-1\/cases\/case-1\/video\.webm\?owner=user-a&expires=/);
+    expect(urls.verifyCaseFile('video', last, queryOf(url)).ownerId).toBe('user-a');
   });
 });

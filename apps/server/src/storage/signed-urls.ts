@@ -23,6 +23,21 @@ const DESIGN_PATHS: Record<DesignLinkKind, (id: string) => string> = {
   'comparison-image': (id) => `/api/comparisons/images/${id}`,
 };
 
+/** A case's files opened by signed link (docs/DIAGNOSTICS.md): its Playwright trace and its video. */
+export type CaseFileKind = 'trace' | 'video';
+
+const CASE_FILE_NAMES: Record<CaseFileKind, string> = { trace: 'trace.zip', video: 'video.webm' };
+
+/**
+ * Which file a case link opens: the run, the case (its result row's id), and the attempt, or null for
+ * the last attempt that kept one.
+ */
+export interface CaseFileTarget {
+  runId: string;
+  caseId: string;
+  attempt: number | null;
+}
+
 export interface SignedUrls {
   readonly ttlSeconds: number;
   /** A path opening this one upload (or thumbnail, or comparison image) for `ttlSeconds`. */
@@ -33,6 +48,17 @@ export interface SignedUrls {
   screenshot(id: string, ownerId: string): string;
   /** The owner the link was signed for, or an AppError (401 without a signature, 403 wrong or expired). */
   verifyScreenshot(id: string, query: SignedQuery): { ownerId: string; expires: number };
+  /**
+   * A path opening one case's trace or video for `ttlSeconds`:
+   * `/api/runs/<run>/cases/<case>/trace.zip?attempt=<n>&owner=…&expires=…&sig=…` (no `attempt` when null).
+   */
+  caseFile(kind: CaseFileKind, target: CaseFileTarget, ownerId: string): string;
+  /** Like `verifyScreenshot`, for a link `caseFile(kind, target, …)` made (`attempt` as the link says it). */
+  verifyCaseFile(
+    kind: CaseFileKind,
+    target: CaseFileTarget,
+    query: SignedQuery,
+  ): { ownerId: string; expires: number };
 }
 
 /** A base64url HMAC-SHA256 is 32 bytes: 43 characters without padding. */
@@ -60,6 +86,14 @@ export function createSignedUrls(deps: {
   const designKey = Buffer.from(hkdfSync('sha256', deps.secret, 'argus', 'argus design-link key v1', 32));
   const signDesign = (kind: DesignLinkKind, id: string, expires: string, ownerId: string) =>
     createHmac('sha256', designKey).update(`${kind}:${id}:${expires}:${ownerId}`).digest('base64url');
+  // Case files too (a trace holds a whole session's pages): bound to run, case, kind and attempt.
+  const caseKey = Buffer.from(hkdfSync('sha256', deps.secret, 'argus', 'argus case-file key v1', 32));
+  const signCase = (kind: CaseFileKind, target: CaseFileTarget, expires: string, ownerId: string) =>
+    createHmac('sha256', caseKey)
+      .update(
+        `case-${kind}:${target.runId}:${target.caseId}:${target.attempt ?? 'last'}:${expires}:${ownerId}`,
+      )
+      .digest('base64url');
   const verify = (query: SignedQuery, expectedSig: (owner: string, expires: string) => string) => {
     const { owner, expires, sig } = query;
     if (owner === undefined && expires === undefined && sig === undefined) {
@@ -103,6 +137,20 @@ export function createSignedUrls(deps: {
     },
     verifyDesign(kind, id, query) {
       return verify(query, (owner, expires) => signDesign(kind, id, expires, owner));
+    },
+    caseFile(kind, target, ownerId) {
+      const expires = String(Math.floor(now() / 1000) + ttlSeconds);
+      const query = new URLSearchParams({
+        ...(target.attempt === null ? {} : { attempt: String(target.attempt) }),
+        owner: ownerId,
+        expires,
+        sig: signCase(kind, target, expires, ownerId),
+      });
+      const { runId, caseId } = target;
+      return `/api/runs/${encodeURIComponent(runId)}/cases/${encodeURIComponent(caseId)}/${CASE_FILE_NAMES[kind]}?${query}`;
+    },
+    verifyCaseFile(kind, target, query) {
+      return verify(query, (owner, expires) => signCase(kind, target, expires, owner));
     },
   };
 }
