@@ -95,6 +95,7 @@ export {
   type ProjectsRepository,
   type ProjectWithEnvironments,
   projectsRepository,
+  type SuiteRunSettings,
   type SuiteSave,
   type SuiteVersionSummary,
   type SuiteWithVersions,

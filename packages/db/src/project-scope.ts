@@ -39,14 +39,25 @@ export type VariableValue =
 
 export type NewVariable = VariableValue & { environment_id: string | null; name: string };
 
-export interface SuiteSave {
+/**
+ * How a suite runs, not what it tests: its retries and its recording (0018_case_diagnostics.sql). Each
+ * undefined keeps the suite's (a new suite: 0 retries, traces `on-failure`, no video).
+ */
+export interface SuiteRunSettings {
+  /** Retries per failed case (docs/HISTORY.md#retries). */
+  retries?: number;
+  /** TRACE_POLICIES (docs/DIAGNOSTICS.md). */
+  trace_policy?: string;
+  /** Failed cases keep a video. */
+  record_video?: boolean;
+}
+
+export interface SuiteSave extends SuiteRunSettings {
   name: string;
   test_cases: unknown[];
   /** The saver's username, kept as text: the history reads the same after an account is renamed. */
   saved_by: string;
   change: string;
-  /** Retries per failed case (docs/HISTORY.md#retries); undefined keeps the suite's (0 for a new one). */
-  retries?: number;
 }
 
 /**
@@ -84,10 +95,10 @@ export interface ProjectScope {
   /** The suite's next version, with its version row; undefined when it is not the project's. */
   saveSuite(id: string, save: SuiteSave): Promise<SavedSuiteRow | undefined>;
   /**
-   * Sets the suite's retries and nothing else: no new version (retries say how the suite runs, not
-   * what it tests); undefined when it is not the project's.
+   * Sets the suite's retries and recording and nothing else: no new version (they say how the suite
+   * runs, not what it tests); undefined when it is not the project's.
    */
-  setSuiteRetries(id: string, retries: number): Promise<SavedSuiteRow | undefined>;
+  setSuiteRunSettings(id: string, settings: SuiteRunSettings): Promise<SavedSuiteRow | undefined>;
   deleteSuite(id: string): Promise<boolean>;
 }
 
@@ -259,7 +270,7 @@ function variableWrites({
 
 type SuiteWrites = Pick<
   ProjectScope,
-  'suite' | 'suiteNamed' | 'createSuite' | 'saveSuite' | 'setSuiteRetries' | 'deleteSuite'
+  'suite' | 'suiteNamed' | 'createSuite' | 'saveSuite' | 'setSuiteRunSettings' | 'deleteSuite'
 >;
 function suiteWrites({ tx, userId, project, where }: Scoped): SuiteWrites {
   const addVersion = (suiteId: string, version: number, save: SuiteSave) =>
@@ -297,6 +308,7 @@ function suiteWrites({ tx, userId, project, where }: Scoped): SuiteWrites {
           version: 1,
           test_cases: save.test_cases,
           retries: save.retries ?? 0,
+          ...runSettings(save),
         })
         .returning();
       await addVersion(row.id, 1, save);
@@ -309,7 +321,7 @@ function suiteWrites({ tx, userId, project, where }: Scoped): SuiteWrites {
         .set({
           name: save.name,
           test_cases: save.test_cases,
-          ...(save.retries === undefined ? {} : { retries: save.retries }),
+          ...runSettings(save),
           version: sql`${savedSuites.version} + 1`,
           updated_at: new Date(),
         })
@@ -319,11 +331,11 @@ function suiteWrites({ tx, userId, project, where }: Scoped): SuiteWrites {
       await addVersion(row.id, row.version, save);
       return row;
     },
-    async setSuiteRetries(id, retries) {
+    async setSuiteRunSettings(id, settings) {
       if (!isUuid(id)) return undefined;
       const [row] = await tx
         .update(savedSuites)
-        .set({ retries, updated_at: new Date() })
+        .set({ ...runSettings(settings), updated_at: new Date() })
         .where(and(where.suite, eq(savedSuites.id, id)))
         .returning();
       return row;
@@ -336,5 +348,15 @@ function suiteWrites({ tx, userId, project, where }: Scoped): SuiteWrites {
         .returning({ id: savedSuites.id });
       return rows.length > 0;
     },
+  };
+}
+
+/** The run settings a save gives, as columns: those it leaves undefined are not written. */
+function runSettings(settings: SuiteRunSettings): SuiteRunSettings {
+  const { retries, trace_policy, record_video } = settings;
+  return {
+    ...(retries === undefined ? {} : { retries }),
+    ...(trace_policy === undefined ? {} : { trace_policy }),
+    ...(record_video === undefined ? {} : { record_video }),
   };
 }

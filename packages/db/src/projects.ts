@@ -26,6 +26,7 @@ export type {
   NewVariable,
   ProjectPatch,
   ProjectScope,
+  SuiteRunSettings,
   SuiteSave,
   VariableValue,
 } from './project-scope';

@@ -3,6 +3,7 @@ import { and, asc, count, eq, inArray, lt, min, notInArray, type SQL, sql } from
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Drizzle } from './database';
 import {
+  caseArtifacts,
   comparisonImages,
   comparisons,
   conversationMessages,
@@ -16,6 +17,7 @@ import {
 
 /** What one user keeps (GET /api/settings/storage): the bytes the quota counts, per kind, and counts. */
 export interface StorageTotals {
+  /** A run's files: its screenshots, and its cases' traces, videos and diagnostics (case_artifacts). */
   screenshotBytes: number;
   comparisonBytes: number;
   uploadBytes: number;
@@ -144,7 +146,8 @@ export function retentionRepository(orm: Drizzle) {
     },
     /**
      * Which of these blob names (SHA-256) a row still stores: every column holding a blob's name
-     * (screenshots, comparison images, design uploads and their thumbnails).
+     * (screenshots, cases' traces, videos and diagnostics, comparison images, design uploads and their
+     * thumbnails).
      */
     async referencedBlobs(names: readonly string[]): Promise<Set<string>> {
       const found = new Set<string>();
@@ -163,6 +166,10 @@ export function retentionRepository(orm: Drizzle) {
           .selectDistinct({ sha: designUploads.sha256 })
           .from(designUploads)
           .where(inArray(designUploads.sha256, list)),
+        orm
+          .selectDistinct({ sha: caseArtifacts.sha256 })
+          .from(caseArtifacts)
+          .where(inArray(caseArtifacts.sha256, list)),
         orm
           .selectDistinct({ sha: designUploads.thumbnail_sha256 })
           .from(designUploads)
@@ -193,6 +200,10 @@ export function retentionRepository(orm: Drizzle) {
         .select({ total: sql<string | number | null>`sum(${screenshots.bytes})` })
         .from(screenshots)
         .where(eq(screenshots.user_id, userId));
+      const [caseFiles] = await orm
+        .select({ total: sql<string | number | null>`sum(${caseArtifacts.bytes})` })
+        .from(caseArtifacts)
+        .where(eq(caseArtifacts.user_id, userId));
       const [images] = await orm
         .select({ total: sql<string | number | null>`sum(${comparisonImages.bytes})` })
         .from(comparisonImages)
@@ -213,7 +224,7 @@ export function retentionRepository(orm: Drizzle) {
         .where(eq(comparisons.user_id, userId));
       const oldest = runs?.oldest ?? null;
       return {
-        screenshotBytes: Number(shots?.total ?? 0),
+        screenshotBytes: Number(shots?.total ?? 0) + Number(caseFiles?.total ?? 0),
         comparisonBytes: Number(images?.total ?? 0),
         uploadBytes: Number(uploads?.total ?? 0),
         runs: Number(runs?.runs ?? 0),

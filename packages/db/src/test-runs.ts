@@ -4,6 +4,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Drizzle } from './database';
 import { ownedRows } from './owned-rows';
 import {
+  caseArtifacts,
   type ScreenshotRow,
   screenshots,
   type TestResultRow,
@@ -181,13 +182,23 @@ export function testRunsRepository(orm: Drizzle) {
       const rows = await orm.delete(testRuns).where(owned(userId, id)).returning({ id: testRuns.id });
       return rows.length > 0;
     },
-    /** Bytes of every screenshot the user keeps (MAX_STORED_BYTES_PER_USER counts these). */
+    /**
+     * Bytes of every screenshot the user keeps and of every file their runs' cases left (traces,
+     * videos, console and network: case_artifacts); MAX_STORED_BYTES_PER_USER counts these.
+     */
     async storedBytes(userId: string): Promise<number> {
-      const [row] = await orm
-        .select({ total: sql<string | number | null>`sum(${screenshots.bytes})` })
-        .from(screenshots)
-        .where(eq(screenshots.user_id, userId));
-      return Number(row?.total ?? 0);
+      const sum = (column: AnyPgColumn) => sql<string | number | null>`sum(${column})`;
+      const [[shots], [files]] = await Promise.all([
+        orm
+          .select({ total: sum(screenshots.bytes) })
+          .from(screenshots)
+          .where(eq(screenshots.user_id, userId)),
+        orm
+          .select({ total: sum(caseArtifacts.bytes) })
+          .from(caseArtifacts)
+          .where(eq(caseArtifacts.user_id, userId)),
+      ]);
+      return Number(shots?.total ?? 0) + Number(files?.total ?? 0);
     },
     addScreenshot: (userId: string, input: NewScreenshot): Promise<ScreenshotRow> =>
       ownedScreenshots.add(userId, input),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SUITE_MAX_RETRIES, TestCaseSchema } from './automation';
 import { HttpUrlSchema } from './common';
-import { DEFAULT_RECORDING, RecordingSettingsSchema } from './diagnostics';
+import { DEFAULT_RECORDING, RecordingSettingsSchema, TracePolicySchema } from './diagnostics';
 
 // Projects, their environments, variables and secrets, the login Argus signs in with, and saved
 // suites (docs/PROJECTS.md). Every shape the HTTP API and the screens exchange is here.
@@ -150,7 +150,9 @@ export const SavedSuiteInputSchema = z.object({
    */
   retries: z.number().int().min(0).max(SUITE_MAX_RETRIES).optional(),
   /** Which cases keep a trace, and whether failed ones keep a video (docs/DIAGNOSTICS.md). Absent: unchanged. */
-  recording: RecordingSettingsSchema.partial().optional(),
+  // Each field optional without its default (zod's partial() would keep the defaults, so a save naming
+  // only `video` would reset `trace`).
+  recording: z.object({ trace: TracePolicySchema.optional(), video: z.boolean().optional() }).optional(),
 });
 export type SavedSuiteInput = z.input<typeof SavedSuiteInputSchema>;
 

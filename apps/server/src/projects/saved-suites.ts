@@ -1,11 +1,12 @@
-import type { EnvironmentRow, ProjectScope } from '@argus/db';
+import type { EnvironmentRow, ProjectScope, SavedSuiteRow, SuiteRunSettings } from '@argus/db';
 import { relativeToEnvironment, type TestCase } from '@argus/protocol';
 import { AppError } from '../errors';
 import { fieldError, plural } from './project-checks';
 import type { SavedSuiteInputBody, SuiteAuthor } from './project-inputs';
 
 // A project's saved suites and their versions, saved inside the project's locked scope
-// (ProjectService.edit): each save a version with what it changed, unless it changes only the retries.
+// (ProjectService.edit): each save a version with what it changed, unless it changes only how the
+// suite runs (its retries, its recording).
 
 /** JSON with object keys sorted: jsonb hands objects back with its own key order. */
 function canonical(value: unknown): string {
@@ -60,7 +61,7 @@ export async function createSuite(
   const row = await scope.createSuite({
     name: input.name,
     test_cases,
-    retries: input.retries,
+    ...runSettingsOf(input),
     saved_by: author.username,
     change:
       input.change_note?.trim() || `Created with ${plural(test_cases.length, 'test case', 'test cases')}`,
@@ -90,23 +91,23 @@ export async function saveSuiteVersion(
   if (named && named.id !== suiteId)
     throw fieldError(['body', 'name'], `A suite named "${input.name}" already exists in this project`);
   const test_cases = storedCases(await scope.environments(), input);
-  // A save that changes only the retries makes no new version: retries say how the suite runs, not
-  // what it tests (docs/HISTORY.md#retries; the Retries control saves this way). Any other save,
-  // even of the same cases, is a version, as before retries existed.
-  const retriesOnly =
-    input.retries !== undefined &&
-    input.retries !== current.retries &&
+  // A save that changes only the retries or the recording makes no new version: they say how the
+  // suite runs, not what it tests (docs/HISTORY.md#retries; the Retries and recording controls save
+  // this way). Any other save, even of the same cases, is a version, as before retries existed.
+  const settings = runSettingsOf(input);
+  const settingsOnly =
+    changesRunSettings(current, settings) &&
     input.name === current.name &&
     canonical(test_cases) === canonical(current.test_cases);
-  if (retriesOnly) {
-    await scope.setSuiteRetries(suiteId, input.retries as number);
+  if (settingsOnly) {
+    await scope.setSuiteRunSettings(suiteId, settings);
     await scope.touch();
     return true;
   }
   await scope.saveSuite(suiteId, {
     name: input.name,
     test_cases,
-    retries: input.retries,
+    ...settings,
     saved_by: author.username,
     change:
       input.change_note?.trim() ||
@@ -117,6 +118,22 @@ export async function saveSuiteVersion(
   });
   await scope.touch();
   return true;
+}
+
+/** How the input says the suite runs, as its columns (what it leaves out stays as it is). */
+function runSettingsOf(input: SavedSuiteInputBody): SuiteRunSettings {
+  return {
+    retries: input.retries,
+    trace_policy: input.recording?.trace,
+    record_video: input.recording?.video,
+  };
+}
+
+/** Whether `settings` change any of the suite's. */
+function changesRunSettings(current: SavedSuiteRow, settings: SuiteRunSettings): boolean {
+  return (Object.keys(settings) as (keyof SuiteRunSettings)[]).some(
+    (key) => settings[key] !== undefined && settings[key] !== current[key],
+  );
 }
 
 /** The cases as stored: relative to the project environment `source_url` is on, else to the default. */
