@@ -56,15 +56,6 @@ export {
   type OpenGroupsFilter,
 } from './failure-groups';
 export {
-  AD_HOC_WINDOW_DAYS,
-  type FailureGroupRow,
-  type FailureGroupsRepository,
-  type FailureSightingsRow,
-  failureGroupsRepository,
-  MAX_GROUP_CASES,
-  type OpenGroupsFilter,
-} from './failure-groups';
-export {
   type CaseResultRow,
   type HistoryFilter,
   type HistoryRepository,
@@ -199,7 +190,6 @@ import type { Database } from './database';
 import { demoRequestsRepository } from './demo-requests';
 import { designComparisonsRepository } from './design-comparisons';
 import { failureGroupsRepository } from './failure-groups';
-import { failureGroupsRepository } from './failure-groups';
 import { historyRepository } from './history';
 import { invitationsRepository } from './invitations';
 import { modelUsageRepository } from './model-usage';
@@ -224,7 +214,6 @@ export function repositories(db: Database) {
     sessions: sessionsRepository(db.orm),
     demoRequests: demoRequestsRepository(db.orm),
     testRuns: testRunsRepository(db.orm),
-    failureGroups: failureGroupsRepository(db.orm),
     failureGroups: failureGroupsRepository(db.orm),
     caseArtifacts: caseArtifactsRepository(db.orm),
     userSettings: userSettingsRepository(db.orm),
