@@ -1,0 +1,31 @@
+import { type FailureGroupList, FailureGroupListSchema } from '@argus/protocol';
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../api-client';
+import { caseDiagnosticsKeys } from './keys';
+
+/** The query of GET /api/failure-groups (FailureGroupQuerySchema), as a screen sends it. */
+export interface FailureGroupFilter {
+  project_id?: string;
+  /** ISO date or timestamp. */
+  since?: string;
+  limit?: number;
+}
+
+/** GET /api/failure-groups: the open failure groups (of a project, seen since a day). */
+export function listFailureGroups(
+  query: FailureGroupFilter,
+  signal?: AbortSignal,
+): Promise<FailureGroupList> {
+  return apiRequest(
+    '/api/failure-groups',
+    { signal, query: { project_id: query.project_id, since: query.since, limit: query.limit } },
+    FailureGroupListSchema,
+  );
+}
+
+export function useFailureGroups(query: FailureGroupFilter) {
+  return useQuery({
+    queryKey: caseDiagnosticsKeys.groups(query),
+    queryFn: ({ signal }) => listFailureGroups(query, signal),
+  });
+}
