@@ -13,6 +13,7 @@ import {
 import type { z } from 'zod';
 import type { Services } from '../app-services';
 import { checkSessionOwner, ownTestRun } from '../auth/ownership';
+import { runSightings, type SightingsByFingerprint, seenOf } from '../diagnostics/failure-sightings';
 import { caseFailureOf, diagnosticsSummaryOf } from '../diagnostics/result-failure';
 import { AppError } from '../errors';
 import { checkRunSize } from '../limits/quotas';
@@ -23,6 +24,8 @@ export function toApiTestRun(
   results: TestResultRow[] = [],
   /** Signed links to the run's screenshots (`services.urls.screenshot`). */
   screenshotPaths: string[] = [],
+  /** Its failures' sightings in its project (`runSightings`); none on a list page. */
+  sightings: SightingsByFingerprint = new Map(),
 ): TestRunDetail {
   return {
     id: row.id,
@@ -49,7 +52,7 @@ export function toApiTestRun(
       attempts: r.attempts,
       error_message: r.error_message,
       failure: caseFailureOf(r),
-      seen: null,
+      seen: seenOf(r, sightings),
       artifacts: [],
       diagnostics: diagnosticsSummaryOf(r),
       steps: r.steps,
@@ -88,6 +91,7 @@ async function fullRun(services: AutomationRouteServices, orgId: string, row: Te
     row,
     results,
     shots.map((s) => services.urls.screenshot(s.id, orgId)),
+    await runSightings(services.repos.failureGroups, orgId, row, results),
   );
 }
 
