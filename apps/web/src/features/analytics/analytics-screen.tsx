@@ -16,6 +16,7 @@ import { SegmentedControl } from '../../components/segmented-control';
 import { SelectField } from '../../components/select-field';
 import { Spinner } from '../../components/spinner';
 import { errorText } from '../../lib/api-error';
+import { FailureGroupsPanel } from '../../lib/case-diagnostics';
 import { useAnalytics } from './api/get-analytics';
 import { ChartCard } from './components/chart-card';
 import { displayCell } from './components/data-table';
@@ -309,6 +310,7 @@ export function AnalyticsScreen({ projects, runHref }: AnalyticsScreenProps) {
               }
             />
           </div>
+          <FailureGroupsPanel query={{ project_id: view.project || undefined, since: view.from }} />
         </div>
       )}
     </div>

@@ -1,6 +1,8 @@
-import { AlertTriangle, WifiOff } from 'lucide-react';
+import { AlertTriangle, Bug, WifiOff } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Banner } from '../../components/banner';
+import { Panel } from '../../components/panel';
+import { RunFailedCases } from '../../lib/case-diagnostics';
 import { useCan } from '../../lib/organization';
 import { AutomationHeader } from './components/automation-header';
 import { ConfigPanel } from './components/config-panel';
@@ -67,6 +69,15 @@ export function AutomationScreen(props: AutomationScreenProps) {
     () => void downloadScreenshots(state.screenshots.map((shot) => shot.key)),
     [downloadScreenshots, state.screenshots],
   );
+
+  // Once a run is over, its failed and flaky cases say why, from the results the server stored;
+  // read again when the results change (a rerun of the same test run).
+  const resultsVersion = useMemo(
+    () => state.results.map((result) => `${result.testName}:${result.status}`).join('|'),
+    [state.results],
+  );
+  const showWhy =
+    !busy && state.testRunId !== null && state.results.some((result) => result.status !== 'passed');
 
   const hasResults = state.results.length > 0 || state.log.length > 0 || state.screenshots.length > 0;
 
@@ -225,6 +236,17 @@ export function AutomationScreen(props: AutomationScreenProps) {
           <TestResultsList results={state.results} />
         </div>
       </div>
+
+      {showWhy && state.testRunId && (
+        <Panel
+          title="Why cases failed"
+          icon={Bug}
+          subtitle="Each failed or flaky case's label, trace, console and network"
+          testId="why-cases-failed"
+        >
+          <RunFailedCases runId={state.testRunId} version={resultsVersion} />
+        </Panel>
+      )}
 
       {viewerIndex !== null && state.screenshots[viewerIndex] && (
         <ScreenshotViewer

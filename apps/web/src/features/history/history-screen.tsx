@@ -7,6 +7,7 @@ import { ScreenHeader } from '../../components/screen-header';
 import { SmallButton } from '../../components/small-button';
 import { Spinner } from '../../components/spinner';
 import { errorText } from '../../lib/api-error';
+import { FailureGroupsPanel } from '../../lib/case-diagnostics';
 import { useHistory } from './api/list-history';
 import { HistoryFiltersForm } from './components/history-filters';
 import { HistoryRow } from './components/history-row';
@@ -59,6 +60,9 @@ export function HistoryScreen({ projects }: HistoryScreenProps) {
         aside={null}
       />
       <HistoryFiltersForm filters={filters} onChange={onChange} projects={projects} engines={engines} />
+      <FailureGroupsPanel
+        query={{ project_id: filters.project || undefined, since: filters.from || undefined }}
+      />
       <section
         aria-label="History"
         className="min-w-0 overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-xs"

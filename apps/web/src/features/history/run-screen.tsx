@@ -64,6 +64,10 @@ export function RunScreen({ runId, Artifacts }: RunScreenProps) {
     () => (comparison.data ? runCases(comparison.data.cases, detail.data?.test_results ?? []) : []),
     [comparison.data, detail.data],
   );
+  const stored = useMemo(
+    () => new Map((detail.data?.test_results ?? []).map((result) => [result.test_case_name, result])),
+    [detail.data],
+  );
   const back = (
     <Link
       to="/history"
@@ -119,7 +123,7 @@ export function RunScreen({ runId, Artifacts }: RunScreenProps) {
         ) : (
           <ul className="divide-y divide-slate-100">
             {cases.map((item) => (
-              <CaseCard key={item.name} item={item} runId={runId} />
+              <CaseCard key={item.name} item={item} runId={runId} result={stored.get(item.name)} />
             ))}
           </ul>
         )}

@@ -1,8 +1,9 @@
-import type { CaseHistory } from '@argus/protocol';
+import type { CaseHistory, StoredTestResult } from '@argus/protocol';
 import { useRef } from 'react';
 import { Link } from 'react-router';
 import { Spinner } from '../../../components/spinner';
 import { errorText } from '../../../lib/api-error';
+import { CaseDiagnosticsView, isDiagnosed } from '../../../lib/case-diagnostics';
 import { cn } from '../../../lib/cn';
 import { useCaseHistory } from '../api/get-case-history';
 import { useInView } from '../hooks/use-in-view';
@@ -86,8 +87,19 @@ function CaseHistoryView({ history, runId }: { history: CaseHistory; runId: stri
   );
 }
 
-/** A case of the run: result, change, and its history loaded as the card nears view. */
-export function CaseCard({ item, runId }: { item: RunCase; runId: string }) {
+/**
+ * A case of the run: result, change, why it failed (its stored `result`, when failed or flaky), and
+ * its history loaded as the card nears view.
+ */
+export function CaseCard({
+  item,
+  runId,
+  result,
+}: {
+  item: RunCase;
+  runId: string;
+  result?: StoredTestResult;
+}) {
   const ref = useRef<HTMLLIElement>(null);
   const inView = useInView(ref);
   const history = useCaseHistory(runId, item.name, inView && item.comparison?.change !== 'removed');
@@ -101,6 +113,11 @@ export function CaseCard({ item, runId }: { item: RunCase; runId: string }) {
         {item.status && <CaseOutcomeBadge outcome={item.status} />}
         {item.attempts > 1 && <span className="text-xs text-slate-600">{item.attempts} attempts</span>}
       </div>
+      {result && isDiagnosed(result) && (
+        <div className="mt-3">
+          <CaseDiagnosticsView runId={runId} result={result} />
+        </div>
+      )}
       {item.comparison?.change === 'removed' ? (
         <p className="mt-2 text-xs text-slate-600">Not in this run: it was removed from the suite.</p>
       ) : history.isError ? (

@@ -1,4 +1,4 @@
-import type { SavedSuite } from '@argus/protocol';
+import type { RecordingSettings, SavedSuite } from '@argus/protocol';
 import { ChevronDown, FileDown, History, ListChecks, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import toast from 'react-hot-toast';
@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { IconButton } from '../../../components/icon-button';
 import { Panel } from '../../../components/panel';
+import { RecordingFields, TRACE_POLICY_LABELS } from '../../../components/recording-fields';
 import { RetriesSelect, retriesLabel } from '../../../components/retries-select';
 import { Spinner } from '../../../components/spinner';
 import { errorText } from '../../../lib/api-error';
@@ -17,7 +18,7 @@ import { exportSummary, useExportSuite } from '../api/export-suite';
 import { useProjectSuites } from '../api/list-suites';
 import { isSuiteVersionConflict, useSaveSuite } from '../api/save-suite';
 import { fullTime, plural, relativeTime } from '../model/format';
-import { lastChange, retriesSave, testNames, versionHistory } from '../model/suites';
+import { lastChange, recordingSave, retriesSave, testNames, versionHistory } from '../model/suites';
 
 /**
  * How many times a failed test of the suite runs again (docs/HISTORY.md#retries); one that then
@@ -51,6 +52,42 @@ function SuiteRetries({ suite }: { suite: SavedSuite }) {
         testId="suite-retries"
       />
       <span>A failed test runs again; one that then passes is marked flaky.</span>
+    </div>
+  );
+}
+
+/**
+ * Which of the suite's cases keep a Playwright trace, and whether failed ones keep a video
+ * (docs/DIAGNOSTICS.md). Saved on change like the retries, with no new version.
+ */
+function SuiteRecording({ suite }: { suite: SavedSuite }) {
+  const id = useId();
+  const save = useSaveSuite();
+  const canEdit = useCan('PUT /api/projects/:id/suites/:suiteId');
+  const onChange = (recording: RecordingSettings) =>
+    save.mutate(
+      { projectId: suite.project_id, suiteId: suite.id, suite: recordingSave(suite, recording) },
+      {
+        onSuccess: () =>
+          toast.success(
+            `${suite.name}: traces ${TRACE_POLICY_LABELS[recording.trace].toLowerCase()}, video ${recording.video ? 'on' : 'off'}`,
+          ),
+        onError: (error) =>
+          toast.error(
+            isSuiteVersionConflict(error)
+              ? `${suite.name} was saved elsewhere meanwhile; its recording was not changed`
+              : errorText(error, 'The recording settings could not be saved'),
+          ),
+      },
+    );
+  return (
+    <div className="mt-2 ml-6 flex flex-wrap items-center gap-2 text-xs text-slate-600">
+      <RecordingFields
+        id={id}
+        value={suite.recording}
+        disabled={!canEdit || save.isPending}
+        onChange={onChange}
+      />
     </div>
   );
 }
@@ -124,6 +161,7 @@ function SuiteItem({
         )}
       </div>
       <SuiteRetries suite={suite} />
+      <SuiteRecording suite={suite} />
       {exported && (
         <p className="mt-1 ml-6 text-xs text-slate-600" role="status" data-testid="suite-export-result">
           {exported}

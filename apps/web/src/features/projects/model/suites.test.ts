@@ -1,7 +1,8 @@
 import { type SavedSuite, SavedSuiteInputSchema } from '@argus/protocol';
 import { describe, expect, it } from 'vitest';
+import { TRACE_POLICY_LABELS } from '../../../components/recording-fields';
 import { RETRY_CHOICES, retriesLabel } from '../../../components/retries-select';
-import { retriesSave } from './suites';
+import { recordingSave, retriesSave } from './suites';
 
 const suite: SavedSuite = {
   id: 's1',
@@ -32,5 +33,22 @@ describe("a saved suite's retries", () => {
       base_version: 4,
       retries: 2,
     });
+  });
+});
+
+describe("a saved suite's recording", () => {
+  it('saves only the recording, over the version shown, in a shape a save accepts', () => {
+    const input = recordingSave(suite, { trace: 'always', video: true });
+    expect(input).toEqual({
+      name: 'Smoke',
+      test_cases: suite.test_cases,
+      base_version: 4,
+      recording: { trace: 'always', video: true },
+    });
+    expect(SavedSuiteInputSchema.safeParse(input).success).toBe(true);
+  });
+
+  it('names every trace policy', () => {
+    expect(Object.values(TRACE_POLICY_LABELS)).toEqual(['On failure', 'Always', 'Off']);
   });
 });

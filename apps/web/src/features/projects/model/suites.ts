@@ -1,4 +1,4 @@
-import type { SavedSuite, SavedSuiteInput, SavedSuiteVersion } from '@argus/protocol';
+import type { RecordingSettings, SavedSuite, SavedSuiteInput, SavedSuiteVersion } from '@argus/protocol';
 
 /** The version history, newest first. */
 export function versionHistory(suite: SavedSuite): SavedSuiteVersion[] {
@@ -22,4 +22,9 @@ export function testNames(suite: SavedSuite): string[] {
  */
 export function retriesSave(suite: SavedSuite, retries: number): SavedSuiteInput {
   return { name: suite.name, test_cases: suite.test_cases, base_version: suite.version, retries };
+}
+
+/** The save that changes only how a suite's cases are recorded (traces, video): no new version, as retries. */
+export function recordingSave(suite: SavedSuite, recording: RecordingSettings): SavedSuiteInput {
+  return { name: suite.name, test_cases: suite.test_cases, base_version: suite.version, recording };
 }
