@@ -6,6 +6,8 @@ import type {
   TestOutcome,
 } from '@argus/engine';
 import type { ScreenshotRef, TestCase } from '@argus/protocol';
+import { type FailedAttempt, flakyFailure } from '../diagnostics/case-diagnosis';
+import { loginSecrets } from '../diagnostics/login-secrets';
 import type { CaseEnd } from './automation-messages';
 import type { CaseContext } from './run-context';
 
@@ -58,7 +60,12 @@ interface Attempt {
  * One attempt at a case, in a browser context of its own (a retry starts as fresh as a first attempt),
  * holding its browser from onSession until the executor settles.
  */
-async function attemptOnce(ctx: CaseContext, testCase: TestCase, last: boolean): Promise<Attempt> {
+async function attemptOnce(
+  ctx: CaseContext,
+  testCase: TestCase,
+  attempt: number,
+  last: boolean,
+): Promise<Attempt> {
   const { deps, request, runId, activity, say, usage, video, line, engine } = ctx;
   const { userId, ownerId } = request;
   const { signal, progress: view } = activity;
@@ -82,6 +89,8 @@ async function attemptOnce(ctx: CaseContext, testCase: TestCase, last: boolean):
       stepTimeoutMs: deps.config.stepTimeoutMs,
       testTimeoutMs: deps.config.testTimeoutMs,
       interpreter: engine.interpreter,
+      recording: request.recording,
+      extraSecrets: loginSecrets(request.target),
       onStep: (update, shot) => {
         say.step(name, update);
         const stored = view.step(name, update);
@@ -92,7 +101,21 @@ async function attemptOnce(ctx: CaseContext, testCase: TestCase, last: boolean):
   video.testEnded(userId, browser);
   for (const key of Object.keys(usage) as (keyof InterpreterUsage)[]) usage[key] += outcome.usage[key];
   const final = last || outcome.status === 'passed' || signal.aborted;
-  return { outcome, screenshots: await shots.settle(final), final };
+  const [screenshots] = await Promise.all([shots.settle(final), keepRecorded(ctx, name, attempt, outcome)]);
+  // The files are stored: the case's end carries no copy of them on.
+  return { outcome: { ...outcome, recorded: undefined }, screenshots, final };
+}
+
+/**
+ * Stores what the attempt's recording kept (docs/DIAGNOSTICS.md): each attempt's trace and video
+ * apart, so a flaky case keeps its failed attempt's trace beside the passing one's (when kept).
+ */
+async function keepRecorded(ctx: CaseContext, name: string, attempt: number, outcome: TestOutcome) {
+  const { trace, video } = outcome.recorded ?? {};
+  const { deps, request, runId } = ctx;
+  const save = (kind: 'trace' | 'video', data: Buffer) =>
+    deps.recorder.saveCaseFile(request.ownerId, runId, name, { kind, attempt, data }, request.storage);
+  await Promise.all([trace && save('trace', trace), video && save('video', video)]);
 }
 
 /**
@@ -107,9 +130,11 @@ export async function attemptCase(ctx: CaseContext, index: number): Promise<Case
   const name = testCase.test_name;
   let attempt = 1;
   const failures: LogEntry[] = [];
-  let tried = await attemptOnce(ctx, testCase, maxAttempts === 1);
+  const failed: FailedAttempt[] = [];
+  let tried = await attemptOnce(ctx, testCase, attempt, maxAttempts === 1);
   let time = tried.outcome.executionTime;
   while (!tried.final) {
+    failed.push({ attempt, failure: tried.outcome.failure, error: tried.outcome.error });
     failures.push({
       timestamp: new Date().toISOString(),
       level: 'warn',
@@ -119,13 +144,30 @@ export async function attemptCase(ctx: CaseContext, index: number): Promise<Case
     progress(`Retrying ${name} (attempt ${attempt} of ${maxAttempts})`);
     activity.progress.testRetrying(name);
     say.testProgress(index, cases.length, name, { attempt, maxAttempts });
-    tried = await attemptOnce(ctx, testCase, attempt === maxAttempts);
+    tried = await attemptOnce(ctx, testCase, attempt, attempt === maxAttempts);
     time += tried.outcome.executionTime;
   }
+  const passedOnRetry = tried.outcome.status === 'passed' && attempt > 1;
   const outcome: TestOutcome = {
     ...tried.outcome,
     executionTime: Math.round(time * 100) / 100,
     logs: [...failures, ...tried.outcome.logs],
+    failure: passedOnRetry ? flakyFailure(failed, attempt) : tried.outcome.failure,
   };
+  await keepDiagnostics(ctx, name, attempt, outcome);
   return { testCase, outcome, screenshots: tried.screenshots, attempt, maxAttempts };
+}
+
+/** The final attempt's console and network, kept whole as a file (its counts go on the result row). */
+async function keepDiagnostics(ctx: CaseContext, name: string, attempt: number, outcome: TestOutcome) {
+  if (!outcome.diagnostics) return;
+  const { deps, request, runId } = ctx;
+  const data = Buffer.from(JSON.stringify(outcome.diagnostics));
+  await deps.recorder.saveCaseFile(
+    request.ownerId,
+    runId,
+    name,
+    { kind: 'diagnostics', attempt, data },
+    request.storage,
+  );
 }

@@ -1,4 +1,4 @@
-import type { TestCase } from '@argus/protocol';
+import { DEFAULT_RECORDING, type RecordingSettings, type TestCase } from '@argus/protocol';
 import { AppError } from '../errors';
 import { checkRunSize } from '../limits/quotas';
 import type { Send } from '../realtime/user-channel';
@@ -24,6 +24,8 @@ export interface RunData {
   trigger?: RunTrigger;
   /** How many times a failed case runs again (docs/HISTORY.md#retries). @default 0 */
   retries?: number;
+  /** Which cases keep a trace and a video (a saved suite's setting). @default DEFAULT_RECORDING */
+  recording?: RecordingSettings;
 }
 
 /** A started run: `done` settles when it is over; `runId` once it is recorded (null if it never is). */
@@ -52,6 +54,8 @@ export interface RunRequest {
   storage: ScreenshotStorage;
   /** Runs of a case at most: the first and its retries. */
   maxAttempts: number;
+  /** Which of its cases keep a trace and a video (docs/DIAGNOSTICS.md). */
+  recording: RecordingSettings;
   /** The named run is resumed (`RunControl.resume`): `already` holds what it recorded before. */
   resuming: boolean;
   /** The cases a resumed run recorded before, by name, with their verdicts (empty otherwise). */
@@ -89,5 +93,19 @@ export async function checkRun(
   const already =
     resuming && named ? await recorder.recordedCases(ownerId, named.id) : new Map<string, string>();
   const maxAttempts = 1 + Math.max(0, Math.floor(data.retries ?? 0));
-  return { userId, ownerId, data, cases, work, target, named, storage, maxAttempts, resuming, already };
+  const recording = data.recording ?? DEFAULT_RECORDING;
+  return {
+    userId,
+    ownerId,
+    data,
+    cases,
+    work,
+    target,
+    named,
+    storage,
+    maxAttempts,
+    recording,
+    resuming,
+    already,
+  };
 }

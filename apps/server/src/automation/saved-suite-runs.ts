@@ -59,6 +59,7 @@ export class SavedSuiteRuns {
         suite: { id: suite.id, version: suite.version, name: suite.name },
         trigger: ids.trigger,
         retries: suite.retries,
+        recording: suite.recording,
         test_run_id: rowId,
       },
       send,

@@ -1,4 +1,4 @@
-import type { NewTestRun, Repositories, TestRunRow } from '@argus/db';
+import type { CaseArtifactRow, NewTestRun, Repositories, TestRunRow } from '@argus/db';
 import {
   BUILTIN_ENGINE,
   type CapturedScreenshot,
@@ -8,6 +8,8 @@ import {
 import type { ScreenshotRef, TestCase } from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { checkSessionOwner, ownTestRun } from '../auth/ownership';
+import { diagnosisColumns } from '../diagnostics/case-diagnosis';
+import { type CaseFile, storeCaseFile } from '../diagnostics/case-file-store';
 import { storageQuotaError } from '../limits/quotas';
 import type { BlobStore } from '../storage/blob-store';
 import type { SignedUrls } from '../storage/signed-urls';
@@ -18,6 +20,8 @@ export interface ScreenshotStorage {
   limit: number;
   /** Set once the run has logged that it stopped storing screenshots. */
   full: boolean;
+  /** Set once the run has logged that it stopped storing its cases' traces, videos and diagnostics. */
+  filesFull?: boolean;
 }
 
 /** The fields a new run is recorded with (the owner is given apart). */
@@ -128,7 +132,8 @@ export class RunRecorder {
   /**
    * One test's outcome: its result row, the run's counters (atomic), and its log lines, prefixed with
    * its name. `attempts` is how many times it ran (docs/HISTORY.md#retries): a case that passed on a
-   * later attempt is recorded as `flaky`, counted in flaky_tests and not in passed_tests.
+   * later attempt is recorded as `flaky`, counted in flaky_tests and not in passed_tests. Its failure
+   * label and its console and network counts (docs/DIAGNOSTICS.md) go on the row with it.
    */
   async recordResult(
     userId: string,
@@ -151,6 +156,7 @@ export class RunRecorder {
       steps: outcome.steps,
       logs: outcome.logs,
       screenshots: screenshots.map((s) => s.id),
+      ...diagnosisColumns(testCase, outcome),
     });
     await testRuns.countResult(userId, runId, status);
     await testRuns.appendLog(
@@ -299,6 +305,20 @@ export class RunRecorder {
       this.deps.log.warn({ err: error }, 'could not store a screenshot');
       return null;
     }
+  }
+
+  /**
+   * Stores one file a case left (its trace, video, or console and network) within the run's storage;
+   * past the quota it is skipped with one line in the run's log (diagnostics/case-file-store.ts).
+   */
+  saveCaseFile(
+    userId: string,
+    runId: string,
+    testCaseName: string,
+    file: CaseFile,
+    storage: ScreenshotStorage,
+  ): Promise<CaseArtifactRow | null> {
+    return storeCaseFile(this.deps, userId, runId, testCaseName, file, storage);
   }
 
   /** A link to a stored screenshot's image, signed now (a run can outlast a link). */
