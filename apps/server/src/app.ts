@@ -29,6 +29,7 @@ import { comparisonRoutes } from './routes/comparisons';
 import { conversationRoutes } from './routes/conversations';
 import { demoRequestRoutes } from './routes/demo-requests';
 import { exportRoutes } from './routes/exports';
+import { failureGroupRoutes } from './routes/failure-groups';
 import { generationRoutes } from './routes/generations';
 import { healthRoutes } from './routes/health';
 import { historyRoutes } from './routes/history';
@@ -201,6 +202,7 @@ async function registerRoutes(
   await registerOrganizationRoutes(app, services, hub);
   await app.register(runRoutes, { prefix: '/api/runs', repos, automation: services.automation });
   await app.register(historyRoutes, { prefix: '/api/history', history: services.history });
+  await app.register(failureGroupRoutes, { prefix: '/api/failure-groups', repos });
   await app.register(analyticsRoutes, { prefix: '/api/analytics', analytics: services.analytics, limits });
   await app.register(auditRoutes, { prefix: '/api/audit', repos, limits });
   await app.register(scheduleRoutes, { prefix: '/api/projects', schedules: services.schedules });

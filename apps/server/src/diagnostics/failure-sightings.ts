@@ -1,5 +1,11 @@
-import type { FailureGroupsRepository, FailureSightingsRow, TestResultRow, TestRunRow } from '@argus/db';
-import type { FailureSightings } from '@argus/protocol';
+import type {
+  FailureGroupRow,
+  FailureGroupsRepository,
+  FailureSightingsRow,
+  TestResultRow,
+  TestRunRow,
+} from '@argus/db';
+import { type FailureGroup, FailureKindSchema, type FailureSightings } from '@argus/protocol';
 
 /** A run's failures seen elsewhere in its project, by fingerprint ('Seen in 14 runs since …'). */
 export type SightingsByFingerprint = ReadonlyMap<string, FailureSightings>;
@@ -39,4 +45,17 @@ export function seenOf(
   sightings: SightingsByFingerprint,
 ): FailureSightings | null {
   return (result.failure_fingerprint && sightings.get(result.failure_fingerprint)) || null;
+}
+
+/** An open group as clients see it (FailureGroupSchema); null for a row whose label is unknown. */
+export function toFailureGroup(row: FailureGroupRow): FailureGroup | null {
+  const kind = FailureKindSchema.safeParse(row.kind);
+  if (!kind.success) return null;
+  return {
+    ...toFailureSightings(row),
+    kind: kind.data,
+    summary: row.summary,
+    cases: row.cases,
+    project_id: row.project_id,
+  };
 }

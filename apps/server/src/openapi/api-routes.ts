@@ -6,6 +6,7 @@ import { COMPARISON_ROUTES } from '../routes/comparisons';
 import { CONVERSATION_ROUTES } from '../routes/conversations';
 import { DEMO_REQUEST_ROUTES } from '../routes/demo-requests';
 import { EXPORT_ROUTES } from '../routes/exports';
+import { FAILURE_GROUP_ROUTES } from '../routes/failure-groups';
 import { GENERATION_ROUTES } from '../routes/generations';
 import { HEALTH_ROUTES } from '../routes/health';
 import { HISTORY_ROUTES } from '../routes/history';
@@ -67,6 +68,7 @@ export const API_ROUTE_GROUPS: readonly RouteGroup<never>[] = [
   COMPARISON_ROUTES,
   UPLOAD_ROUTES,
   HISTORY_ROUTES,
+  FAILURE_GROUP_ROUTES,
   ANALYTICS_ROUTES,
   AUDIT_ROUTES,
 ];
