@@ -24,6 +24,7 @@ import { analyticsRoutes } from './routes/analytics';
 import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
 import { automationRoutes } from './routes/automation';
+import { caseFileRoutes } from './routes/case-files';
 import { cleanupRoutes } from './routes/cleanup';
 import { comparisonRoutes } from './routes/comparisons';
 import { conversationRoutes } from './routes/conversations';
@@ -223,6 +224,7 @@ async function registerRoutes(
     automation: services.automation,
   });
   await app.register(screenshotRoutes, { repos, blobs, urls, config });
+  await app.register(caseFileRoutes, { prefix: '/api/runs', repos, blobs, urls, config });
   await app.register(conversationRoutes, {
     prefix: '/api/conversations',
     repos,

@@ -2,6 +2,7 @@ import { ANALYTICS_ROUTES } from '../routes/analytics';
 import { AUDIT_ROUTES } from '../routes/audit';
 import { AUTH_ROUTES } from '../routes/auth';
 import { AUTOMATION_ROUTES } from '../routes/automation';
+import { CASE_FILE_ROUTES } from '../routes/case-files';
 import { COMPARISON_ROUTES } from '../routes/comparisons';
 import { CONVERSATION_ROUTES } from '../routes/conversations';
 import { DEMO_REQUEST_ROUTES } from '../routes/demo-requests';
@@ -60,6 +61,7 @@ export const API_ROUTE_GROUPS: readonly RouteGroup<never>[] = [
   SCHEDULE_ROUTES,
   WEBHOOK_ROUTES,
   RUN_ROUTES,
+  CASE_FILE_ROUTES,
   AUTOMATION_ROUTES,
   SCREENSHOT_ROUTES,
   SESSION_ROUTES,

@@ -1,5 +1,6 @@
-import type { TestResultRow, TestRunRow } from '@argus/db';
+import type { CaseArtifactRow, TestResultRow, TestRunRow } from '@argus/db';
 import {
+  type CaseArtifact,
   IdParamsSchema,
   TestResultRecordSchema,
   TestRunCreateSchema,
@@ -10,9 +11,11 @@ import {
   type TestRunStatus,
   TestRunUpdateSchema,
 } from '@argus/protocol';
+import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Services } from '../app-services';
 import { checkSessionOwner, ownTestRun } from '../auth/ownership';
+import { caseArtifacts, publicOrigin } from '../diagnostics/artifact-links';
 import { runSightings, type SightingsByFingerprint, seenOf } from '../diagnostics/failure-sightings';
 import { caseFailureOf, diagnosticsSummaryOf } from '../diagnostics/result-failure';
 import { AppError } from '../errors';
@@ -26,6 +29,8 @@ export function toApiTestRun(
   screenshotPaths: string[] = [],
   /** Its failures' sightings in its project (`runSightings`); none on a list page. */
   sightings: SightingsByFingerprint = new Map(),
+  /** Each result's kept traces and videos, with signed links (`caseArtifacts`). */
+  artifactsOf: (result: TestResultRow) => CaseArtifact[] = () => [],
 ): TestRunDetail {
   return {
     id: row.id,
@@ -53,7 +58,7 @@ export function toApiTestRun(
       error_message: r.error_message,
       failure: caseFailureOf(r),
       seen: seenOf(r, sightings),
-      artifacts: [],
+      artifacts: artifactsOf(r),
       diagnostics: diagnosticsSummaryOf(r),
       steps: r.steps,
       logs: r.logs,
@@ -77,34 +82,58 @@ export function toApiTestRun(
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type AutomationRouteServices = Pick<Services, 'repos' | 'urls' | 'automation'> & {
-  config: Pick<Services['config'], 'maxCasesPerRun' | 'maxStepsPerCase'>;
+  config: Pick<Services['config'], 'maxCasesPerRun' | 'maxStepsPerCase' | 'publicUrl'>;
 };
 
+/** Where the run's file links point (absolute: the trace viewer's service worker fetches them). */
+const originOf = (request: FastifyRequest, services: AutomationRouteServices) =>
+  publicOrigin(request, services.config.publicUrl);
+
+/** Each result's kept traces and videos, signed now, from the files of its run. */
+function artifactsFrom(services: AutomationRouteServices, rows: CaseArtifactRow[], origin: string) {
+  return (result: TestResultRow) =>
+    caseArtifacts(
+      services.urls,
+      rows.filter((a) => a.test_run_id === result.test_run_id && a.test_case_name === result.test_case_name),
+      result.id,
+      origin,
+    );
+}
+
 /** A run with its results and signed links to its screenshots. */
-async function fullRun(services: AutomationRouteServices, orgId: string, row: TestRunRow) {
+async function fullRun(services: AutomationRouteServices, orgId: string, row: TestRunRow, origin: string) {
   const runs = services.repos.testRuns;
-  const [results, shots] = await Promise.all([
+  const [results, shots, files] = await Promise.all([
     runs.results(orgId, row.id),
     runs.screenshots(orgId, [row.id]),
+    services.repos.caseArtifacts.forRun(orgId, row.id),
   ]);
   return toApiTestRun(
     row,
     results,
     shots.map((s) => services.urls.screenshot(s.id, orgId)),
     await runSightings(services.repos.failureGroups, orgId, row, results),
+    artifactsFrom(services, files, origin),
   );
 }
 
 /** A page of runs: two queries for the whole page, not two per run. */
-async function runPage(services: AutomationRouteServices, orgId: string, rows: TestRunRow[]) {
+async function runPage(services: AutomationRouteServices, orgId: string, rows: TestRunRow[], origin: string) {
   const runs = services.repos.testRuns;
   const ids = rows.map((row) => row.id);
-  const [results, shots] = await Promise.all([runs.results(orgId, ids), runs.screenshots(orgId, ids)]);
+  const [results, shots, files] = await Promise.all([
+    runs.results(orgId, ids),
+    runs.screenshots(orgId, ids),
+    services.repos.caseArtifacts.forRuns(orgId, ids),
+  ]);
+  const artifactsOf = artifactsFrom(services, files, origin);
   return rows.map((row) =>
     toApiTestRun(
       row,
       results.filter((r) => r.test_run_id === row.id),
       shots.filter((s) => s.test_run_id === row.id).map((s) => services.urls.screenshot(s.id, orgId)),
+      undefined,
+      artifactsOf,
     ),
   );
 }
@@ -112,7 +141,13 @@ async function runPage(services: AutomationRouteServices, orgId: string, rows: T
 type RunUpdate = z.output<typeof TestRunUpdateSchema>;
 
 /** A run's changed fields and, when results are sent, their counts (unless given) and the results themselves. */
-async function updateRun(services: AutomationRouteServices, orgId: string, id: string, body: RunUpdate) {
+async function updateRun(
+  services: AutomationRouteServices,
+  orgId: string,
+  id: string,
+  body: RunUpdate,
+  origin: string,
+) {
   const runs = services.repos.testRuns;
   const { completed_at, test_results, ...rest } = body;
   await ownTestRun(services.repos, orgId, id);
@@ -144,7 +179,7 @@ async function updateRun(services: AutomationRouteServices, orgId: string, id: s
     ...(completed_at !== undefined ? { completed_at: completed_at ? new Date(completed_at) : null } : {}),
   });
   if (!row) throw new AppError('TEST_RUN_NOT_FOUND');
-  return fullRun(services, orgId, row);
+  return fullRun(services, orgId, row, origin);
 }
 
 /** The automation endpoints of docs/PRODUCT.md#http-api, owner-scoped. The server also writes these records itself during a run. */
@@ -183,8 +218,13 @@ export const AUTOMATION_ROUTES = routeGroup('/api/automation', [
     tag: 'Automation',
     query: TestRunListQuerySchema,
     response: TestRunListSchema,
-    handle: async ({ org, query }, services) =>
-      runPage(services, org.id, await services.repos.testRuns.list(org.id, query)),
+    handle: async ({ org, query, request }, services) =>
+      runPage(
+        services,
+        org.id,
+        await services.repos.testRuns.list(org.id, query),
+        originOf(request, services),
+      ),
   }),
   route({
     method: 'GET',
@@ -193,8 +233,13 @@ export const AUTOMATION_ROUTES = routeGroup('/api/automation', [
     tag: 'Automation',
     params: IdParamsSchema,
     response: TestRunDetailSchema,
-    handle: async ({ org, params }, services) =>
-      fullRun(services, org.id, await ownTestRun(services.repos, org.id, params.id)),
+    handle: async ({ org, params, request }, services) =>
+      fullRun(
+        services,
+        org.id,
+        await ownTestRun(services.repos, org.id, params.id),
+        originOf(request, services),
+      ),
   }),
   route({
     method: 'PUT',
@@ -204,7 +249,8 @@ export const AUTOMATION_ROUTES = routeGroup('/api/automation', [
     params: IdParamsSchema,
     body: TestRunUpdateSchema,
     response: TestRunDetailSchema,
-    handle: async ({ org, params, body }, services) => updateRun(services, org.id, params.id, body),
+    handle: async ({ org, params, body, request }, services) =>
+      updateRun(services, org.id, params.id, body, originOf(request, services)),
   }),
   /**
    * Not in the spec: deletes a run with its results and screenshots, which frees their bytes from the
