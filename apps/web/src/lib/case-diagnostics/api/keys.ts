@@ -1,4 +1,10 @@
-import type { FailureGroupFilter } from './list-failure-groups';
+/** The query of GET /api/failure-groups (FailureGroupQuerySchema), as a screen sends it. */
+export interface FailureGroupFilter {
+  project_id?: string;
+  /** ISO date or timestamp. */
+  since?: string;
+  limit?: number;
+}
 
 /** TanStack Query keys of the case diagnostics view, under one root. */
 export const caseDiagnosticsKeys = {

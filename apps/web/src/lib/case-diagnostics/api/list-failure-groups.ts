@@ -1,15 +1,9 @@
 import { type FailureGroupList, FailureGroupListSchema } from '@argus/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../api-client';
-import { caseDiagnosticsKeys } from './keys';
+import { caseDiagnosticsKeys, type FailureGroupFilter } from './keys';
 
-/** The query of GET /api/failure-groups (FailureGroupQuerySchema), as a screen sends it. */
-export interface FailureGroupFilter {
-  project_id?: string;
-  /** ISO date or timestamp. */
-  since?: string;
-  limit?: number;
-}
+export type { FailureGroupFilter };
 
 /** GET /api/failure-groups: the open failure groups (of a project, seen since a day). */
 export function listFailureGroups(
