@@ -248,9 +248,11 @@ export class BrowserPool {
       this.release();
     };
     try {
-      context = await this.newContext(options.viewport, options.storageState);
+      context = await this.newContext(options.viewport, options.storageState, options.recordVideo);
       const page = await context.newPage();
       if (options.signal?.aborted) throw new AbortedError();
+      // A case's trace and diagnostics start before the page opens anything.
+      await options.onContextOpen?.({ context, page });
       return new BrowserSession(
         {
           context,
@@ -272,6 +274,7 @@ export class BrowserPool {
   private async newContext(
     viewport?: { width: number; height: number },
     storageState?: StorageState,
+    recordVideo?: SessionOptions['recordVideo'],
   ): Promise<BrowserContext> {
     const problem = viewport ? viewportProblem(viewport.width, viewport.height) : null;
     if (problem) throw new RangeError(problem);
@@ -285,6 +288,7 @@ export class BrowserPool {
       serviceWorkers: 'block',
       acceptDownloads: false,
       ...(storageState ? { storageState } : {}),
+      ...(recordVideo ? { recordVideo } : {}),
       ...(proxy
         ? {
             proxy: {

@@ -3,6 +3,7 @@ import { parseStep, type Step, StepSyntaxError } from '@argus/protocol';
 import type { SessionOpener } from './browser-pool';
 import { type BrowserSession, PageLeftError } from './browser-session';
 import { AbortedError, cleanError } from './errors';
+import { CaseRecorder } from './recording/case-recorder';
 import { RenewingSteps, type SessionRenewal } from './session-renewal';
 import type { InterpreterUsage, StepInterpreter } from './step-interpreter';
 import { redactor, type StepVariables } from './variables';
@@ -141,10 +142,12 @@ export async function runTestCase(
   let session: BrowserSession | undefined;
   /** Whether the case checks console errors or failed requests (set once its steps are parsed). */
   let checksPageHealth = false;
+  /** The outcome once decided: the recording's results are added to it as the session closes. */
+  let ended: TestOutcome | undefined;
   const finish = (error: string | null): TestOutcome => {
     // What those checks left out (a missing /favicon.ico…) is said once, as warnings, as the test ends.
     if (session && checksPageHealth) for (const message of ignoredWarnings(session)) log('warn', message);
-    return {
+    ended = {
       status: error ? 'failed' : 'passed',
       error: error === null ? null : hide(error),
       executionTime: Math.round((Date.now() - started) / 10) / 100,
@@ -153,6 +156,7 @@ export async function runTestCase(
       logs,
       usage,
     };
+    return ended;
   };
 
   // Parse everything first: a typo fails the case before a browser is opened.
@@ -192,8 +196,17 @@ export async function runTestCase(
   };
   // Set when a step's screenshot finds that the page left the web after the step: that step failed.
   let lateFailure: string | null = null;
+  // Its trace, video, console and network, and its failure's label (recording/, failure/).
+  const recorder = new CaseRecorder({
+    recording: options.recording,
+    variables: options.variables,
+    extraSecrets: options.extraSecrets,
+    viewport,
+    lines,
+    warn: (message) => log('warn', message),
+  });
   try {
-    session = await pool.openSession({
+    session = await recorder.openSession(pool, {
       viewport,
       signal: options.signal,
       baseUrl: options.baseUrl,
@@ -203,6 +216,7 @@ export async function runTestCase(
     options.onSession?.(session);
     // The clock starts when the test gets its browser, not while it waits in line.
     started = Date.now();
+    recorder.begin(started);
     const testDeadline = started + testTimeout;
     // The expected result, judged once every step has passed, is the last step the log shows.
     const total = parsed.length + (expected ? 1 : 0);
@@ -238,6 +252,7 @@ export async function runTestCase(
       };
       const pending = { ...update };
       report(() => options.onStep?.(pending));
+      recorder.stepStarted(i);
       let selector: string | null = null;
       let failure: string | null = null;
       try {
@@ -287,6 +302,7 @@ export async function runTestCase(
         failure = cleanError(error);
         update.status = 'error';
         update.error = failure;
+        recorder.stepFailed({ index: i, step, verb: update.action, line, error });
         if (error instanceof PageLeftError) {
           // The page went to what is not a web page: it was left for about:blank before any screenshot.
           selector = error.selector;
@@ -311,6 +327,7 @@ export async function runTestCase(
           update.url = 'about:blank';
           log('error', `Step ${i + 1} failed: ${line} — ${message} (${error.url.slice(0, 200)})`);
           lateFailure ??= message;
+          recorder.stepFailed({ index: i, step, verb: update.action, line, error });
         } else if (error) {
           log('warn', `Step ${i + 1}: no screenshot (${cleanError(error)})`);
         }
@@ -346,10 +363,19 @@ export async function runTestCase(
       return finish('Stopped by the user');
     }
     const message = cleanError(undelivered ?? error);
+    recorder.stepFailed({ index: null, step: null, verb: 'case', line: '', error: undelivered ?? error });
     log('error', message);
     return finish(message.includes('closed') ? `The browser closed unexpectedly: ${message}` : message);
   } finally {
+    // The trace is stopped (kept or dropped) while the context is open, the video read once it closed;
+    // what they leave is added to the outcome the case answers (`ended`, returned above).
+    if (session) await recorder.beforeClose(ended?.status !== 'passed');
     await session?.close();
+    if (ended) {
+      const stopped = options.signal?.aborted === true;
+      const record = await recorder.complete({ status: ended.status, error: ended.error, stopped }).catch(() => ({}));
+      Object.assign(ended, record);
+    }
   }
 }
 

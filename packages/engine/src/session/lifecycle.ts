@@ -13,6 +13,7 @@ export class SessionLifecycle {
   private readonly idleTimeoutMs: number;
   private readonly signal?: AbortSignal;
   private readonly onClose?: (reason: SessionCloseReason) => void;
+  private readonly onContextClosing?: (reason: SessionCloseReason) => Promise<void>;
   private busy = 0;
   private idleTimer: NodeJS.Timeout | null = null;
   private reason: SessionCloseReason | null = null;
@@ -21,13 +22,14 @@ export class SessionLifecycle {
 
   constructor(
     private readonly internals: SessionInternals,
-    options: Pick<SessionOptions, 'signal' | 'idleTimeoutMs' | 'onClose'>,
+    options: Pick<SessionOptions, 'signal' | 'idleTimeoutMs' | 'onClose' | 'onContextClosing'>,
     /** What closing does before the context closes (the screenshots in flight, the screencast). */
     private readonly beforeClose: () => Promise<void>,
   ) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
     this.signal = options.signal;
     this.onClose = options.onClose;
+    this.onContextClosing = options.onContextClosing;
   }
 
   /**
@@ -102,6 +104,8 @@ export class SessionLifecycle {
     if (reason === 'closed' || reason === 'idle' || reason === 'aborted') this.lifetime.abort();
     this.ending = (async () => {
       await this.beforeClose();
+      // A recording still running is stopped while the context can give it up (it bounds its own wait).
+      await this.onContextClosing?.(reason).catch(() => {});
       await this.internals.context.close().catch(() => {});
       this.internals.release();
       try {

@@ -28,6 +28,21 @@ export interface SessionOptions {
    * performed; a secret is hidden again in whatever the step answers or throws.
    */
   variables?: StepVariables;
+  /**
+   * Playwright's `recordVideo` for the session's context (a case's video, docs/DIAGNOSTICS.md): the
+   * folder its files go to and their size.
+   */
+  recordVideo?: { dir: string; size: { width: number; height: number } };
+  /**
+   * Called once the context and its page exist, before the session is handed out or its page opens
+   * anything: a case's recording (its trace, its console and network) starts here.
+   */
+  onContextOpen?: (opened: { context: BrowserContext; page: Page }) => Promise<void>;
+  /**
+   * Called as the session ends, before its context closes, with why: a recording still running (a
+   * crash, a stop) is stopped here while the context can still give it up.
+   */
+  onContextClosing?: (reason: SessionCloseReason) => Promise<void>;
 }
 
 /**

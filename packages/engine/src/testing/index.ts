@@ -5,3 +5,4 @@ export {
   startExpiringApp,
 } from './expiring-app';
 export { startGzipBombServer } from './gzip-bomb-server';
+export { type DiagnosticsApp, startDiagnosticsApp } from './diagnostics-app';
