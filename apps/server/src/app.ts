@@ -12,6 +12,7 @@ import { parseFormText, registerJsonBodyParser } from './body-limits';
 import { composeApp } from './compose/compose-app';
 import { runSteps } from './compose/lifecycle';
 import type { Config } from './config';
+import { registerTraceViewer } from './diagnostics/trace-viewer';
 import { openApiRoutes } from './openapi/openapi-route';
 import { invitationMailer } from './orgs/invitation-mailer';
 import { InvitationService } from './orgs/invitation-service';
@@ -109,6 +110,7 @@ export async function buildApp({
   const orgs = new OrgAccess(services.repos.organizations);
   registerAuthentication(app, services.auth, services.apiTokens, orgs);
   await registerRoutes(app, services, hub, orgs);
+  await registerTraceViewer(app);
   await registerWebApp(app, config.webDist);
 
   return app;
@@ -201,7 +203,13 @@ async function registerRoutes(
   await app.register(exportRoutes, { prefix: '/api/projects', projects: services.projects, limits });
   await app.register(tokenRoutes, { prefix: '/api/tokens', apiTokens: services.apiTokens });
   await registerOrganizationRoutes(app, services, hub);
-  await app.register(runRoutes, { prefix: '/api/runs', repos, automation: services.automation });
+  await app.register(runRoutes, {
+    prefix: '/api/runs',
+    repos,
+    automation: services.automation,
+    urls,
+    publicUrl: config.publicUrl ?? null,
+  });
   await app.register(historyRoutes, { prefix: '/api/history', history: services.history });
   await app.register(failureGroupRoutes, { prefix: '/api/failure-groups', repos });
   await app.register(analyticsRoutes, { prefix: '/api/analytics', analytics: services.analytics, limits });

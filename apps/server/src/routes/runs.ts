@@ -4,13 +4,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Services } from '../app-services';
 import { withQueuePlace } from '../automation/queue-place';
+import { publicOrigin } from '../diagnostics/artifact-links';
+import { caseTraces } from '../diagnostics/failure-traces';
 import { AppError } from '../errors';
 import { junitXml, runReport } from '../runs/run-report';
 import { SECURITY_HEADERS } from '../security-headers';
 import { mountRoutes, routeGroup, routeOf } from './route-group';
 
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
-export type RunRouteServices = Pick<Services, 'repos' | 'automation'>;
+export type RunRouteServices = Pick<Services, 'repos' | 'automation' | 'urls'> & {
+  /** PUBLIC_URL: where a report's trace links point; else the request's origin. */
+  publicUrl: string | null;
+};
 
 /** How often an event stream reads the run again: a case's result reaches CI within this. */
 const EVENT_POLL_MS = 500;
@@ -20,21 +25,28 @@ const KEEP_ALIVE_MS = 15_000;
 export const MAX_EVENT_STREAMS_PER_USER = 20;
 
 async function report(
-  { repos, automation }: RunRouteServices,
+  services: RunRouteServices,
+  request: FastifyRequest,
   userId: string,
   id: string,
 ): Promise<RunReport> {
-  const run = await repos.testRuns.get(userId, id);
+  const run = await services.repos.testRuns.get(userId, id);
   if (!run) throw new AppError('TEST_RUN_NOT_FOUND');
   // A run waiting its turn reads `queued`, with its place in line.
-  return withQueuePlace(automation, await reportOf(repos, userId, run));
+  return withQueuePlace(services.automation, await reportOf(services, request, userId, run));
 }
+/** The run's report, each case with its last kept trace's link (absolute: CI jobs follow it). */
 async function reportOf(
-  repos: RunRouteServices['repos'],
+  { repos, urls, publicUrl }: RunRouteServices,
+  request: FastifyRequest,
   userId: string,
   run: TestRunRow,
 ): Promise<RunReport> {
-  return runReport(run, await repos.testRuns.results(userId, run.id));
+  const [results, artifacts] = await Promise.all([
+    repos.testRuns.results(userId, run.id),
+    repos.caseArtifacts.forRun(userId, run.id),
+  ]);
+  return runReport(run, results, caseTraces(urls, artifacts, results, publicOrigin(request, publicUrl)));
 }
 
 /** What the routes hold besides the services: the event streams open per user. */
@@ -57,7 +69,7 @@ export const RUN_ROUTES = routeGroup('/api/runs', [
     tag: 'Runs',
     params: IdParamsSchema,
     response: RunReportSchema,
-    handle: async ({ org, params }, services) => report(services, org.id, params.id),
+    handle: async ({ request, org, params }, services) => report(services, request, org.id, params.id),
   }),
   route({
     method: 'GET',
@@ -66,8 +78,8 @@ export const RUN_ROUTES = routeGroup('/api/runs', [
     tag: 'Runs',
     params: IdParamsSchema,
     response: RunReportSchema,
-    handle: async ({ org, reply, params: { id } }, services) => {
-      const body = await report(services, org.id, id);
+    handle: async ({ request, org, reply, params: { id } }, services) => {
+      const body = await report(services, request, org.id, id);
       return reply.header('content-disposition', `attachment; filename="argus-run-${id}.json"`).send(body);
     },
   }),
@@ -78,8 +90,8 @@ export const RUN_ROUTES = routeGroup('/api/runs', [
     tag: 'Runs',
     params: IdParamsSchema,
     media: { type: 'application/xml', description: 'JUnit XML: one testsuite, one testcase per case' },
-    handle: async ({ org, reply, params: { id } }, services) => {
-      const body = junitXml(await report(services, org.id, id));
+    handle: async ({ request, org, reply, params: { id } }, services) => {
+      const body = junitXml(await report(services, request, org.id, id));
       return reply
         .type('application/xml; charset=utf-8')
         .header('content-disposition', `attachment; filename="argus-run-${id}.xml"`)
@@ -96,16 +108,17 @@ export const RUN_ROUTES = routeGroup('/api/runs', [
     params: IdParamsSchema,
     status: 202,
     response: z.object({ test_run_id: z.string(), status: z.literal('stopping') }),
-    handle: async ({ request, reply, org, params: { id } }, { repos, automation }) => {
+    handle: async ({ request, reply, org, params: { id } }, services) => {
+      const { repos, automation } = services;
       const run = await repos.testRuns.get(org.id, id);
       if (!run) throw new AppError('TEST_RUN_NOT_FOUND');
-      if (isRunOver(run.status)) return reply.code(200).send(await reportOf(repos, org.id, run));
+      if (isRunOver(run.status)) return reply.code(200).send(await reportOf(services, request, org.id, run));
       // A run waiting its turn leaves the line (it never starts); one going is asked to stop, and its
       // end is recorded as it stops (its events say so).
       // Any member who may run may cancel: the work is found under whoever started it (a schedule's
       // under its organization, which it runs as).
       const cancelled = await automation.cancel(run.started_by ?? run.user_id, id);
-      if (cancelled === 'left') return reply.code(200).send(await report({ repos, automation }, org.id, id));
+      if (cancelled === 'left') return reply.code(200).send(await report(services, request, org.id, id));
       if (cancelled === null) {
         throw new AppError(
           'BAD_REQUEST',
@@ -127,8 +140,9 @@ export const RUN_ROUTES = routeGroup('/api/runs', [
       type: 'text/event-stream',
       description: 'One RunEvent (JSON) per event; the stream ends with the run',
     },
-    handle: async ({ request, reply, org, user, params: { id } }, { repos, automation, streams }) => {
-      const first = await report({ repos, automation }, org.id, id);
+    handle: async ({ request, reply, org, user, params: { id } }, services) => {
+      const { streams } = services;
+      const first = await report(services, request, org.id, id);
       const open = streams.get(user.id) ?? 0;
       if (open >= MAX_EVENT_STREAMS_PER_USER) {
         throw new AppError('RATE_LIMITED', `At most ${MAX_EVENT_STREAMS_PER_USER} run event streams at once`);
@@ -138,7 +152,7 @@ export const RUN_ROUTES = routeGroup('/api/runs', [
         request,
         reply,
         first,
-        async () => report({ repos, automation }, org.id, id),
+        async () => report(services, request, org.id, id),
         () => {
           const left = (streams.get(user.id) ?? 1) - 1;
           if (left > 0) streams.set(user.id, left);

@@ -122,10 +122,17 @@ describe('the run API', () => {
     expect(failed.test_name).toBe('Header says hello');
     expect(failed.error).toContain('Hello');
 
+    // Trace links are signed afresh for each answer (and absolute, under the origin asked): left out.
+    const unsigned = (r: { results: { trace_url: string | null }[] }) => ({
+      ...r,
+      results: r.results.map(({ trace_url, ...rest }) => ({ ...rest, traced: trace_url !== null })),
+    });
     const json = await api.call('GET', `/api/runs/${runId}/report.json`, { token: runToken });
     expect(json.status).toBe(200);
-    expect(json.data).toEqual(report);
-    expect((await api.call('GET', `/api/runs/${runId}`, { token: runToken })).data).toEqual(report);
+    expect(unsigned(json.data)).toEqual(unsigned(report));
+    expect(unsigned((await api.call('GET', `/api/runs/${runId}`, { token: runToken })).data)).toEqual(
+      unsigned(report),
+    );
 
     const xml = await fetch(`${server.url}/api/runs/${runId}/report.xml`, {
       headers: { authorization: `Bearer ${runToken}` },

@@ -126,4 +126,56 @@ describe('run reports', () => {
     expect(flaky['system-out']).toBe('Flaky: passed on attempt 3, after 2 failed attempts');
     expect(passed.properties).toBeUndefined();
   });
+
+  it('names each failed case its label, result id and kept trace; JUnit leads with the label and links the trace', () => {
+    const failing: TestResultRow = {
+      ...result('Cart & <checkout>', 'failed', 'POST /api/orders answered 500\nat step 2'),
+      id: 'res-1',
+      failure_kind: 'app_error',
+      failure_evidence: 'POST /api/orders answered 500 during step 2',
+      failure_fingerprint: '0123456789abcdef',
+      failure_summary: 'click "pay": answered 500',
+      failure_step: 1,
+    };
+    const url = 'https://argus.example/api/runs/r1/cases/res-1/trace.zip?attempt=2&owner=u1&expires=9&sig=x';
+    const report = runReport(
+      run({ status: 'failed' }),
+      [failing, result('Login', 'passed'), { ...result('Search', 'flaky', null, 2), id: 'res-3' }],
+      new Map([
+        ['res-1', { url, bytes: 4096 }],
+        ['res-3', { url: `${url}&flaky`, bytes: 10 }],
+      ]),
+    );
+    expect(report.results[0]).toMatchObject({
+      result_id: 'res-1',
+      failure: {
+        kind: 'app_error',
+        evidence: 'POST /api/orders answered 500 during step 2',
+        fingerprint: '0123456789abcdef',
+        step_index: 1,
+      },
+      trace_url: url,
+      trace_bytes: 4096,
+    });
+    expect(report.results[1]).toMatchObject({
+      result_id: 'Login',
+      failure: null,
+      trace_url: null,
+      trace_bytes: null,
+    });
+    const [failed, passed, flaky] = parse(junitXml(report)).testcase;
+    expect(failed.failure.message).toBe('[App error] POST /api/orders answered 500');
+    expect(failed.failure['#text']).toContain('App error: POST /api/orders answered 500 during step 2');
+    expect(failed['system-out']).toBe(`Trace: ${url}`);
+    expect(passed['system-out']).toBeUndefined();
+    expect(flaky['system-out']).toBe(
+      `Flaky: passed on attempt 2, after 1 failed attempt\nTrace: ${url}&flaky`,
+    );
+  });
+
+  it('leaves the JUnit message as the error when a failure has no label (recorded before labels)', () => {
+    const [failed] = parse(junitXml(runReport(run(), [result('Login', 'failed', 'Timed out')]))).testcase;
+    expect(failed.failure.message).toBe('Timed out');
+    expect(failed['system-out']).toBeUndefined();
+  });
 });

@@ -1,13 +1,19 @@
 import type { TestResultRow, TestRunRow } from '@argus/db';
-import { type RunCaseResult, type RunReport, RunStatusSchema } from '@argus/protocol';
+import { FAILURE_KIND_LABELS, type RunCaseResult, type RunReport, RunStatusSchema } from '@argus/protocol';
+import type { CaseTraces } from '../diagnostics/failure-traces';
 import { caseFailureOf } from '../diagnostics/result-failure';
 
 /**
  * A recorded run as the run API answers it and as its reports say it (docs/CI.md#the-run-api): the
  * JSON report is this object, the JUnit report is written from it.
  */
-export function runReport(run: TestRunRow, results: TestResultRow[]): RunReport {
-  const finished = results.map(caseResult);
+export function runReport(
+  run: TestRunRow,
+  results: TestResultRow[],
+  /** Each case's last kept trace, by result id (`caseTraces`); none when no trace was kept. */
+  traces: CaseTraces = new Map(),
+): RunReport {
+  const finished = results.map((row) => caseResult(row, traces.get(row.id)));
   const names = new Set(finished.map((r) => r.test_name));
   const planned = (run.test_cases as { test_name?: unknown }[]).map((c) =>
     typeof c?.test_name === 'string' ? c.test_name : 'Untitled test',
@@ -39,7 +45,7 @@ export function runReport(run: TestRunRow, results: TestResultRow[]): RunReport 
 
 const CASE_STATUSES = new Set(['passed', 'flaky', 'skipped']);
 
-export function caseResult(row: TestResultRow): RunCaseResult {
+export function caseResult(row: TestResultRow, trace?: { url: string; bytes: number }): RunCaseResult {
   const status = CASE_STATUSES.has(row.status) ? (row.status as 'passed' | 'flaky' | 'skipped') : 'failed';
   return {
     test_name: row.test_case_name,
@@ -50,8 +56,8 @@ export function caseResult(row: TestResultRow): RunCaseResult {
     error: row.error_message,
     result_id: row.id,
     failure: caseFailureOf(row),
-    trace_url: null,
-    trace_bytes: null,
+    trace_url: trace?.url ?? null,
+    trace_bytes: trace?.bytes ?? null,
     steps: (row.steps as Record<string, unknown>[]).map((step, index) => ({
       step_number: typeof step.step_number === 'number' ? step.step_number : index + 1,
       description: String(step.description ?? step.action ?? ''),
@@ -82,7 +88,26 @@ function failureText(result: RunCaseResult): string {
   const steps = result.steps.map(
     (s) => `${s.step_number}. [${s.status}] ${s.description}${s.error ? `: ${s.error}` : ''}`,
   );
-  return [result.error ?? 'Test failed', '', ...steps].join('\n');
+  const evidence = result.failure
+    ? ['', `${FAILURE_KIND_LABELS[result.failure.kind]}: ${result.failure.evidence}`]
+    : [];
+  return [labelled(result), ...evidence, '', ...steps].join('\n');
+}
+
+/** The error, its label first ('[App error] …') when it has one: the line CI servers list. */
+function labelled(result: RunCaseResult): string {
+  const error = result.error ?? 'Test failed';
+  return result.failure ? `[${FAILURE_KIND_LABELS[result.failure.kind]}] ${error}` : error;
+}
+
+/** The failure's first line (`message`). */
+function failureMessage(result: RunCaseResult): string {
+  return labelled(result).split('\n')[0];
+}
+
+/** Where a case's kept trace is, for `system-out` (the link is signed and expires). */
+function traceLine(result: RunCaseResult): string[] {
+  return result.trace_url ? [`Trace: ${result.trace_url}`] : [];
 }
 
 /**
@@ -121,13 +146,14 @@ export function junitXml(report: RunReport): string {
           '        <property name="flaky" value="true"/>',
           `        <property name="attempts" value="${result.attempts}"/>`,
           '      </properties>',
-          `      <system-out>${xml(`Flaky: passed on attempt ${result.attempts}, after ${result.attempts - 1} failed attempt${result.attempts === 2 ? '' : 's'}`)}</system-out>`,
+          `      <system-out>${xml([`Flaky: passed on attempt ${result.attempts}, after ${result.attempts - 1} failed attempt${result.attempts === 2 ? '' : 's'}`, ...traceLine(result)].join('\n'))}</system-out>`,
           '    </testcase>',
         ].join('\n');
       }
       if (result.status === 'skipped') return `${open}>\n      <skipped/>\n    </testcase>`;
-      const message = (result.error ?? 'Test failed').split('\n')[0];
-      return `${open}>\n      <failure message="${xml(message)}" type="AssertionError">${xml(failureText(result))}</failure>\n    </testcase>`;
+      const failure = `      <failure message="${xml(failureMessage(result))}" type="AssertionError">${xml(failureText(result))}</failure>`;
+      const out = traceLine(result).map((line) => `      <system-out>${xml(line)}</system-out>`);
+      return [`${open}>`, failure, ...out, '    </testcase>'].join('\n');
     }),
     ...report.not_run.map(
       (test) =>
