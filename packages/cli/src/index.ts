@@ -16,6 +16,7 @@ const VERSION = typeof __ARGUS_CLI_VERSION__ === 'string' ? __ARGUS_CLI_VERSION_
 
 export const USAGE = `Usage:
   argus run --server URL --project NAME --suite NAME [--env NAME] [--junit FILE] [--json FILE]
+            [--traces DIR]
   argus generate --server URL --project NAME --suite NAME [--env NAME] [--url URL] [--command TEXT]
 
 Runs a saved suite of an Argus project (or generates one) from a CI job.
@@ -27,6 +28,8 @@ Options:
   --env NAME       the environment, by name or id (default: the project's default one)
   --junit FILE     run: write the JUnit XML report there
   --json FILE      run: write the JSON report there
+  --traces DIR     run: download the Playwright trace of each failed or flaky case into DIR
+                   (<case name>.trace.zip; a failed download is a warning, not a failed run)
   --url URL        generate: where to start, a path (/tickets) or a URL on the environment
   --command TEXT   generate: what to test, in words (a command-mode generation)
   -h, --help       this text
@@ -58,6 +61,7 @@ const OPTIONS = {
   env: { type: 'string' },
   junit: { type: 'string' },
   json: { type: 'string' },
+  traces: { type: 'string' },
   url: { type: 'string' },
   command: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -142,17 +146,21 @@ export async function main(io: Io): Promise<number> {
     const suite = required(values.suite, '--suite');
     if (command === 'run') {
       if (values.url || values.command) throw new UsageError('--url and --command are options of generate');
+      if (values.traces?.trim() === '') throw new UsageError('--traces needs a directory');
       return await runSuite(connection, {
         project,
         suite,
         env: values.env,
         junit: values.junit,
         json: values.json,
+        traces: values.traces,
         out: io.out,
+        warn: io.err,
         signal: io.signal,
       });
     }
-    if (values.junit || values.json) throw new UsageError('--junit and --json are options of run');
+    if (values.junit || values.json || values.traces)
+      throw new UsageError('--junit, --json and --traces are options of run');
     return await generateSuite(connection, {
       project,
       suite,

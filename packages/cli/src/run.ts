@@ -21,6 +21,7 @@ import {
   serverSentEvents,
 } from './http';
 import { CouldNotStart, checked, findEnvironment, findProject, findSuite, NoVerdict } from './resolve';
+import { downloadTraces } from './traces';
 
 export interface RunOptions {
   project: string;
@@ -28,8 +29,12 @@ export interface RunOptions {
   env?: string;
   junit?: string;
   json?: string;
+  /** Where the traces of failed and flaky cases go (`--traces DIR`). */
+  traces?: string;
   /** Where lines go (stdout); `error` for the reasons (stderr). */
   out: (line: string) => void;
+  /** Warnings that change no verdict (a trace that could not be downloaded); stderr. */
+  warn?: (line: string) => void;
   /** Set when Ctrl-C (or a CI's cancel) asks to stop: the run is cancelled. */
   signal: AbortSignal;
 }
@@ -122,6 +127,8 @@ export async function runSuite(connection: Connection, options: RunOptions): Pro
   const report = outcome;
   out(`argus: ${summaryLine(report)}`);
   await writeReports(connection, runId, options);
+  if (options.traces)
+    await downloadTraces(connection, runId, options.traces, { out, warn: options.warn ?? out });
   return exitCodeOf(report);
 }
 
