@@ -8,9 +8,9 @@ import { type RunCaseResult, RunReportSchema } from '@argus/protocol';
 import { type Connection, requestJson } from './http';
 import { checked } from './resolve';
 
-// `argus run --traces DIR` (docs/CI.md#traces): after the run, the Playwright trace of each failed and
-// flaky case into DIR, for `npx playwright show-trace` or the CI job's artifacts. A trace is evidence,
-// not the verdict: a download that fails is a warning, never a changed exit code.
+// `argus run --traces DIR` (docs/CI.md#traces-of-failed-cases): after the run, the Playwright trace of
+// each failed and flaky case into DIR, for `npx playwright show-trace` or the CI job's artifacts. A trace
+// is evidence, not the verdict: a download that fails is a warning, never a changed exit code.
 
 /** A trace download gives up after this long (a trace is a few megabytes). */
 const DOWNLOAD_TIMEOUT_MS = 120_000;
