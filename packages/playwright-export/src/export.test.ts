@@ -392,6 +392,12 @@ describe('exportPlaywright: the project', () => {
     expect(result.tests).toBe(3);
   });
 
+  it("keeps a trace of each failed test in the config, as Argus does (trace: 'retain-on-failure')", () => {
+    const config = exportPlaywright(BASE).files.find((f) => f.path === 'playwright.config.ts')?.content ?? '';
+    expect(config).toContain("trace: 'retain-on-failure',");
+    expect(config).not.toContain('on-first-retry');
+  });
+
   it('slugifies names for files', () => {
     expect(slugify('  Café: Orders & Refunds!  ')).toBe('cafe-orders-refunds');
     expect(slugify('***')).toBe('suite');

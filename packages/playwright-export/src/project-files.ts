@@ -106,7 +106,10 @@ export function configFile(input: ExportInput): string {
   w.line('actionTimeout: stepTimeout,');
   w.line('navigationTimeout: stepTimeout,');
   w.line("screenshot: 'only-on-failure',");
-  w.line("trace: 'on-first-retry',");
+  w.line(
+    '// A trace of each failed test, as Argus keeps one (npx playwright show-trace test-results/…/trace.zip).',
+  );
+  w.line("trace: 'retain-on-failure',");
   w.line('// CHROMIUM_PATH: a Chromium of your own (else `npx playwright install chromium`).');
   w.line('launchOptions: { executablePath: process.env.CHROMIUM_PATH || undefined },');
   w.close('},');
