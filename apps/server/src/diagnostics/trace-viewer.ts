@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { TRACE_VIEWER_BASE } from './artifact-links';
 
 /**
@@ -75,9 +75,9 @@ export async function registerTraceViewer(app: FastifyInstance, root = traceView
       decorateReply: false,
       index: 'index.html',
       cacheControl: false,
-      setHeaders: (res, path) => {
+      setHeaders: (reply: FastifyReply, path: string) => {
         const cache = HASHED.test(basename(path)) ? 'public, max-age=31536000, immutable' : 'no-cache';
-        res.setHeader('cache-control', cache);
+        reply.header('cache-control', cache);
       },
     });
   });
