@@ -53,6 +53,7 @@ export {
   refuseLocalSchemes,
 } from './chromium';
 export { AbortedError, abortableDelay } from './errors';
+export { failureFingerprint, foldFailureText } from './failure/fingerprint';
 export {
   type ExploreOptions,
   explore,
@@ -68,6 +69,8 @@ export {
   type ProxyCredentials,
   startPolicyProxy,
 } from './policy-proxy';
+export { isCredentialHeader, secretSpellings } from './recording/secrets';
+export { redactTrace } from './recording/trace-redaction';
 export {
   onSignInPage,
   SignedInSessions,

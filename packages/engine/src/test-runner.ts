@@ -373,7 +373,9 @@ export async function runTestCase(
     await session?.close();
     if (ended) {
       const stopped = options.signal?.aborted === true;
-      const record = await recorder.complete({ status: ended.status, error: ended.error, stopped }).catch(() => ({}));
+      const record = await recorder
+        .complete({ status: ended.status, error: ended.error, stopped })
+        .catch(() => ({}));
       Object.assign(ended, record);
     }
   }

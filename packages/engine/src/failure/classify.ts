@@ -1,6 +1,6 @@
 import type { CaseDiagnostics, CaseFailure, FailureKind, NetworkEntry } from '@argus/protocol';
-import { SignInError } from '../sign-in';
 import { PageLeftError } from '../session/navigation-guard';
+import { SignInError } from '../sign-in';
 import { SchemeRefusedError } from '../web-url';
 import { failureFingerprint } from './fingerprint';
 import { isCheck } from './step-target';
@@ -34,7 +34,8 @@ export function worthRecheck(message: string): boolean {
 }
 
 /** The site could not be reached, or the target policy or a sign-in stood in the way. */
-const UNREACHABLE = /net::ERR_|Blocked by the target policy|signing in again failed|Signed out again while redoing/i;
+const UNREACHABLE =
+  /net::ERR_|Blocked by the target policy|signing in again failed|Signed out again while redoing/i;
 const NOT_FOUND = /^No visible |No visible region/;
 const TIMED_OUT = /timed out|Timeout \d+ ?ms exceeded/i;
 
@@ -75,7 +76,8 @@ function judge(e: FailureEvidence): [FailureKind, string] {
   const failedRequest = serverError(network, e.stepIndex);
   if (failedRequest) {
     const at = failedRequest.step_index ?? 0;
-    const which = at === e.stepIndex ? during : ` during step ${at + 1}${e.lines[at] ? ` (${e.lines[at]})` : ''}`;
+    const which =
+      at === e.stepIndex ? during : ` during step ${at + 1}${e.lines[at] ? ` (${e.lines[at]})` : ''}`;
     return ['app_error', `${requestName(failedRequest)} answered ${failedRequest.status}${which}`];
   }
   const thrown = console.find((entry) => entry.level === 'pageerror');
@@ -89,7 +91,8 @@ function judge(e: FailureEvidence): [FailureKind, string] {
   if (TIMED_OUT.test(e.message) && stillLoading(network, e.stepIndex)) {
     return ['timing', `${capital(step)} timed out while its page was still loading: ${e.message}`];
   }
-  if (NOT_FOUND.test(e.message)) return ['not_found', `${capital(step)} did not find its target: ${e.message}`];
+  if (NOT_FOUND.test(e.message))
+    return ['not_found', `${capital(step)} did not find its target: ${e.message}`];
   if (!answered(network)) {
     return ['environment', `${capital(step)} failed before the site answered any page: ${e.message}`];
   }

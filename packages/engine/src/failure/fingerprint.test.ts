@@ -7,7 +7,9 @@ describe('foldFailureText', () => {
       foldFailureText(
         'Expected "Order k3m9pq confirmed" on http://127.0.0.1:4312/orders?id=77&t=9 (req 0f3a9c2e1b7d, trace 123e4567-e89b-12d3-a456-426614174000) after 2500 ms',
       ),
-    ).toBe('expected "<q>" on http://<n>.<n>.<n>.<n>:<n>/orders?<query> (req <hex>, trace <uuid>) after <n> ms');
+    ).toBe(
+      'expected "<q>" on http://<n>.<n>.<n>.<n>:<n>/orders?<query> (req <hex>, trace <uuid>) after <n> ms',
+    );
   });
 });
 
@@ -21,7 +23,7 @@ describe('failureFingerprint', () => {
     const second = failureFingerprint(
       'click',
       'Place order',
-      "No visible element matching \"Place order q8x3n4\" on http://127.0.0.1:39871/cart?session=0b0b77aa11cc after 9000 ms",
+      'No visible element matching "Place order q8x3n4" on http://127.0.0.1:39871/cart?session=0b0b77aa11cc after 9000 ms',
     );
     expect(first).toMatch(/^[0-9a-f]{16}$/);
     expect(second).toBe(first);
@@ -33,7 +35,11 @@ describe('failureFingerprint', () => {
       failureFingerprint('click', 'Cancel order', error),
     );
     expect(failureFingerprint('click', 'Place order', error)).not.toBe(
-      failureFingerprint('click', 'Place order', 'Expected the URL to contain "x", but it is http://localhost/'),
+      failureFingerprint(
+        'click',
+        'Place order',
+        'Expected the URL to contain "x", but it is http://localhost/',
+      ),
     );
   });
 });

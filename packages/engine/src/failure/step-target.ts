@@ -40,7 +40,9 @@ export function lookupOf(
     case 'waitForText':
       return typeof s.text === 'string' ? { kind: 'text', target: s.text } : null;
     case 'verifyText':
-      return s.visible === true && typeof s.text === 'string' ? { kind: 'text', target: s.text, region } : null;
+      return s.visible === true && typeof s.text === 'string'
+        ? { kind: 'text', target: s.text, region }
+        : null;
     default:
       return typeof s.field === 'string' ? { kind: 'field', target: s.field } : null;
   }

@@ -5,11 +5,11 @@ import type { CaseDiagnostics, CaseFailure, RecordingSettings, Step } from '@arg
 import type { BrowserContext, Page } from 'playwright-core';
 import type { SessionOpener } from '../browser-pool';
 import type { BrowserSession } from '../browser-session';
-import type { QueueOptions } from '../queue';
 import { cleanError } from '../errors';
 import { classifyFailure, worthRecheck } from '../failure/classify';
 import { targetAppeared } from '../failure/recheck';
 import { stepTarget } from '../failure/step-target';
+import type { QueueOptions } from '../queue';
 import type { SessionCloseReason, SessionOptions } from '../session/options';
 import type { StepVariables } from '../variables';
 import { DiagnosticsCollector } from './diagnostics';
@@ -87,14 +87,18 @@ export class CaseRecorder {
       return await pool.openSession({ ...options, ...hooks });
     } catch (error) {
       if (!hooks.recordVideo || !/ffmpeg/i.test(String(error))) throw error;
-      this.options.warn?.('No video of this case: the browser cannot record one here (Playwright’s ffmpeg is not installed)');
+      this.options.warn?.(
+        'No video of this case: the browser cannot record one here (Playwright’s ffmpeg is not installed)',
+      );
       const { recordVideo: _none, ...rest } = hooks;
       return pool.openSession({ ...options, ...rest });
     }
   }
 
   /** What `openSession` is given: the video's folder, and the hooks at the context's opening and closing. */
-  private async sessionOptions(): Promise<Pick<SessionOptions, 'recordVideo' | 'onContextOpen' | 'onContextClosing'>> {
+  private async sessionOptions(): Promise<
+    Pick<SessionOptions, 'recordVideo' | 'onContextOpen' | 'onContextClosing'>
+  > {
     const video = this.options.recording?.video
       ? { dir: await this.folder(), size: this.options.viewport }
       : undefined;
@@ -150,7 +154,8 @@ export class CaseRecorder {
     if (this.failed) return;
     this.failed = failed;
     const message = cleanError(failed.error);
-    if (this.page && failed.step && worthRecheck(message)) this.appeared = targetAppeared(this.page, failed.step);
+    if (this.page && failed.step && worthRecheck(message))
+      this.appeared = targetAppeared(this.page, failed.step);
   }
 
   /**
@@ -194,14 +199,20 @@ export class CaseRecorder {
    * After the session closed: the video (kept only for a failed attempt), the trace with its secrets
    * taken out, the diagnostics and the failure's label. The temporary files are removed.
    */
-  async complete(outcome: { status: 'passed' | 'failed'; error: string | null; stopped: boolean }): Promise<CaseRecord> {
+  async complete(outcome: {
+    status: 'passed' | 'failed';
+    error: string | null;
+    stopped: boolean;
+  }): Promise<CaseRecord> {
     const failed = outcome.status === 'failed';
     const secrets = this.secrets();
     const hide = secretHider(secrets);
     const record: CaseRecord = {};
     try {
       const video = await this.video(failed);
-      const trace = this.trace ? await redactTrace(this.trace, secretSpellings(secrets)).catch(() => null) : null;
+      const trace = this.trace
+        ? await redactTrace(this.trace, secretSpellings(secrets)).catch(() => null)
+        : null;
       if (trace || video) record.recorded = { ...(trace ? { trace } : {}), ...(video ? { video } : {}) };
     } finally {
       if (this.dir) await rm(await this.dir, { recursive: true, force: true }).catch(() => {});

@@ -57,7 +57,9 @@ export class DiagnosticsCollector {
     context.on('request', (request) => this.onRequest(request));
     context.on('response', (response) => this.onResponse(response));
     context.on('requestfinished', (request) => this.onFinished(request, null));
-    context.on('requestfailed', (request) => this.onFinished(request, request.failure()?.errorText ?? 'failed'));
+    context.on('requestfailed', (request) =>
+      this.onFinished(request, request.failure()?.errorText ?? 'failed'),
+    );
   }
 
   /** The case got its browser: `at_ms` counts from now. */
@@ -93,14 +95,18 @@ export class DiagnosticsCollector {
       at_ms: this.now(),
       step_index: this.step,
       level: 'pageerror',
-      text: `${thrown.name && thrown.name !== 'Error' ? `${thrown.name}: ` : ''}${thrown.message}`.slice(0, MAX_TEXT),
+      text: `${thrown.name && thrown.name !== 'Error' ? `${thrown.name}: ` : ''}${thrown.message}`.slice(
+        0,
+        MAX_TEXT,
+      ),
       location: where ? (where[1] ?? where[2]) : null,
     });
   }
 
   private pushConsole(entry: ConsoleEntry): void {
     this.console.push(entry);
-    if (this.console.length > 2 * MAX_CONSOLE_ENTRIES) this.console = this.trim(this.console, MAX_CONSOLE_ENTRIES);
+    if (this.console.length > 2 * MAX_CONSOLE_ENTRIES)
+      this.console = this.trim(this.console, MAX_CONSOLE_ENTRIES);
   }
 
   private onRequest(request: Request): void {
@@ -120,7 +126,8 @@ export class DiagnosticsCollector {
     };
     this.pending.set(request, { entry, startedAt: Date.now() });
     this.network.push(entry);
-    if (this.network.length > 2 * MAX_NETWORK_ENTRIES) this.network = this.trim(this.network, MAX_NETWORK_ENTRIES);
+    if (this.network.length > 2 * MAX_NETWORK_ENTRIES)
+      this.network = this.trim(this.network, MAX_NETWORK_ENTRIES);
   }
 
   private onResponse(response: Response): void {
@@ -185,8 +192,10 @@ export class DiagnosticsCollector {
 
   /** What was seen, capped (newest kept), secrets hidden and credential headers redacted. */
   result(hide: (text: string) => string): CaseDiagnostics {
-    if (this.console.length > MAX_CONSOLE_ENTRIES) this.console = this.trim(this.console, MAX_CONSOLE_ENTRIES);
-    if (this.network.length > MAX_NETWORK_ENTRIES) this.network = this.trim(this.network, MAX_NETWORK_ENTRIES);
+    if (this.console.length > MAX_CONSOLE_ENTRIES)
+      this.console = this.trim(this.console, MAX_CONSOLE_ENTRIES);
+    if (this.network.length > MAX_NETWORK_ENTRIES)
+      this.network = this.trim(this.network, MAX_NETWORK_ENTRIES);
     return {
       console: this.console.map((entry) => ({
         ...entry,

@@ -48,7 +48,9 @@ describe('a failed case is labelled from its evidence and keeps its trace', () =
     ]);
     expect(outcome.status).toBe('failed');
     expect(outcome.failure).toMatchObject({ kind: 'app_error', step_index: 2 });
-    expect(outcome.failure?.evidence).toBe('POST /api/orders answered 500 during step 2 (Click "Place order")');
+    expect(outcome.failure?.evidence).toBe(
+      'POST /api/orders answered 500 during step 2 (Click "Place order")',
+    );
     traceFiles(outcome);
   });
 

@@ -88,26 +88,45 @@ describe('secrets never enter a trace', () => {
       recording: { trace: 'on-failure', video: false },
     });
     // The case did what it should: both posts carried the secrets, and it failed at the last step.
-    expect(outcome.steps.map((step) => step.status).slice(0, -1).every((s) => s === 'success')).toBe(true);
+    expect(
+      outcome.steps
+        .map((step) => step.status)
+        .slice(0, -1)
+        .every((s) => s === 'success'),
+    ).toBe(true);
     expect(outcome.failure?.step_index).toBe(8);
-    expect(app.received.some((body) => body.startsWith('POST /api/login') && body.includes(JSON.stringify(PASSWORD)))).toBe(true);
-    expect(app.received.some((body) => body.startsWith('POST /login') && body.includes('p%40ss+w0rd'))).toBe(true);
+    expect(
+      app.received.some(
+        (body) => body.startsWith('POST /api/login') && body.includes(JSON.stringify(PASSWORD)),
+      ),
+    ).toBe(true);
+    expect(app.received.some((body) => body.startsWith('POST /login') && body.includes('p%40ss+w0rd'))).toBe(
+      true,
+    );
 
     const files = unzipSync(outcome.recorded!.trace!);
     const leaks: string[] = [];
     for (const [path, data] of Object.entries(files)) {
       const bytes = Buffer.from(data);
       for (const value of [PASSWORD, API_KEY, TOTP]) {
-        for (const spelling of spellings(value)) if (found(bytes, spelling)) leaks.push(`${path}: ${spelling}`);
+        for (const spelling of spellings(value))
+          if (found(bytes, spelling)) leaks.push(`${path}: ${spelling}`);
       }
     }
     expect(leaks).toEqual([]);
 
     // The trace still opens: its events parse, with the placeholders where the values were.
     const trace = Buffer.from(files['trace.trace']).toString('utf8');
-    const events = trace.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const events = trace
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     const fills = events.filter((event) => event.type === 'before' && event.method === 'fill');
-    expect(fills.map((event) => event.params.value)).toEqual(['{{API_KEY}}', '{{PASSWORD}}', '{{TOTP_CODE}}']);
+    expect(fills.map((event) => event.params.value)).toEqual([
+      '{{API_KEY}}',
+      '{{PASSWORD}}',
+      '{{TOTP_CODE}}',
+    ]);
 
     // The text field holding a secret is drawn masked in the DOM snapshots.
     const snapshots = events.filter((event) => event.type === 'frame-snapshot').map((e) => JSON.stringify(e));

@@ -1,4 +1,4 @@
-import { secretValues, type StepVariables } from '../variables';
+import { type StepVariables, secretValues } from '../variables';
 
 /**
  * Every way a secret's value may be written down in what a case leaves behind (a trace, its console

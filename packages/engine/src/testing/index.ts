@@ -1,3 +1,4 @@
+export { type DiagnosticsApp, startDiagnosticsApp } from './diagnostics-app';
 export {
   type ExpiringApp,
   type ExpiringAppItem,
@@ -5,4 +6,3 @@ export {
   startExpiringApp,
 } from './expiring-app';
 export { startGzipBombServer } from './gzip-bomb-server';
-export { type DiagnosticsApp, startDiagnosticsApp } from './diagnostics-app';
