@@ -30,6 +30,7 @@ const BROWSER_API_TESTS = [
   'apps/server/src/automation/**/*.api.test.ts',
   'apps/server/src/comparison/**/*.api.test.ts',
   'apps/server/src/conversation/**/*.api.test.ts',
+  'apps/server/src/diagnostics/case-recording.api.test.ts',
   'apps/server/src/diagnostics/trace-viewer.api.test.ts',
   'apps/server/src/projects/**/*.api.test.ts',
   'apps/server/src/schedules/**/*.api.test.ts',
