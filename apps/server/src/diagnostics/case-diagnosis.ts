@@ -1,5 +1,5 @@
 import type { NewTestResult } from '@argus/db';
-import type { TestOutcome } from '@argus/engine';
+import { foldFailureText, type TestOutcome } from '@argus/engine';
 import type { CaseDiagnostics, CaseFailure, DiagnosticsSummary, TestCase } from '@argus/protocol';
 
 /** The evidence and the folded text are kept to what a row and a report line show. */
@@ -49,13 +49,14 @@ export function flakyFailure(failed: FailedAttempt[], passedOn: number): CaseFai
 }
 
 /**
- * The failure's text as failure groups show it: the failing step as written, then the error (the
- * engine folds it into the fingerprint; the words here are for people).
+ * The failure's text as failure groups show it (FailureGroup.summary): the failing step as written
+ * (`{{NAME}}` unfilled) and the error folded as the fingerprint folds it, so every sighting of one
+ * fingerprint reads alike.
  */
 function failureSummary(testCase: TestCase, outcome: TestOutcome, failure: CaseFailure): string {
   const step = failure.step_index === null ? undefined : testCase.steps[failure.step_index];
-  const error = outcome.error ?? failure.evidence;
-  return (step ? `${step}: ${error}` : error).replace(/\s+/g, ' ').trim().slice(0, MAX_SUMMARY);
+  const error = foldFailureText(outcome.error ?? failure.evidence);
+  return (step ? `${step.replace(/\s+/g, ' ').trim()}: ${error}` : error).slice(0, MAX_SUMMARY);
 }
 
 type DiagnosisColumns = Pick<
