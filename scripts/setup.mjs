@@ -3,7 +3,8 @@
 // system package manager when none is found. Uses Node built-ins only (it runs before npm ci, and
 // scripts/build-once.mjs is built-ins only too) and returns in well under a second when nothing is missing.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withLock } from './build-once.mjs';
@@ -94,6 +95,47 @@ if (missing.length > 0) {
       '[setup] No Chromium found and no apt-get to install one. Install Chromium and set CHROMIUM_PATH, ' +
         'or set BROWSER_WS_ENDPOINT to a remote browser. Browser features and browser tests will fail.',
     );
+  }
+}
+
+// 3b. Video of failed cases (docs/DIAGNOSTICS.md#video) is Playwright's recordVideo, which encodes with
+// an ffmpeg at a fixed place in Playwright's registry; that build is a download this machine may not be
+// able to make, so Debian's ffmpeg (VP8 through libvpx, what recordVideo asks for) is linked there.
+// Without it a case still runs; it keeps no video and its log says why.
+{
+  const browsersJson = join(root, 'node_modules', 'playwright-core', 'browsers.json');
+  const revision = existsSync(browsersJson)
+    ? JSON.parse(readFileSync(browsersJson, 'utf8')).browsers.find((b) => b.name === 'ffmpeg')?.revision
+    : undefined;
+  const registry = process.env.PLAYWRIGHT_BROWSERS_PATH || join(homedir(), '.cache', 'ms-playwright');
+  const target = revision ? join(registry, `ffmpeg-${revision}`, 'ffmpeg-linux') : undefined;
+  if (target && process.platform === 'linux' && !configured && !existsSync(target)) {
+    const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+    if (!existsSync('/usr/bin/ffmpeg') && isRoot && existsSync('/usr/bin/apt-get')) {
+      log('Installing the Debian/Ubuntu package "ffmpeg" for videos of failed cases (about 30 s).');
+      const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+      const install = () =>
+        spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'ffmpeg'], {
+          stdio: 'inherit',
+          env,
+        }).status === 0;
+      // The package lists may be missing on a fresh machine whose Chromium came preinstalled.
+      if (!install()) {
+        spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+        install();
+      }
+    }
+    if (existsSync('/usr/bin/ffmpeg')) {
+      mkdirSync(dirname(target), { recursive: true });
+      try {
+        symlinkSync('/usr/bin/ffmpeg', target);
+        log(`Linked /usr/bin/ffmpeg as Playwright's video encoder (${target}).`);
+      } catch (error) {
+        console.warn(`[setup] Could not link ffmpeg for videos: ${error.message}`);
+      }
+    } else {
+      log('No ffmpeg: failed cases keep no video (`sudo apt-get install ffmpeg`, then run this again).');
+    }
   }
 }
 
