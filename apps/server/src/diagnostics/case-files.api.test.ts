@@ -72,7 +72,15 @@ describe("a case's trace, video, console and network", () => {
     kind: 'trace' | 'video' | 'diagnostics',
     attempt: number,
     data: Buffer,
-  ) => storeCaseFile(services(), ownerId, id, 'Checkout', { kind, attempt, data }, { used: 0, limit: 1e9 });
+  ) =>
+    storeCaseFile(
+      { ...services(), log: server.app.log },
+      ownerId,
+      id,
+      'Checkout',
+      { kind, attempt, data },
+      { used: 0, limit: 1e9 },
+    );
   const get = async (url: string, token?: string) => {
     const res = await fetch(url.startsWith('http') ? url : `${server.url}${url}`, {
       headers: token ? { authorization: `Bearer ${token}` } : {},
@@ -235,7 +243,7 @@ describe("a case's trace, video, console and network", () => {
     const big = Buffer.alloc(100, 1);
     expect(
       await storeCaseFile(
-        services(),
+        { ...services(), log: server.app.log },
         ada.user.id,
         full,
         'Checkout',
@@ -245,7 +253,7 @@ describe("a case's trace, video, console and network", () => {
     ).toBeNull();
     expect(
       await storeCaseFile(
-        services(),
+        { ...services(), log: server.app.log },
         ada.user.id,
         full,
         'Checkout',
@@ -256,7 +264,7 @@ describe("a case's trace, video, console and network", () => {
     const small = Buffer.from('tiny');
     expect(
       await storeCaseFile(
-        services(),
+        { ...services(), log: server.app.log },
         ada.user.id,
         full,
         'Checkout',

@@ -67,7 +67,7 @@ describe("the trace viewer Argus serves (playwright-core's own)", () => {
     });
     const trace = await recordTrace();
     const stored = await storeCaseFile(
-      server.app.services,
+      { ...server.app.services, log: server.app.log },
       ada.user.id,
       run.id,
       'Checkout',
