@@ -2,6 +2,7 @@ import type { TargetRole } from '@argus/protocol';
 import type { Locator, Page } from 'playwright-core';
 import { AbortedError } from './errors';
 import { regionMatch, regionTiers, type TargetKind, targetCandidates } from './page-functions';
+import { untraced } from './recording/untraced';
 
 /** Where a step's target is looked for: `targetCandidates` and `regionTiers` (page-functions.ts, shared with the Playwright export). */
 export type { TargetKind };
@@ -10,9 +11,22 @@ export type { TargetKind };
  * Finds the element a step names, polling until `timeoutMs`: the first candidate with a visible match
  * wins. The description says which strategy matched (shown as the step's selector). Polling stops
  * once `signal` aborts (a step given up on must not act later). `within` limits the search to a
- * region (`locateRegion`); the error then names it.
+ * region (`locateRegion`); the error then names it. Its many reads are kept out of a recorded trace
+ * (recording/untraced.ts): the step's action on what it found is the trace's entry.
  */
-export async function locate(
+export function locate(
+  page: Page,
+  target: string,
+  kind: TargetKind,
+  timeoutMs: number,
+  role?: TargetRole,
+  signal?: AbortSignal,
+  within?: Region,
+): Promise<{ locator: Locator; selector: string }> {
+  return untraced(page, () => findTarget(page, target, kind, timeoutMs, role, signal, within));
+}
+
+async function findTarget(
   page: Page,
   target: string,
   kind: TargetKind,
@@ -92,15 +106,25 @@ export interface Region {
  * containers (li, tr, article and their roles) before groups (`[role=group]`, fieldset, form, dialog,
  * section); of several, the first in document order.
  * Polls until `timeoutMs`. The locator is lazy: it finds the region again each time it is used, so a
- * re-rendered item is still found.
+ * re-rendered item is still found. Untraced, as `locate` is.
  */
-export async function locateRegion(
+export function locateRegion(
   page: Page,
   name: string,
   timeoutMs: number,
   signal?: AbortSignal,
   /** Also the smallest block holding the text, after every region (`BLOCK_TIER` of page-functions.ts). @default false */
   blocks = false,
+): Promise<Region> {
+  return untraced(page, () => findRegion(page, name, timeoutMs, signal, blocks));
+}
+
+async function findRegion(
+  page: Page,
+  name: string,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  blocks: boolean,
 ): Promise<Region> {
   const deadline = Date.now() + timeoutMs;
   const tiers = regionTiers(page, name, blocks);

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { untraced } from './recording/untraced';
 
 export interface PageProblem {
   kind: 'console' | 'pageerror' | 'request';
@@ -61,7 +62,8 @@ export class PageTracker {
     });
     // Read as soon as the document is parsed, before its icons are fetched and before 'load'.
     page.on('domcontentloaded', () => {
-      page.evaluate(linkedIcons).then(
+      // The engine's own read: kept out of a case's trace (recording/untraced.ts).
+      untraced(page, () => page.evaluate(linkedIcons)).then(
         (urls) => {
           for (const url of urls) this.referenced.add(url);
         },

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { type PageSnapshot, readSnapshot } from '../behaviour/snapshot';
 import { observePage, type PageObservation } from '../observe';
 import type { PageTracker } from '../page-tracker';
+import { untraced } from '../recording/untraced';
 import type { Navigator } from './navigate';
 import type { NavigationGuard } from './navigation-guard';
 import type { OperationOptions } from './options';
@@ -9,7 +10,10 @@ import type { OperationOptions } from './options';
 /** How long reading the page may take unless told otherwise. */
 const READ_TIMEOUT_MS = 15_000;
 
-/** Reading the session's page without changing it: what the planners, explorers and reviewers see. */
+/**
+ * Reading the session's page without changing it: what the planners, explorers and reviewers see. These
+ * reads are the engine's own, kept out of a recorded trace (recording/untraced.ts).
+ */
 export class PageReader {
   constructor(
     private readonly page: Page,
@@ -22,7 +26,7 @@ export class PageReader {
   observe(options: OperationOptions = {}): Promise<PageObservation> {
     const timeout = options.timeoutMs ?? READ_TIMEOUT_MS;
     return this.guard.reading(options, timeout, `Observing the page timed out after ${timeout} ms`, () =>
-      observePage(this.page, this.tracker, this.navigator.lastStatus),
+      untraced(this.page, () => observePage(this.page, this.tracker, this.navigator.lastStatus)),
     );
   }
 
@@ -30,7 +34,7 @@ export class PageReader {
   snapshot(options: OperationOptions = {}): Promise<PageSnapshot> {
     const timeout = options.timeoutMs ?? READ_TIMEOUT_MS;
     return this.guard.reading(options, timeout, `Reading the page timed out after ${timeout} ms`, () =>
-      readSnapshot(this.page).then((s) => ({
+      untraced(this.page, () => readSnapshot(this.page)).then((s) => ({
         ...s,
         consoleErrors: this.tracker.consoleErrors().length,
         failedRequests: this.tracker.failedRequests().length,
@@ -42,7 +46,7 @@ export class PageReader {
   evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A, options: OperationOptions = {}): Promise<R> {
     const timeout = options.timeoutMs ?? READ_TIMEOUT_MS;
     return this.guard.reading(options, timeout, `Reading the page timed out after ${timeout} ms`, () =>
-      this.page.evaluate(fn as (arg: unknown) => R | Promise<R>, arg as unknown),
+      untraced(this.page, () => this.page.evaluate(fn as (arg: unknown) => R | Promise<R>, arg as unknown)),
     );
   }
 }

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { untraced } from '../recording/untraced';
 import type { CapturesInFlight } from './captures';
 import type { SessionLifecycle } from './lifecycle';
 import type { NavigationGuard } from './navigation-guard';
@@ -53,23 +54,18 @@ export class PageCapturer {
 
   private async take(options: CapturePageOptions, timeout: number): Promise<PageCapture> {
     const page = this.page;
-    const settleMs = options.settleMs ?? 5_000;
-    if (settleMs > 0) {
-      const deadline = Date.now() + settleMs;
-      await page.waitForLoadState('networkidle', { timeout: settleMs }).catch(() => {});
-      const left = Math.max(1, deadline - Date.now());
-      await page
-        .evaluate((ms) => Promise.race([document.fonts.ready, new Promise((r) => setTimeout(r, ms))]), left)
-        .then(() => undefined)
-        .catch(() => {});
-    }
     const viewport = viewportOf(page);
     const fullPage = options.fullPage ?? true;
-    const pageHeight = await page
-      .evaluate(() =>
-        Math.ceil(Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0)),
-      )
-      .catch(() => viewport.height);
+    // The settling and the height are the engine's own reads: no actions of a recorded trace
+    // (recording/untraced.ts). The screenshot stays Playwright's call, its errors in its words.
+    const pageHeight = await untraced(page, async () => {
+      await this.settle(options.settleMs ?? 5_000);
+      return page
+        .evaluate(() =>
+          Math.ceil(Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0)),
+        )
+        .catch(() => viewport.height);
+    });
     const height = fullPage
       ? Math.max(1, Math.min(Math.max(pageHeight, viewport.height), options.maxHeight ?? 16_384))
       : viewport.height;
@@ -85,5 +81,18 @@ export class PageCapturer {
       }),
     );
     return { data, width: data.readUInt32BE(16), height: data.readUInt32BE(20), pageHeight };
+  }
+
+  /** Waits (at most `settleMs`) for the network to go idle and the fonts to load. */
+  private async settle(settleMs: number): Promise<void> {
+    if (settleMs <= 0) return;
+    const page = this.page;
+    const deadline = Date.now() + settleMs;
+    await page.waitForLoadState('networkidle', { timeout: settleMs }).catch(() => {});
+    const left = Math.max(1, deadline - Date.now());
+    await page
+      .evaluate((ms) => Promise.race([document.fonts.ready, new Promise((r) => setTimeout(r, ms))]), left)
+      .then(() => undefined)
+      .catch(() => {});
   }
 }

@@ -1,4 +1,5 @@
 import type { CDPSession, Frame, Page } from 'playwright-core';
+import { untraced } from '../recording/untraced';
 import type { SessionLifecycle } from './lifecycle';
 import { JPEG_QUALITY, viewportOf } from './options';
 
@@ -39,7 +40,8 @@ export class Screencaster {
     options: ScreencastOptions = {},
   ): Promise<void> {
     return this.lifecycle.operation({}, async () => {
-      const cdp = await this.cdp();
+      // Opening the CDP session is no action of a case's trace (recording/untraced.ts).
+      const cdp = await untraced(this.page, () => this.cdp());
       await this.end();
       const viewport = viewportOf(this.page);
       const cast = new Screencast(cdp, this.page, onFrame, {

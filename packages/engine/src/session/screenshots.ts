@@ -1,4 +1,5 @@
 import type { CDPSession, Page } from 'playwright-core';
+import { untraced } from '../recording/untraced';
 import { isWebPage } from '../web-url';
 import type { CapturesInFlight } from './captures';
 import type { SessionLifecycle } from './lifecycle';
@@ -38,12 +39,14 @@ export class Screenshots {
 
   /**
    * Straight from CDP: about half the cost of page.screenshot (docs/DECISIONS.md). Chromium captures
-   * the frame when it handles the command, so the command is sent before anything else happens.
+   * the frame when it handles the command, so the command is sent before anything else happens. Not an
+   * action of the case's trace, which films the page itself (recording/untraced.ts).
    */
   private async capture(quality: number): Promise<Screenshot> {
     const size = viewportOf(this.page);
-    const viaCdp = await this.cdp()
-      .then((cdp) => cdp.send('Page.captureScreenshot', { format: 'jpeg', quality }))
+    const viaCdp = await untraced(this.page, () =>
+      this.cdp().then((cdp) => cdp.send('Page.captureScreenshot', { format: 'jpeg', quality })),
+    )
       .then((shot) => Buffer.from(shot.data, 'base64'))
       // CDP refuses while a new document is being committed; Playwright's own capture waits for it.
       .catch(() => null);

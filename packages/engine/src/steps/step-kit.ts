@@ -5,6 +5,7 @@ import { AbortedError } from '../errors';
 import { locate, locateRegion, type Region, type TargetKind } from '../locate';
 import { hiddenControlItem, namelessIndex } from '../page-functions';
 import type { PageTracker } from '../page-tracker';
+import { untraced } from '../recording/untraced';
 import { poll } from './waiting';
 
 /** What a step needs from the session performing it. */
@@ -89,7 +90,9 @@ async function findRevealing(
   });
   if (now) return now;
   // Without a region: a button or link that is there but hidden, in an item, is revealed by its item.
-  const item = within?.locator ?? (kind === 'check' ? null : await hiddenControlItem(page, target, role));
+  const item =
+    within?.locator ??
+    (kind === 'check' ? null : await untraced(page, () => hiddenControlItem(page, target, role)));
   if (item) {
     await kit.beforeChange();
     await item.hover({ timeout: kit.left() });
@@ -102,7 +105,7 @@ async function roleIn(kit: StepKit, within: Region, role: TargetRole): Promise<F
   let hovered = false;
   const ok = await poll(
     async () => {
-      if ((await boxes.count()) > 0) return true;
+      if ((await untraced(boxes, () => boxes.count())) > 0) return true;
       if (!hovered) {
         hovered = true;
         await kit.beforeChange();
@@ -117,7 +120,7 @@ async function roleIn(kit: StepKit, within: Region, role: TargetRole): Promise<F
   // "The button in <row>" names the one with no name of its own (an icon) when the row also has
   // named ones ("Mark as paid"): those are named by their text.
   if (role !== 'button') return { locator: boxes.first(), selector: `${within.selector} >> role=${role}` };
-  const nameless = await boxes.evaluateAll(namelessIndex);
+  const nameless = await untraced(boxes, () => boxes.evaluateAll(namelessIndex));
   if (nameless <= 0) return { locator: boxes.first(), selector: `${within.selector} >> role=${role}` };
   return {
     locator: boxes.nth(nameless),
