@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isRunOver } from '@argus/protocol';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
 import { PageOpener, pageToken, registerAccount, signIn, toast } from './support/app';
@@ -120,6 +120,16 @@ async function horizontalOverflow(page: Page): Promise<number> {
   });
 }
 
+/**
+ * A screenshot of one element (the case), the shell's sticky header let go for the moment, so it
+ * does not lie over the top of a case taller than the window.
+ */
+async function shootElement(page: Page, element: Locator, name: string): Promise<void> {
+  const style = await page.addStyleTag({ content: 'header.sticky { position: static !important; }' });
+  await element.screenshot({ path: `${SHOTS}/${name}.png` });
+  await style.evaluate((node) => (node as unknown as { remove: () => void }).remove());
+}
+
 async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
   await screenshot(page, name);
@@ -211,7 +221,8 @@ describe('why a case failed', () => {
     expect((await download).suggestedFilename()).toMatch(/\.har$/);
     await panel.getByRole('tab', { name: /^Network/ }).click();
     await view.scrollIntoViewIfNeeded();
-    await shoot(page, 'case-view-1440');
+    await shootElement(page, card, 'case-view-1440');
+    await shoot(page, 'run-page-1440');
     a11y.push(...(await axeFailures(page, 'case view 1440')));
 
     // Keyboard: the tabs move with the arrow keys.
@@ -224,7 +235,8 @@ describe('why a case failed', () => {
     await panel.getByRole('tab', { name: /^Network/ }).click();
     await view.scrollIntoViewIfNeeded();
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-    await shoot(page, 'case-view-390');
+    await shootElement(page, card, 'case-view-390');
+    await shoot(page, 'run-page-390');
     a11y.push(...(await axeFailures(page, 'case view 390')));
 
     // The trace opens in Argus's own viewer, which lists the case's actions.

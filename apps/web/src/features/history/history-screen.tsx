@@ -62,6 +62,7 @@ export function HistoryScreen({ projects }: HistoryScreenProps) {
       <HistoryFiltersForm filters={filters} onChange={onChange} projects={projects} engines={engines} />
       <FailureGroupsPanel
         query={{ project_id: filters.project || undefined, since: filters.from || undefined }}
+        hideWhenNone
       />
       <section
         aria-label="History"

@@ -37,15 +37,17 @@ export function CaseDiagnosticsView({ runId, result }: { runId: string; result: 
             onClick={() => setOpen((value) => !value)}
             aria-expanded={open}
             aria-controls={panelId}
-            className="group inline-flex items-center gap-1.5 rounded-lg text-left text-xs font-semibold text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
+            className="group inline-flex items-start gap-1.5 rounded-lg text-left text-xs font-semibold text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
             data-testid="toggle-case-diagnostics"
           >
             <ChevronDown
               className={cn('size-4 shrink-0 transition-transform', !open && '-rotate-90')}
               aria-hidden
             />
-            Console and network
-            <span className="font-normal text-slate-600">({counts})</span>
+            {/* One run of text, so a narrow column wraps it as a sentence. */}
+            <span>
+              Console and network <span className="font-normal text-slate-600">({counts})</span>
+            </span>
           </button>
           {open && (
             <div id={panelId} className="mt-2 grid gap-3 @3xl:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">

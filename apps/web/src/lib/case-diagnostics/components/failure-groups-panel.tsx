@@ -17,8 +17,16 @@ const RUN_LINK =
  * label, what failed, how many runs, its first and last run and the cases it touches. History and
  * Analytics show it, for the project (and days) they are filtered by.
  */
-export function FailureGroupsPanel({ query }: { query: FailureGroupFilter }) {
+export function FailureGroupsPanel({
+  query,
+  hideWhenNone = false,
+}: {
+  query: FailureGroupFilter;
+  /** Show nothing while loading or when no group is open (History's list, where the runs come first). */
+  hideWhenNone?: boolean;
+}) {
   const groups = useFailureGroups(query);
+  if (hideWhenNone && (groups.isPending || groups.data?.groups.length === 0)) return null;
   return (
     <Panel
       title="Open failure groups"
