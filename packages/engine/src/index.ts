@@ -107,6 +107,7 @@ export {
   type SessionRenewal,
   type TestOutcome,
 } from './test-runner';
+export { totpCode, totpCodesBetween } from './totp';
 export {
   fillText,
   MissingVariableError,

@@ -1,9 +1,9 @@
 import { parseStep, type Step } from '@argus/protocol';
-import { TOTP } from 'otpauth';
 import type { SessionOpener } from './browser-pool';
 import type { BrowserSession, Screenshot, StorageState } from './browser-session';
 import { AbortedError, abortableDelay, cleanError } from './errors';
 import type { SessionRenewal } from './session-renewal';
+import { totpCode } from './totp';
 import { fillText, type StepVariables } from './variables';
 import { resolveWebUrl } from './web-url';
 
@@ -222,16 +222,7 @@ export async function signInHere(
 /** The current code of a TOTP secret (base32, as sites show it for authenticator apps; an otpauth:// URI too). */
 function totp(secret: string): string {
   try {
-    if (secret.startsWith('otpauth://')) {
-      const parsed = new URL(secret);
-      return new TOTP({
-        secret: parsed.searchParams.get('secret') ?? '',
-        digits: Number(parsed.searchParams.get('digits') ?? 6),
-        period: Number(parsed.searchParams.get('period') ?? 30),
-        algorithm: parsed.searchParams.get('algorithm') ?? 'SHA1',
-      }).generate();
-    }
-    return new TOTP({ secret: secret.replace(/\s+/g, '').toUpperCase() }).generate();
+    return totpCode(secret);
   } catch {
     throw new SignInError('the TOTP secret is not a base32 secret or otpauth:// URI');
   }
