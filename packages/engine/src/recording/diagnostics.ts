@@ -8,6 +8,7 @@ import {
 } from '@argus/protocol';
 import type { BrowserContext, ConsoleMessage, Request, Response, WebError } from 'playwright-core';
 import { cleanHeaders } from './secrets';
+import { untraced } from './untraced';
 
 /** A URL or text kept in an entry is cut here (a data: URL may be megabytes). */
 const MAX_TEXT = 4_000;
@@ -138,7 +139,8 @@ export class DiagnosticsCollector {
     entry.response_headers = response.headers();
     if (entry.status === 502 && entry.response_headers['content-type']?.startsWith('text/plain')) {
       this.track(
-        response.text().then((body) => {
+        // The recorder's own read: no action of the case's trace.
+        untraced(response, () => response.text()).then((body) => {
           if (body.startsWith(PROXY_UNREACHABLE)) entry.failure = body.slice(0, 500);
         }),
       );

@@ -15,13 +15,19 @@ export async function redactTrace(zipped: Uint8Array, spellings: SecretSpelling[
   );
   const names = [...new Set(spellings.map((s) => s.name))];
   const out: AsyncZippable = {};
+  let changed = false;
   for (const [path, data] of Object.entries(files)) {
-    let bytes = replaceSpellings(Buffer.from(data.buffer, data.byteOffset, data.byteLength), spellings);
+    const read = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    let bytes = replaceSpellings(read, spellings);
     if (path === 'trace.network') bytes = rewriteLines(bytes, redactNetworkEntry);
     else if (path.endsWith('.trace') && names.length > 0) bytes = rewriteLines(bytes, maskSnapshot(names));
+    if (bytes !== read) changed = true;
     // Pictures are compressed already: stored as they are, the rest deflated.
     out[path] = [bytes, { level: isCompressedImage(bytes) ? 0 : 6 }];
   }
+  // Nothing to take out (most traces: no secret typed, no credential sent): Playwright's zip is kept as
+  // it is rather than deflated again, the costliest part of keeping a trace (docs/PERFORMANCE.md).
+  if (!changed) return Buffer.isBuffer(zipped) ? zipped : Buffer.from(zipped);
   const rezipped = await new Promise<Uint8Array>((resolve, reject) =>
     zip(out, (error, data) => (error ? reject(error) : resolve(data))),
   );

@@ -1,11 +1,20 @@
 import type { Step } from '@argus/protocol';
 import type { Page } from 'playwright-core';
 import type { SessionClipboard } from '../clipboard';
+import { AbortedError } from '../errors';
 import type { PageTracker } from '../page-tracker';
-import { performStep } from '../perform-step';
+import { performStep, type StepContext } from '../perform-step';
+import { untraced } from '../recording/untraced';
+import * as checks from '../steps/check-verbs';
+import * as pageChecks from '../steps/page-check-verbs';
+import { VERBS } from '../steps/verbs';
 import type { Navigator } from './navigate';
 import { type NavigationGuard, PageLeftError } from './navigation-guard';
 import { type OperationOptions, SETTLING_MS } from './options';
+
+/** The Verify steps about what a person sees (check-verbs.ts) and about the page as a whole (page-check-verbs.ts). */
+const LOOKS = new Set<unknown>(Object.values(checks));
+const PAGE_CHECKS = new Set<unknown>(Object.values(pageChecks));
 
 /** Performing steps of the step language in the session's page (`perform-step.ts` carries each out). */
 export class StepPerformer {
@@ -29,23 +38,37 @@ export class StepPerformer {
         timeout + SETTLING_MS,
         `Step timed out after ${timeout} ms`,
         async (signal, since) => {
-          selector = await performStep(
-            {
-              page: this.page,
-              tracker: this.tracker,
-              timeout,
-              signal,
-              beforeChange: () => this.guard.beforeChange(since),
-              navigate: (target, ms) => this.navigator.goto(target, ms, since),
-              clipboard: this.clipboard,
-            },
-            step,
-          );
+          selector = await this.carryOut(step, {
+            page: this.page,
+            tracker: this.tracker,
+            timeout,
+            signal,
+            beforeChange: () => this.guard.beforeChange(since),
+            navigate: (target, ms) => this.navigator.goto(target, ms, since),
+            clipboard: this.clipboard,
+          });
           return selector;
         },
       );
     } catch (error) {
       if (error instanceof PageLeftError) error.selector = selector;
+      throw error;
+    }
+  }
+
+  /**
+   * A Verify step only reads the page, so none of its reads enters a recorded trace (they are many: a
+   * count polled every 50 ms, axe's run; recording/untraced.ts). A failed one that looks for something
+   * looks once more, traced and at once, so the trace shows what it looked at, as the page was then.
+   */
+  private async carryOut(step: Step, ctx: StepContext): Promise<string | null> {
+    const perform = VERBS[step.verb]?.perform;
+    if (!LOOKS.has(perform) && !PAGE_CHECKS.has(perform)) return performStep(ctx, step);
+    try {
+      return await untraced(this.page, () => performStep(ctx, step));
+    } catch (error) {
+      if (LOOKS.has(perform) && !ctx.signal.aborted && !(error instanceof AbortedError))
+        await performStep({ ...ctx, timeout: 1 }, step).catch(() => {});
       throw error;
     }
   }
