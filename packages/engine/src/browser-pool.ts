@@ -249,6 +249,8 @@ export class BrowserPool {
     };
     try {
       context = await this.newContext(options.viewport, options.storageState, options.recordVideo);
+      // A case's trace starts before its page exists: cheaper than installing it into an open page.
+      await options.onContextCreated?.(context);
       const page = await context.newPage();
       if (options.signal?.aborted) throw new AbortedError();
       // A case's trace and diagnostics start before the page opens anything.

@@ -97,21 +97,31 @@ export class CaseRecorder {
 
   /** What `openSession` is given: the video's folder, and the hooks at the context's opening and closing. */
   private async sessionOptions(): Promise<
-    Pick<SessionOptions, 'recordVideo' | 'onContextOpen' | 'onContextClosing'>
+    Pick<SessionOptions, 'recordVideo' | 'onContextCreated' | 'onContextOpen' | 'onContextClosing'>
   > {
     const video = this.options.recording?.video
       ? { dir: await this.folder(), size: this.options.viewport }
       : undefined;
     return {
       ...(video ? { recordVideo: video } : {}),
+      onContextCreated: (context) => this.start(context),
       onContextOpen: (opened) => this.open(opened.context, opened.page),
       onContextClosing: (reason) => this.closing(reason),
     };
   }
 
+  /** The page is there: the recording started with its context (else, by an opener that skips that hook, now). */
   private async open(context: BrowserContext, page: Page): Promise<void> {
-    this.context = context;
+    if (!this.context) await this.start(context);
     this.page = page;
+  }
+
+  /**
+   * The context exists, its page not yet: console and network are collected, and the trace starts now, so
+   * the page is born traced (installing the tracer into an open page costs each case more; docs/PERFORMANCE.md).
+   */
+  private async start(context: BrowserContext): Promise<void> {
+    this.context = context;
     this.collector = new DiagnosticsCollector(context);
     if (this.policy === 'off' && !this.options.recording?.video) return;
     try {

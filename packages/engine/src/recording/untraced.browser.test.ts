@@ -70,8 +70,15 @@ describe('the engine’s own reads stay out of a case’s trace', () => {
 
     // Locating "Username" and "Check" counted matches, the Verify steps waited for their texts, the page
     // tracker read the page's icons, the step screenshots opened a CDP session: none of it is traced.
-    // Left: the navigation, the actions and the click's wait for the page it may have led to.
-    expect(calls(events)).toEqual(['Frame.goto', 'Frame.fill', 'Frame.click', 'Page.__waitInfo__']);
+    // Left: the page's opening (the trace starts with the context), the navigation, the actions and the
+    // click's wait for the page it may have led to.
+    expect(calls(events)).toEqual([
+      'BrowserContext.newPage',
+      'Frame.goto',
+      'Frame.fill',
+      'Frame.click',
+      'Page.__waitInfo__',
+    ]);
     for (const method of ['fill', 'click']) {
       const action = events.find((e) => e.type === 'before' && e.method === method);
       expect(events.some((e) => e.type === 'after' && e.callId === action?.callId)).toBe(true);
@@ -92,6 +99,7 @@ describe('the engine’s own reads stay out of a case’s trace', () => {
     expect(outcome.error).toMatch(/^Expected the text "Order confirmed" to be visible/);
     const events = traceEvents(outcome.recorded!.trace!);
     expect(calls(events)).toEqual([
+      'BrowserContext.newPage',
       'Frame.goto',
       'Frame.click',
       'Page.__waitInfo__',

@@ -34,8 +34,13 @@ export interface SessionOptions {
    */
   recordVideo?: { dir: string; size: { width: number; height: number } };
   /**
+   * Called once the context exists, before its page does: a case's recording (its trace, its console
+   * and network) starts here, so the page is born with it rather than having it installed.
+   */
+  onContextCreated?: (context: BrowserContext) => Promise<void>;
+  /**
    * Called once the context and its page exist, before the session is handed out or its page opens
-   * anything: a case's recording (its trace, its console and network) starts here.
+   * anything: a case's recording learns its page here (and starts, if `onContextCreated` was not called).
    */
   onContextOpen?: (opened: { context: BrowserContext; page: Page }) => Promise<void>;
   /**
