@@ -6,8 +6,11 @@
  * `on-failure` (every case traced, passing ones dropped: the default) and `always` (every trace kept,
  * to weigh them). Reported as tests per minute, the ratio to `off`, and the bytes a kept trace takes.
  * The issue's budget: `on-failure` costs at most 15 % of `off`'s throughput (docs/PERFORMANCE.md).
+ * Also the CPU seconds a case takes (this process and its browser, from /proc): on a shared machine
+ * they move far less with the load than the wall time does.
  */
 
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { BuiltinPlanner } from '@argus/ai';
 import { BrowserPool, explore, runTestCase, TargetPolicy } from '@argus/engine';
@@ -27,14 +30,42 @@ const cases: TestCase[] = (await new BuiltinPlanner().generate({ url: base, page
   TestCaseSchema.parse(c),
 );
 
+/** CPU seconds (user + system, reaped children included) of this process and every process under it. */
+function treeCpuSeconds(): number {
+  const stats = new Map<number, string[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      stats.set(Number(name), stat.slice(stat.lastIndexOf(')') + 2).split(' '));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const children = new Map<number, number[]>();
+  for (const [pid, fields] of stats)
+    children.set(Number(fields[1]), [...(children.get(Number(fields[1])) ?? []), pid]);
+  let ticks = 0;
+  const todo = [process.pid];
+  for (let pid = todo.pop(); pid !== undefined; pid = todo.pop()) {
+    const f = stats.get(pid);
+    // utime, stime, cutime, cstime (fields 14 to 17 of /proc/<pid>/stat), in USER_HZ (100 a second).
+    if (f) ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    todo.push(...(children.get(pid) ?? []));
+  }
+  return ticks / 100;
+}
+
 interface Round {
   seconds: number;
+  cpuSeconds: number;
   failed: number;
   traceBytes: number[];
 }
 
 async function runSuite(trace: TracePolicy): Promise<Round> {
   const started = performance.now();
+  const cpuBefore = treeCpuSeconds();
   const traceBytes: number[] = [];
   let failed = 0;
   let next = 0;
@@ -50,7 +81,12 @@ async function runSuite(trace: TracePolicy): Promise<Round> {
       }
     }),
   );
-  return { seconds: (performance.now() - started) / 1000, failed, traceBytes };
+  return {
+    seconds: (performance.now() - started) / 1000,
+    cpuSeconds: treeCpuSeconds() - cpuBefore,
+    failed,
+    traceBytes,
+  };
 }
 
 const policies: TracePolicy[] = ['off', 'on-failure', 'always'];
@@ -68,7 +104,7 @@ await site.close();
 
 const perMinute = (p: TracePolicy) => median(rounds[p].map((r) => (cases.length / r.seconds) * 60));
 const baseline = perMinute('off');
-const kept = rounds.always.flatMap((r) => r.traceBytes);
+const cpuPerCase = (p: TracePolicy) => median(rounds[p].map((r) => r.cpuSeconds / cases.length));
 const cpu = cpus();
 console.log(`\nTracing benchmark (${ROUNDS} rounds, medians; ${new Date().toISOString()})`);
 console.log(
@@ -76,21 +112,27 @@ console.log(
     `1-min load average ${loadBefore.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end; ` +
     `${cases.length} generated cases of the fixture site at parallelism ${PARALLELISM}\n`,
 );
-console.log('| trace policy | tests/min | vs off | cases failed | traces kept |\n|---|---|---|---|---|');
+console.log(
+  '| trace policy | tests/min | vs off | CPU s per case | vs off | cases failed | traces kept |\n|---|---|---|---|---|---|---|',
+);
 for (const policy of policies) {
   const rate = perMinute(policy);
   const failed = rounds[policy].reduce((sum, r) => sum + r.failed, 0);
   const traces = rounds[policy].reduce((sum, r) => sum + r.traceBytes.length, 0);
+  const cpuCase = cpuPerCase(policy);
   console.log(
-    `| ${policy} | ${rate.toFixed(0)} | ${(rate / baseline).toFixed(2)}× | ${failed} | ${traces} |`,
+    `| ${policy} | ${rate.toFixed(0)} | ${(rate / baseline).toFixed(2)}× | ${cpuCase.toFixed(2)} | ` +
+      `${(cpuCase / cpuPerCase('off')).toFixed(2)}× | ${failed} | ${traces} |`,
   );
 }
 const kib = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
-if (kept.length > 0) {
-  const sorted = [...kept].sort((a, b) => a - b);
+for (const policy of ['always', 'on-failure'] as const) {
+  const sorted = rounds[policy].flatMap((r) => r.traceBytes).sort((a, b) => a - b);
+  if (sorted.length === 0) continue;
   console.log(
-    `\nKept trace per case (always): median ${kib(median(sorted))}, smallest ${kib(sorted[0])}, ` +
-      `largest ${kib(sorted[sorted.length - 1])} over ${kept.length} traces`,
+    `${policy === 'always' ? '\n' : ''}Kept trace per case (${policy}${policy === 'always' ? '' : ': the failed cases'}): ` +
+      `median ${kib(median(sorted))}, smallest ${kib(sorted[0])}, largest ${kib(sorted[sorted.length - 1])} ` +
+      `over ${sorted.length} traces`,
   );
 }
 console.log(
