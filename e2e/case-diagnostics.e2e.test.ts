@@ -318,4 +318,40 @@ describe('why a case failed', () => {
     await shoot(page, 'automation-why-1440');
     expect(await axeFailures(page, 'automation why')).toEqual([]);
   }, 180_000);
+
+  it('takes a page-health finding to the request it names in the Network tab', async () => {
+    expect(projectId).not.toBe('');
+    const page = await pages.open();
+    await signIn(page, server.url, username);
+    await page.goto(`${server.url}/automation`);
+    await page.locator('[data-testid="automation-connection"][data-status="connected"]').waitFor();
+    const config = page.getByTestId('config-panel');
+    await config.getByLabel('Project').selectOption({ label: `${PROJECT} (Web)` });
+    await page.getByTestId('project-target-note').waitFor();
+    const name = 'Placing an order makes no failed request';
+    await page.getByRole('button', { name: 'Add custom test' }).click();
+    const custom = page.getByRole('form', { name: 'Custom test' });
+    await custom.getByLabel('Test name').fill(name);
+    await custom
+      .getByLabel('Steps, one per line')
+      .fill(['Navigate to /', 'Click "Place order"', 'Verify page has no failed requests'].join('\n'));
+    await custom.getByRole('button', { name: 'Add test' }).click();
+    await page.getByRole('button', { name: `Run ${name}` }).click();
+    await page
+      .locator('[data-testid="automation-status"][data-state="completed"]')
+      .waitFor({ timeout: 120_000 });
+    const failed = page
+      .getByTestId('why-cases-failed')
+      .locator('[data-testid="failed-case"]')
+      .filter({ hasText: name });
+    await failed.getByTestId('toggle-case-diagnostics').click();
+    await failed.getByTestId('show-finding').click();
+    const panel = failed.getByTestId('case-diagnostics-panel');
+    expect(await panel.getByRole('tab', { name: /Network/ }).getAttribute('aria-selected')).toBe('true');
+    expect(await panel.getByLabel('Failed requests only').isChecked()).toBe(true);
+    const named = panel.locator('[data-named="true"]');
+    await named.first().waitFor();
+    expect(await named.first().textContent()).toContain('/api/orders');
+    expect(await named.first().evaluate((node) => node === document.activeElement)).toBe(true);
+  }, 180_000);
 });

@@ -6,7 +6,7 @@ import { caseSteps } from '../model/case-steps';
 import { diagnosticsSummaryText } from '../model/summary';
 import { CaseArtifacts } from './case-artifacts';
 import { CaseStepsList } from './case-steps-list';
-import { DiagnosticsPanel } from './diagnostics-panel';
+import { DiagnosticsPanel, type FindingFocus } from './diagnostics-panel';
 import { FailureLabel } from './failure-badge';
 import { SeenLine } from './seen-line';
 
@@ -22,6 +22,7 @@ export type DiagnosedResult = Pick<
  */
 export function CaseDiagnosticsView({ runId, result }: { runId: string; result: DiagnosedResult }) {
   const [open, setOpen] = useState(false);
+  const [focus, setFocus] = useState<FindingFocus | null>(null);
   const panelId = useId();
   const steps = useMemo(() => caseSteps(result.steps), [result.steps]);
   const counts = diagnosticsSummaryText(result.diagnostics);
@@ -51,8 +52,14 @@ export function CaseDiagnosticsView({ runId, result }: { runId: string; result: 
           </button>
           {open && (
             <div id={panelId} className="mt-2 grid gap-3 @3xl:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-              <CaseStepsList steps={steps} failingStep={result.failure?.step_index ?? null} />
-              <DiagnosticsPanel runId={runId} result={result} steps={steps} />
+              <CaseStepsList
+                steps={steps}
+                failingStep={result.failure?.step_index ?? null}
+                onShowFinding={(step, tab) =>
+                  setFocus((last) => ({ tab, error: step.error ?? '', asked: (last?.asked ?? 0) + 1 }))
+                }
+              />
+              <DiagnosticsPanel runId={runId} result={result} steps={steps} focus={focus} />
             </div>
           )}
         </div>

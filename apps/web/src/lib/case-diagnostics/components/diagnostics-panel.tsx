@@ -1,6 +1,6 @@
 import type { StoredTestResult } from '@argus/protocol';
 import { FileDown } from 'lucide-react';
-import { type KeyboardEvent, useId, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { SmallButton } from '../../../components/small-button';
 import { Spinner } from '../../../components/spinner';
@@ -9,11 +9,19 @@ import { cn } from '../../cn';
 import { useDownloadHar } from '../api/download-har';
 import { useCaseDiagnostics } from '../api/get-case-diagnostics';
 import { artifactFileName } from '../model/artifacts';
-import type { CaseStep } from '../model/case-steps';
+import { type CaseStep, type FindingTab, namedByFinding } from '../model/case-steps';
 import { consoleGroups, type EntryFilters, NO_FILTERS, networkGroups } from '../model/entries';
 import { ConsoleGroups, NetworkGroups } from './entry-groups';
 
-type Tab = 'console' | 'network';
+type Tab = FindingTab;
+
+/** A page-health finding whose entries were asked for (`asked` counts the asks: the same one again scrolls again). */
+export interface FindingFocus {
+  tab: FindingTab;
+  /** The step's error, which quotes the entries it found. */
+  error: string;
+  asked: number;
+}
 const TABS: { value: Tab; label: string }[] = [
   { value: 'console', label: 'Console' },
   { value: 'network', label: 'Network' },
@@ -50,10 +58,13 @@ export function DiagnosticsPanel({
   runId,
   result,
   steps,
+  focus = null,
 }: {
   runId: string;
   result: Pick<StoredTestResult, 'id' | 'test_case_name' | 'failure'>;
   steps: readonly CaseStep[];
+  /** A finding's entries to show: its tab, its filter on, the first one it names in view. */
+  focus?: FindingFocus | null;
 }) {
   const query = useCaseDiagnostics(runId, result.id, true);
   const har = useDownloadHar();
@@ -74,6 +85,23 @@ export function DiagnosticsPanel({
     [data, steps, failingStep, filters],
   );
 
+  const panelRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!focus) return;
+    setTab(focus.tab);
+    setFilters((f) => (focus.tab === 'console' ? { ...f, errorsOnly: true } : { ...f, failedOnly: true }));
+  }, [focus]);
+  // Once the entries are drawn, the first the finding names is brought into view and focused.
+  useEffect(() => {
+    if (!focus || !groups || tab !== focus.tab) return;
+    const named = panelRef.current?.querySelector<HTMLElement>('[data-named="true"]');
+    named?.scrollIntoView({ block: 'nearest' });
+    named?.focus({ preventScroll: true });
+  }, [focus, groups, tab]);
+  const named = focus
+    ? (entry: { text: string } | { url: string }) => namedByFinding(focus.error, entry)
+    : undefined;
+
   // Arrow keys move between the tabs (one tab stop for the list, as WAI-ARIA's tabs pattern has it).
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
@@ -93,7 +121,11 @@ export function DiagnosticsPanel({
     );
 
   return (
-    <div className="min-w-0 rounded-xl border border-slate-200 bg-white" data-testid="case-diagnostics-panel">
+    <div
+      ref={panelRef}
+      className="min-w-0 rounded-xl border border-slate-200 bg-white"
+      data-testid="case-diagnostics-panel"
+    >
       <div className="flex flex-wrap items-center gap-2 border-b border-slate-100 px-3 py-2">
         <div role="tablist" aria-label="Console and network" className="flex gap-1" onKeyDown={onKeyDown}>
           {TABS.map((option) => {
@@ -161,9 +193,9 @@ export function DiagnosticsPanel({
             <Spinner className="size-5" label="Loading the console and network" />
           </div>
         ) : tab === 'console' ? (
-          <ConsoleGroups groups={groups.console} />
+          <ConsoleGroups groups={groups.console} named={named} />
         ) : (
-          <NetworkGroups groups={groups.network} />
+          <NetworkGroups groups={groups.network} named={named} />
         )}
         {data?.truncated && (
           <p className="text-xs text-slate-600">

@@ -60,7 +60,20 @@ const LEVEL_TEXT: Record<ConsoleEntry['level'], string> = {
   pageerror: 'page error',
 };
 
-export function ConsoleGroups({ groups }: { groups: readonly StepEntries<ConsoleEntry>[] }) {
+/** Marks an entry a page-health finding names (ringed, focusable, `data-named`). */
+type Named = (entry: { text: string } | { url: string }) => boolean;
+
+function namedProps(isNamed: boolean) {
+  return isNamed ? { 'data-named': 'true', tabIndex: -1 } : {};
+}
+
+export function ConsoleGroups({
+  groups,
+  named,
+}: {
+  groups: readonly StepEntries<ConsoleEntry>[];
+  named?: Named;
+}) {
   return (
     <Groups
       groups={groups}
@@ -68,12 +81,18 @@ export function ConsoleGroups({ groups }: { groups: readonly StepEntries<Console
       empty="No console messages match."
       render={(entry, index) => {
         const error = isConsoleError(entry);
+        const isNamed = named?.(entry) ?? false;
         return (
           <li
             key={index}
-            className={cn('px-2.5 py-1.5 text-xs', error && 'bg-red-50/60')}
+            className={cn(
+              'px-2.5 py-1.5 text-xs',
+              error && 'bg-red-50/60',
+              isNamed && 'ring-2 ring-inset ring-indigo-500 focus-visible:outline-none',
+            )}
             data-testid="console-entry"
             data-level={entry.level}
+            {...namedProps(isNamed)}
           >
             <span
               className={cn(
@@ -94,7 +113,13 @@ export function ConsoleGroups({ groups }: { groups: readonly StepEntries<Console
   );
 }
 
-export function NetworkGroups({ groups }: { groups: readonly StepEntries<NetworkEntry>[] }) {
+export function NetworkGroups({
+  groups,
+  named,
+}: {
+  groups: readonly StepEntries<NetworkEntry>[];
+  named?: Named;
+}) {
   return (
     <Groups
       groups={groups}
@@ -102,13 +127,16 @@ export function NetworkGroups({ groups }: { groups: readonly StepEntries<Network
       empty="No requests match."
       render={(entry, index) => {
         const failed = isFailedRequest(entry);
+        const isNamed = named?.(entry) ?? false;
         return (
           <li
             key={index}
             className={cn(
               'flex flex-wrap items-baseline gap-x-2 px-2.5 py-1.5 text-xs',
               failed && 'bg-red-50/60',
+              isNamed && 'ring-2 ring-inset ring-indigo-500 focus-visible:outline-none',
             )}
+            {...namedProps(isNamed)}
             data-testid="network-entry"
             data-status={entry.status ?? 'none'}
             data-failed={failed ? 'true' : undefined}

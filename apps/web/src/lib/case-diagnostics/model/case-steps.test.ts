@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { caseSteps, stepHeading } from './case-steps';
+import { caseSteps, findingTab, namedByFinding, stepHeading } from './case-steps';
 
 const update = (step: Record<string, unknown>) => ({
   action: 'click',
@@ -36,5 +36,22 @@ describe('stepHeading', () => {
   });
   it('names what came before any step', () => {
     expect(stepHeading(null, steps)).toBe('Before the first step');
+  });
+});
+
+describe('a page-health finding and its entries', () => {
+  it('sends a console check to the console and a failed-request check to the network, nothing else', () => {
+    expect(findingTab('Console error on http://shop.test/: TypeError: x is undefined')).toBe('console');
+    expect(findingTab('Failed request: GET http://shop.test/api/cart answered 500')).toBe('network');
+    expect(findingTab('Expected the text "Done" to be visible')).toBeNull();
+    expect(findingTab(null)).toBeNull();
+  });
+
+  it('names the entries the error quotes: the console text, the request URL', () => {
+    const error = 'Failed request: GET http://shop.test/api/cart answered 500';
+    expect(namedByFinding(error, { url: 'http://shop.test/api/cart' })).toBe(true);
+    expect(namedByFinding(error, { url: 'http://shop.test/api/user' })).toBe(false);
+    expect(namedByFinding('Console error on http://a/: boom', { text: 'boom' })).toBe(true);
+    expect(namedByFinding('Console error on http://a/: boom', { text: '' })).toBe(false);
   });
 });

@@ -43,3 +43,27 @@ export function stepHeading(index: number | null, steps: readonly CaseStep[]): s
   const step = steps.find((s) => s.index === index);
   return step ? `Step ${index + 1}: ${step.line}` : `Step ${index + 1}`;
 }
+
+/** Where a page-health finding's entries are: a console check's, or a failed-request check's. */
+export type FindingTab = 'console' | 'network';
+
+/**
+ * The tab holding the entries a step's page-health finding reports, from the words the engine's checks
+ * fail with (packages/engine/src/steps/page-check-verbs.ts): 'Console error on <page>: <message>' and
+ * 'Failed request: <message>'; null for any other error.
+ */
+export function findingTab(error: string | null): FindingTab | null {
+  if (!error) return null;
+  if (/(^|\n)Console error on /.test(error)) return 'console';
+  if (/(^|\n)Failed request: /.test(error)) return 'network';
+  return null;
+}
+
+/**
+ * Whether an entry is one a finding names: the console message, or the request's URL, appears in the
+ * step's error (which quotes them as the page tracker saw them).
+ */
+export function namedByFinding(error: string, entry: { text: string } | { url: string }): boolean {
+  const quoted = 'text' in entry ? entry.text : entry.url;
+  return quoted.trim().length > 0 && error.includes(quoted.trim());
+}
