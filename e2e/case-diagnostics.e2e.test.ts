@@ -332,9 +332,15 @@ describe('why a case failed', () => {
     await page.getByRole('button', { name: 'Add custom test' }).click();
     const custom = page.getByRole('form', { name: 'Custom test' });
     await custom.getByLabel('Test name').fill(name);
-    await custom
-      .getByLabel('Steps, one per line')
-      .fill(['Navigate to /', 'Click "Place order"', 'Verify page has no failed requests'].join('\n'));
+    await custom.getByLabel('Steps, one per line').fill(
+      [
+        'Navigate to /',
+        'Click "Place order"',
+        // The shop sends its order a moment after the click: the check looks once it has answered.
+        'Verify text "Order failed" is visible',
+        'Verify page has no failed requests',
+      ].join('\n'),
+    );
     await custom.getByRole('button', { name: 'Add test' }).click();
     await page.getByRole('button', { name: `Run ${name}` }).click();
     await page
