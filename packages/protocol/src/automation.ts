@@ -1,11 +1,5 @@
 import { z } from 'zod';
-import {
-  HttpUrlOrEmptySchema,
-  HttpUrlSchema,
-  JsonObjectSchema,
-  SessionIdSchema,
-  TimestampSchema,
-} from './common';
+import { HttpUrlOrEmptySchema, HttpUrlSchema, SessionIdSchema, TimestampSchema } from './common';
 import {
   CaseArtifactSchema,
   CaseFailureSchema,
@@ -87,27 +81,6 @@ export const StepUpdateSchema = z.object({
   usage: ModelUsageSchema.optional(),
 });
 export type StepUpdate = z.infer<typeof StepUpdateSchema>;
-
-/** A stored screenshot as the server describes it; `url` is a short-lived link signed for this one image. */
-export const ScreenshotRefSchema = z.object({
-  id: z.string(),
-  url: z.string(),
-  test_run_id: z.string().nullable(),
-  test_case_name: z.string(),
-  step_name: z.string().nullable(),
-  step_index: z.number().int(),
-  width: z.number().int().nullable(),
-  height: z.number().int().nullable(),
-  created_at: z.string(),
-});
-export type ScreenshotRef = z.infer<typeof ScreenshotRefSchema>;
-/** `GET /api/screenshots/test-run/{id}` and `…/test-case/{id}/{name}`: a run's screenshots, links freshly signed. */
-export const ScreenshotListSchema = z.array(ScreenshotRefSchema);
-/** `GET /api/screenshots/test-case/{id}/{name}`: the run and the test case's name. */
-export const TestCaseScreenshotsParamsSchema = z.object({
-  id: z.string().max(100),
-  name: z.string().max(500),
-});
 
 export const TestResultStatusSchema = z.enum(['passed', 'failed', 'running', 'pending']);
 export type TestResultStatus = z.infer<typeof TestResultStatusSchema>;
@@ -250,19 +223,6 @@ export const TestResultRecordSchema = z.object({
   logs: z.array(z.unknown()).optional(),
 });
 export type TestResultRecord = z.infer<typeof TestResultRecordSchema>;
-
-/** A screenshot record (docs/PRODUCT.md#screenshots). */
-export const ScreenshotRecordSchema = z.object({
-  test_run_id: z.string().max(100),
-  test_case_name: z.string().max(500),
-  step_name: z.string().max(1000).optional(),
-  step_index: z.number().int().nonnegative().default(0),
-  image_data: z.string(),
-  width: z.number().int().nonnegative().optional(),
-  height: z.number().int().nonnegative().optional(),
-  metadata: JsonObjectSchema.optional(),
-});
-export type ScreenshotRecord = z.infer<typeof ScreenshotRecordSchema>;
 
 // ---- socket payloads: the `data` of automation's messages (ws.ts wraps them in the envelope) ----------
 

@@ -16,6 +16,7 @@ export * from './password-steps';
 export * from './permissions';
 export * from './projects';
 export * from './schedules';
+export * from './screenshots';
 export * from './sessions';
 export * from './settings';
 export * from './step-language';
