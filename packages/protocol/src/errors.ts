@@ -91,6 +91,14 @@ export const ERRORS = {
   ENVIRONMENT_NOT_FOUND: { status: 404, detail: 'Environment not found' },
   VARIABLE_NOT_FOUND: { status: 404, detail: 'Variable not found' },
   SUITE_NOT_FOUND: { status: 404, detail: 'Saved suite not found' },
+  /** A repair or a suite comparison that does not exist or is another organization's (docs/REPAIRS.md). */
+  REPAIR_NOT_FOUND: { status: 404, detail: 'Repair not found' },
+  COMPARISON_NOT_FOUND: { status: 404, detail: 'Suite comparison not found' },
+  /**
+   * A repair that cannot be approved or rejected as asked: already decided, superseded, a `bug`, or a
+   * `weakens` proposal not named in `accept_weakening` (the text says which).
+   */
+  REPAIR_CONFLICT: { status: 409, detail: 'This repair cannot be decided now' },
   /** A project's schedule or webhook that does not exist or is another user's (docs/SCHEDULES.md). */
   SCHEDULE_NOT_FOUND: { status: 404, detail: 'Schedule not found' },
   WEBHOOK_NOT_FOUND: { status: 404, detail: 'Webhook not found' },

@@ -15,6 +15,7 @@ export * from './organizations';
 export * from './password-steps';
 export * from './permissions';
 export * from './projects';
+export * from './repairs';
 export * from './schedules';
 export * from './screenshots';
 export * from './sessions';
