@@ -71,6 +71,13 @@ export {
 } from './policy-proxy';
 export { isCredentialHeader, secretSpellings } from './recording/secrets';
 export { redactTrace } from './recording/trace-redaction';
+export type {
+  RepairCaseRunner,
+  RepairOptions,
+  RepairOutcome,
+  RepairProposer,
+  RepairRequest,
+} from './repair/repair-types';
 export {
   onSignInPage,
   SignedInSessions,

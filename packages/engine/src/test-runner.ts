@@ -98,6 +98,11 @@ export interface RunTestOptions {
    * codes): replaced by `{{NAME}}`.
    */
   extraSecrets?: () => Record<string, string>;
+  /**
+   * Called once the case is over, its session still open (the page as its last step left it), before
+   * the browser closes: a repair explores the page there (docs/REPAIRS.md). Its errors are ignored.
+   */
+  atEnd?: (session: BrowserSession, outcome: TestOutcome) => Promise<void>;
 }
 
 /** The engine named on step-language steps. */
@@ -369,6 +374,9 @@ export async function runTestCase(
   } finally {
     // The trace is stopped (kept or dropped) while the context is open, the video read once it closed;
     // what they leave is added to the outcome the case answers (`ended`, returned above).
+    if (session && ended && options.atEnd && !session.closed) {
+      await options.atEnd(session, ended).catch(() => undefined);
+    }
     if (session) await recorder.beforeClose(ended?.status !== 'passed');
     await session?.close();
     if (ended) {
