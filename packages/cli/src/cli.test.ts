@@ -25,6 +25,7 @@ const passed: RunCaseResult = {
   failure: null,
   trace_url: null,
   trace_bytes: null,
+  repair: null,
   steps: [],
 };
 const failed: RunCaseResult = {
@@ -56,6 +57,7 @@ function report(status: RunReport['status'], results: RunCaseResult[]): RunRepor
     flaky_tests: results.filter((r) => r.status === 'flaky').length,
     results,
     not_run: [],
+    repairs: null,
   };
 }
 

@@ -29,6 +29,7 @@ const base: RunCaseResult = {
   failure: null,
   trace_url: null,
   trace_bytes: null,
+  repair: null,
   steps: [],
 };
 const traced = (path: string) => ({ trace_url: `${url}${path}?owner=o&expires=9&sig=s`, trace_bytes: 10 });
@@ -62,6 +63,7 @@ function runReport(): RunReport {
     flaky_tests: 1,
     results,
     not_run: [],
+    repairs: null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TestRunStatusSchema } from './automation';
 import { CaseFailureSchema } from './diagnostics';
+import { RepairStatusSchema, RepairVerdictSchema, RunRepairSummarySchema } from './repairs';
 
 /**
  * Argus in a delivery pipeline (docs/CI.md): personal API tokens, the run API a CI job drives
@@ -75,6 +76,22 @@ export const RunCaseResultSchema = z.object({
   /** Signed, expiring link to its trace (`…/trace.zip`), when one was kept; null otherwise. */
   trace_url: z.string().nullable().default(null),
   trace_bytes: z.number().int().nullable().default(null),
+  /**
+   * Its repair verdict when it failed in a saved suite's run (docs/REPAIRS.md): a repair proposed
+   * (`repair`, `weakens`) with the page to review it on, or `bug`; null when none was made.
+   */
+  repair: z
+    .object({
+      id: z.string(),
+      verdict: RepairVerdictSchema,
+      status: RepairStatusSchema,
+      /** One sentence: what the repair changes, or why it is a bug. */
+      summary: z.string(),
+      /** The review page, absolute (the server's PUBLIC_URL) or relative when none is set. */
+      review_url: z.string(),
+    })
+    .nullable()
+    .default(null),
   /** The steps as the runner reported them: what each did, its status and error. */
   steps: z.array(
     z.object({
@@ -120,6 +137,8 @@ export const RunReportSchema = z.object({
   results: z.array(RunCaseResultSchema),
   /** Cases of the run with no result (not reached when it was stopped or failed), by name. */
   not_run: z.array(z.string()),
+  /** Its repairs (docs/REPAIRS.md): null for a run that is not a saved suite's, or while it runs. */
+  repairs: RunRepairSummarySchema.nullable().default(null),
 });
 export type RunReport = z.infer<typeof RunReportSchema>;
 

@@ -40,6 +40,7 @@ export function runReport(
     flaky_tests: run.flaky_tests,
     results: finished,
     not_run: planned.filter((name) => !names.has(name)),
+    repairs: null,
   };
 }
 
@@ -58,6 +59,7 @@ export function caseResult(row: TestResultRow, trace?: { url: string; bytes: num
     failure: caseFailureOf(row),
     trace_url: trace?.url ?? null,
     trace_bytes: trace?.bytes ?? null,
+    repair: null,
     steps: (row.steps as Record<string, unknown>[]).map((step, index) => ({
       step_number: typeof step.step_number === 'number' ? step.step_number : index + 1,
       description: String(step.description ?? step.action ?? ''),
