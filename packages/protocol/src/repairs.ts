@@ -162,7 +162,7 @@ export const RunRepairSummarySchema = z.object({
   proposed: z.number().int().min(0),
   /** Failures labelled a bug (no repair). */
   bugs: z.number().int().min(0),
-  /** The page to review them on, relative to the server (`/runs/{id}?tab=repairs`). */
+  /** The page to review them on, relative to the server: the run page's repairs (`/history/runs/{id}?tab=repairs`, runPagePath of apps/web/src/lib/run-links.ts). */
   review_path: z.string(),
 });
 export type RunRepairSummary = z.infer<typeof RunRepairSummarySchema>;
