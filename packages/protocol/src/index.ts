@@ -20,6 +20,7 @@ export * from './schedules';
 export * from './screenshots';
 export * from './sessions';
 export * from './settings';
+export * from './step-diff';
 export * from './step-language';
 export * from './suite-check';
 export * from './system';
