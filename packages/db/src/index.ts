@@ -24,6 +24,14 @@ export {
   type NewCaseArtifact,
 } from './case-artifacts';
 export {
+  type CaseRepairRow,
+  type CaseRepairsRepository,
+  caseRepairsRepository,
+  type LastPassingRow,
+  MAX_SUITE_REPAIRS,
+  type NewCaseRepair,
+} from './case-repairs';
+export {
   type ConversationsRepository,
   conversationsRepository,
   type NewConversation,
@@ -185,6 +193,7 @@ import { analyticsRepository } from './analytics';
 import { apiTokensRepository } from './api-tokens';
 import { auditLogRepository } from './audit-log';
 import { caseArtifactsRepository } from './case-artifacts';
+import { caseRepairsRepository } from './case-repairs';
 import { conversationsRepository } from './conversations';
 import type { Database } from './database';
 import { demoRequestsRepository } from './demo-requests';
@@ -216,6 +225,7 @@ export function repositories(db: Database) {
     testRuns: testRunsRepository(db.orm),
     failureGroups: failureGroupsRepository(db.orm),
     caseArtifacts: caseArtifactsRepository(db.orm),
+    caseRepairs: caseRepairsRepository(db.orm),
     userSettings: userSettingsRepository(db.orm),
     modelUsage: modelUsageRepository(db.orm),
     stepCache: stepCacheRepository(db.orm),

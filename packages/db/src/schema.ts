@@ -7,6 +7,7 @@ export * from './tables/comparisons';
 export * from './tables/conversations';
 export * from './tables/organizations';
 export * from './tables/projects';
+export * from './tables/repairs';
 export * from './tables/runs';
 export * from './tables/schedules';
 export * from './tables/sso';
