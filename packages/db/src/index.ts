@@ -162,6 +162,12 @@ export { type NewSession, type SessionFilter, type SessionsRepository, sessionsR
 export { type NewSsoFlow, type SsoRepository, type SsoSubject, ssoRepository } from './sso';
 export { type StepCacheEntry, type StepCacheRepository, stepCacheRepository } from './step-cache';
 export {
+  type NewSuiteComparison,
+  type SuiteComparisonRow,
+  type SuiteComparisonsRepository,
+  suiteComparisonsRepository,
+} from './suite-comparisons';
+export {
   type NewScreenshot,
   type NewTestResult,
   type NewTestRun,

@@ -11,5 +11,6 @@ export * from './tables/repairs';
 export * from './tables/runs';
 export * from './tables/schedules';
 export * from './tables/sso';
+export * from './tables/suite-comparisons';
 // Not ownerId, a column shape: the schema's exports are its tables and row types.
 export { type UserRow, users } from './tables/users';
