@@ -71,6 +71,7 @@ export {
 } from './policy-proxy';
 export { isCredentialHeader, secretSpellings } from './recording/secrets';
 export { redactTrace } from './recording/trace-redaction';
+export { assertionWeakenings } from './repair/assertion-strength';
 export type {
   RepairCaseRunner,
   RepairOptions,
