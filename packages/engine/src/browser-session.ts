@@ -108,6 +108,15 @@ export class BrowserSession {
     this.lifecycle.start();
   }
 
+  /**
+   * The Playwright page, for the engine's own readers that look without acting (a repair finds a
+   * step's target and its look-alikes with `locate`: repair/). Acting goes through `perform`, which
+   * waits for screenshots in flight and guards navigation.
+   */
+  get playwrightPage(): Page {
+    return this.page;
+  }
+
   /** The page's URL now. */
   get url(): string {
     return this.page.url();

@@ -72,6 +72,7 @@ export {
 export { isCredentialHeader, secretSpellings } from './recording/secrets';
 export { redactTrace } from './recording/trace-redaction';
 export { assertionWeakenings } from './repair/assertion-strength';
+export { proposeRepair } from './repair/propose-repair';
 export type {
   RepairCaseRunner,
   RepairOptions,

@@ -1,0 +1,171 @@
+import { type TargetRole, TargetRoleSchema } from '@argus/protocol';
+import { nameSimilarity } from './names';
+import type { PageControl, PageTexts } from './page-controls';
+import type { RepairTarget, TargetWant } from './repairable';
+
+/**
+ * The elements a person would take for the failed step's target, on the page as the case's earlier
+ * steps leave it, best first. Only the same kind of element (a clickable for a click, a field for a
+ * fill, a checkbox for a check; the same role when the step names one), never a control another step
+ * of the case already uses, and inside the step's region when it names one still there. Scored by:
+ * - the closest accessible name (whole words, stems, spelling): `nameSimilarity`;
+ * - the same container as the case's neighbouring steps' elements (the button in the form whose field
+ *   was just filled, the control in the item the step before ticked): a rename with no word in common
+ *   is found by structure alone;
+ * - the same role as the element the step matched when the case last passed.
+ * A check (and an action no later check of the case proves the effect of) is only ever replaced by an
+ * element of a related name: presence alone proves nothing, and a structural guess there could heal a
+ * bug away. Texts, titles and URLs are replaced only by a close, number-free text.
+ */
+
+export interface Candidate {
+  /** The control's marker (null for a text). */
+  id: number | null;
+  name: string;
+  /** The role to write in the step (a step-language role), or null to name it alone. */
+  role: TargetRole | null;
+  /** Its role as read, for the evidence sentence. */
+  readRole: string;
+  score: number;
+  signals: string[];
+  /** 'in the same form', 'in the same item'…, or ''. */
+  where: string;
+}
+
+export interface CandidateContext {
+  failedIndex: number;
+  /** The case's step count (neighbours beyond it do not exist). */
+  stepCount: number;
+  /** The role the step's element had when the case last passed, if known. */
+  lastRole: string | null;
+  /** Whether the failed step is a check, or no check follows it: then a related name is required. */
+  nameRequired: boolean;
+}
+
+/** A candidate scoring this much is worth proving. */
+export const GOOD_SCORE = 0.45;
+/** A name this close counts as related (`nameRequired`). */
+const RELATED_NAME = 0.5;
+const CLOSE_TEXT = 0.6;
+
+const ROLES_BY_WANT: Record<TargetWant, string[] | null> = {
+  clickable: [
+    'button',
+    'link',
+    'tab',
+    'menuitem',
+    'menuitemcheckbox',
+    'menuitemradio',
+    'option',
+    'summary',
+    'switch',
+  ],
+  field: ['textbox', 'searchbox', 'spinbutton', 'combobox'],
+  select: ['combobox', 'listbox'],
+  check: ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'],
+  element: null,
+  text: [],
+  title: [],
+  url: [],
+};
+
+export function findCandidates(
+  target: RepairTarget,
+  page: PageTexts,
+  context: CandidateContext,
+): Candidate[] {
+  if (target.want === 'text' || target.want === 'title' || target.want === 'url')
+    return textCandidates(target, page);
+  const roles = ROLES_BY_WANT[target.want];
+  const list: Candidate[] = [];
+  for (const control of page.controls) {
+    if (control.disabled || control.refs.length > 0 || !control.name) continue;
+    if (target.role ? control.role !== target.role : roles && !roles.includes(control.role)) continue;
+    if (target.want === 'element' && !target.role && control.role === 'heading') continue;
+    if (target.region && page.region && !control.inRegion) continue;
+    const scored = score(control, target, context);
+    if (scored) list.push(scored);
+  }
+  return list.sort((a, b) => b.score - a.score);
+}
+
+function score(control: PageControl, target: RepairTarget, context: CandidateContext): Candidate | null {
+  const signals: string[] = [];
+  const similarity = nameSimilarity(target.name, control.name);
+  if (context.nameRequired && similarity < RELATED_NAME) return null;
+  let total = 0.6 * similarity;
+  if (similarity >= 0.99) signals.push('same name');
+  else if (similarity > 0) signals.push(`close name ("${target.name}" → "${control.name}")`);
+  if (target.role) signals.push(`same role (${control.role})`);
+  const near = closest(control, context);
+  let where = '';
+  if (near) {
+    total += near.tight ? 0.45 : 0.2;
+    if (near.hops <= 3) total += 0.05;
+    where = `in the same ${near.container}`;
+    signals.push(`same region (${near.container} of step ${near.step + 1})`);
+  }
+  if (context.lastRole && context.lastRole === control.role) {
+    total += 0.1;
+    signals.push(`same place as the last passing run (${control.role})`);
+  }
+  // A form's submit button is its main action: of two buttons beside a field, the likelier one.
+  if (target.want === 'clickable' && control.type === 'submit') total += 0.05;
+  if (total < GOOD_SCORE) return null;
+  const role = TargetRoleSchema.safeParse(control.role);
+  return {
+    id: control.id,
+    name: control.name,
+    role: role.success ? role.data : null,
+    readRole: control.role,
+    score: total,
+    signals,
+    where,
+  };
+}
+
+/** The neighbouring step whose element shares the tightest container with the control, if any. */
+function closest(
+  control: PageControl,
+  context: CandidateContext,
+): { container: string; tight: boolean; hops: number; step: number } | null {
+  const { failedIndex } = context;
+  let best: { container: string; tight: boolean; hops: number; step: number } | null = null;
+  for (const step of [failedIndex - 1, failedIndex + 1, failedIndex - 2, failedIndex + 2]) {
+    if (step < 0 || step >= context.stepCount) continue;
+    const near = control.near[String(step)];
+    if (!near?.container) continue;
+    const better =
+      !best || (near.tight && !best.tight) || (near.tight === best.tight && near.hops < best.hops);
+    if (better) best = { container: near.container, tight: near.tight, hops: near.hops, step };
+  }
+  return best;
+}
+
+function textCandidates(target: RepairTarget, page: PageTexts): Candidate[] {
+  const texts =
+    target.want === 'title'
+      ? [page.title]
+      : target.want === 'url'
+        ? page.path.split(/[/#?&=]+/).filter(Boolean)
+        : page.texts;
+  const old = target.name.toLowerCase();
+  const list: Candidate[] = [];
+  for (const text of texts) {
+    const lower = text.toLowerCase();
+    // A number-free text close to the old one, and not a part of it (that would widen the check).
+    if (!text || /\d/.test(text) || lower === old || old.includes(lower)) continue;
+    const similarity = nameSimilarity(target.name, text);
+    if (similarity < CLOSE_TEXT) continue;
+    list.push({
+      id: null,
+      name: text,
+      role: null,
+      readRole: target.want,
+      score: similarity,
+      signals: [`close text ("${target.name}" → "${text}")`],
+      where: '',
+    });
+  }
+  return list.sort((a, b) => b.score - a.score).slice(0, 5);
+}

@@ -1,0 +1,17 @@
+import { createHash } from 'node:crypto';
+import type { PageTexts } from './page-controls';
+
+/**
+ * The failed step's page as a rejection remembers it: its path and its visible controls' roles and
+ * names (not their order, texts or values, which change from run to run), hashed. A reviewer's
+ * rejection holds while the page still offers the same controls; a redesign since is a new state.
+ */
+export function pageState(page: Pick<PageTexts, 'path' | 'controls'>): string {
+  const controls = [
+    ...new Set(page.controls.filter((c) => c.role !== 'heading').map((c) => `${c.role}:${c.name}`)),
+  ].sort();
+  return createHash('sha256')
+    .update([page.path.replace(/[?#].*$/, ''), ...controls].join('\n'))
+    .digest('hex')
+    .slice(0, 32);
+}

@@ -1,0 +1,60 @@
+import { formatStep, type Step, type TargetRole } from '@argus/protocol';
+import { namesTarget, parses, targetOf } from './repairable';
+
+/**
+ * The repaired case as step-language lines (the protocol's `parseStep`/`formatStep`, so a repair reads
+ * as a person would write it): the failed step pointed at its replacement, every later step naming the
+ * same old target pointed at it too (`Verify button "Add" is visible` follows `Click "Add"`), and, when
+ * the replacement was behind a click, that click inserted before the step. Every other line is kept as
+ * written.
+ */
+
+export interface Replacement {
+  name: string;
+  role: TargetRole | null;
+  /** Keep the step's region (`… in "<region>"`): false when that region is gone from the page. */
+  keepRegion: boolean;
+  /** A line to insert before the step (the click that reveals the replacement), or null. */
+  reveal: string | null;
+}
+
+export interface RewrittenCase {
+  after: string[];
+  /** Where the repaired step sits in `after` (0-based, the case's own steps). */
+  repairedIndex: number;
+}
+
+const NAMED_KEYS = ['target', 'field', 'name', 'text'] as const;
+const ROLE_VERBS = new Set(['click', 'verifyElement', 'verifyState']);
+
+export function rewriteCase(steps: string[], failedIndex: number, replacement: Replacement): RewrittenCase {
+  const failed = parses(steps[failedIndex]);
+  const old = failed ? targetOf(failed)?.name : undefined;
+  if (!failed || old === undefined) throw new Error(`Step ${failedIndex + 1} names no target to replace`);
+  const after = steps.map((line, index) => {
+    if (index < failedIndex) return line;
+    const step = parses(line);
+    if (!step) return line;
+    if (index > failedIndex && !namesTarget(line, old)) return line;
+    return formatStep(retarget(step, old, replacement, index === failedIndex));
+  });
+  if (replacement.reveal) after.splice(failedIndex, 0, replacement.reveal);
+  return { after, repairedIndex: failedIndex + (replacement.reveal ? 1 : 0) };
+}
+
+function retarget(step: Step, old: string, replacement: Replacement, failed: boolean): Step {
+  const fields = { ...(step as unknown as Record<string, unknown>) };
+  for (const key of NAMED_KEYS) {
+    const value = fields[key];
+    if (typeof value === 'string' && value.trim().toLowerCase() === old.trim().toLowerCase()) {
+      fields[key] = replacement.name;
+      break;
+    }
+  }
+  if (ROLE_VERBS.has(step.verb) && (failed || fields.role !== undefined)) {
+    if (replacement.role) fields.role = replacement.role;
+    else if (step.verb !== 'verifyElement') delete fields.role;
+  }
+  if (!replacement.keepRegion) delete fields.region;
+  return fields as unknown as Step;
+}
