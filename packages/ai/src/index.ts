@@ -63,6 +63,14 @@ export {
 export { AnswerTooLargeError, formatBytes, ModelError, type ModelErrorCode } from './llm/model-errors';
 export { type PageView, pageView } from './llm/page-view';
 export {
+  acceptedAnswer,
+  LlmRepairProposer,
+  type LlmRepairProposerOptions,
+  REPAIR_SYSTEM,
+  RepairAnswerSchema,
+  repairPrompt,
+} from './llm/repair-proposer';
+export {
   type CachedResolution,
   type CacheEntry,
   cacheKey,

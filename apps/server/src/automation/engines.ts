@@ -2,6 +2,7 @@ import type { ModelConfig } from '@argus/ai';
 import {
   createLlmEngine,
   createPlanner,
+  LlmRepairProposer,
   ModelClient,
   type ModelClientOptions,
   type Planner,
@@ -9,7 +10,7 @@ import {
   type UsageRecord,
 } from '@argus/ai';
 import type { StepCacheRepository } from '@argus/db';
-import { BUILTIN_ENGINE, type StepInterpreter } from '@argus/engine';
+import { BUILTIN_ENGINE, type RepairProposer, type StepInterpreter } from '@argus/engine';
 import type { ModelUsage } from '@argus/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -19,6 +20,11 @@ export interface AutomationEngine {
   planner: Planner;
   /** Carries out free-form steps and judges expected results; none for the built-in engine. */
   interpreter?: StepInterpreter;
+  /**
+   * Asks the model for a failed step's repair (docs/REPAIRS.md); none for the built-in engine, whose
+   * repairs are its rules alone. Its calls count against the same budget and usage as the run's.
+   */
+  repairProposer?: RepairProposer;
   /** The engine a run records and shows: which carried out its steps. */
   runEngine: string;
   /** Model calls made through this engine so far (a generation's cost); none for the built-in engine. */
@@ -72,6 +78,7 @@ export function engineResolver(deps: EngineResolverDeps): EngineResolver {
     return {
       planner: engine.planner,
       interpreter: engine.interpreter,
+      repairProposer: new LlmRepairProposer({ client: engine.client }),
       runEngine: `${BUILTIN_ENGINE} for step-language lines; ${engine.interpreter.engine} for free-form steps and expected results`,
       usage: () => ({
         model_calls: engine.client.totals.calls,

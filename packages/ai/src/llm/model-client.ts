@@ -14,7 +14,8 @@ export type UsageKind =
   | 'judge'
   | 'connection-test'
   | 'conversation'
-  | 'design_review';
+  | 'design_review'
+  | 'repair';
 
 export interface UsageRecord {
   kind: UsageKind;
