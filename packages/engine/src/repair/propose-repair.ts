@@ -121,7 +121,7 @@ class RepairAttempt {
       return null;
     for (const trigger of revealTriggers(look.page, this.context)) {
       if (this.proofsLeft <= 0) return null;
-      const input = { target: this.target, context: this.context };
+      const input = { target: this.target, context: this.context, shown: look.page };
       const revealed = await surveyRevealed(this.request.testCase, trigger, input, this.options);
       if (!revealed.ok || !revealed.value) continue;
       for (const candidate of revealed.value.candidates.slice(0, PROOFS_PER_REVEAL)) {

@@ -54,13 +54,19 @@ export function revealTriggers(page: PageTexts, context: CandidateContext): Trig
   return triggers;
 }
 
-/** Runs the earlier steps again, clicks the trigger and surveys the page it reveals (null: it left the page). */
+/**
+ * Runs the earlier steps again, clicks the trigger and surveys the page it reveals (null: it left the
+ * page). Only what the click revealed counts: a control already shown before it (`shown`, `role:name`)
+ * is no hidden target, and the trigger itself is not its own replacement.
+ */
 export function surveyRevealed(
   testCase: TestCase,
   trigger: Trigger,
-  input: { target: RepairTarget; context: CandidateContext },
+  input: { target: RepairTarget; context: CandidateContext; shown: PageTexts },
   options: RepairOptions,
 ): Promise<Explored<Survey | null>> {
+  const exclude = new Set(input.shown.controls.map((c) => `${c.role}:${c.name}`));
+  exclude.add(`${trigger.readRole}:${trigger.name}`);
   return atFailedStep(testCase, input.context.failedIndex, options, async (session) => {
     const path = pathOf(session.url);
     await session.perform(parseStep(trigger.line), { timeoutMs: 3_000 });
@@ -71,7 +77,7 @@ export function surveyRevealed(
       steps: testCase.steps,
       target: input.target,
       context: input.context,
-      exclude: new Set([`${trigger.readRole}:${trigger.name}`]),
+      exclude,
       signal: options.signal,
     });
   });

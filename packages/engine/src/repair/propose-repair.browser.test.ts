@@ -1,0 +1,253 @@
+import { type TestCase, TestCaseSchema } from '@argus/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserPool } from '../browser-pool';
+import type { BrowserSession } from '../browser-session';
+import { TargetPolicy } from '../target-policy';
+import { BUILTIN_ENGINE, runTestCase } from '../test-runner';
+import { proposeRepair } from './propose-repair';
+import { type RepairPages, serveRepairPages } from './repair-pages';
+import type { RepairCaseRunner, RepairProposer, RepairRequest } from './repair-types';
+
+/**
+ * proposeRepair against small pages in two versions (repair-pages.ts): the case is written for the
+ * original, run on the changed version to get its real failure (the runner's own label), then
+ * repaired; every proposal is proved by a real run in Chromium.
+ */
+
+let pages: RepairPages;
+const pool = new BrowserPool({ policy: new TargetPolicy({ allowedTargets: ['127.0.0.1'] }), maxContexts: 2 });
+let runs = 0;
+const run: RepairCaseRunner = (testCase, options) => {
+  runs++;
+  return runTestCase(pool, testCase, { baseUrl: pages.url, stepTimeoutMs: 1_500, ...options });
+};
+
+beforeAll(async () => {
+  pages = await serveRepairPages();
+});
+afterAll(async () => {
+  await pool.close();
+  await pages.close();
+});
+
+const caseOf = (steps: string[]): TestCase => TestCaseSchema.parse({ test_name: 'case', steps });
+
+/** Runs the case on the changed version and makes the request the server would. */
+async function failedOnChange(
+  testCase: TestCase,
+  rejected: RepairRequest['rejected'] = [],
+): Promise<RepairRequest> {
+  pages.set('original');
+  const before = await run(testCase, { screenshots: false });
+  expect(before.error).toBeNull();
+  pages.set('changed');
+  const outcome = await run(testCase, { screenshots: false });
+  expect(outcome.status).toBe('failed');
+  if (!outcome.failure) throw new Error('no failure label');
+  return { testCase, failure: outcome.failure, error: outcome.error ?? '', lastPassing: null, rejected };
+}
+
+const seedlingCase = () =>
+  caseOf([
+    'Navigate to /seedlings',
+    'Fill "Plant name" with "Fern"',
+    'Click "Add"',
+    'Verify text "Fern" is visible',
+  ]);
+
+describe('proposeRepair', () => {
+  it('finds a renamed button with no word in common by structure: the submit button of the form just filled', async () => {
+    const request = await failedOnChange(seedlingCase());
+    expect(request.failure.kind).toBe('not_found');
+    const outcome = await proposeRepair(request, { run });
+    expect(outcome.verdict).toBe('repair');
+    if (outcome.verdict === 'bug') return;
+    expect(outcome.after).toEqual([
+      'Navigate to /seedlings',
+      'Fill "Plant name" with "Fern"',
+      'Click button "Log seedling"',
+      'Verify text "Fern" is visible',
+    ]);
+    expect(outcome.stepIndex).toBe(2);
+    expect(outcome.weakenings).toEqual([]);
+    expect(outcome.evidence.summary).toBe(
+      '"Add" is gone; button "Log seedling" in the same form does what it did',
+    );
+    expect(outcome.evidence.signals).toContain('same region (form of step 2)');
+    expect(outcome.evidence.engine).toBe(BUILTIN_ENGINE);
+    expect(outcome.evidence.proof?.status).toBe('passed');
+    expect(outcome.page_state).toMatch(/^[0-9a-f]{32}$/);
+    expect(outcome.screenshot?.step_index).toBe(2);
+    expect(outcome.screenshot?.data.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+  });
+
+  it('does not propose a rejected repair again for the same page state', async () => {
+    const first = await proposeRepair(await failedOnChange(seedlingCase()), { run });
+    if (first.verdict === 'bug') throw new Error('expected a repair first');
+    const request = await failedOnChange(seedlingCase(), [
+      { page_state: first.page_state, after: first.after },
+    ]);
+    const again = await proposeRepair(request, { run });
+    // The only other button in the form ("Clear") does not make the case pass: nothing is left.
+    expect(again.verdict).toBe('bug');
+    expect(again.evidence.signals.join(' ')).toMatch(/not proposed again: button "Log seedling"/);
+    expect(again.page_state).toBe(first.page_state);
+  });
+
+  it('follows a relabelled field, by the words it kept and the form it shares with the next step', async () => {
+    const testCase = caseOf([
+      'Navigate to /loans',
+      'Fill "Borrower" with "Ada"',
+      'Click button "Lend"',
+      'Verify text "Lent to Ada" is visible',
+    ]);
+    const outcome = await proposeRepair(await failedOnChange(testCase), { run });
+    expect(outcome.verdict).toBe('repair');
+    if (outcome.verdict === 'bug') return;
+    expect(outcome.after[1]).toBe('Fill "Borrowed by" with "Ada"');
+    expect(outcome.evidence.summary).toMatch(
+      /^Field "Borrower" is gone; textbox "Borrowed by" in the same form/,
+    );
+  });
+
+  it('finds a filter link moved into a menu: the click that opens the menu is inserted before the step', async () => {
+    const testCase = caseOf([
+      'Navigate to /chores',
+      'Click "Open"',
+      'Verify text "Repot the cactus" is visible',
+      'Verify text "Water the ficus" is not visible',
+    ]);
+    const outcome = await proposeRepair(await failedOnChange(testCase), { run });
+    expect(outcome.verdict).toBe('repair');
+    if (outcome.verdict === 'bug') return;
+    expect(outcome.after).toEqual([
+      'Navigate to /chores',
+      'Click button "View"',
+      'Click menuitem "Open"',
+      'Verify text "Repot the cactus" is visible',
+      'Verify text "Water the ficus" is not visible',
+    ]);
+    expect(outcome.evidence.signals).toContain('revealed by one click on button "View"');
+    expect(outcome.screenshot?.step_index).toBe(2);
+  });
+
+  it('finds the second part of a split form behind its "Next" button', async () => {
+    const testCase = caseOf([
+      'Navigate to /booking',
+      'Fill "Room" with "Orchid"',
+      'Fill "Purpose" with "Retro"',
+      'Click button "Book"',
+      'Verify text "Booking confirmed" is visible',
+    ]);
+    const outcome = await proposeRepair(await failedOnChange(testCase), { run });
+    expect(outcome.verdict).toBe('repair');
+    if (outcome.verdict === 'bug') return;
+    expect(outcome.after).toEqual([
+      'Navigate to /booking',
+      'Fill "Room" with "Orchid"',
+      'Click button "Next"',
+      'Fill "Purpose" with "Retro"',
+      'Click button "Book"',
+      'Verify text "Booking confirmed" is visible',
+    ]);
+  });
+
+  it('calls a removed control with nothing doing its job a bug, saying what it looked for and tried', async () => {
+    const testCase = caseOf([
+      'Navigate to /notes',
+      'Fill "Note" with "Buy seeds"',
+      'Click "Pin"',
+      'Verify text "Pinned for later" is visible',
+    ]);
+    const outcome = await proposeRepair(await failedOnChange(testCase), { run });
+    expect(outcome.verdict).toBe('bug');
+    expect(outcome.stepIndex).toBe(2);
+    expect(outcome.evidence.proof).toBeNull();
+    expect(outcome.evidence.summary).toBe(
+      'Looked for "Pin" on /notes; tried button "Discard" in its place and the case still failed: nothing on the page does what it did',
+    );
+  });
+
+  it('refuses a model proposal naming an element not on the page, and the built-in rules take over', async () => {
+    const proposer = new ScriptedProposer(['Click button "Plant it"']);
+    const outcome = await proposeRepair(await failedOnChange(seedlingCase()), { run, proposer });
+    expect(proposer.asked).toEqual([{ failedIndex: 2, url: `${pages.url}/seedlings` }]);
+    expect(outcome.verdict).toBe('repair');
+    if (outcome.verdict === 'bug') return;
+    expect(outcome.evidence.engine).toBe(BUILTIN_ENGINE);
+    expect(outcome.after[2]).toBe('Click button "Log seedling"');
+    expect(outcome.evidence.signals).toContain(
+      'model refused: The model named button "Plant it", which is not on the page',
+    );
+  });
+
+  it("proves a model proposal naming what is there, and shows the model's engine", async () => {
+    const proposer = new ScriptedProposer(['Click button "Log seedling"']);
+    const outcome = await proposeRepair(await failedOnChange(seedlingCase()), { run, proposer });
+    expect(outcome.verdict).toBe('repair');
+    if (outcome.verdict === 'bug') return;
+    expect(outcome.evidence.engine).toBe('scripted model');
+    expect(outcome.after[2]).toBe('Click button "Log seedling"');
+    expect(outcome.evidence.summary).toContain(
+      'the model replaced step 3 with "Click button "Log seedling""',
+    );
+  });
+});
+
+describe('proposeRepair without a browser', () => {
+  it('calls a failed check of a text holding a digit a bug, opening no browser', async () => {
+    const before = runs;
+    const outcome = await proposeRepair(
+      {
+        testCase: caseOf(['Navigate to /seedlings', 'Verify text "3 seedlings" is visible']),
+        failure: { kind: 'assertion', evidence: 'Expected the text …', fingerprint: 'x', step_index: 1 },
+        error: 'Expected the text "3 seedlings" to be visible',
+        lastPassing: null,
+        rejected: [],
+      },
+      { run },
+    );
+    expect(outcome.verdict).toBe('bug');
+    expect(outcome.stepIndex).toBe(1);
+    expect(outcome.evidence.summary).toMatch(/holds a number/);
+    expect(runs).toBe(before);
+  });
+
+  it('calls an app error a bug at once, with its evidence, opening no browser', async () => {
+    const before = runs;
+    const outcome = await proposeRepair(
+      {
+        testCase: caseOf(['Fill "Plant name" with "Fern"', 'Click "Add"']),
+        failure: {
+          kind: 'app_error',
+          evidence: 'POST /api/seedlings answered 500 during step 3',
+          fingerprint: 'x',
+          step_index: 2,
+        },
+        error: 'No visible element matching "Add"',
+        lastPassing: null,
+        rejected: [],
+      },
+      { run },
+    );
+    expect(outcome.verdict).toBe('bug');
+    // The runner put a `Navigate to` first: its step 3 is the case's second step.
+    expect(outcome.stepIndex).toBe(1);
+    expect(outcome.page_state).toBeNull();
+    expect(outcome.evidence.summary).toBe('The app broke: POST /api/seedlings answered 500 during step 3');
+    expect(runs).toBe(before);
+  });
+});
+
+/** A model stand-in answering fixed lines, recording what it was asked (a real RepairProposer). */
+class ScriptedProposer implements RepairProposer {
+  readonly engine = 'scripted model';
+  readonly asked: { failedIndex: number; url: string }[] = [];
+
+  constructor(private readonly lines: string[]) {}
+
+  async propose(session: BrowserSession, input: { failedIndex: number }) {
+    this.asked.push({ failedIndex: input.failedIndex, url: session.url });
+    return { lines: this.lines, reason: 'the button in the form is the one that adds' };
+  }
+}

@@ -1,0 +1,121 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * Small pages for the repair tests, each in two versions: `original` (what a saved case was written
+ * on) and `changed` (a redesign, or a removed control). Served on 127.0.0.1; the version is switched
+ * per test. Unlike the fixture apps on purpose: a greenhouse log, library loans, chores, room booking
+ * and notes, so nothing in the rules can lean on the fixtures' names.
+ */
+export type Version = 'original' | 'changed';
+
+const shell = (title: string, body: string, script: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}<script>${script}</script></body></html>`;
+
+/** A seedling log: "Add" renamed "Log seedling" (no word in common), a "Clear" button beside it. */
+function seedlings(v: Version): string {
+  const submit = v === 'original' ? 'Add' : 'Log seedling';
+  return shell(
+    'Greenhouse',
+    `<nav><a href="/help">Help</a></nav>
+<main><h1>Seedlings</h1>
+<form id="f"><label for="p">Plant name</label> <input id="p">
+<button type="button" id="clear">Clear</button> <button type="submit">${submit}</button></form>
+<ul id="list" aria-label="Seedlings"></ul></main>`,
+    `f.onsubmit = (e) => { e.preventDefault(); if (!p.value) return; const li = document.createElement('li'); li.textContent = p.value; list.append(li); p.value = ''; };
+clear.onclick = () => { p.value = ''; };`,
+  );
+}
+
+/** Library loans: the field "Borrower" relabelled "Borrowed by". */
+function loans(v: Version): string {
+  const label = v === 'original' ? 'Borrower' : 'Borrowed by';
+  return shell(
+    'Loans',
+    `<h1>Lend a book</h1>
+<form id="f"><label for="b">${label}</label> <input id="b"> <button>Lend</button></form>
+<p id="out" role="status"></p>`,
+    `f.onsubmit = (e) => { e.preventDefault(); out.textContent = b.value ? 'Lent to ' + b.value : ''; };`,
+  );
+}
+
+/** Chores: the filter links moved into a "View" menu. */
+function chores(v: Version): string {
+  const filters =
+    v === 'original'
+      ? `<nav aria-label="Filters"><a href="#/all">All</a> <a href="#/open">Open</a> <a href="#/done">Done</a></nav>`
+      : `<div class="view"><button id="view" aria-haspopup="menu" aria-expanded="false">View</button>
+<div role="menu" id="menu" hidden><a role="menuitem" href="#/all">All</a><a role="menuitem" href="#/open">Open</a><a role="menuitem" href="#/done">Done</a></div></div>`;
+  return shell(
+    'Chores',
+    `<h1>Chores</h1><ul id="list"></ul>${filters}`,
+    `const chores = [{ t: 'Water the ficus', done: true }, { t: 'Repot the cactus', done: false }];
+function render() { const f = location.hash.replace('#/', '') || 'all'; list.replaceChildren(...chores
+  .filter((c) => f === 'all' || (f === 'done') === c.done)
+  .map((c) => { const li = document.createElement('li'); li.textContent = c.t; return li; })); }
+window.onhashchange = () => { render(); const m = document.getElementById('menu'); if (m) { m.hidden = true; view.setAttribute('aria-expanded', 'false'); } };
+const v = document.getElementById('view');
+if (v) v.onclick = () => { const open = menu.hidden; menu.hidden = !open; v.setAttribute('aria-expanded', String(open)); };
+render();`,
+  );
+}
+
+/** Room booking: one form, then split in two parts with a "Next" button between them. */
+function booking(v: Version): string {
+  const split = v === 'changed';
+  return shell(
+    'Rooms',
+    `<h1>Book a room</h1>
+<form id="f"><div id="one"><label for="r">Room</label> <input id="r">${split ? ' <button type="button" id="next">Next</button>' : ''}</div>
+<div id="two"${split ? ' hidden' : ''}><label for="u">Purpose</label> <input id="u"> <button>Book</button></div></form>
+<p id="out"></p>`,
+    `f.onsubmit = (e) => { e.preventDefault(); if (r.value && u.value) out.textContent = 'Booking confirmed'; };
+const n = document.getElementById('next'); if (n) n.onclick = () => { one.hidden = true; two.hidden = false; };`,
+  );
+}
+
+/** Notes: "Pin" removed; only "Discard", which does something else, is left beside the field. */
+function notes(v: Version): string {
+  const pin = v === 'original' ? '<button type="button" id="pin">Pin</button>' : '';
+  return shell(
+    'Notes',
+    `<h1>Notes</h1><form id="f"><label for="n">Note</label> <input id="n"> ${pin}
+<button type="button" id="discard">Discard</button></form><p id="out"></p>`,
+    `const p = document.getElementById('pin'); if (p) p.onclick = () => { out.textContent = 'Pinned for later'; };
+discard.onclick = () => { n.value = ''; out.textContent = ''; };`,
+  );
+}
+
+const PAGES: Record<string, (v: Version) => string> = {
+  '/seedlings': seedlings,
+  '/loans': loans,
+  '/chores': chores,
+  '/booking': booking,
+  '/notes': notes,
+};
+
+export interface RepairPages {
+  url: string;
+  set(version: Version): void;
+  close(): Promise<void>;
+}
+
+export async function serveRepairPages(): Promise<RepairPages> {
+  let version: Version = 'original';
+  const server: Server = createServer((req, res) => {
+    const page = PAGES[(req.url ?? '').split('?')[0]];
+    if (page) res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(version));
+    else res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    set: (v) => {
+      version = v;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
