@@ -124,6 +124,7 @@ export const ROUTE_ACTIONS: Record<string, Action> = {
   'POST /api/screenshots/upload': 'run',
   'GET /api/screenshots/test-run/:id': 'read',
   'GET /api/screenshots/test-case/:id/:name': 'read',
+  'GET /api/screenshots/:id': 'read',
   'GET /api/screenshots/:id/image': 'public',
 
   'POST /api/sessions': 'self',

@@ -186,6 +186,19 @@ describe('screenshot images through short-lived signed links', () => {
     }
   });
 
+  it('answers one screenshot by id with its signed link, to its owner only', async () => {
+    const one = await api.call('GET', `/api/screenshots/${png.id}`, { token: alice.token });
+    expect(one.status).toBe(200);
+    expect(one.data).toMatchObject({ id: png.id, test_run_id: runId, test_case_name: 'one' });
+    const image = await get(server, one.data.url);
+    expect(image.status).toBe(200);
+    expect(image.body.equals(PNG)).toBe(true);
+    const others = await api.call('GET', `/api/screenshots/${png.id}`, { token: bob.token });
+    expect(others.status).toBe(404);
+    const viaQuery = await api.call('GET', `/api/screenshots/${png.id}?access_token=${alice.token}`);
+    expect(viaQuery.status).toBe(401);
+  });
+
   it('signs the links of test-run records afresh as they are read', async () => {
     const run = await api.call('GET', `/api/automation/test-runs/${runId}`, { token: alice.token });
     const listed = await api.call('GET', '/api/automation/test-runs', { token: alice.token });

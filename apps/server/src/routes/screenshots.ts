@@ -100,6 +100,20 @@ export const SCREENSHOT_ROUTES = routeGroup('/api/screenshots', [
   }),
   route({
     method: 'GET',
+    path: '/:id',
+    summary: 'A signed link to one screenshot',
+    tag: 'Automation',
+    auth: 'login-token',
+    params: IdParamsSchema,
+    // A screenshot named by id elsewhere (a repair's before and after, docs/REPAIRS.md), with its link.
+    handle: async ({ org, params: { id } }, services) => {
+      const row = await services.repos.testRuns.screenshot(org.id, id);
+      if (!row) throw new AppError('NOT_FOUND', 'Screenshot not found');
+      return toScreenshotRef(row, services.urls);
+    },
+  }),
+  route({
+    method: 'GET',
     path: '/:id/image',
     summary: 'A screenshot',
     tag: 'Automation',
