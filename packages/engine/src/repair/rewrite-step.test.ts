@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { nameSimilarity } from './names';
+import { rewriteCase } from './rewrite-step';
+
+describe('rewriteCase', () => {
+  it('points the failed step and every later step naming the same target at the replacement', () => {
+    const steps = [
+      'Navigate to /',
+      'Click "Add"',
+      'Verify button "Add" is visible',
+      'Click "Add task"',
+      'Verify text "Added" is visible',
+    ];
+    const { after, repairedIndex } = rewriteCase(steps, 1, {
+      name: 'Create task',
+      role: 'button',
+      keepRegion: true,
+      reveal: null,
+    });
+    expect(after).toEqual([
+      'Navigate to /',
+      'Click button "Create task"',
+      'Verify button "Create task" is visible',
+      'Click "Add task"',
+      'Verify text "Added" is visible',
+    ]);
+    expect(repairedIndex).toBe(1);
+  });
+
+  it('inserts the revealing click before the step, and drops a region that is gone', () => {
+    const steps = ['Navigate to /', 'Click "Active" in "Filters"', 'Verify exactly 1 listitem is visible'];
+    const { after, repairedIndex } = rewriteCase(steps, 1, {
+      name: 'Active',
+      role: 'menuitem',
+      keepRegion: false,
+      reveal: 'Click button "Filter"',
+    });
+    expect(after).toEqual([
+      'Navigate to /',
+      'Click button "Filter"',
+      'Click menuitem "Active"',
+      'Verify exactly 1 listitem is visible',
+    ]);
+    expect(repairedIndex).toBe(2);
+  });
+
+  it('keeps the value a field step types', () => {
+    const { after } = rewriteCase(['Fill "Borrower" with "Borrower"'], 0, {
+      name: 'Borrowed by',
+      role: 'textbox',
+      keepRegion: true,
+      reveal: null,
+    });
+    expect(after).toEqual(['Fill "Borrowed by" with "Borrower"']);
+  });
+});
+
+describe('nameSimilarity', () => {
+  it('reads whole words and stems, and spelling give or take a few letters', () => {
+    expect(nameSimilarity('Add', 'add')).toBe(1);
+    expect(nameSimilarity('Tasks', 'Task list')).toBeGreaterThanOrEqual(0.5);
+    expect(nameSimilarity('E-mail', 'Email')).toBeGreaterThan(0.7);
+    expect(nameSimilarity('Add', 'Create task')).toBeLessThan(0.3);
+  });
+});
