@@ -11,6 +11,7 @@ import {
   TestResultsList,
 } from '../features/automation';
 import { HistoryScreen, RunScreen } from '../features/history';
+import { RunRepairs, RunRepairsTabLabel } from '../features/repairs';
 import { downloadUrl } from '../lib/download';
 import { useProjectList } from '../lib/projects/project-list';
 import { storedLog, storedResults, storedScreenshots } from './stored-run';
@@ -81,8 +82,11 @@ function RunArtifacts({ run }: { run: TestRunDetail }) {
   );
 }
 
+/** The run page's Repairs tab (?tab=repairs), from the repairs feature (issue 39). */
+const RUN_REPAIRS = { Label: RunRepairsTabLabel, Panel: RunRepairs };
+
 /** /history/runs/:id, keyed by the id so another run starts afresh. */
 export function HistoryRun() {
   const { id = '' } = useParams();
-  return <RunScreen key={id} runId={id} Artifacts={RunArtifacts} />;
+  return <RunScreen key={id} runId={id} Artifacts={RunArtifacts} repairs={RUN_REPAIRS} />;
 }

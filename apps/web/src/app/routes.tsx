@@ -1,6 +1,6 @@
 import type { ProjectKind } from '@argus/protocol';
 import { type ComponentType, lazy, Suspense, useCallback } from 'react';
-import { Navigate, Outlet, Route, Routes, useParams, useSearchParams } from 'react-router';
+import { Navigate, Outlet, Route, Routes, useSearchParams } from 'react-router';
 import { FullPageSpinner } from '../components/spinner';
 import {
   ChangePasswordForm,
@@ -54,7 +54,17 @@ const InvitationScreen = lazy(() => import('./organization-route').then((m) => (
 const SettingsScreen = lazy(() =>
   import('../features/settings').then((m) => ({ default: m.SettingsScreen })),
 );
-const ProjectScreen = lazy(() => import('../features/projects').then((m) => ({ default: m.ProjectScreen })));
+// A project's page with each suite's repairs and 'Regenerate', and the screens they open (app/project-route.tsx).
+const ProjectScreen = lazy(() =>
+  import('./project-route').then((m) => ({ default: m.ProjectWithSuiteActions })),
+);
+const SuiteRepairsScreen = lazy(() => import('./project-route').then((m) => ({ default: m.SuiteRepairs })));
+const SuiteRegenerateScreen = lazy(() =>
+  import('./project-route').then((m) => ({ default: m.SuiteRegenerate })),
+);
+const SuiteComparisonScreen = lazy(() =>
+  import('./project-route').then((m) => ({ default: m.SuiteComparison })),
+);
 const NewProjectScreen = lazy(() =>
   import('../features/projects').then((m) => ({ default: m.NewProjectScreen })),
 );
@@ -153,16 +163,6 @@ function Settings() {
   );
 }
 
-/** A project's page (/projects/:id); keyed by the id, so another project starts afresh. */
-function Project() {
-  const { id = '' } = useParams();
-  return (
-    <Suspense fallback={<FullPageSpinner />}>
-      <ProjectScreen key={id} projectId={id} />
-    </Suspense>
-  );
-}
-
 /** The create form (/projects/new), with the kind a kind page asked for (?kind=web|mobile|api). */
 function NewProject() {
   const [search] = useSearchParams();
@@ -237,7 +237,19 @@ export function AppRoutes() {
           <Route path="/projects/mobile" element={<ProjectsOfKind kind="mobile" />} />
           <Route path="/projects/api" element={<ProjectsOfKind kind="api" />} />
           <Route path="/projects/new" element={<NewProject />} />
-          <Route path="/projects/:id" element={<Project />} />
+          <Route path="/projects/:id" element={<Lazy screen={ProjectScreen} />} />
+          <Route
+            path="/projects/:id/suites/:suiteId/repairs"
+            element={<Lazy screen={SuiteRepairsScreen} />}
+          />
+          <Route
+            path="/projects/:id/suites/:suiteId/regenerate"
+            element={<Lazy screen={SuiteRegenerateScreen} />}
+          />
+          <Route
+            path="/projects/:id/suites/:suiteId/comparisons/:comparisonId"
+            element={<Lazy screen={SuiteComparisonScreen} />}
+          />
         </Route>
       </Route>
 

@@ -1,11 +1,12 @@
 import type { HistoryItem, TestRunDetail } from '@argus/protocol';
 import { ArrowLeft, Bot, ListChecks } from 'lucide-react';
 import { type ComponentType, useMemo } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Panel } from '../../components/panel';
 import { ScreenHeader } from '../../components/screen-header';
 import { Spinner } from '../../components/spinner';
 import { errorText } from '../../lib/api-error';
+import { cn } from '../../lib/cn';
 import { useRunComparison } from './api/get-run-comparison';
 import { useTestRun } from './api/get-test-run';
 import { CaseCard } from './components/case-card';
@@ -21,6 +22,42 @@ export interface RunScreenProps {
    * (app/ composes them in; features do not import each other).
    */
   Artifacts: ComponentType<{ run: TestRunDetail }>;
+  /**
+   * The run's repairs to review (issue 39), a tab of the page opened by `?tab=repairs`: its name
+   * ('Repairs (2)') and its panel, composed in by app/ from the repairs feature.
+   */
+  repairs?: { Label: ComponentType<{ runId: string }>; Panel: ComponentType<{ runId: string }> };
+}
+
+/** The page's two views as links (`?tab=repairs`), so a review can be linked to and reloaded. */
+function RunTabs({ runId, repairs }: { runId: string; repairs: NonNullable<RunScreenProps['repairs']> }) {
+  const [search] = useSearchParams();
+  const onRepairs = search.get('tab') === 'repairs';
+  const tab = (current: boolean) =>
+    cn(
+      'rounded-lg px-3 py-1.5 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-indigo-600',
+      current ? 'bg-indigo-600 text-white' : 'text-slate-700 hover:bg-slate-100',
+    );
+  return (
+    <nav aria-label="Run views" className="flex flex-wrap gap-2" data-testid="run-tabs">
+      <Link
+        to={{ search: '' }}
+        replace
+        className={tab(!onRepairs)}
+        aria-current={onRepairs ? undefined : 'page'}
+      >
+        Cases and steps
+      </Link>
+      <Link
+        to={{ search: '?tab=repairs' }}
+        replace
+        className={tab(onRepairs)}
+        aria-current={onRepairs ? 'page' : undefined}
+      >
+        <repairs.Label runId={runId} />
+      </Link>
+    </nav>
+  );
 }
 
 function Fact({ label, value }: { label: string; value: string | null }) {
@@ -57,7 +94,9 @@ function RunFacts({ run, detail }: { run: HistoryItem; detail: TestRunDetail | u
 }
 
 /** A run's page (docs/HISTORY.md): what ran, how it compares with the run before, each case's history. */
-export function RunScreen({ runId, Artifacts }: RunScreenProps) {
+export function RunScreen({ runId, Artifacts, repairs }: RunScreenProps) {
+  const [search] = useSearchParams();
+  const onRepairs = repairs !== undefined && search.get('tab') === 'repairs';
   const comparison = useRunComparison(runId);
   const detail = useTestRun(runId);
   const cases = useMemo(
@@ -111,33 +150,40 @@ export function RunScreen({ runId, Artifacts }: RunScreenProps) {
       >
         <RunFacts run={run} detail={detail.data} />
       </ScreenHeader>
-      <ComparisonPanel comparison={comparison.data} />
-      <Panel
-        title="Cases"
-        icon={ListChecks}
-        subtitle="Recent results, failures and step changes per case"
-        testId="run-cases"
-      >
-        {cases.length === 0 ? (
-          <p className="text-sm text-slate-600">This run has no recorded cases.</p>
-        ) : (
-          <ul className="divide-y divide-slate-100">
-            {cases.map((item) => (
-              <CaseCard key={item.name} item={item} runId={runId} result={stored.get(item.name)} />
-            ))}
-          </ul>
-        )}
-      </Panel>
-      {detail.isError ? (
-        <p className="text-sm text-red-700" role="alert">
-          {errorText(detail.error, 'The run’s steps could not be loaded')}
-        </p>
-      ) : detail.data ? (
-        <Artifacts run={detail.data} />
+      {repairs && <RunTabs runId={runId} repairs={repairs} />}
+      {onRepairs && repairs ? (
+        <repairs.Panel runId={runId} />
       ) : (
-        <div className="flex justify-center py-6 text-indigo-600">
-          <Spinner label="Loading the run’s steps" />
-        </div>
+        <>
+          <ComparisonPanel comparison={comparison.data} />
+          <Panel
+            title="Cases"
+            icon={ListChecks}
+            subtitle="Recent results, failures and step changes per case"
+            testId="run-cases"
+          >
+            {cases.length === 0 ? (
+              <p className="text-sm text-slate-600">This run has no recorded cases.</p>
+            ) : (
+              <ul className="divide-y divide-slate-100">
+                {cases.map((item) => (
+                  <CaseCard key={item.name} item={item} runId={runId} result={stored.get(item.name)} />
+                ))}
+              </ul>
+            )}
+          </Panel>
+          {detail.isError ? (
+            <p className="text-sm text-red-700" role="alert">
+              {errorText(detail.error, 'The run’s steps could not be loaded')}
+            </p>
+          ) : detail.data ? (
+            <Artifacts run={detail.data} />
+          ) : (
+            <div className="flex justify-center py-6 text-indigo-600">
+              <Spinner label="Loading the run’s steps" />
+            </div>
+          )}
+        </>
       )}
     </div>
   );

@@ -11,6 +11,7 @@ export {
   type ProjectEnvironmentPickerProps,
   type ProjectEnvironmentValue,
 } from './components/project-environment-picker';
+export type { SuiteActions } from './components/suites-panel';
 export { projectPagePath } from './model/paths';
 export { NewProjectScreen } from './new-project-screen';
 export { ProjectScreen } from './project-screen';

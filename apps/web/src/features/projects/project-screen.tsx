@@ -11,7 +11,7 @@ import { LoginPanel } from './components/login-panel';
 import { ProjectHeader } from './components/project-header';
 import { RunsPanel } from './components/runs-panel';
 import { SchedulesPanel } from './components/schedules-panel';
-import { SuitesPanel } from './components/suites-panel';
+import { type SuiteActions, SuitesPanel } from './components/suites-panel';
 import { VariablesPanel } from './components/variables-panel';
 import { WebhooksPanel } from './components/webhooks-panel';
 import { API_NOT_TESTABLE } from './model/kinds';
@@ -58,7 +58,14 @@ function NotFound() {
  * /projects/:id: the project's name, kind and description; its environments, variables and secrets,
  * and login on the left; its saved suites and recent runs on the right.
  */
-export function ProjectScreen({ projectId }: { projectId: string }) {
+export function ProjectScreen({
+  projectId,
+  SuiteActions,
+}: {
+  projectId: string;
+  /** Each saved suite's actions from other features (its repairs, 'Regenerate'), composed by app/. */
+  SuiteActions?: SuiteActions;
+}) {
   const project = useProject(projectId);
 
   if (project.isPending)
@@ -100,7 +107,7 @@ export function ProjectScreen({ projectId }: { projectId: string }) {
           <LoginPanel project={data} />
         </div>
         <div className="min-w-0 space-y-6">
-          <SuitesPanel projectId={data.id} />
+          <SuitesPanel projectId={data.id} Actions={SuiteActions} />
           <SchedulesPanel project={data} />
           <RunsPanel projectId={data.id} />
           <WebhooksPanel project={data} />

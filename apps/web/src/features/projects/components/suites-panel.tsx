@@ -1,6 +1,6 @@
 import type { RecordingSettings, SavedSuite } from '@argus/protocol';
 import { ChevronDown, FileDown, History, ListChecks, Trash2 } from 'lucide-react';
-import { useId, useState } from 'react';
+import { type ComponentType, useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Badge } from '../../../components/badge';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -92,14 +92,19 @@ function SuiteRecording({ suite }: { suite: SavedSuite }) {
   );
 }
 
+/** What other features add to each suite (app/ composes them in: its repairs, 'Regenerate'). */
+export type SuiteActions = ComponentType<{ suite: SavedSuite }>;
+
 function SuiteItem({
   suite,
   now,
   onDelete,
+  Actions,
 }: {
   suite: SavedSuite;
   now: number;
   onDelete: (suite: SavedSuite) => void;
+  Actions?: SuiteActions;
 }) {
   const [open, setOpen] = useState(false);
   const exporting = useExportSuite(suite.project_id);
@@ -160,6 +165,11 @@ function SuiteItem({
           <IconButton icon={Trash2} label={`Delete ${suite.name}`} onClick={() => onDelete(suite)} />
         )}
       </div>
+      {Actions && (
+        <div className="mt-2 ml-6 flex flex-wrap items-center gap-x-4 gap-y-1">
+          <Actions suite={suite} />
+        </div>
+      )}
       <SuiteRetries suite={suite} />
       <SuiteRecording suite={suite} />
       {exported && (
@@ -202,7 +212,7 @@ function SuiteItem({
 }
 
 /** The project's saved suites: name, version, size, last change; opened, their tests and versions. */
-export function SuitesPanel({ projectId }: { projectId: string }) {
+export function SuitesPanel({ projectId, Actions }: { projectId: string; Actions?: SuiteActions }) {
   const suites = useProjectSuites(projectId);
   const [deleting, setDeleting] = useState<SavedSuite | null>(null);
   const remove = useDeleteSuite(projectId);
@@ -247,7 +257,7 @@ export function SuitesPanel({ projectId }: { projectId: string }) {
       ) : (
         <ul className="divide-y divide-slate-100">
           {suites.data.map((suite) => (
-            <SuiteItem key={suite.id} suite={suite} now={now} onDelete={setDeleting} />
+            <SuiteItem key={suite.id} suite={suite} now={now} onDelete={setDeleting} Actions={Actions} />
           ))}
         </ul>
       )}
