@@ -21,6 +21,7 @@ import { OrganizationService } from './orgs/organization-service';
 import { registerAuthentication } from './plugins/authenticate';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerStatementScope } from './plugins/statement-scope';
+import { RepairService } from './repairs/repair-service';
 import { analyticsRoutes } from './routes/analytics';
 import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
@@ -37,6 +38,7 @@ import { healthRoutes } from './routes/health';
 import { historyRoutes } from './routes/history';
 import { invitationRoutes, organizationRoutes, organizationsRoutes } from './routes/organizations';
 import { projectRoutes } from './routes/projects';
+import { repairRoutes } from './routes/repairs';
 import { runRoutes } from './routes/runs';
 import { scheduleRoutes } from './routes/schedules';
 import { screenshotRoutes } from './routes/screenshots';
@@ -212,6 +214,10 @@ async function registerRoutes(
   });
   await app.register(historyRoutes, { prefix: '/api/history', history: services.history });
   await app.register(failureGroupRoutes, { prefix: '/api/failure-groups', repos });
+  await app.register(repairRoutes, {
+    prefix: '/api',
+    repairs: new RepairService({ repos, projects: services.projects }),
+  });
   await app.register(analyticsRoutes, { prefix: '/api/analytics', analytics: services.analytics, limits });
   await app.register(auditRoutes, { prefix: '/api/audit', repos, limits });
   await app.register(scheduleRoutes, { prefix: '/api/projects', schedules: services.schedules });

@@ -114,6 +114,11 @@ export const ROUTE_ACTIONS: Record<string, Action> = {
   'GET /api/runs/:id/cases/:case/diagnostics': 'read',
   'GET /api/runs/:id/cases/:case/network.har': 'read',
   'GET /api/failure-groups': 'read',
+  // Repairs (docs/REPAIRS.md): read by anyone who reads runs; decided by whoever may save suites.
+  'GET /api/runs/:id/repairs': 'read',
+  'GET /api/projects/:id/suites/:suiteId/repairs': 'read',
+  'POST /api/projects/:id/suites/:suiteId/repairs/approve': 'edit',
+  'POST /api/projects/:id/suites/:suiteId/repairs/:repairId/reject': 'edit',
 
   'POST /api/automation/test-runs': 'run',
   'GET /api/automation/test-runs': 'read',

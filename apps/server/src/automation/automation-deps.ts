@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Activity, ActivityRegistry } from '../activity/activity-registry';
 import type { Config } from '../config';
 import type { UserChannel } from '../realtime/user-channel';
+import type { RepairStore } from '../repairs/repair-hook';
 import type { RunLine } from '../run-lines/run-line';
 import type { RunRecorder } from '../runs/run-recorder';
 import type { AutomationProgress } from './automation-progress';
@@ -70,6 +71,8 @@ export interface AutomationDeps {
    * notifications go out from here. Its failures are logged, never the run's.
    */
   savedRunFinished?: (userId: string, runId: string) => Promise<void>;
+  /** Where a saved suite's failed cases' repair verdicts go (docs/REPAIRS.md); none: no repairs are made. */
+  repairs?: RepairStore;
 }
 
 /**

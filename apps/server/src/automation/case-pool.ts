@@ -1,3 +1,4 @@
+import { repairFailedCase } from '../repairs/repair-hook';
 import { attemptCase } from './case-attempts';
 import type { CaseContext } from './run-context';
 
@@ -50,4 +51,6 @@ async function runOne(ctx: CaseContext, index: number, tally: Tally): Promise<vo
   });
   await deps.recorder.recordResult(ownerId, runId, end.testCase, outcome, screenshots, attempt);
   say.testFinished(end);
+  // Recorded and said first (the live view never waits for it); then, in this lane, its repair.
+  await repairFailedCase(ctx, index, end);
 }

@@ -58,6 +58,7 @@ export function buildLocalWork(
     engineFor: engineResolver({ ...models, stepCache: repos.stepCache }),
     log,
     savedRunFinished: (userId, runId) => core.notifications.runFinished(userId, runId),
+    repairs: repos.caseRepairs,
     channel,
   });
   const conversations = new ConversationService({

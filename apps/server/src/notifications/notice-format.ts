@@ -26,7 +26,21 @@ function summary(notice: RunNotice): string {
   const { run } = notice;
   if (notice.event === 'test') return 'This is a test delivery: the webhook is set up.';
   const flaky = run.flaky_tests > 0 ? `, ${run.flaky_tests} flaky` : '';
-  return `${run.passed_tests} passed${flaky}, ${run.failed_tests} failed of ${run.total_tests} (run ${run.status}${run.trigger ? `, started by ${run.trigger}` : ''})`;
+  return `${run.passed_tests} passed${flaky}, ${run.failed_tests} failed of ${run.total_tests} (run ${run.status}${run.trigger ? `, started by ${run.trigger}` : ''})${repairsSaid(notice)}`;
+}
+
+/** How many repairs wait for review, and failures that look like bugs (docs/REPAIRS.md); nothing when none. */
+function repairsSaid({ repairs }: RunNotice): string {
+  if (!repairs) return '';
+  const parts = [
+    repairs.proposed > 0
+      ? `${repairs.proposed} ${repairs.proposed === 1 ? 'repair waits' : 'repairs wait'} for review`
+      : '',
+    repairs.bugs > 0
+      ? `${repairs.bugs} ${repairs.bugs === 1 ? 'failure looks' : 'failures look'} like a bug`
+      : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? `; ${parts.join(', ')}` : '';
 }
 
 /**

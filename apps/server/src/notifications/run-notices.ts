@@ -23,6 +23,11 @@ export interface RunNotice {
     completed_at: string | null;
   };
   previous_run: { id: string; status: string; failed_tests: number } | null;
+  /**
+   * Its repairs (docs/REPAIRS.md): proposals waiting for review and failures labelled a bug; null for
+   * a notice with no run behind it.
+   */
+  repairs: { proposed: number; bugs: number } | null;
 }
 
 /**
@@ -54,6 +59,7 @@ export function runNotice(
   project: Pick<ProjectRow, 'id' | 'name'>,
   run: TestRunRow,
   previous: Pick<TestRunRow, 'id' | 'status' | 'failed_tests'> | undefined,
+  repairs: RunNotice['repairs'] = { proposed: 0, bugs: 0 },
 ): RunNotice {
   return {
     event,
@@ -74,6 +80,7 @@ export function runNotice(
     previous_run: previous
       ? { id: previous.id, status: previous.status, failed_tests: previous.failed_tests }
       : null,
+    repairs,
   };
 }
 
@@ -96,6 +103,7 @@ export function testNotice(project: Pick<ProjectRow, 'id' | 'name'>): RunNotice 
       completed_at: null,
     },
     previous_run: null,
+    repairs: null,
   };
 }
 

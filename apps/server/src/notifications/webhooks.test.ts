@@ -30,6 +30,7 @@ const notice: RunNotice = {
     completed_at: '2026-11-26T02:00:09.000Z',
   },
   previous_run: null,
+  repairs: { proposed: 0, bugs: 0 },
 };
 
 describe('webhook signatures', () => {
@@ -107,6 +108,15 @@ describe('payload formats', () => {
       type: 'header',
       text: { type: 'plain_text', text: 'Argus: Checkout on staging failed (Shop)' },
     });
+  });
+  it('says how many repairs wait for review and how many failures look like a bug', () => {
+    const repaired = { ...notice, repairs: { proposed: 2, bugs: 1 } };
+    expect(JSON.parse(formatNotice('generic', repaired, at)).repairs).toEqual({ proposed: 2, bugs: 1 });
+    expect(JSON.parse(formatNotice('slack', repaired, at)).text).toBe(
+      'Argus: Checkout on staging failed (Shop): 3 passed, 1 failed of 4 (run completed, started by schedule); 2 repairs wait for review, 1 failure looks like a bug',
+    );
+    const one = { ...notice, repairs: { proposed: 1, bugs: 0 } };
+    expect(JSON.parse(formatNotice('slack', one, at)).text).toMatch(/; 1 repair waits for review$/);
   });
   it('teams: a message with an Adaptive Card', () => {
     const body = JSON.parse(formatNotice('teams', { ...notice, event: 'recovery' }, at));

@@ -35,7 +35,7 @@ type WebhookUpdateBody = z.output<typeof WebhookUpdateSchema>;
 export const DELIVERIES_LISTED = 50;
 
 export interface NotificationDeps extends Omit<DeliveryDeps, 'repos'> {
-  repos: Pick<Repositories, 'webhooks' | 'testRuns' | 'projects'>;
+  repos: Pick<Repositories, 'webhooks' | 'testRuns' | 'projects' | 'caseRepairs'>;
   /** The target policy (ALLOWED_TARGETS): a webhook's URL is checked with it when saved. */
   policy: Pick<TargetPolicy, 'check'>;
 }
@@ -185,7 +185,9 @@ export class Notifications {
     const event = runEvent(run, previous);
     const wanted = hooks.filter((hook) => webhookWants(hook.events, event));
     if (wanted.length === 0) return;
-    const notice = runNotice(event, found.project, run, previous);
+    // Its repairs are all made: each is made in its case's lane before the run ends.
+    const repairs = await repos.caseRepairs.runCounts(userId, run.id);
+    const notice = runNotice(event, found.project, run, previous, repairs);
     const now = this.now();
     for (const hook of wanted) {
       const row = await repos.webhooks.createDelivery(

@@ -13,6 +13,7 @@ import { HEALTH_ROUTES } from '../routes/health';
 import { HISTORY_ROUTES } from '../routes/history';
 import { INVITATION_ROUTES, ORGANIZATION_ROUTES, ORGANIZATIONS_ROUTES } from '../routes/organizations';
 import { PROJECT_ROUTES } from '../routes/projects';
+import { REPAIR_ROUTES } from '../routes/repairs';
 import { type RouteGroup, routeGroup, routeOf } from '../routes/route-group';
 import { RUN_ROUTES } from '../routes/runs';
 import { SCHEDULE_ROUTES } from '../routes/schedules';
@@ -71,6 +72,7 @@ export const API_ROUTE_GROUPS: readonly RouteGroup<never>[] = [
   UPLOAD_ROUTES,
   HISTORY_ROUTES,
   FAILURE_GROUP_ROUTES,
+  REPAIR_ROUTES,
   ANALYTICS_ROUTES,
   AUDIT_ROUTES,
 ];

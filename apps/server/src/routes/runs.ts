@@ -42,11 +42,13 @@ async function reportOf(
   userId: string,
   run: TestRunRow,
 ): Promise<RunReport> {
-  const [results, artifacts] = await Promise.all([
+  const [results, artifacts, repairs] = await Promise.all([
     repos.testRuns.results(userId, run.id),
     repos.caseArtifacts.forRun(userId, run.id),
+    repos.caseRepairs.forRun(userId, run.id),
   ]);
-  return runReport(run, results, caseTraces(urls, artifacts, results, publicOrigin(request, publicUrl)));
+  const traces = caseTraces(urls, artifacts, results, publicOrigin(request, publicUrl));
+  return runReport(run, results, traces, { rows: repairs, publicUrl });
 }
 
 /** What the routes hold besides the services: the event streams open per user. */

@@ -1,4 +1,4 @@
-import type { TestResultRow, TestRunRow } from '@argus/db';
+import type { CaseRepairRow, TestResultRow, TestRunRow } from '@argus/db';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { junitXml, runReport } from './run-report';
@@ -177,5 +177,92 @@ describe('run reports', () => {
     const [failed] = parse(junitXml(runReport(run(), [result('Login', 'failed', 'Timed out')]))).testcase;
     expect(failed.failure.message).toBe('Timed out');
     expect(failed['system-out']).toBeUndefined();
+  });
+});
+
+describe("a run report's repairs (docs/REPAIRS.md)", () => {
+  const parse = (xml: string) =>
+    new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml).testsuites.testsuite;
+  const repair = (patch: Partial<CaseRepairRow>): CaseRepairRow => ({
+    id: 'rp1',
+    user_id: 'u1',
+    test_run_id: 'r1',
+    project_id: 'p1',
+    suite_id: 's1',
+    suite_version: 2,
+    case_name: 'Login',
+    case_index: 1,
+    result_id: 'Login',
+    verdict: 'repair',
+    status: 'proposed',
+    step_index: 1,
+    steps_before: [],
+    steps_after: [],
+    diff: [],
+    weakenings: [],
+    evidence: { summary: 'Button "Sign in" is now "Log in"', signals: [], engine: 'built-in', proof: null },
+    page_state: 'p',
+    before_screenshot_id: null,
+    after_screenshot_id: null,
+    created_at: at,
+    decided_by: null,
+    decided_at: null,
+    decision_reason: null,
+    saved_version: null,
+    ...patch,
+  });
+  const results = [result('Login', 'failed', 'No button "Sign in"'), result('Search', 'failed', 'Boom')];
+  const rows = [
+    repair({}),
+    repair({
+      id: 'rp2',
+      case_name: 'Search',
+      result_id: null,
+      verdict: 'bug',
+      status: 'none',
+      evidence: { summary: 'GET /api/search answered 500', signals: [], engine: 'built-in', proof: null },
+    }),
+  ];
+
+  it("fills each failed case's verdict with its review link, and the run's counts once it is over", () => {
+    const report = runReport(run({ status: 'completed' }), results, new Map(), {
+      rows,
+      publicUrl: 'https://argus.example/',
+    });
+    expect(report.results[0].repair).toEqual({
+      id: 'rp1',
+      verdict: 'repair',
+      status: 'proposed',
+      summary: 'Button "Sign in" is now "Log in"',
+      review_url: 'https://argus.example/history/runs/r1?tab=repairs&repair=rp1',
+    });
+    // A row that names no result is matched by its case's name.
+    expect(report.results[1].repair).toMatchObject({ id: 'rp2', verdict: 'bug', status: 'none' });
+    expect(report.repairs).toEqual({ proposed: 1, bugs: 1, review_path: '/history/runs/r1?tab=repairs' });
+    // Relative without PUBLIC_URL; none while the run goes, or for a run that is not a saved suite's.
+    const relative = runReport(run(), results, new Map(), { rows, publicUrl: null });
+    expect(relative.results[0].repair?.review_url).toBe('/history/runs/r1?tab=repairs&repair=rp1');
+    expect(
+      runReport(run({ status: 'running' }), results, new Map(), { rows, publicUrl: null }).repairs,
+    ).toBeNull();
+    expect(runReport(run({ suite_id: null }), results).repairs).toBeNull();
+    expect(runReport(run(), results).results[0].repair).toBeNull();
+  });
+
+  it('says in JUnit that a repair is proposed and where to review it, or that it looks like a bug', () => {
+    const report = runReport(run(), results, new Map(), { rows, publicUrl: 'https://argus.example' });
+    const cases = parse(junitXml(report)).testcase;
+    const login = cases.find((c: { name: string }) => c.name === 'Login');
+    const search = cases.find((c: { name: string }) => c.name === 'Search');
+    const url = 'https://argus.example/history/runs/r1?tab=repairs&repair=rp1';
+    expect(login.failure.message).toBe(`No button "Sign in" (repair proposed: review at ${url})`);
+    expect(login.failure['#text'].split('\n').slice(0, 2)).toEqual([
+      'No button "Sign in"',
+      `Repair proposed: Button "Sign in" is now "Log in" — review at ${url}`,
+    ]);
+    expect(search.failure.message).toBe('Boom (no repair: looks like a bug)');
+    expect(search.failure['#text'].split('\n')[1]).toBe(
+      'No repair: looks like a bug (GET /api/search answered 500)',
+    );
   });
 });

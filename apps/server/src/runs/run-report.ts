@@ -1,7 +1,20 @@
-import type { TestResultRow, TestRunRow } from '@argus/db';
-import { FAILURE_KIND_LABELS, type RunCaseResult, type RunReport, RunStatusSchema } from '@argus/protocol';
+import type { CaseRepairRow, TestResultRow, TestRunRow } from '@argus/db';
+import {
+  FAILURE_KIND_LABELS,
+  isRunOver,
+  type RunCaseResult,
+  type RunReport,
+  RunStatusSchema,
+} from '@argus/protocol';
 import type { CaseTraces } from '../diagnostics/failure-traces';
 import { caseFailureOf } from '../diagnostics/result-failure';
+import { caseRepairOf, runRepairSummary } from '../repairs/repair-views';
+
+/** A run's repair verdicts (docs/REPAIRS.md), and PUBLIC_URL for their review links (relative without). */
+export interface RunRepairs {
+  rows: CaseRepairRow[];
+  publicUrl: string | null;
+}
 
 /**
  * A recorded run as the run API answers it and as its reports say it (docs/CI.md#the-run-api): the
@@ -12,8 +25,10 @@ export function runReport(
   results: TestResultRow[],
   /** Each case's last kept trace, by result id (`caseTraces`); none when no trace was kept. */
   traces: CaseTraces = new Map(),
+  repairs: RunRepairs = { rows: [], publicUrl: null },
 ): RunReport {
-  const finished = results.map((row) => caseResult(row, traces.get(row.id)));
+  const verdicts = verdictsByResult(results, repairs);
+  const finished = results.map((row) => caseResult(row, traces.get(row.id), verdicts.get(row.id)));
   const names = new Set(finished.map((r) => r.test_name));
   const planned = (run.test_cases as { test_name?: unknown }[]).map((c) =>
     typeof c?.test_name === 'string' ? c.test_name : 'Untitled test',
@@ -40,13 +55,33 @@ export function runReport(
     flaky_tests: run.flaky_tests,
     results: finished,
     not_run: planned.filter((name) => !names.has(name)),
-    repairs: null,
+    // A saved suite's run says its repairs once it is over (its last case's repair is made before).
+    repairs:
+      run.suite_id && status.success && isRunOver(status.data)
+        ? runRepairSummary(run.id, repairs.rows)
+        : null,
   };
+}
+
+/** Each failed result's verdict, by result id (a row that names none: the run's result of its case). */
+function verdictsByResult(results: TestResultRow[], { rows, publicUrl }: RunRepairs) {
+  const byId = new Map<string, NonNullable<RunCaseResult['repair']>>();
+  for (const row of rows) {
+    const result =
+      results.find((r) => r.id === row.result_id) ??
+      results.findLast((r) => r.test_case_name === row.case_name && r.status === 'failed');
+    if (result) byId.set(result.id, caseRepairOf(row, publicUrl));
+  }
+  return byId;
 }
 
 const CASE_STATUSES = new Set(['passed', 'flaky', 'skipped']);
 
-export function caseResult(row: TestResultRow, trace?: { url: string; bytes: number }): RunCaseResult {
+export function caseResult(
+  row: TestResultRow,
+  trace?: { url: string; bytes: number },
+  repair: RunCaseResult['repair'] = null,
+): RunCaseResult {
   const status = CASE_STATUSES.has(row.status) ? (row.status as 'passed' | 'flaky' | 'skipped') : 'failed';
   return {
     test_name: row.test_case_name,
@@ -59,7 +94,7 @@ export function caseResult(row: TestResultRow, trace?: { url: string; bytes: num
     failure: caseFailureOf(row),
     trace_url: trace?.url ?? null,
     trace_bytes: trace?.bytes ?? null,
-    repair: null,
+    repair,
     steps: (row.steps as Record<string, unknown>[]).map((step, index) => ({
       step_number: typeof step.step_number === 'number' ? step.step_number : index + 1,
       description: String(step.description ?? step.action ?? ''),
@@ -93,7 +128,16 @@ function failureText(result: RunCaseResult): string {
   const evidence = result.failure
     ? ['', `${FAILURE_KIND_LABELS[result.failure.kind]}: ${result.failure.evidence}`]
     : [];
-  return [labelled(result), ...evidence, '', ...steps].join('\n');
+  return [labelled(result), ...repairLine(result), ...evidence, '', ...steps].join('\n');
+}
+
+/** What the case's repair says under its failure's first line (docs/REPAIRS.md), if it has one. */
+function repairLine(result: RunCaseResult): string[] {
+  const { repair } = result;
+  if (!repair) return [];
+  if (repair.verdict === 'bug') return [`No repair: looks like a bug (${repair.summary})`];
+  const weakens = repair.verdict === 'weakens' ? ' (it weakens an assertion)' : '';
+  return [`Repair proposed${weakens}: ${repair.summary} — review at ${repair.review_url}`];
 }
 
 /** The error, its label first ('[App error] …') when it has one: the line CI servers list. */
@@ -102,9 +146,13 @@ function labelled(result: RunCaseResult): string {
   return result.failure ? `[${FAILURE_KIND_LABELS[result.failure.kind]}] ${error}` : error;
 }
 
-/** The failure's first line (`message`). */
+/** The failure's first line (`message`), and whether a repair waits for review. */
 function failureMessage(result: RunCaseResult): string {
-  return labelled(result).split('\n')[0];
+  const first = labelled(result).split('\n')[0];
+  const { repair } = result;
+  if (repair && repair.verdict !== 'bug') return `${first} (repair proposed: review at ${repair.review_url})`;
+  if (repair?.verdict === 'bug') return `${first} (no repair: looks like a bug)`;
+  return first;
 }
 
 /** Where a case's kept trace is, for `system-out` (the link is signed and expires). */
