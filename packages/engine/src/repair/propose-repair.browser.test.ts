@@ -110,6 +110,29 @@ describe('proposeRepair', () => {
     );
   });
 
+  it('follows a changed text the step names to the close, number-free text in its place', async () => {
+    const testCase = caseOf(['Navigate to /loans', 'Verify text "Lend a book" is visible']);
+    const request = await failedOnChange(testCase);
+    expect(request.failure.kind).toBe('assertion');
+    const outcome = await proposeRepair(request, { run });
+    expect(outcome.verdict).toBe('repair');
+    if (outcome.verdict === 'bug') return;
+    expect(outcome.after).toEqual(['Navigate to /loans', 'Verify text "Lend books" is visible']);
+    expect(outcome.evidence.summary).toBe(
+      'The text "Lend a book" is gone; the page shows "Lend books" in its place',
+    );
+  });
+
+  it("flags a model's proposal that widens the checked text as weakening, never a plain repair", async () => {
+    const proposer = new ScriptedProposer(['Verify text "Lend" is visible']);
+    const testCase = caseOf(['Navigate to /loans', 'Verify text "Lend a book" is visible']);
+    const outcome = await proposeRepair(await failedOnChange(testCase), { run, proposer });
+    expect(outcome.verdict).toBe('weakens');
+    if (outcome.verdict === 'bug') return;
+    expect(outcome.evidence.engine).toBe('scripted model');
+    expect(outcome.weakenings.map((w) => w.kind)).toEqual(['text_widened']);
+  });
+
   it('finds a filter link moved into a menu: the click that opens the menu is inserted before the step', async () => {
     const testCase = caseOf([
       'Navigate to /chores',

@@ -1,3 +1,4 @@
+import { AbortedError } from '../errors';
 import { assertionWeakenings } from './assertion-strength';
 import type { Candidate, CandidateContext } from './candidates';
 import { bugOutcome, builtEvidence, describeTarget, nothingDoesIt, repairSummary } from './evidence';
@@ -81,6 +82,7 @@ class RepairAttempt {
         : null;
       return { look, model };
     });
+    if (options.signal?.aborted) throw new AbortedError();
     if (!explored.ok) {
       return bugOutcome(
         this.stepIndex,
@@ -192,6 +194,7 @@ class RepairAttempt {
     this.proofsLeft--;
     this.tried.push(what);
     const proof = await prove(this.request.testCase, after, repairedIndex, this.options);
+    if (this.options.signal?.aborted) throw new AbortedError();
     return proof.passed ? proof : null;
   }
 

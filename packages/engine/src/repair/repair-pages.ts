@@ -27,12 +27,13 @@ clear.onclick = () => { p.value = ''; };`,
   );
 }
 
-/** Library loans: the field "Borrower" relabelled "Borrowed by". */
+/** Library loans: the field "Borrower" relabelled "Borrowed by", the heading "Lend a book" now "Lend books". */
 function loans(v: Version): string {
   const label = v === 'original' ? 'Borrower' : 'Borrowed by';
+  const heading = v === 'original' ? 'Lend a book' : 'Lend books';
   return shell(
     'Loans',
-    `<h1>Lend a book</h1>
+    `<h1>${heading}</h1>
 <form id="f"><label for="b">${label}</label> <input id="b"> <button>Lend</button></form>
 <p id="out" role="status"></p>`,
     `f.onsubmit = (e) => { e.preventDefault(); out.textContent = b.value ? 'Lent to ' + b.value : ''; };`,
