@@ -3,9 +3,11 @@
  * environments, prints each case as it finishes, writes the server's JUnit and JSON reports, and exits
  * 0 (every case passed), 1 (a case failed, or the run was cancelled, interrupted or ended in error), 2 (the
  * run could not start, or no verdict could be had: unknown names, a refused token, no server), 130 when
- * interrupted (Ctrl-C cancels the run first). `argus generate` writes a suite from a generation.
+ * interrupted (Ctrl-C cancels the run first). `argus generate` writes a suite from a generation, or with
+ * `--compare` compares one with the saved suite by behaviour.
  */
 import { parseArgs } from 'node:util';
+import { compareSuite } from './compare';
 import { generateSuite } from './generate';
 import { AnswerError, type Connection, HttpError, UnreachableError } from './http';
 import { CouldNotStart, NoVerdict } from './resolve';
@@ -18,6 +20,7 @@ export const USAGE = `Usage:
   argus run --server URL --project NAME --suite NAME [--env NAME] [--junit FILE] [--json FILE]
             [--traces DIR]
   argus generate --server URL --project NAME --suite NAME [--env NAME] [--url URL] [--command TEXT]
+  argus generate --compare --server URL --project NAME --suite NAME [--env NAME]
 
 Runs a saved suite of an Argus project (or generates one) from a CI job.
 
@@ -32,6 +35,9 @@ Options:
                    (<case name>.trace.zip; a failed download is a warning, not a failed run)
   --url URL        generate: where to start, a path (/tickets) or a URL on the environment
   --command TEXT   generate: what to test, in words (a command-mode generation)
+  --compare        generate: save nothing; compare the generated cases with the saved suite by the
+                   behaviour each tests and print what was added, removed and changed (nightly:
+                   'The app has 2 behaviours no case covers'), with the link to review and accept it
   -h, --help       this text
   -v, --version    the version
 
@@ -39,8 +45,9 @@ The API token is read from ARGUS_TOKEN only (never a flag: process lists are not
 Create one in Argus under Settings, API tokens.
 
 Exit codes:
-  0  every case passed (generate: the suite was saved)
+  0  every case passed (generate: the suite was saved; --compare: the comparison was made)
   1  a case failed, or the run was cancelled, interrupted or ended in error (generate: it failed)
+     (a failed case that has a repair proposed still fails: the output links to its review)
   2  the run could not start or no verdict could be had (unknown name, refused token, no server)
   130  interrupted (Ctrl-C): the run was cancelled`;
 
@@ -64,6 +71,7 @@ const OPTIONS = {
   traces: { type: 'string' },
   url: { type: 'string' },
   command: { type: 'string' },
+  compare: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -109,6 +117,25 @@ export function explain(error: unknown, server: string): { line: string; code: n
   return { line: `argus: ${message.split('\n')[0]}`, code: 2 };
 }
 
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+
+/** `argus generate`: a suite saved from a generation, or with `--compare` a comparison with the saved one. */
+async function generate(
+  connection: Connection,
+  values: Values,
+  names: { project: string; suite: string },
+  io: Io,
+): Promise<number> {
+  if (values.junit || values.json || values.traces)
+    throw new UsageError('--junit, --json and --traces are options of run');
+  const common = { ...names, env: values.env, out: io.out, signal: io.signal };
+  if (!values.compare)
+    return generateSuite(connection, { ...common, url: values.url, command: values.command });
+  if (values.url || values.command)
+    throw new UsageError('--compare regenerates the whole environment: it takes no --url nor --command');
+  return compareSuite(connection, common);
+}
+
 /** The command line, without the process around it (tests call it directly). Resolves to the exit code. */
 export async function main(io: Io): Promise<number> {
   let server = '';
@@ -145,7 +172,8 @@ export async function main(io: Io): Promise<number> {
     const project = required(values.project, '--project');
     const suite = required(values.suite, '--suite');
     if (command === 'run') {
-      if (values.url || values.command) throw new UsageError('--url and --command are options of generate');
+      if (values.url || values.command || values.compare)
+        throw new UsageError('--url, --command and --compare are options of generate');
       if (values.traces?.trim() === '') throw new UsageError('--traces needs a directory');
       return await runSuite(connection, {
         project,
@@ -159,17 +187,7 @@ export async function main(io: Io): Promise<number> {
         signal: io.signal,
       });
     }
-    if (values.junit || values.json || values.traces)
-      throw new UsageError('--junit, --json and --traces are options of run');
-    return await generateSuite(connection, {
-      project,
-      suite,
-      env: values.env,
-      url: values.url,
-      command: values.command,
-      out: io.out,
-      signal: io.signal,
-    });
+    return await generate(connection, values, { project, suite }, io);
   } catch (error) {
     if (io.signal.aborted) return 130;
     const { line, code } = explain(

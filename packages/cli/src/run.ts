@@ -20,6 +20,7 @@ import {
   requestText,
   serverSentEvents,
 } from './http';
+import { repairLines } from './repair-lines';
 import { CouldNotStart, checked, findEnvironment, findProject, findSuite, NoVerdict } from './resolve';
 import { downloadTraces } from './traces';
 
@@ -126,6 +127,7 @@ export async function runSuite(connection: Connection, options: RunOptions): Pro
   }
   const report = outcome;
   out(`argus: ${summaryLine(report)}`);
+  for (const line of repairLines(report, connection.server)) out(line);
   await writeReports(connection, runId, options);
   if (options.traces)
     await downloadTraces(connection, runId, options.traces, { out, warn: options.warn ?? out });
