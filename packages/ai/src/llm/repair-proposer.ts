@@ -120,14 +120,13 @@ export function repairPrompt(
   const to = Math.min(steps.length, failedIndex + STEPS_AFTER + 1);
   const shown = steps.slice(from, to).map((line, k) => {
     const n = from + k;
-    const text = line.length > 300 ? `${line.slice(0, 299)}…` : line;
-    return `${n === failedIndex ? '>>' : '  '} ${n + 1}. ${text}${n === failedIndex ? '   <- FAILED' : ''}`;
+    return `${n === failedIndex ? '>>' : '  '} ${n + 1}. ${clipLine(line)}${n === failedIndex ? '   <- FAILED' : ''}`;
   });
   if (from > 0) shown.unshift(`   (${from} steps before)`);
   if (to < steps.length) shown.push(`   (${steps.length - to} steps after)`);
   return [
     `The test's steps:\n${shown.join('\n')}`,
-    `Failed step ${failedIndex + 1}: ${steps[failedIndex] ?? '(none)'}`,
+    `Failed step ${failedIndex + 1}: ${clipLine(steps[failedIndex] ?? '(none)')}`,
     `Its error now: ${input.error.slice(0, 600)}`,
     input.lastSelector
       ? `When the test last passed, this step matched: ${input.lastSelector}`
@@ -135,6 +134,9 @@ export function repairPrompt(
     `The page now:\n${page}`,
   ].join('\n\n');
 }
+
+/** A step as shown to the model: a line may be 4,000 characters; 300 say what it does. */
+const clipLine = (line: string) => (line.length > 300 ? `${line.slice(0, 299)}…` : line);
 
 /** The model's lines when they are a repair the engine can try: 1–4 lines of the step language. */
 export function acceptedAnswer(answer: RepairAnswer): { lines: string[]; reason: string } | null {
