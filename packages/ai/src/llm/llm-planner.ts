@@ -29,8 +29,8 @@ Click "<text>" | Click button "<name>" | Click link "<name>" | Click "<text>" in
 Fill "<field label>" with "<value>" | Clear "<field>" | Select "<option>" from "<field>" | Check "<label>" | Uncheck "<label>"
 Press Enter | Press Enter in "<field>" | Hover "<text>" | Scroll to bottom | Wait 2 seconds | Wait for "<text>"
 Verify text "<text>" is visible | Verify text "<text>" is not visible | Verify text "<text>" is visible in "<item>"
-Verify URL contains "<part>" | Verify title contains "<text>" | Verify "<field>" has value "<value>"
-Verify "<label>" is checked | Verify "<field>" is invalid | Verify exactly 3 listitems are visible
+Verify URL contains "<part>" | Verify title contains "<text>" | Verify field "<field>" has value "<value>"
+Verify "<label>" is checked | Verify field "<field>" shows a validation error | Verify exactly 3 listitems are visible
 Verify no error message is visible | Verify the page has no console errors | Verify all images have alt text`;
 
 const SYSTEM = `You are a senior QA engineer writing an end-to-end test suite for a web application you have never seen.
