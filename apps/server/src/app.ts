@@ -45,6 +45,7 @@ import { screenshotRoutes } from './routes/screenshots';
 import { sessionRoutes } from './routes/sessions';
 import { settingsRoutes } from './routes/settings';
 import { ssoRoutes } from './routes/sso';
+import { suiteComparisonRoutes } from './routes/suite-comparisons';
 import { tokenRoutes } from './routes/tokens';
 import { uploadRoutes } from './routes/uploads';
 import { webhookRoutes } from './routes/webhooks';
@@ -203,6 +204,13 @@ async function registerRoutes(
     repos,
   });
   await app.register(exportRoutes, { prefix: '/api/projects', projects: services.projects, limits });
+  await app.register(suiteComparisonRoutes, {
+    prefix: '/api/projects',
+    projects: services.projects,
+    automation: services.automation,
+    repos,
+    db: services.db,
+  });
   await app.register(tokenRoutes, { prefix: '/api/tokens', apiTokens: services.apiTokens });
   await registerOrganizationRoutes(app, services, hub);
   await app.register(runRoutes, {

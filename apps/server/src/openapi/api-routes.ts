@@ -21,6 +21,7 @@ import { SCREENSHOT_ROUTES } from '../routes/screenshots';
 import { SESSION_ROUTES } from '../routes/sessions';
 import { SETTINGS_ROUTES } from '../routes/settings';
 import { SSO_ROUTES } from '../routes/sso';
+import { SUITE_COMPARISON_ROUTES } from '../routes/suite-comparisons';
 import { TOKEN_ROUTES } from '../routes/tokens';
 import { UPLOAD_ROUTES } from '../routes/uploads';
 import { WEBHOOK_ROUTES } from '../routes/webhooks';
@@ -59,6 +60,7 @@ export const API_ROUTE_GROUPS: readonly RouteGroup<never>[] = [
   PROJECT_ROUTES,
   EXPORT_ROUTES,
   GENERATION_ROUTES,
+  SUITE_COMPARISON_ROUTES,
   SCHEDULE_ROUTES,
   WEBHOOK_ROUTES,
   RUN_ROUTES,

@@ -15,7 +15,7 @@ import { routeGroup, routeOf, routePlugin } from './route-group';
 /** What these routes use of the app's services (app.ts hands each plugin only these). */
 export type GenerationRouteServices = Pick<Services, 'projects' | 'automation' | 'repos'>;
 
-type Generated = { test_cases: TestCase[]; engine: string; test_run_id: string | null };
+export type Generated = { test_cases: TestCase[]; engine: string; test_run_id: string | null };
 
 /** What the generation says, as the socket handler's `send` would carry it to the screens. */
 function generationListener() {
@@ -40,7 +40,7 @@ function generationListener() {
 }
 
 /** Runs the generation to its end, stopping it if the client goes away (a CI job cancelled). */
-async function generate(
+export async function generate(
   automation: GenerationRouteServices['automation'],
   reply: FastifyReply,
   actor: Parameters<GenerationRouteServices['automation']['generate']>[0],
