@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Activity, ActivityRegistry } from '../activity/activity-registry';
 import type { Config } from '../config';
 import type { UserChannel } from '../realtime/user-channel';
-import type { RepairStore } from '../repairs/repair-hook';
+import type { RepairStore } from '../repairs/repair-store';
 import type { RunLine } from '../run-lines/run-line';
 import type { RunRecorder } from '../runs/run-recorder';
 import type { AutomationProgress } from './automation-progress';

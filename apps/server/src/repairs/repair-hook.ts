@@ -1,4 +1,4 @@
-import type { CaseRepairsRepository, LastPassingRow, NewCaseRepair } from '@argus/db';
+import type { LastPassingRow, NewCaseRepair } from '@argus/db';
 import {
   proposeRepair,
   type RepairCaseRunner,
@@ -10,12 +10,9 @@ import { diffSteps, type TestCase } from '@argus/protocol';
 import type { CaseEnd } from '../automation/automation-messages';
 import type { CaseContext } from '../automation/run-context';
 import { loginSecrets } from '../diagnostics/login-secrets';
+import type { RepairStore } from './repair-store';
 
-/** What the run's repairs read and write (the case repairs repository, AutomationDeps.repairs). */
-export type RepairStore = Pick<
-  CaseRepairsRepository,
-  'add' | 'lastPassing' | 'rejected' | 'resultOf' | 'stepScreenshot'
->;
+export type { RepairStore };
 
 /** The engine's proposer, as the hook calls it (a test hands its own). */
 export type ProposeRepair = typeof proposeRepair;
