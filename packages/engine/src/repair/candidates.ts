@@ -12,7 +12,8 @@ import type { RepairTarget, TargetWant } from './repairable';
  * - the same container as the case's neighbouring steps' elements (the button in the form whose field
  *   was just filled, the control in the item the step before ticked): a rename with no word in common
  *   is found by structure alone;
- * - the same role as the element the step matched when the case last passed.
+ * - the same role as the element the step matched when the case last passed;
+ * - being the only field (checkbox, select) on the page that no other step uses.
  * A check (and an action no later check of the case proves the effect of) is only ever replaced by an
  * element of a related name: presence alone proves nothing, and a structural guess there could heal a
  * bug away. Texts, titles and URLs are replaced only by a close, number-free text.
@@ -67,6 +68,7 @@ const ROLES_BY_WANT: Record<TargetWant, string[] | null> = {
   text: [],
   title: [],
   url: [],
+  region: [],
 };
 
 export function findCandidates(
@@ -74,31 +76,45 @@ export function findCandidates(
   page: PageTexts,
   context: CandidateContext,
 ): Candidate[] {
+  if (target.want === 'region') return regionCandidates(target, page);
   if (target.want === 'text' || target.want === 'title' || target.want === 'url')
     return textCandidates(target, page);
   const roles = ROLES_BY_WANT[target.want];
-  const list: Candidate[] = [];
-  for (const control of page.controls) {
-    if (control.disabled || control.refs.length > 0 || !control.name) continue;
-    if (target.role ? control.role !== target.role : roles && !roles.includes(control.role)) continue;
-    if (target.want === 'element' && !target.role && control.role === 'heading') continue;
-    if (target.region && page.region && !control.inRegion) continue;
-    const scored = score(control, target, context);
-    if (scored) list.push(scored);
-  }
+  const alike = page.controls.filter((control) => {
+    if (control.disabled || control.refs.length > 0 || !control.name) return false;
+    // A named role is required of an element a check names; a click may land on another clickable (a
+    // link moved into a menu is a menu item), the named role only counting for it (`score`).
+    const strictRole = target.role && target.want !== 'clickable';
+    if (strictRole ? control.role !== target.role : roles && !roles.includes(control.role)) return false;
+    if (target.want === 'element' && !target.role && control.role === 'heading') return false;
+    return !(target.region && page.region && !control.inRegion);
+  });
+  // The only field (or checkbox, or select) on the page a step does not already use is the one.
+  const only = alike.length === 1 && ['field', 'select', 'check'].includes(target.want);
+  const list = alike.flatMap((control) => score(control, target, context, only) ?? []);
   return list.sort((a, b) => b.score - a.score);
 }
 
-function score(control: PageControl, target: RepairTarget, context: CandidateContext): Candidate | null {
+function score(
+  control: PageControl,
+  target: RepairTarget,
+  context: CandidateContext,
+  only: boolean,
+): Candidate | null {
   const signals: string[] = [];
+  if (only) signals.push(`the only ${target.want === 'check' ? 'checkbox' : 'field'} on the page`);
   const similarity = nameSimilarity(target.name, control.name);
   if (context.nameRequired && similarity < RELATED_NAME) return null;
   let total = 0.6 * similarity;
   if (similarity >= 0.99) signals.push('same name');
   else if (similarity > 0) signals.push(`close name ("${target.name}" → "${control.name}")`);
-  if (target.role) signals.push(`same role (${control.role})`);
+  if (target.role && target.role === control.role) {
+    signals.push(`same role (${control.role})`);
+    if (target.want === 'clickable') total += 0.1;
+  }
   const near = closest(control, context);
   let where = '';
+  if (only) total += 0.45;
   if (near) {
     total += near.tight ? 0.45 : 0.2;
     if (near.hops <= 3) total += 0.05;
@@ -142,7 +158,27 @@ function closest(
   return best;
 }
 
-function textCandidates(target: RepairTarget, page: PageTexts): Candidate[] {
+/**
+ * For a region that is gone: a close, number-free name on the page (a text or a control's name) to
+ * look in instead, else the step without its region (a check limited to an item then checks any:
+ * flagged as weakening, never a plain repair).
+ */
+function regionCandidates(target: RepairTarget, page: PageTexts): Candidate[] {
+  const names = [...new Set([...page.texts, ...page.controls.map((c) => c.name)])];
+  const close = textCandidates({ ...target, want: 'text' }, { ...page, texts: names }, RELATED_NAME);
+  const anywhere: Candidate = {
+    id: null,
+    name: '',
+    role: null,
+    readRole: 'region',
+    score: 0,
+    signals: [`the region "${target.name}" is gone: the step looks anywhere on the page`],
+    where: '',
+  };
+  return [...close.slice(0, 2), anywhere];
+}
+
+function textCandidates(target: RepairTarget, page: PageTexts, least = CLOSE_TEXT): Candidate[] {
   const texts =
     target.want === 'title'
       ? [page.title]
@@ -156,7 +192,7 @@ function textCandidates(target: RepairTarget, page: PageTexts): Candidate[] {
     // A number-free text close to the old one, and not a part of it (that would widen the check).
     if (!text || /\d/.test(text) || lower === old || old.includes(lower)) continue;
     const similarity = nameSimilarity(target.name, text);
-    if (similarity < CLOSE_TEXT) continue;
+    if (similarity < least) continue;
     list.push({
       id: null,
       name: text,

@@ -19,6 +19,8 @@ export function describeTarget(target: RepairTarget, lastRole: string | null): s
       return `the title "${target.name}"`;
     case 'url':
       return `"${target.name}" in the URL`;
+    case 'region':
+      return `the region "${target.name}"`;
     case 'field':
     case 'select':
       return `field "${target.name}"`;
@@ -38,6 +40,10 @@ export function repairSummary(
   trigger: Trigger | null,
 ): string {
   const gone = describeTarget(target, lastRole);
+  if (target.want === 'region') {
+    const instead = candidate.name ? `looks in "${candidate.name}" instead` : 'looks anywhere on the page';
+    return `${capital(gone)} is gone; the step ${instead}`;
+  }
   if (target.want === 'text' || target.want === 'title' || target.want === 'url') {
     return `${capital(gone)} is gone; the page shows "${candidate.name}" in its place`;
   }

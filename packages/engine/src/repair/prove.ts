@@ -1,37 +1,36 @@
-import type { TestCase } from '@argus/protocol';
+import type { CaseFailure, TestCase } from '@argus/protocol';
 import type { CapturedScreenshot } from '../test-runner';
 import type { RepairOptions } from './repair-types';
 import { runnerOffset } from './repairable';
 
 /**
  * The proof of a repair: the repaired case (its whole step list) run on the current app in a fresh
- * browser, as the run runs it; it must pass. Keeps the screenshot of the repaired step (the page as
- * that step left it), shown beside the last passing run's in the review.
+ * browser, as the run runs it; it must pass. Keeps its steps' screenshots by the case's own step index
+ * (the repaired step's is shown beside the last passing run's in the review), and, when it failed,
+ * where and why: a later step that fails too may be the redesign's next change (propose-repair.ts).
  */
 export interface Proof {
   passed: boolean;
   /** Seconds. */
   executionTime: number;
   error: string | null;
-  screenshot: CapturedScreenshot | null;
+  failure: CaseFailure | null;
+  /** Each passed step's screenshot, by the case's own step index. */
+  screenshots: Map<number, CapturedScreenshot>;
 }
 
-export async function prove(
-  testCase: TestCase,
-  after: string[],
-  repairedIndex: number,
-  options: RepairOptions,
-): Promise<Proof> {
+export async function prove(testCase: TestCase, after: string[], options: RepairOptions): Promise<Proof> {
   // The runner numbers its steps with a `Navigate to` put first when the case does not start with one.
-  const runnerIndex = repairedIndex + runnerOffset(after);
-  let screenshot: CapturedScreenshot | null = null;
+  const offset = runnerOffset(after);
+  const screenshots = new Map<number, CapturedScreenshot>();
   const outcome = await options.run(
     { ...testCase, steps: after },
     {
       signal: options.signal,
       screenshots: true,
       onStep: (update, shot) => {
-        if (shot && update.step_index === runnerIndex && update.status === 'success') screenshot = shot;
+        if (shot && update.status === 'success' && update.step_index !== undefined)
+          screenshots.set(update.step_index - offset, shot);
       },
     },
   );
@@ -39,6 +38,7 @@ export async function prove(
     passed: outcome.status === 'passed',
     executionTime: outcome.executionTime,
     error: outcome.error,
-    screenshot,
+    failure: outcome.failure ?? null,
+    screenshots,
   };
 }

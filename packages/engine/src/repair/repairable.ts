@@ -15,7 +15,17 @@ import type { RepairRequest } from './repair-types';
  */
 
 /** What the failed step looks for, as a repair looks for its replacement. */
-export type TargetWant = 'clickable' | 'field' | 'select' | 'check' | 'element' | 'text' | 'title' | 'url';
+export type TargetWant =
+  | 'clickable'
+  | 'field'
+  | 'select'
+  | 'check'
+  | 'element'
+  | 'text'
+  | 'title'
+  | 'url'
+  /** The region the step names (`… in "<region>"`) is gone: its name is what is replaced. */
+  | 'region';
 
 export interface RepairTarget {
   want: TargetWant;
@@ -43,6 +53,9 @@ export function parses(line: string | undefined): Step | null {
   }
 }
 
+/** The step's region is not on the page (locate.ts's words). */
+const REGION_GONE = /No visible region \(/;
+
 const TEXT_CHECKS = new Set(['verifyText', 'waitForText', 'verifyTitle', 'verifyUrl']);
 
 export function judgeRepairable(request: RepairRequest): Repairability {
@@ -63,10 +76,13 @@ export function judgeRepairable(request: RepairRequest): Repairability {
     return bug(`The case failed outside its own steps: ${failure.evidence}`, [`failure: ${failure.kind}`]);
   }
   const step = parses(testCase.steps[stepIndex]);
-  const target = step ? targetOf(step) : null;
+  const region = step && 'region' in step ? step.region : undefined;
+  const regionGone = region !== undefined && REGION_GONE.test(request.error);
+  const target = regionGone ? { want: 'region' as const, name: region } : step ? targetOf(step) : null;
   if (!step || !target) {
     return bug(`Step ${stepIndex + 1} names no element to look for again: ${failure.evidence}`);
   }
+  if (target.want === 'region' && step) return { repairable: true, stepIndex, step, target };
   if (target.want === 'text' || target.want === 'title' || target.want === 'url') {
     if (/\d/.test(target.name)) {
       return bug(

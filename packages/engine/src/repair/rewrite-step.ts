@@ -10,7 +10,10 @@ import { namesTarget, parses, targetOf } from './repairable';
  */
 
 export interface Replacement {
+  /** The new name ('' with `part: 'region'`: the step no longer names a region). */
   name: string;
+  /** What is replaced: the step's target (default) or the region it names. */
+  part?: 'target' | 'region';
   role: TargetRole | null;
   /** Keep the step's region (`… in "<region>"`): false when that region is gone from the page. */
   keepRegion: boolean;
@@ -29,6 +32,7 @@ const ROLE_VERBS = new Set(['click', 'verifyElement', 'verifyState']);
 
 export function rewriteCase(steps: string[], failedIndex: number, replacement: Replacement): RewrittenCase {
   const failed = parses(steps[failedIndex]);
+  if (replacement.part === 'region') return rewriteRegion(steps, failedIndex, failed, replacement);
   const old = failed ? targetOf(failed)?.name : undefined;
   if (!failed || old === undefined) throw new Error(`Step ${failedIndex + 1} names no target to replace`);
   const after = steps.map((line, index) => {
@@ -40,6 +44,27 @@ export function rewriteCase(steps: string[], failedIndex: number, replacement: R
   });
   if (replacement.reveal) after.splice(failedIndex, 0, replacement.reveal);
   return { after, repairedIndex: failedIndex + (replacement.reveal ? 1 : 0) };
+}
+
+/** Every step from the failed one naming its region looks in the new one (or anywhere, for ''). */
+function rewriteRegion(
+  steps: string[],
+  failedIndex: number,
+  failed: Step | null,
+  replacement: Replacement,
+): RewrittenCase {
+  const old = failed && 'region' in failed ? failed.region : undefined;
+  if (!old) throw new Error(`Step ${failedIndex + 1} names no region to replace`);
+  const after = steps.map((line, index) => {
+    const step = index < failedIndex ? null : parses(line);
+    if (!step || !('region' in step) || step.region?.trim().toLowerCase() !== old.trim().toLowerCase())
+      return line;
+    const fields = { ...(step as unknown as Record<string, unknown>) };
+    if (replacement.name) fields.region = replacement.name;
+    else delete fields.region;
+    return formatStep(fields as unknown as Step);
+  });
+  return { after, repairedIndex: failedIndex };
 }
 
 function retarget(step: Step, old: string, replacement: Replacement, failed: boolean): Step {

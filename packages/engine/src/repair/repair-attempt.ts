@@ -1,0 +1,240 @@
+import { AbortedError } from '../errors';
+import { BUILTIN_ENGINE } from '../test-runner';
+import type { Candidate, CandidateContext } from './candidates';
+import { bugOutcome, describeTarget, nothingDoesIt, repairSummary } from './evidence';
+import { atFailedStep } from './explore';
+import { askProposer, type ModelProposal } from './proposer-check';
+import { type Proof, prove } from './prove';
+import type { RepairOptions, RepairOutcome, RepairRequest } from './repair-types';
+import { judgeRepairable, parses, type RepairTarget } from './repairable';
+import { revealTriggers, surveyRevealed, type Trigger } from './reveal';
+import { rewriteCase } from './rewrite-step';
+import { type Survey, survey } from './survey';
+
+/**
+ * One failed step's repair (see propose-repair.ts): explore its page, ask the model when there is
+ * one, try the built-in candidates and reveals, prove each. When a proof fails on a later repairable
+ * step, a child attempt repairs that step on top of this one (`chain`).
+ */
+
+/** A proved repair, before its weakenings are judged against the case as saved. */
+export interface Found {
+  after: string[];
+  /** The first repaired step's place in `after`. */
+  repairedIndex: number;
+  proof: Proof;
+  summaries: string[];
+  signals: string[];
+  engine: string;
+}
+
+const DEFAULT_MAX_PROOFS = 3;
+/** Candidates proved per revealed page (the best ones; the rest of the budget for other reveals). */
+const PROOFS_PER_REVEAL = 2;
+/** Steps repaired in one case at most (a redesign renames a few things a case uses, not dozens). */
+export const MAX_CHAIN = 5;
+
+export class RepairAttempt {
+  private readonly steps: string[];
+  private readonly lastRole: string | null;
+  private readonly context: CandidateContext;
+  private proofsLeft: number;
+  private ownState: string | null = null;
+  private readonly tried: string[] = [];
+  private readonly signals: string[] = [];
+  private readonly seen = new Set<string>();
+  private readonly depth: number;
+
+  constructor(
+    private readonly request: RepairRequest,
+    private readonly options: RepairOptions,
+    private readonly stepIndex: number,
+    private readonly target: RepairTarget,
+    /** The attempt this one continues (a later step of its proof), or null for the failed case's own. */
+    private readonly parent: RepairAttempt | null,
+  ) {
+    this.steps = request.testCase.steps;
+    this.depth = parent ? parent.depth + 1 : 0;
+    this.proofsLeft = options.maxProofs ?? DEFAULT_MAX_PROOFS;
+    const selector = request.lastPassing?.steps.find((s) => s.index === stepIndex)?.selector ?? null;
+    this.lastRole = selector ? ([...selector.matchAll(/role=(\w+)/g)].pop()?.[1] ?? null) : null;
+    const step = parses(this.steps[stepIndex]);
+    const isCheck = step ? step.verb.startsWith('verify') || step.verb === 'waitForText' : true;
+    const laterCheck = this.steps.slice(stepIndex + 1).some((line) => /^\s*(verify|wait for)\b/i.test(line));
+    this.context = {
+      failedIndex: stepIndex,
+      stepCount: this.steps.length,
+      lastRole: this.lastRole,
+      nameRequired: isCheck || !laterCheck,
+    };
+  }
+
+  /** The failed case's page state (the first attempt's): what a rejection is keyed by. */
+  get pageState(): string | null {
+    return this.parent ? this.parent.pageState : this.ownState;
+  }
+
+  async run(): Promise<Found | RepairOutcome> {
+    const { options } = this;
+    const explored = await atFailedStep(this.request.testCase, this.stepIndex, options, async (session) => {
+      const look = await survey(session, { steps: this.steps, target: this.target, context: this.context });
+      const model: ModelProposal = options.proposer
+        ? await askProposer(options.proposer, session, this.proposerInput(), options.signal)
+        : null;
+      return { look, model };
+    });
+    if (options.signal?.aborted) throw new AbortedError();
+    if (!explored.ok) {
+      const summary = `The steps before step ${this.stepIndex + 1} fail now, so something earlier broke: ${explored.error}`;
+      return bugOutcome(this.stepIndex, summary, ['earlier steps fail'], null);
+    }
+    const { look, model } = explored.value;
+    this.ownState = look.pageState;
+    if (model && 'refused' in model) this.signals.push(`model refused: ${model.refused}`);
+    else if (model) {
+      const won = await this.tryModel(model);
+      if (won) return won;
+    }
+    const found = await this.tryBuiltIn(look);
+    if (found) return found;
+    const summary = nothingDoesIt(this.target, this.lastRole, look.page.path || '/', this.tried);
+    return bugOutcome(this.stepIndex, summary, this.signals, this.pageState);
+  }
+
+  private proposerInput() {
+    const selector =
+      this.request.lastPassing?.steps.find((s) => s.index === this.stepIndex)?.selector ?? null;
+    return {
+      steps: this.steps,
+      failedIndex: this.stepIndex,
+      error: this.request.error,
+      lastSelector: selector,
+    };
+  }
+
+  private async tryBuiltIn(look: Survey): Promise<Found | null> {
+    for (const candidate of look.candidates) {
+      if (this.proofsLeft <= 0) return null;
+      const won = await this.tryCandidate(candidate, null, look.page.region);
+      if (won) return won;
+    }
+    if (['text', 'title', 'url', 'region'].includes(this.target.want)) return null;
+    for (const trigger of revealTriggers(look.page, this.context)) {
+      if (this.proofsLeft <= 0) return null;
+      const input = { target: this.target, context: this.context, shown: look.page };
+      const revealed = await surveyRevealed(this.request.testCase, trigger, input, this.options);
+      if (this.options.signal?.aborted) throw new AbortedError();
+      if (!revealed.ok || !revealed.value) continue;
+      for (const candidate of revealed.value.candidates.slice(0, PROOFS_PER_REVEAL)) {
+        if (this.proofsLeft <= 0) return null;
+        const won = await this.tryCandidate(candidate, trigger, revealed.value.page.region);
+        if (won) return won;
+      }
+    }
+    return null;
+  }
+
+  private async tryCandidate(
+    candidate: Candidate,
+    trigger: Trigger | null,
+    regionFound: boolean,
+  ): Promise<Found | null> {
+    const { after, repairedIndex } = rewriteCase(this.steps, this.stepIndex, {
+      name: candidate.name,
+      role: candidate.role,
+      keepRegion: regionFound,
+      part: this.target.want === 'region' ? 'region' : 'target',
+      reveal: trigger?.line ?? null,
+    });
+    const proof = await this.proveOnce(after, `${candidate.readRole} "${candidate.name}"`);
+    if (!proof) return null;
+    const signals = [...candidate.signals];
+    if (trigger) signals.push(`revealed by one click on ${trigger.readRole} "${trigger.name}"`);
+    const summary = repairSummary(this.target, this.lastRole, candidate, trigger);
+    const found = { after, repairedIndex, proof, summaries: [summary], signals, engine: BUILTIN_ENGINE };
+    return proof.passed ? this.done(found) : this.chain(found);
+  }
+
+  private async tryModel(model: { lines: string[]; reason: string }): Promise<Found | null> {
+    const proposer = this.options.proposer;
+    if (!proposer) return null;
+    const after = [
+      ...this.steps.slice(0, this.stepIndex),
+      ...model.lines,
+      ...this.steps.slice(this.stepIndex + 1),
+    ];
+    const quoted = model.lines.map((l) => `"${l}"`).join(', ');
+    const proof = await this.proveOnce(after, `the model's ${quoted}`);
+    if (!proof) return null;
+    const gone = describeTarget(this.target, this.lastRole);
+    const summary = `${gone.charAt(0).toUpperCase()}${gone.slice(1)} is gone; the model replaced step ${this.stepIndex + 1} with ${quoted}: ${model.reason}`;
+    const repairedIndex = this.stepIndex + model.lines.length - 1;
+    const found = { after, repairedIndex, proof, summaries: [summary], signals: [], engine: proposer.engine };
+    const won = proof.passed ? this.done(found) : await this.chain(found);
+    if (!won) this.signals.push("the model's proposal failed its proof");
+    return won;
+  }
+
+  private done(found: Found): Found {
+    return { ...found, signals: [...found.signals, ...this.signals] };
+  }
+
+  /**
+   * The proof got past the repaired step and failed on a later one the same rules may repair (the
+   * redesign's next change): repair that step too, on top of this repair, and prove the whole again.
+   */
+  private async chain(found: Found): Promise<Found | null> {
+    const failure = found.proof.failure;
+    if (this.depth + 1 >= MAX_CHAIN || !failure) return null;
+    const shift = found.after.length - this.steps.length;
+    const request: RepairRequest = {
+      testCase: { ...this.request.testCase, steps: found.after },
+      failure,
+      error: found.proof.error ?? '',
+      lastPassing: this.request.lastPassing && {
+        steps: this.request.lastPassing.steps.map((s) =>
+          s.index > this.stepIndex ? { ...s, index: s.index + shift } : s,
+        ),
+      },
+      rejected: this.request.rejected,
+    };
+    const judged = judgeRepairable(request);
+    if (!judged.repairable || judged.stepIndex <= found.repairedIndex) return null;
+    const next = await new RepairAttempt(request, this.options, judged.stepIndex, judged.target, this).run();
+    if ('verdict' in next) {
+      this.signals.push(`step ${judged.stepIndex + 1} failed next: ${next.evidence.summary}`);
+      return null;
+    }
+    return this.done({
+      ...next,
+      repairedIndex: found.repairedIndex,
+      summaries: [...found.summaries, ...next.summaries],
+      signals: [...found.signals, ...next.signals],
+      engine: found.engine,
+    });
+  }
+
+  /** Proves the repaired steps once (never the same twice, never a rejected one); null when not run. */
+  private async proveOnce(after: string[], what: string): Promise<Proof | null> {
+    const key = after.join('\n');
+    if (this.seen.has(key) || this.proofsLeft <= 0) return null;
+    this.seen.add(key);
+    if (this.isRejected(after)) {
+      this.signals.push(`not proposed again: ${what} was rejected before for this page state`);
+      return null;
+    }
+    this.proofsLeft--;
+    this.tried.push(what);
+    const proof = await prove(this.request.testCase, after, this.options);
+    if (this.options.signal?.aborted) throw new AbortedError();
+    return proof;
+  }
+
+  private isRejected(after: string[]): boolean {
+    const state = this.pageState;
+    return this.request.rejected.some(
+      (r) =>
+        r.page_state === state && r.after.length === after.length && r.after.every((l, i) => l === after[i]),
+    );
+  }
+}
