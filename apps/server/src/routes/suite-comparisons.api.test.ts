@@ -164,6 +164,9 @@ describe('regenerating a saved suite and comparing it by behaviour', () => {
     const unknown = await api.call('POST', `${path}/accept`, { token: ann.token, json: { keys: ['s999'] } });
     expect(unknown.status).toBe(422);
     expect(JSON.stringify(unknown.data)).toContain('s999');
+    const unchanged = comparison.changes.filter((change) => change.kind === 'unchanged').map((c) => c.key);
+    const nothing = await api.call('POST', `${path}/accept`, { token: ann.token, json: { keys: unchanged } });
+    expect(nothing.status).toBe(422);
   });
 
   it('saves the accepted changes as one new version, and refuses an accept over a version saved since', async () => {

@@ -114,6 +114,8 @@ export class SuiteCompareService {
     const row = await this.row(orgId, projectId, suiteId, id);
     const comparison = toApi(row);
     const chosen = chosenChanges(comparison.changes, keys);
+    if (chosen.length === 0)
+      throw fieldError(['body', 'keys'], 'These changes are all unchanged cases: there is nothing to save');
     const suite = await this.deps.projects.getSuite(orgId, projectId, suiteId);
     const test_cases = acceptedCases(suite.test_cases, chosen);
     if (test_cases.length === 0)
