@@ -175,6 +175,29 @@ describe('proposeRepair', () => {
     ]);
   });
 
+  it('repairs a second change the proof meets after the first, and proves the two together', async () => {
+    const testCase = caseOf([
+      'Navigate to /recipes',
+      'Fill "Dish" with "Lentil soup"',
+      'Click "Save"',
+      'Verify text "Lentil soup" is visible',
+    ]);
+    const outcome = await proposeRepair(await failedOnChange(testCase), { run });
+    expect(outcome.verdict).toBe('repair');
+    if (outcome.verdict === 'bug') return;
+    expect(outcome.stepIndex).toBe(1);
+    expect(outcome.after).toEqual([
+      'Navigate to /recipes',
+      'Fill "Recipe title" with "Lentil soup"',
+      'Click button "Keep recipe"',
+      'Verify text "Lentil soup" is visible',
+    ]);
+    expect(outcome.evidence.summary).toBe(
+      'Field "Dish" is gone; textbox "Recipe title" does what it did "Save" is gone; button "Keep recipe" in the same form does what it did',
+    );
+    expect(outcome.screenshot?.step_index).toBe(1);
+  });
+
   it('calls a removed control with nothing doing its job a bug, saying what it looked for and tried', async () => {
     const testCase = caseOf([
       'Navigate to /notes',

@@ -87,7 +87,19 @@ discard.onclick = () => { n.value = ''; out.textContent = ''; };`,
   );
 }
 
+/** Recipes: two changes one case meets in turn, the field "Dish" and the button "Save" renamed. */
+function recipes(v: Version): string {
+  const [field, save] = v === 'original' ? ['Dish', 'Save'] : ['Recipe title', 'Keep recipe'];
+  return shell(
+    'Recipes',
+    `<h1>Recipes</h1><form id="f"><label for="d">${field}</label> <input id="d"> <button>${save}</button></form>
+<ol id="list"></ol>`,
+    `f.onsubmit = (e) => { e.preventDefault(); const li = document.createElement('li'); li.textContent = d.value; list.append(li); d.value = ''; };`,
+  );
+}
+
 const PAGES: Record<string, (v: Version) => string> = {
+  '/recipes': recipes,
   '/seedlings': seedlings,
   '/loans': loans,
   '/chores': chores,

@@ -55,6 +55,36 @@ describe('rewriteCase', () => {
   });
 });
 
+describe('rewriteCase of a region that is gone', () => {
+  it('looks in the new region from the failed step on, or anywhere when there is none', () => {
+    const steps = [
+      'Navigate to /',
+      'Click "Edit" in "Groceries"',
+      'Verify text "Milk" is visible in "Groceries"',
+    ];
+    const moved = rewriteCase(steps, 1, {
+      name: 'Grocery list',
+      role: null,
+      keepRegion: true,
+      reveal: null,
+      part: 'region',
+    });
+    expect(moved.after).toEqual([
+      'Navigate to /',
+      'Click "Edit" in "Grocery list"',
+      'Verify text "Milk" is visible in "Grocery list"',
+    ]);
+    const anywhere = rewriteCase(steps, 2, {
+      name: '',
+      role: null,
+      keepRegion: true,
+      reveal: null,
+      part: 'region',
+    });
+    expect(anywhere.after[2]).toBe('Verify text "Milk" is visible');
+  });
+});
+
 describe('nameSimilarity', () => {
   it('reads whole words and stems, and spelling give or take a few letters', () => {
     expect(nameSimilarity('Add', 'add')).toBe(1);
