@@ -239,6 +239,25 @@ describe('the repair hook', () => {
     }
   });
 
+  it('proposes nothing when the case passed again with its own steps (flaky, not changed)', async () => {
+    const { propose } = proposer({
+      verdict: 'repair',
+      after: [...CASE.steps],
+      stepIndex: 0,
+      weakenings: [],
+      evidence: EVIDENCE,
+      page_state: 'p1',
+      screenshot: SHOT,
+    });
+    const run = context();
+    await repairFailedCase(run.ctx, 0, end(), propose);
+    expect(run.added).toEqual([]);
+    expect(run.saved).toEqual([]);
+    expect(run.said).toEqual([
+      'No repair for "Add a task": it passed unchanged when run again (a flaky failure, not a change of the app)',
+    ]);
+  });
+
   it('logs a repair that fails and leaves no row, never failing the run', async () => {
     const { propose, asked } = proposer(new Error('the browser went away'));
     const run = context();

@@ -10,6 +10,7 @@ import { diffSteps, type TestCase } from '@argus/protocol';
 import type { CaseEnd } from '../automation/automation-messages';
 import type { CaseContext } from '../automation/run-context';
 import { loginSecrets } from '../diagnostics/login-secrets';
+import { sameSteps } from './approval';
 import type { RepairStore } from './repair-store';
 
 export type { RepairStore };
@@ -48,6 +49,12 @@ export async function repairFailedCase(
     });
     // A verdict reached while the run was being stopped is not kept: the run ended without it.
     if (activity.signal.aborted) return;
+    if (verdict.verdict !== 'bug' && sameSteps(verdict.after, testCase.steps)) {
+      // The case passed again as it is: the failure did not come from a change of the app, and there
+      // is nothing to review.
+      await sayUnchanged(ctx, testCase.test_name);
+      return;
+    }
     const row = await rowOf(ctx, store, { suite, index, testCase, last }, verdict);
     await store.add(request.ownerId, row);
     await say(ctx, testCase.test_name, verdict);
@@ -212,6 +219,13 @@ function passingScreenshot(
   const { ownerId } = ctx.request;
   const offset = stepOffset(testCase.steps, last.steps);
   return store.stepScreenshot(ownerId, last.run_id, testCase.test_name, stepIndex + offset);
+}
+
+/** A proof that passed with the case's own steps, said on the run. */
+async function sayUnchanged(ctx: CaseContext, name: string): Promise<void> {
+  const line = `No repair for "${name}": it passed unchanged when run again (a flaky failure, not a change of the app)`;
+  ctx.progress(line);
+  await ctx.deps.recorder.note(ctx.request.ownerId, ctx.runId, line, 'warn');
 }
 
 /** The verdict said live on the run and kept in its log. */
