@@ -41,12 +41,15 @@ export interface CandidateContext {
   lastRole: string | null;
   /** Whether the failed step is a check, or no check follows it: then a related name is required. */
   nameRequired: boolean;
+  /** Whether the failed step is a check (its replacement needs a closer name, and a region may go). */
+  isCheck: boolean;
 }
 
 /** A candidate scoring this much is worth proving. */
 export const GOOD_SCORE = 0.45;
-/** A name this close counts as related (`nameRequired`). */
+/** A name this close counts as related (`nameRequired`); a check's replacement, `CHECK_NAME`. */
 const RELATED_NAME = 0.5;
+const CHECK_NAME = 0.6;
 const CLOSE_TEXT = 0.6;
 
 const ROLES_BY_WANT: Record<TargetWant, string[] | null> = {
@@ -76,7 +79,7 @@ export function findCandidates(
   page: PageTexts,
   context: CandidateContext,
 ): Candidate[] {
-  if (target.want === 'region') return regionCandidates(target, page);
+  if (target.want === 'region') return regionCandidates(target, page, context.isCheck);
   if (target.want === 'text' || target.want === 'title' || target.want === 'url')
     return textCandidates(target, page);
   const roles = ROLES_BY_WANT[target.want];
@@ -104,7 +107,7 @@ function score(
   const signals: string[] = [];
   if (only) signals.push(`the only ${target.want === 'check' ? 'checkbox' : 'field'} on the page`);
   const similarity = nameSimilarity(target.name, control.name);
-  if (context.nameRequired && similarity < RELATED_NAME) return null;
+  if (context.nameRequired && similarity < (context.isCheck ? CHECK_NAME : RELATED_NAME)) return null;
   let total = 0.6 * similarity;
   if (similarity >= 0.99) signals.push('same name');
   else if (similarity > 0) signals.push(`close name ("${target.name}" → "${control.name}")`);
@@ -160,10 +163,10 @@ function closest(
 
 /**
  * For a region that is gone: a close, number-free name on the page (a text or a control's name) to
- * look in instead, else the step without its region (a check limited to an item then checks any:
- * flagged as weakening, never a plain repair).
+ * look in instead, else, for a check, the step without its region (a check limited to an item then
+ * checks any: flagged as weakening, never a plain repair).
  */
-function regionCandidates(target: RepairTarget, page: PageTexts): Candidate[] {
+function regionCandidates(target: RepairTarget, page: PageTexts, isCheck: boolean): Candidate[] {
   const names = [...new Set([...page.texts, ...page.controls.map((c) => c.name)])];
   const close = textCandidates({ ...target, want: 'text' }, { ...page, texts: names }, RELATED_NAME);
   const anywhere: Candidate = {
@@ -175,7 +178,8 @@ function regionCandidates(target: RepairTarget, page: PageTexts): Candidate[] {
     signals: [`the region "${target.name}" is gone: the step looks anywhere on the page`],
     where: '',
   };
-  return [...close.slice(0, 2), anywhere];
+  // An action anywhere could act on another item than the one the case meant: only a check may widen.
+  return isCheck ? [...close.slice(0, 2), anywhere] : close.slice(0, 2);
 }
 
 function textCandidates(target: RepairTarget, page: PageTexts, least = CLOSE_TEXT): Candidate[] {

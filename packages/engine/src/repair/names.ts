@@ -47,12 +47,16 @@ function wordOverlap(x: string, y: string): number {
   return shared / (a.size + b.size - shared);
 }
 
-/** 1 − edit distance / longer length, with spaces ignored; short names must be nearly equal. */
+/**
+ * 1 − edit distance / longer length, with spaces ignored, for names of about the same length (a typo,
+ * a hyphen, a different ending): a name inside a much longer one ("Completed", "Clear completed") is a
+ * different name, which the word overlap judges.
+ */
 function spelling(x: string, y: string): number {
   const a = x.replace(/ /g, '');
   const b = y.replace(/ /g, '');
   const longer = Math.max(a.length, b.length);
-  if (longer === 0) return 0;
+  if (longer === 0 || Math.min(a.length, b.length) / longer < 0.75) return 0;
   return 1 - editDistance(a, b) / longer;
 }
 

@@ -66,6 +66,7 @@ export class RepairAttempt {
       stepCount: this.steps.length,
       lastRole: this.lastRole,
       nameRequired: isCheck || !laterCheck,
+      isCheck,
     };
   }
 

@@ -82,18 +82,20 @@ export function judgeRepairable(request: RepairRequest): Repairability {
   if (!step || !target) {
     return bug(`Step ${stepIndex + 1} names no element to look for again: ${failure.evidence}`);
   }
-  if (target.want === 'region' && step) return { repairable: true, stepIndex, step, target };
-  if (target.want === 'text' || target.want === 'title' || target.want === 'url') {
+  // A text (or a region named by one) holding a number, or the case's own typed value (an item it
+  // added), that is not there: the app broke, whatever else changed.
+  if (['region', 'text', 'title', 'url'].includes(target.want)) {
+    const what = target.want === 'region' ? 'region' : 'text';
     if (/\d/.test(target.name)) {
       return bug(
-        `The text "${target.name}" the step checks holds a number and is not on the page: the app broke`,
-        ['checked text holds a number'],
+        `The ${what} "${target.name}" the step names holds a number and is not on the page: the app broke`,
+        [`${what} holds a number`],
       );
     }
     if (typedBefore(testCase.steps, stepIndex).some((value) => sameText(value, target.name))) {
       return bug(
-        `The text "${target.name}" is a value the case typed itself and it is not on the page: the app broke`,
-        ['checked text typed by the case'],
+        `The ${what} "${target.name}" is a value the case typed itself and it is not on the page: the app broke`,
+        [`${what} typed by the case`],
       );
     }
     return { repairable: true, stepIndex, step, target };
