@@ -256,7 +256,7 @@ describe('argus generate --compare', () => {
       '  ~ Deleting a note: 2 step lines differ (edited by hand: never replaced without a choice)',
       'argus: the app has 1 behaviour no case covers',
       'argus: 1 saved case tests a behaviour the app no longer shows',
-      `argus: review and accept the changes: ${url}/projects/p1?suite=s1&comparison=c1`,
+      `argus: review and accept the changes: ${url}/projects/p1/suites/s1/comparisons/c1`,
     ]);
   });
 

@@ -19,13 +19,10 @@ export interface CompareOptions {
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
-/**
- * The page that reviews a comparison, relative to the server: the project's page with the suite and the
- * comparison open (the server's suite-compare-service.ts `comparisonReviewPath` says the same).
- */
+/** The page that reviews a comparison, relative to the server (the web app's suite-compare screen). */
 export function reviewPath(comparison: Pick<SuiteComparison, 'id' | 'project_id' | 'suite_id'>): string {
   const at = encodeURIComponent;
-  return `/projects/${at(comparison.project_id)}?suite=${at(comparison.suite_id)}&comparison=${at(comparison.id)}`;
+  return `/projects/${at(comparison.project_id)}/suites/${at(comparison.suite_id)}/comparisons/${at(comparison.id)}`;
 }
 
 /** One line per case that is not unchanged: + added, - removed, ~ changed (and whether it was curated). */

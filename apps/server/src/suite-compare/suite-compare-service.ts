@@ -28,14 +28,6 @@ export interface SuiteCompareDeps {
   comparisons: SuiteComparisonsRepository;
 }
 
-/** Where a comparison is reviewed, relative to the server. */
-export function comparisonReviewPath(
-  row: Pick<SuiteComparisonRow, 'id' | 'project_id' | 'suite_id'>,
-): string {
-  const at = (value: string) => encodeURIComponent(value);
-  return `/projects/${at(row.project_id)}?suite=${at(row.suite_id)}&comparison=${at(row.id)}`;
-}
-
 function toApi(row: SuiteComparisonRow): SuiteComparison {
   const changes = z.array(SuiteCaseChangeSchema).parse(row.changes);
   return {
