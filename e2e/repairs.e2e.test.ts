@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { type ScriptedModelServer, startScriptedModelServer } from '@argus/ai/testing';
 import { type CaseRepairList, isRunOver } from '@argus/protocol';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,13 +36,18 @@ const CASES = ['Buy milk', 'Walk the dog', 'Read a book'].map((title) => ({
 let server: RunningServer;
 let app: FixtureApp;
 let browser: Browser;
+/** The LLM engine of one user: every repair it is asked for checks less than the case did. */
+let model: ScriptedModelServer;
 const pages = new PageOpener(() => browser);
 
 beforeAll(async () => {
-  [server, app, browser] = await Promise.all([
+  [server, app, browser, model] = await Promise.all([
     spawnServer({ ALLOWED_TARGETS: '127.0.0.1', STEP_TIMEOUT_MS: '3000' }),
     serveFixtureApp('todo'),
     launchBrowser(),
+    startScriptedModelServer(() => ({
+      json: { lines: ['Verify text "todos" is visible'], reason: 'The heading reads "todos"' },
+    })),
   ]);
   await mkdir(SHOTS, { recursive: true });
 });
@@ -51,6 +57,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await app?.close();
+  await model?.close();
 });
 
 async function api<T = unknown>(token: string, method: string, path: string, body?: unknown): Promise<T> {
@@ -216,7 +223,10 @@ describe('repairs reviewed as a diff', () => {
     expect(await second.getByTestId('repair-decision').textContent()).toMatch(/^Rejected/);
 
     // Approve the first alone, by keyboard: one new version.
-    await first.getByRole('button', { name: `Approve the repair of ${CASES[0].test_name}` }).focus();
+    const approve = first.getByRole('button', { name: `Approve the repair of ${CASES[0].test_name}` });
+    // Enabled again once the rejection's lists are read back.
+    await expect.poll(() => approve.isEnabled(), POLL).toBe(true);
+    await approve.focus();
     await page.keyboard.press('Enter');
     const notice = page.getByTestId('repairs-notice');
     await expect
@@ -322,7 +332,10 @@ describe('repairs reviewed as a diff', () => {
     await page.getByRole('button', { name: 'Regenerate' }).click();
     const busy = page.getByTestId('regenerate-busy');
     await busy.waitFor();
-    await busy.getByRole('status').filter({ hasText: /^Generating cases on staging/ }).waitFor();
+    await busy
+      .getByRole('status')
+      .filter({ hasText: /^Generating cases on staging/ })
+      .waitFor();
     await busy.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Regenerate' }).waitFor();
 
@@ -377,4 +390,67 @@ describe('repairs reviewed as a diff', () => {
     }
     expect(a11y).toEqual([]);
   }, 420_000);
+
+  it('warns of a repair that weakens a check, leaves it out of Approve all, and approves it only confirmed', async () => {
+    app.setRedesign(false);
+    const weakUser = await registerAccount(server.url, 'weak');
+    const page = await pages.open();
+    await signIn(page, server.url, weakUser);
+    const weakToken = await pageToken(page);
+    await api(weakToken, 'PUT', '/api/settings', {
+      ai_provider: 'openai-compatible',
+      ai_model: 'qwen2.5-coder',
+      ai_base_url: model.baseUrl,
+      ai_api_key: 'sk-e2e-5678',
+    });
+    const project = await api<{ id: string }>(weakToken, 'POST', '/api/projects', {
+      name: 'Todos with a model',
+      kind: 'web',
+      environments: [{ name: 'staging', base_url: `${app.url}/` }],
+    });
+    const steps = [
+      'Navigate to /',
+      'Fill "New todo" with "Buy milk"',
+      'Press Enter in "New todo"',
+      'Verify text "todos for today" is visible',
+    ];
+    const suite = await api<{ id: string }>(weakToken, 'POST', `/api/projects/${project.id}/suites`, {
+      name: 'Heading',
+      test_cases: [{ test_name: 'Shows the day’s heading', steps }],
+    });
+    const run = await runSuite(weakToken, project.id, suite.id);
+    const a11y: string[] = [];
+    await page.goto(`${server.url}/history/runs/${run}?tab=repairs`);
+    const card = page.getByTestId('repair-card');
+    await card.waitFor();
+    expect(await card.getAttribute('data-verdict')).toBe('weakens');
+    const warning = card.getByTestId('repair-weakenings');
+    expect(await warning.textContent()).toMatch(/^Weakens an assertion/);
+    expect(await warning.textContent()).toContain('A checked text is widened');
+    expect(await page.getByRole('button', { name: 'Approve all repairs (0)' }).isDisabled()).toBe(true);
+    await shootBoth(page, 'run-weakens', a11y);
+
+    // Selecting it asks first; cancelled, it stays unselected.
+    await card.getByRole('checkbox').click();
+    const dialog = page.getByRole('dialog', { name: 'Approve a repair that weakens an assertion?' });
+    await dialog.waitFor();
+    a11y.push(...(await axeFailures(page, 'weakening confirmation')));
+    await page.screenshot({ path: `${SHOTS}/weakens-confirm-1440.png` });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await card.getByRole('checkbox').isChecked()).toBe(false);
+
+    // Approved, confirmed: saved with the weaker check.
+    await card.getByRole('button', { name: /^Approve the repair/ }).click();
+    await dialog.getByRole('button', { name: 'Approve anyway' }).click();
+    await expect
+      .poll(() => page.getByTestId('repairs-notice').textContent(), POLL)
+      .toMatch(/^Saved as version 2: Repaired from run .*: 1 case$/);
+    const saved = await api<{ test_cases: { steps: string[] }[] }>(
+      weakToken,
+      'GET',
+      `/api/projects/${project.id}/suites/${suite.id}`,
+    );
+    expect(saved.test_cases[0].steps[3]).toBe('Verify text "todos" is visible');
+    expect(a11y).toEqual([]);
+  }, 180_000);
 });

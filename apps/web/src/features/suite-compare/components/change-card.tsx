@@ -1,5 +1,5 @@
 import type { StepDiffLine, SuiteCaseChange } from '@argus/protocol';
-import { PenLine } from 'lucide-react';
+import { ChevronRight, PenLine } from 'lucide-react';
 import { useId, useMemo } from 'react';
 import { Badge } from '../../../components/badge';
 import { StepDiff } from '../../../components/step-diff';
@@ -59,7 +59,7 @@ export function ChangeCard({
             <h4 id={titleId} className="text-sm font-semibold break-words text-slate-900">
               {change.behaviour}
             </h4>
-            <p className="text-xs break-words text-slate-600">{name}</p>
+            {name !== change.behaviour && <p className="text-xs break-words text-slate-600">{name}</p>}
           </div>
           {change.curated && (
             <Badge tone="amber" data-testid="curated-badge">
@@ -73,14 +73,23 @@ export function ChangeCard({
             Edited by hand since it was generated: kept as saved unless you choose to replace it.
           </p>
         )}
-        {lines.length > 0 && (
-          <div className="mt-3">
-            <StepDiff
-              lines={lines}
-              label={change.kind === 'changed' ? `Steps of ${name}, saved and generated` : `Steps of ${name}`}
-            />
-          </div>
-        )}
+        {lines.length > 0 &&
+          (change.kind === 'changed' ? (
+            <div className="mt-3">
+              <StepDiff lines={lines} label={`Steps of ${name}, saved and generated`} />
+            </div>
+          ) : (
+            // A whole case added or removed: its steps on demand, so the behaviours read as a list.
+            <details className="group mt-2">
+              <summary className="flex w-fit cursor-pointer list-none items-center gap-1 rounded text-xs font-medium text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600 [&::-webkit-details-marker]:hidden">
+                <ChevronRight className="size-3.5 transition-transform group-open:rotate-90" aria-hidden />
+                Its {lines.length} steps
+              </summary>
+              <div className="mt-2">
+                <StepDiff lines={lines} label={`Steps of ${name}`} />
+              </div>
+            </details>
+          ))}
         {isAcceptable(change) && (
           <label htmlFor={checkId} className="mt-3 flex items-center gap-2 text-sm text-slate-700">
             <input

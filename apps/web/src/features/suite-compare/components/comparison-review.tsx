@@ -1,5 +1,5 @@
 import type { SuiteChangeKind, SuiteComparison } from '@argus/protocol';
-import { CheckCircle2, CircleAlert } from 'lucide-react';
+import { CheckCircle2, ChevronRight, CircleAlert } from 'lucide-react';
 import { type ReactNode, useMemo, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Button } from '../../../components/button';
@@ -35,8 +35,12 @@ function Group({
   if (kind === 'unchanged') {
     return (
       <details className="group" data-testid="comparison-group" data-kind={kind}>
-        <summary className="cursor-pointer rounded-lg py-1 focus-visible:outline-2 focus-visible:outline-indigo-600">
-          <h3 className="inline">{heading}</h3>
+        <summary className="flex cursor-pointer list-none items-center gap-1 rounded-lg py-1 focus-visible:outline-2 focus-visible:outline-indigo-600 [&::-webkit-details-marker]:hidden">
+          <ChevronRight
+            className="size-4 shrink-0 text-slate-500 transition-transform group-open:rotate-90"
+            aria-hidden
+          />
+          <h3>{heading}</h3>
         </summary>
         <div className="mt-2">{children}</div>
       </details>
@@ -133,7 +137,7 @@ export function ComparisonReview({ comparison }: { comparison: SuiteComparison }
         </Group>
       ))}
       {canAccept && (
-        <div className="sticky bottom-0 flex flex-wrap items-center gap-3 border-t border-slate-200 bg-white/95 py-3">
+        <div className="sticky bottom-0 -mx-5 flex flex-wrap items-center gap-3 rounded-b-2xl border-t border-slate-200 bg-white/95 px-5 py-3 shadow-[0_-4px_8px_-6px_rgba(15,23,42,0.15)]">
           <p className="mr-auto text-sm text-slate-700">{chosen.size} selected</p>
           <Button disabled={chosen.size === 0 || accept.isPending || done} onClick={onAccept}>
             Accept selected
