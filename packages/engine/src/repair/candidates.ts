@@ -39,6 +39,8 @@ export interface CandidateContext {
   stepCount: number;
   /** The role the step's element had when the case last passed, if known. */
   lastRole: string | null;
+  /** The page's URL at the step when the case last passed, if known. */
+  lastUrl: string | null;
   /** Whether the failed step is a check, or no check follows it: then a related name is required. */
   nameRequired: boolean;
   /** Whether the failed step is a check (its replacement needs a closer name, and a region may go). */
@@ -81,7 +83,7 @@ export function findCandidates(
 ): Candidate[] {
   if (target.want === 'region') return regionCandidates(target, page, context.isCheck);
   if (target.want === 'text' || target.want === 'title' || target.want === 'url')
-    return textCandidates(target, page);
+    return [...textCandidates(target, page), ...samePageTitle(target, page, context)].slice(0, 5);
   const roles = ROLES_BY_WANT[target.want];
   const alike = page.controls.filter((control) => {
     if (control.disabled || control.refs.length > 0 || !control.name) return false;
@@ -180,6 +182,33 @@ function regionCandidates(target: RepairTarget, page: PageTexts, isCheck: boolea
   };
   // An action anywhere could act on another item than the one the case meant: only a check may widen.
   return isCheck ? [...close.slice(0, 2), anywhere] : close.slice(0, 2);
+}
+
+/**
+ * A title that changed altogether on the very page the step checked when the case last passed (the
+ * same path): that page's title now, when it holds no number. Without the last passing run's URL, or
+ * on another page, nothing (another page's title would prove nothing).
+ */
+function samePageTitle(target: RepairTarget, page: PageTexts, context: CandidateContext): Candidate[] {
+  if (target.want !== 'title' || !context.lastUrl || !page.title || /\d/.test(page.title)) return [];
+  let path: string;
+  try {
+    path = new URL(context.lastUrl).pathname;
+  } catch {
+    return [];
+  }
+  if (path !== page.path.replace(/[?#].*$/, '')) return [];
+  return [
+    {
+      id: null,
+      name: page.title,
+      role: null,
+      readRole: 'title',
+      score: 0.5,
+      signals: [`the same page as the last passing run (${path}), its title now`],
+      where: '',
+    },
+  ];
 }
 
 function textCandidates(target: RepairTarget, page: PageTexts, least = CLOSE_TEXT): Candidate[] {

@@ -123,6 +123,20 @@ describe('proposeRepair', () => {
     );
   });
 
+  it('follows a title changed altogether only on the page the step checked when the case last passed', async () => {
+    const testCase = caseOf(['Navigate to /loans', 'Verify title contains "Loans"']);
+    const request = await failedOnChange(testCase);
+    const unknown = await proposeRepair(request, { run });
+    expect(unknown.verdict).toBe('bug');
+    const elsewhere = { steps: [{ index: 1, selector: null, url: `${pages.url}/booking` }] };
+    expect((await proposeRepair({ ...request, lastPassing: elsewhere }, { run })).verdict).toBe('bug');
+    const here = { steps: [{ index: 1, selector: null, url: `${pages.url}/loans` }] };
+    const outcome = await proposeRepair({ ...request, lastPassing: here }, { run });
+    expect(outcome.verdict).toBe('repair');
+    if (outcome.verdict === 'bug') return;
+    expect(outcome.after).toEqual(['Navigate to /loans', 'Verify title contains "Lending desk"']);
+  });
+
   it("flags a model's proposal that widens the checked text as weakening, never a plain repair", async () => {
     const proposer = new ScriptedProposer(['Verify text "Lend" is visible']);
     const testCase = caseOf(['Navigate to /loans', 'Verify text "Lend a book" is visible']);

@@ -65,6 +65,7 @@ export class RepairAttempt {
       failedIndex: stepIndex,
       stepCount: this.steps.length,
       lastRole: this.lastRole,
+      lastUrl: request.lastPassing?.steps.find((s) => s.index === stepIndex)?.url ?? null,
       nameRequired: isCheck || !laterCheck,
       isCheck,
     };

@@ -27,12 +27,12 @@ clear.onclick = () => { p.value = ''; };`,
   );
 }
 
-/** Library loans: the field "Borrower" relabelled "Borrowed by", the heading "Lend a book" now "Lend books". */
+/** Library loans: the field "Borrower" relabelled "Borrowed by", the heading "Lend a book" now "Lend books", the title "Loans" now "Lending desk". */
 function loans(v: Version): string {
   const label = v === 'original' ? 'Borrower' : 'Borrowed by';
   const heading = v === 'original' ? 'Lend a book' : 'Lend books';
   return shell(
-    'Loans',
+    v === 'original' ? 'Loans' : 'Lending desk',
     `<h1>${heading}</h1>
 <form id="f"><label for="b">${label}</label> <input id="b"> <button>Lend</button></form>
 <p id="out" role="status"></p>`,
