@@ -111,7 +111,7 @@ function context(options: { suite?: boolean; aborted?: boolean; lastPassing?: bo
     runTest: async () => FAILED,
     progress: (line: string) => said.push(line),
   } as unknown as CaseContext;
-  return { ctx, added, said, notes, warnings, saved };
+  return { ctx, added, said, notes, warnings, saved, controller };
 }
 
 const end = (outcome: TestOutcome = FAILED): CaseEnd => ({
@@ -256,6 +256,16 @@ describe('the repair hook', () => {
     expect(run.said).toEqual([
       'No repair for "Add a task": it passed unchanged when run again (a flaky failure, not a change of the app)',
     ]);
+  });
+
+  it('keeps nothing and warns of nothing when the run is stopped during the repair', async () => {
+    const run = context();
+    const propose: ProposeRepair = async () => {
+      run.controller.abort();
+      throw new Error('aborted');
+    };
+    await repairFailedCase(run.ctx, 0, end(), propose);
+    expect([run.added, run.warnings, run.said]).toEqual([[], [], []]);
   });
 
   it('logs a repair that fails and leaves no row, never failing the run', async () => {

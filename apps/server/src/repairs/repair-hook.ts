@@ -59,6 +59,8 @@ export async function repairFailedCase(
     await store.add(request.ownerId, row);
     await say(ctx, testCase.test_name, verdict);
   } catch (error) {
+    // Stopped mid-repair: the run ended without it, nothing went wrong.
+    if (activity.signal.aborted) return;
     deps.log.warn({ err: error, runId, case: testCase.test_name }, 'a repair could not be made');
   }
 }
