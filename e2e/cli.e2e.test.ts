@@ -274,6 +274,19 @@ describe('argus generate', () => {
     const runs = (await api('GET', `/api/projects/${projectId}/runs`)) as { status: string }[];
     expect(runs.map((run) => run.status)).not.toContain('pending');
 
+    // Generated again into the same suite: a new version whose note says a generation wrote it (a
+    // regenerate's comparison tells those from hand edits, suite-compare/curated.ts).
+    const again = await argus([...args, '--suite', 'Generated']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    const detail = (await api('GET', `/api/projects/${projectId}/suites`)) as {
+      name: string;
+      versions: { version: number; change: string }[];
+    }[];
+    const versions = detail.find((suite) => suite.name === 'Generated')?.versions ?? [];
+    expect(versions.find((v) => v.version === 2)?.change).toMatch(
+      /^Generated: added \d+ test cases?, changed/,
+    );
+
     const readOnly = await argus([...args, '--suite', 'Generated'], { token: await createToken('read') });
     expect(readOnly.code).toBe(2);
     expect(readOnly.stderr).toMatch(/^argus: could not start: the token may not do this \(403 TOKEN_SCOPE/);

@@ -16,7 +16,14 @@ export type ProjectUpdateBody = z.output<typeof ProjectUpdateSchema>;
 export type EnvironmentInputBody = z.output<typeof EnvironmentInputSchema>;
 export type EnvironmentUpdateBody = z.output<typeof EnvironmentUpdateSchema>;
 export type VariableInputBody = z.output<typeof VariableInputSchema>;
-export type SavedSuiteInputBody = z.output<typeof SavedSuiteInputSchema>;
+export type SavedSuiteInputBody = z.output<typeof SavedSuiteInputSchema> & {
+  /**
+   * Who wrote the cases when not a person (a generation: 'Generated'): the change described is then
+   * prefixed with it ('Generated: added 2 test cases, …'), which a regenerate's comparison reads to
+   * tell Argus's versions from hand edits (suite-compare/curated.ts). Server-side only.
+   */
+  written_by?: 'Generated';
+};
 
 /** Who saves a suite: the version history names them. */
 export interface SuiteAuthor {

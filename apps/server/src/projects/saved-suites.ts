@@ -49,6 +49,21 @@ export function describeChange(
   return renamed ? `${renamed}; ${cases.charAt(0).toLowerCase()}${cases.slice(1)}` : cases;
 }
 
+/** describeChange's words, prefixed with who wrote the cases when not a person. */
+function describedBy(
+  input: SavedSuiteInputBody,
+  current: { name: string; test_cases: unknown },
+  test_cases: TestCase[],
+): string {
+  const change = describeChange(
+    { name: current.name, test_cases: current.test_cases as TestCase[] },
+    { name: input.name, test_cases },
+  );
+  return input.written_by
+    ? `${input.written_by}: ${change.charAt(0).toLowerCase()}${change.slice(1)}`
+    : change;
+}
+
 /** A new suite, version 1; answers its id. */
 export async function createSuite(
   scope: ProjectScope,
@@ -109,12 +124,7 @@ export async function saveSuiteVersion(
     test_cases,
     ...settings,
     saved_by: author.username,
-    change:
-      input.change_note?.trim() ||
-      describeChange(
-        { name: current.name, test_cases: current.test_cases as TestCase[] },
-        { name: input.name, test_cases },
-      ),
+    change: input.change_note?.trim() || describedBy(input, current, test_cases),
   });
   await scope.touch();
   return true;

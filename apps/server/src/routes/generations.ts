@@ -90,8 +90,13 @@ async function saveSuite(
   const existing = (await projects.suites(orgId, projectId)).find(
     (suite) => suite.name.trim().toLowerCase() === wanted,
   );
-  // The change is described by the project service (test cases added, changed, removed).
-  const input = { name: existing?.name ?? suiteName, test_cases: result.test_cases, source_url: url };
+  // The change is described by the project service (test cases added, changed, removed), as generated.
+  const input = {
+    name: existing?.name ?? suiteName,
+    test_cases: result.test_cases,
+    source_url: url,
+    written_by: 'Generated' as const,
+  };
   const suite = existing
     ? await projects.updateSuite(orgId, user, projectId, existing.id, input)
     : await projects.createSuite(orgId, user, projectId, input);
