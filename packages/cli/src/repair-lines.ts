@@ -9,7 +9,7 @@ export function absolute(server: string, link: string): string {
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /**
- * What `argus run` says of its repairs once the run is over (docs/CI.md#repairs): one line per failed
+ * What `argus run` says of its repairs once the run is over (docs/CI.md#repairs-in-the-output): one line per failed
  * case with a verdict, a repair proposed with its review link or a failure that looks like a bug, then
  * how many repairs wait for review and where. The exit code does not change: a failed case fails the
  * run whether or not a repair is proposed for it.
