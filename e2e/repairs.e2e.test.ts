@@ -196,7 +196,7 @@ describe('repairs reviewed as a diff', () => {
       .evaluateAll((els) =>
         els.map((el) => [
           el.getAttribute('data-op'),
-          (el as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim(),
+          (el as unknown as { textContent: string }).textContent.replace(/\s+/g, ' ').trim(),
         ]),
       );
     expect(lines.filter(([op]) => op === 'removed').map(([, text]) => text)).toEqual([

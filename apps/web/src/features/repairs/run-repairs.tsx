@@ -13,7 +13,7 @@ export function RunRepairs({ runId }: { runId: string }) {
     <Panel
       title="Repairs"
       icon={Wrench}
-      subtitle="Failed cases of the saved suite: repairs proposed and proved, and failures that look like bugs"
+      subtitle="Proved repairs to review, and failures that look like bugs"
       testId="run-repairs"
     >
       {list.isPending ? (

@@ -1,10 +1,14 @@
 import type { SavedSuite } from '@argus/protocol';
 import { RefreshCw } from 'lucide-react';
 import { Link } from 'react-router';
+import { useCan } from '../../lib/organization';
 import { suiteRegeneratePath } from './model/paths';
 
-/** The suites list's 'Regenerate' action: to the regeneration of that suite. */
+/** The suites list's 'Regenerate' action: to the regeneration of that suite, for those who may. */
 export function RegenerateLink({ suite }: { suite: SavedSuite }) {
+  // Regenerating leads to saving a version: an editor's action (the permission table).
+  const canRegenerate = useCan('POST /api/projects/:id/suites/:suiteId/regenerate');
+  if (!canRegenerate) return null;
   return (
     <Link
       to={suiteRegeneratePath(suite.project_id, suite.id)}

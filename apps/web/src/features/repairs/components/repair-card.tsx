@@ -145,7 +145,8 @@ export function RepairCard(props: RepairCardProps) {
             )}
           </div>
         )}
-        {isDecidable(repair) && <Actions {...props} />}
+        {/* Only whoever may decide sees the controls (the permission table). */}
+        {isDecidable(repair) && props.canDecide && <Actions {...props} />}
       </article>
     </li>
   );

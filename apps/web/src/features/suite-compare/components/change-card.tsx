@@ -34,11 +34,14 @@ export function ChangeCard({
   change,
   selected,
   disabled,
+  canAccept,
   onSelect,
 }: {
   change: SuiteCaseChange;
   selected: boolean;
   disabled: boolean;
+  /** Whether the reviewer may accept (their role): the checkbox is theirs only. */
+  canAccept: boolean;
   onSelect: (key: string, on: boolean) => void;
 }) {
   const titleId = useId();
@@ -90,7 +93,7 @@ export function ChangeCard({
               </div>
             </details>
           ))}
-        {isAcceptable(change) && (
+        {isAcceptable(change) && canAccept && (
           <label htmlFor={checkId} className="mt-3 flex items-center gap-2 text-sm text-slate-700">
             <input
               id={checkId}

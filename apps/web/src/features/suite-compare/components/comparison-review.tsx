@@ -129,7 +129,8 @@ export function ComparisonReview({ comparison }: { comparison: SuiteComparison }
                 key={change.key}
                 change={change}
                 selected={chosen.has(change.key)}
-                disabled={!canAccept || accept.isPending || done}
+                disabled={accept.isPending || done}
+                canAccept={canAccept}
                 onSelect={onSelect}
               />
             ))}
