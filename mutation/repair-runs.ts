@@ -36,6 +36,8 @@ export interface CaseVerdict {
   test: string;
   error: string | null;
   failure: string;
+  /** The step that failed, as the run described it. */
+  step: string | null;
   verdict: RepairOutcome['verdict'] | 'error';
   summary: string;
   after?: string[];
@@ -125,7 +127,12 @@ async function verdictsFor(
   propose: (request: RepairRequest, options: { run: RepairCaseRunner }) => Promise<RepairOutcome>,
 ): Promise<CaseVerdict[]> {
   return inParallel(failed, 2, async ({ testCase, outcome, lastPassing }) => {
-    const base = { test: testCase.test_name, error: outcome.error, failure: outcome.failure?.kind ?? 'none' };
+    const base = {
+      test: testCase.test_name,
+      error: outcome.error,
+      failure: outcome.failure?.kind ?? 'none',
+      step: outcome.steps.findLast((s) => s.status === 'error')?.description ?? null,
+    };
     if (!outcome.failure) return { ...base, verdict: 'error' as const, summary: 'no failure label' };
     try {
       const verdict = await propose(
@@ -321,7 +328,8 @@ export function formatRepairReport(r: RepairReport): string {
     .join('\n');
   const verdictRows = r.redesign
     .map(
-      (v) => `| ${v.test} | ${v.failure} | ${v.verdict} | ${v.summary.replace(/\|/g, '\\|').slice(0, 240)} |`,
+      (v) =>
+        `| ${v.test} | ${v.failure}: \`${v.step ?? '?'}\` | ${v.verdict} | ${v.summary.replace(/\|/g, '\\|').slice(0, 240)} |`,
     )
     .join('\n');
   const falseFailures = r.repairedRuns
