@@ -256,7 +256,7 @@ describe('repairs reviewed as a diff', () => {
     expect(a11y).toEqual([]);
   }, 180_000);
 
-  it('lists a suite’s proposals from the project’s suites, and approves them all there', async () => {
+  it('lists a suite’s proposals from the project’s suites; one decided elsewhere is refused with the server’s words, the rest approved', async () => {
     expect(otherSuiteId).not.toBe('');
     const page = await pages.open();
     await signIn(page, server.url, username);
@@ -268,6 +268,8 @@ describe('repairs reviewed as a diff', () => {
     expect(await item.getByTestId('suite-regenerate-link').getAttribute('href')).toBe(
       `/projects/${projectId}/suites/${otherSuiteId}/regenerate`,
     );
+    await item.scrollIntoViewIfNeeded();
+    await shootBoth(page, 'project-suites', a11y);
     await entry.click();
     await page.waitForURL((url) => url.pathname === `/projects/${projectId}/suites/${otherSuiteId}/repairs`);
     await page.getByRole('heading', { level: 1, name: 'Repairs of Adding todos again' }).waitFor();
@@ -276,19 +278,36 @@ describe('repairs reviewed as a diff', () => {
     await imagesLoaded(page);
     await shootBoth(page, 'suite-repairs', a11y);
 
-    // Choose two with their checkboxes (keyboard), then approve the selection: one version.
+    // Another reviewer approves the last one meanwhile: approving it here is refused, said in the
+    // server's words, and the list is read again.
+    const last = cards.nth(2);
+    const lastName = (await last.getByRole('heading').textContent()) ?? '';
+    const listed = await api<CaseRepairList>(
+      token,
+      'GET',
+      `/api/projects/${projectId}/suites/${otherSuiteId}/repairs?status=proposed`,
+    );
+    const lastId = listed.repairs.find((r) => r.case_name === lastName)?.id ?? '';
+    await api(token, 'POST', `/api/projects/${projectId}/suites/${otherSuiteId}/repairs/approve`, {
+      ids: [lastId],
+    });
+    await last.getByRole('button', { name: /^Approve the repair/ }).click();
+    const notice = page.getByTestId('repairs-notice');
+    await expect
+      .poll(() => notice.textContent(), POLL)
+      .toBe(`The repair of "${lastName}" is approved: only a proposed repair is approved`);
+    expect(await notice.getAttribute('role')).toBe('alert');
+    await expect.poll(() => cards.count(), POLL).toBe(2);
+
+    // Choose the two left with their checkboxes (one by keyboard), then approve the selection: one version.
     await cards.nth(0).getByRole('checkbox').focus();
     await page.keyboard.press('Space');
     await cards.nth(1).getByRole('checkbox').check();
     expect(await page.getByTestId('repairs-toolbar').textContent()).toContain('2 selected');
     await page.getByRole('button', { name: 'Approve selected' }).click();
-    const notice = page.getByTestId('repairs-notice');
     await expect
       .poll(() => notice.textContent(), POLL)
-      .toMatch(/^Saved as version 2: Repaired from run .*: 2 cases$/);
-    await expect.poll(() => cards.count(), POLL).toBe(1);
-    await page.getByRole('button', { name: 'Approve all repairs (1)' }).click();
-    await expect.poll(() => notice.textContent(), POLL).toMatch(/^Saved as version 3: .*: 1 case$/);
+      .toMatch(/^Saved as version 3: Repaired from run .*: 2 cases$/);
     await page.getByText('No repairs waiting for review').waitFor();
     await shootBoth(page, 'suite-repairs-empty', a11y);
     await page.goto(`${server.url}/projects/${projectId}`);
@@ -324,6 +343,11 @@ describe('repairs reviewed as a diff', () => {
     const page = await pages.open();
     await signIn(page, server.url, username);
     const a11y: string[] = [];
+    // A comparison that does not exist says so, in the server's words.
+    await page.goto(`${server.url}/projects/${projectId}/suites/${otherSuiteId}/comparisons/nothing-here`);
+    await expect
+      .poll(() => page.getByRole('alert').first().textContent(), POLL)
+      .toBe('Suite comparison not found');
     await page.goto(`${server.url}/projects/${projectId}/suites/${otherSuiteId}/regenerate`);
     await page.getByRole('heading', { level: 1, name: 'Regenerate Adding todos again' }).waitFor();
     await shootBoth(page, 'regenerate', a11y);

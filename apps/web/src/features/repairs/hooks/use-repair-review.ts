@@ -1,8 +1,10 @@
 import type { CaseRepair } from '@argus/protocol';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import toast from 'react-hot-toast';
 import { errorText } from '../../../lib/api-error';
 import { useApproveRepairs, useRejectRepair } from '../api/decide-repairs';
+import { repairKeys } from '../api/keys';
 import { approvalBody, bySuite, isDecidable, savedText } from '../model/review';
 
 export interface ReviewNotice {
@@ -24,6 +26,18 @@ export function useRepairReview(repairs: readonly CaseRepair[]) {
   const [notice, setNotice] = useState<ReviewNotice | null>(null);
   const approve = useApproveRepairs();
   const reject = useRejectRepair();
+  const queryClient = useQueryClient();
+  // A refusal (REPAIR_CONFLICT: decided elsewhere meanwhile, the case changed since) is said, and the
+  // lists are read again so the screen shows where each proposal stands now.
+  const refused = useCallback(
+    (error: unknown, fallback: string) => {
+      const text = errorText(error, fallback);
+      setNotice({ tone: 'error', text });
+      toast.error(text);
+      void queryClient.invalidateQueries({ queryKey: repairKeys.all });
+    },
+    [queryClient],
+  );
 
   // A proposal decided since (here or elsewhere) drops out of the choice.
   const selected = useMemo(
@@ -50,9 +64,7 @@ export function useRepairReview(repairs: readonly CaseRepair[]) {
           const result = await approve.mutateAsync({ projectId: group[0].project_id, suiteId, body });
           saved.push(savedText(result));
         } catch (error) {
-          const text = errorText(error, 'The repairs could not be approved');
-          setNotice({ tone: 'error', text });
-          toast.error(text);
+          refused(error, 'The repairs could not be approved');
           return;
         }
       }
@@ -61,7 +73,7 @@ export function useRepairReview(repairs: readonly CaseRepair[]) {
       setNotice({ tone: 'success', text: saved.join(' · ') });
       toast.success(saved.join(' · '));
     },
-    [repairs, approve],
+    [repairs, approve, refused],
   );
 
   const onSelect = (repair: CaseRepair, on: boolean) => {
@@ -100,9 +112,7 @@ export function useRepairReview(repairs: readonly CaseRepair[]) {
         },
         onError: (error) => {
           setRejecting(null);
-          const text = errorText(error, 'The repair could not be rejected');
-          setNotice({ tone: 'error', text });
-          toast.error(text);
+          refused(error, 'The repair could not be rejected');
         },
       },
     );
