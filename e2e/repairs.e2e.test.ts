@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
 import { type FixtureApp, serveFixtureApp } from '../fixtures/apps/serve';
 import { PageOpener, pageToken, registerAccount, signIn } from './support/app';
-import { describeViolations, isBlocking, runAxe } from './support/axe';
+import { describeViolations, isBlocking, runAxe, waitForSettledAnimations } from './support/axe';
 import { launchBrowser, screenshot } from './support/browser';
 
 /**
@@ -110,6 +110,9 @@ async function shootBoth(page: Page, name: string, a11y: string[]): Promise<void
   await screenshot(page, `${name}-1440`);
   a11y.push(...(await axeFailures(page, `${name} 1440`)));
   await page.setViewportSize({ width: 390, height: 844 });
+  // The sidebar becomes an overlay below 1024 px and slides away: shot once it has.
+  await page.waitForTimeout(100);
+  await waitForSettledAnimations(page);
   expect(await horizontalOverflow(page), `${name} scrolls sideways at 390 px`).toBeLessThanOrEqual(0);
   await page.screenshot({ path: `${SHOTS}/${name}-390.png`, fullPage: true });
   a11y.push(...(await axeFailures(page, `${name} 390`)));
