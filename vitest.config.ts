@@ -33,6 +33,8 @@ const BROWSER_API_TESTS = [
   'apps/server/src/diagnostics/case-recording.api.test.ts',
   'apps/server/src/diagnostics/trace-viewer.api.test.ts',
   'apps/server/src/projects/**/*.api.test.ts',
+  // A regenerate runs a generation in Chromium.
+  'apps/server/src/routes/suite-comparisons.api.test.ts',
   'apps/server/src/schedules/**/*.api.test.ts',
   'apps/server/src/runs/**/*.api.test.ts',
   'apps/server/src/shutdown/**/*.api.test.ts',
