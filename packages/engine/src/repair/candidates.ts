@@ -1,4 +1,5 @@
 import { type TargetRole, TargetRoleSchema } from '@argus/protocol';
+import { effectSignal, type StepEffect } from './effect';
 import { nameSimilarity } from './names';
 import type { PageControl, PageTexts } from './page-controls';
 import type { RepairTarget, TargetWant } from './repairable';
@@ -31,6 +32,11 @@ export interface Candidate {
   signals: string[];
   /** 'in the same form', 'in the same item'…, or ''. */
   where: string;
+  /**
+   * Scored below `GOOD_SCORE`, yet of the same kind and in the step's place (its region, or outside
+   * any item): proved only when nothing better passed, the proof alone deciding.
+   */
+  weak?: boolean;
 }
 
 export interface CandidateContext {
@@ -45,6 +51,10 @@ export interface CandidateContext {
   nameRequired: boolean;
   /** Whether the failed step is a check (its replacement needs a closer name, and a region may go). */
   isCheck: boolean;
+  /** What the step did when the case last passed (where it led). */
+  effect: StepEffect;
+  /** For an element check: the controls (`role:name`) before the action it follows; else null. */
+  appeared?: Set<string> | null;
 }
 
 /** A candidate scoring this much is worth proving. */
@@ -74,6 +84,7 @@ const ROLES_BY_WANT: Record<TargetWant, string[] | null> = {
   title: [],
   url: [],
   region: [],
+  state: [],
 };
 
 export function findCandidates(
@@ -87,6 +98,8 @@ export function findCandidates(
   const roles = ROLES_BY_WANT[target.want];
   const alike = page.controls.filter((control) => {
     if (control.disabled || control.refs.length > 0 || !control.name) return false;
+    // A control that opens a menu is how a target is revealed (reveal.ts), not the target, unless named alike.
+    if (control.collapsed && nameSimilarity(target.name, control.name) < RELATED_NAME) return false;
     // A named role is required of an element a check names; a click may land on another clickable (a
     // link moved into a menu is a menu item), the named role only counting for it (`score`).
     const strictRole = target.role && target.want !== 'clickable';
@@ -94,10 +107,20 @@ export function findCandidates(
     if (target.want === 'element' && !target.role && control.role === 'heading') return false;
     return !(target.region && page.region && !control.inRegion);
   });
-  // The only field (or checkbox, or select) on the page a step does not already use is the one.
-  const only = alike.length === 1 && ['field', 'select', 'check'].includes(target.want);
-  const list = alike.flatMap((control) => score(control, target, context, only) ?? []);
-  return list.sort((a, b) => b.score - a.score);
+  // The only field (or checkbox, or select) on the page a step does not already use is the one; a
+  // step naming no region means no per-item control (those are named by their item).
+  const shared = target.region ? alike : alike.filter((c) => !c.inItem);
+  const only = shared.length === 1 && ['field', 'select', 'check'].includes(target.want);
+  // Of the element check's role, the one control that appeared with the action the check follows.
+  const appeared = context.appeared ? alike.filter((c) => !context.appeared?.has(`${c.role}:${c.name}`)) : [];
+  const list = alike.flatMap((control) => {
+    if (appeared.length === 1 && control === appeared[0]) return [appearedCandidate(control)];
+    const scored = score(control, target, context, only && control === shared[0]);
+    return scored
+      ? [{ ...scored, weak: scored.score < GOOD_SCORE && (!!target.region || !control.inItem) }]
+      : [];
+  });
+  return list.filter((c) => c.score >= GOOD_SCORE || c.weak).sort((a, b) => b.score - a.score);
 }
 
 function score(
@@ -112,7 +135,7 @@ function score(
   if (context.nameRequired && similarity < (context.isCheck ? CHECK_NAME : RELATED_NAME)) return null;
   let total = 0.6 * similarity;
   if (similarity >= 0.99) signals.push('same name');
-  else if (similarity > 0) signals.push(`close name ("${target.name}" → "${control.name}")`);
+  else if (similarity >= 0.3) signals.push(`close name ("${target.name}" → "${control.name}")`);
   if (target.role && target.role === control.role) {
     signals.push(`same role (${control.role})`);
     if (target.want === 'clickable') total += 0.1;
@@ -130,9 +153,13 @@ function score(
     total += 0.1;
     signals.push(`same place as the last passing run (${control.role})`);
   }
+  const effect = effectSignal(control.href, context.effect);
+  if (effect) {
+    total += effect.score;
+    signals.push(effect.signal);
+  }
   // A form's submit button is its main action: of two buttons beside a field, the likelier one.
   if (target.want === 'clickable' && control.type === 'submit') total += 0.05;
-  if (total < GOOD_SCORE) return null;
   const role = TargetRoleSchema.safeParse(control.role);
   return {
     id: control.id,
@@ -142,6 +169,24 @@ function score(
     score: total,
     signals,
     where,
+  };
+}
+
+/** The one control of the checked role that appeared with the action the check follows, as the checked element did. */
+function appearedCandidate(control: PageControl): Candidate & { weak: boolean } {
+  const role = TargetRoleSchema.safeParse(control.role);
+  return {
+    id: control.id,
+    name: control.name,
+    role: role.success ? role.data : null,
+    readRole: control.role,
+    score: GOOD_SCORE + 0.1,
+    signals: [
+      `same role (${control.role})`,
+      'appeared with the action before the check, as the checked element did',
+    ],
+    where: '',
+    weak: false,
   };
 }
 

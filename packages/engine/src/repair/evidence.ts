@@ -21,6 +21,8 @@ export function describeTarget(target: RepairTarget, lastRole: string | null): s
       return `"${target.name}" in the URL`;
     case 'region':
       return `the region "${target.name}"`;
+    case 'state':
+      return `the mark "${target.name}"`;
     case 'field':
     case 'select':
       return `field "${target.name}"`;
@@ -40,6 +42,7 @@ export function repairSummary(
   trigger: Trigger | null,
 ): string {
   const gone = describeTarget(target, lastRole);
+  if (target.want === 'state') return `${capital(gone)} is gone; ${candidate.signals[0] ?? candidate.name}`;
   if (target.want === 'region') {
     const instead = candidate.name ? `looks in "${candidate.name}" instead` : 'looks anywhere on the page';
     return `${capital(gone)} is gone; the step ${instead}`;
@@ -48,6 +51,10 @@ export function repairSummary(
     return `${capital(gone)} is gone; the page shows "${candidate.name}" in its place`;
   }
   const now = `${candidate.readRole} "${candidate.name}"`;
+  if (target.want === 'element') {
+    const how = candidate.signals.some((s) => s.startsWith('appeared')) ? 'appeared' : 'is shown';
+    return `${capital(gone)} is gone; ${now} ${how} in its place`;
+  }
   const where = candidate.where ? ` ${candidate.where}` : '';
   const behind = trigger ? `, behind ${trigger.readRole} "${trigger.name}",` : '';
   return `${capital(gone)} is gone; ${now}${where}${behind} does what it did`;

@@ -22,7 +22,7 @@ export async function markStepTargets(
     const step = parses(line);
     const lookup = step ? lookupOf(step) : null;
     if (!lookup?.target) continue;
-    const element = await find(page, lookup, signal).catch(() => null);
+    const element = await findStepElement(page, lookup, signal).catch(() => null);
     if (!element) continue;
     await element
       .evaluate(
@@ -50,7 +50,8 @@ export async function markRegion(
     .catch(() => undefined);
 }
 
-async function find(
+/** The element a step's lookup names on the page now (one quick look), or null. */
+export async function findStepElement(
   page: Page,
   lookup: NonNullable<ReturnType<typeof lookupOf>>,
   signal?: AbortSignal,

@@ -30,6 +30,10 @@ export interface PageControl {
   near: Record<string, Closeness>;
   /** This control is the element of these marked steps. */
   refs: number[];
+  /** Where a link leads (resolved), else null. */
+  href: string | null;
+  /** It sits in a repeated item (a list item, a row, an article): a per-item control. */
+  inItem: boolean;
   /** It sits in the marked region (false when none is marked). */
   inRegion: boolean;
 }
@@ -180,6 +184,8 @@ export function readPageControls(page: Page): Promise<PageTexts> {
               : null,
             near,
             refs: refs.filter((r) => r.el === el).flatMap((r) => r.steps),
+            href: el instanceof HTMLAnchorElement && el.hasAttribute('href') ? el.href : null,
+            inItem: el.closest('li, tr, article, [role=listitem], [role=row]') !== null,
             inRegion: el.closest(`[${regionAttr}]`) !== null,
           };
         });

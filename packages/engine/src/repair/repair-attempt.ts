@@ -1,8 +1,10 @@
 import { AbortedError } from '../errors';
 import { BUILTIN_ENGINE } from '../test-runner';
 import type { Candidate, CandidateContext } from './candidates';
+import { stepEffect } from './effect';
 import { bugOutcome, describeTarget, nothingDoesIt, repairSummary } from './evidence';
 import { atFailedStep } from './explore';
+import { readPageControls } from './page-controls';
 import { askProposer, type ModelProposal } from './proposer-check';
 import { type Proof, prove } from './prove';
 import type { RepairOptions, RepairOutcome, RepairRequest } from './repair-types';
@@ -68,6 +70,7 @@ export class RepairAttempt {
       lastUrl: request.lastPassing?.steps.find((s) => s.index === stepIndex)?.url ?? null,
       nameRequired: isCheck || !laterCheck,
       isCheck,
+      effect: stepEffect(this.steps, stepIndex, request.lastPassing),
     };
   }
 
@@ -78,6 +81,7 @@ export class RepairAttempt {
 
   async run(): Promise<Found | RepairOutcome> {
     const { options } = this;
+    if (this.target.want === 'element') this.context.appeared = await this.appearedBefore();
     const explored = await atFailedStep(this.request.testCase, this.stepIndex, options, async (session) => {
       const look = await survey(session, { steps: this.steps, target: this.target, context: this.context });
       const model: ModelProposal = options.proposer
@@ -103,6 +107,21 @@ export class RepairAttempt {
     return bugOutcome(this.stepIndex, summary, this.signals, this.pageState);
   }
 
+  /**
+   * For a check that an element is shown: the controls on the page before the action the check
+   * follows (`role:name`), so a control that appeared with that action, as the checked one did, can be
+   * told apart (candidates.ts). Null when no action precedes it or those steps fail now.
+   */
+  private async appearedBefore(): Promise<Set<string> | null> {
+    let action = this.stepIndex - 1;
+    while (action >= 0 && /^\s*(verify|wait for)\b/i.test(this.steps[action])) action--;
+    if (action < 0) return null;
+    const before = await atFailedStep(this.request.testCase, action, this.options, (session) =>
+      readPageControls(session.playwrightPage),
+    );
+    return before.ok ? new Set(before.value.controls.map((c) => `${c.role}:${c.name}`)) : null;
+  }
+
   private proposerInput() {
     const selector =
       this.request.lastPassing?.steps.find((s) => s.index === this.stepIndex)?.selector ?? null;
@@ -114,26 +133,57 @@ export class RepairAttempt {
     };
   }
 
+  /**
+   * The built-in rules' order: the visible candidates that score well, then the best of what one click
+   * reveals (every trigger's page surveyed first, the best candidates across them proved), then the
+   * weak visible candidates of the same kind and place, the proof alone deciding.
+   */
   private async tryBuiltIn(look: Survey): Promise<Found | null> {
-    for (const candidate of look.candidates) {
+    const strong = look.candidates.filter((c) => !c.weak);
+    const tries: { candidate: Candidate; trigger: Trigger | null; region: boolean }[] = strong.map(
+      (candidate) => ({
+        candidate,
+        trigger: null,
+        region: look.page.region,
+      }),
+    );
+    const found = await this.tryInTurn(tries);
+    if (found || this.proofsLeft <= 0) return found;
+    if (!['text', 'title', 'url', 'region', 'state'].includes(this.target.want)) {
+      const revealed = await this.revealed(look);
+      const best = await this.tryInTurn(revealed);
+      if (best || this.proofsLeft <= 0) return best;
+    }
+    const weak = look.candidates.filter((c) => c.weak);
+    return this.tryInTurn(weak.map((candidate) => ({ candidate, trigger: null, region: look.page.region })));
+  }
+
+  private async tryInTurn(
+    tries: { candidate: Candidate; trigger: Trigger | null; region: boolean }[],
+  ): Promise<Found | null> {
+    for (const { candidate, trigger, region } of tries) {
       if (this.proofsLeft <= 0) return null;
-      const won = await this.tryCandidate(candidate, null, look.page.region);
+      const won = await this.tryCandidate(candidate, trigger, region);
       if (won) return won;
     }
-    if (['text', 'title', 'url', 'region'].includes(this.target.want)) return null;
-    for (const trigger of revealTriggers(look.page, this.context)) {
-      if (this.proofsLeft <= 0) return null;
-      const input = { target: this.target, context: this.context, shown: look.page };
-      const revealed = await surveyRevealed(this.request.testCase, trigger, input, this.options);
-      if (this.options.signal?.aborted) throw new AbortedError();
-      if (!revealed.ok || !revealed.value) continue;
-      for (const candidate of revealed.value.candidates.slice(0, PROOFS_PER_REVEAL)) {
-        if (this.proofsLeft <= 0) return null;
-        const won = await this.tryCandidate(candidate, trigger, revealed.value.page.region);
-        if (won) return won;
-      }
-    }
     return null;
+  }
+
+  /** What each reveal trigger shows (a fresh page each), its well-scoring candidates best first. */
+  private async revealed(look: Survey) {
+    const found: { candidate: Candidate; trigger: Trigger | null; region: boolean }[] = [];
+    for (const trigger of revealTriggers(look.page, this.context)) {
+      const input = { target: this.target, context: this.context, shown: look.page };
+      const shown = await surveyRevealed(this.request.testCase, trigger, input, this.options);
+      if (this.options.signal?.aborted) throw new AbortedError();
+      if (!shown.ok || !shown.value) continue;
+      const region = shown.value.page.region;
+      const strong = shown.value.candidates.filter((c) => !c.weak).slice(0, PROOFS_PER_REVEAL);
+      found.push(...strong.map((candidate) => ({ candidate, trigger, region })));
+      // A revealed element named as the target was: no other click is worth a fresh page.
+      if (strong.some((c) => c.signals.includes('same name'))) break;
+    }
+    return found.sort((a, b) => b.candidate.score - a.candidate.score);
   }
 
   private async tryCandidate(
@@ -145,7 +195,7 @@ export class RepairAttempt {
       name: candidate.name,
       role: candidate.role,
       keepRegion: regionFound,
-      part: this.target.want === 'region' ? 'region' : 'target',
+      part: this.target.want === 'region' || this.target.want === 'state' ? this.target.want : 'target',
       reveal: trigger?.line ?? null,
     });
     const proof = await this.proveOnce(after, `${candidate.readRole} "${candidate.name}"`);
@@ -201,7 +251,13 @@ export class RepairAttempt {
       rejected: this.request.rejected,
     };
     const judged = judgeRepairable(request);
-    if (!judged.repairable || judged.stepIndex <= found.repairedIndex) return null;
+    if (!judged.repairable || judged.stepIndex <= found.repairedIndex) {
+      const at = judged.stepIndex === null ? '' : ` at step ${judged.stepIndex + 1}`;
+      this.signals.push(
+        `with ${found.summaries.at(-1)?.split('; ')[1] ?? 'the repair'}, the case failed${at}: ${failure.evidence}`,
+      );
+      return null;
+    }
     const next = await new RepairAttempt(request, this.options, judged.stepIndex, judged.target, this).run();
     if ('verdict' in next) {
       this.signals.push(`step ${judged.stepIndex + 1} failed next: ${next.evidence.summary}`);

@@ -25,7 +25,9 @@ export type TargetWant =
   | 'title'
   | 'url'
   /** The region the step names (`… in "<region>"`) is gone: its name is what is replaced. */
-  | 'region';
+  | 'region'
+  /** The state a `Verify … is marked "<state>"` names is not on its element: the state word is replaced. */
+  | 'state';
 
 export interface RepairTarget {
   want: TargetWant;
@@ -53,6 +55,9 @@ export function parses(line: string | undefined): Step | null {
   }
 }
 
+/** A `Verify … is marked` whose element is there without the state (check-verbs.ts's words). */
+const STATE_MISSING = /to be marked ".*", but it is not \(/;
+
 /** The step's region is not on the page (locate.ts's words). */
 const REGION_GONE = /No visible region \(/;
 
@@ -78,14 +83,21 @@ export function judgeRepairable(request: RepairRequest): Repairability {
   const step = parses(testCase.steps[stepIndex]);
   const region = step && 'region' in step ? step.region : undefined;
   const regionGone = region !== undefined && REGION_GONE.test(request.error);
-  const target = regionGone ? { want: 'region' as const, name: region } : step ? targetOf(step) : null;
+  const target = regionGone
+    ? { want: 'region' as const, name: region }
+    : step?.verb === 'verifyState' && step.marked && STATE_MISSING.test(request.error)
+      ? { want: 'state' as const, name: step.state }
+      : step
+        ? targetOf(step)
+        : null;
   if (!step || !target) {
     return bug(`Step ${stepIndex + 1} names no element to look for again: ${failure.evidence}`);
   }
   // A text (or a region named by one) holding a number, or the case's own typed value (an item it
   // added), that is not there: the app broke, whatever else changed.
-  if (['region', 'text', 'title', 'url'].includes(target.want)) {
-    const what = target.want === 'region' ? 'region' : 'text';
+  if (['region', 'text', 'title', 'url', 'state'].includes(target.want)) {
+    const what =
+      target.want === 'text' || target.want === 'title' || target.want === 'url' ? 'text' : target.want;
     if (/\d/.test(target.name)) {
       return bug(
         `The ${what} "${target.name}" the step names holds a number and is not on the page: the app broke`,
@@ -140,12 +152,21 @@ export function targetOf(step: Step): RepairTarget | null {
   return { want, name: lookup.target, role: lookup.role as TargetRole | undefined, region: lookup.region };
 }
 
-/** The line's step names `old` as its target (letter case aside). */
+/**
+ * The line's step names `old` as what it acts on or checks (letter case aside), whatever its verb:
+ * a later `Verify button "Add" is not visible` names the same control as `Click "Add"` did.
+ */
 export function namesTarget(line: string, old: string): boolean {
-  const step = parses(line);
-  const named = step ? targetOf(step)?.name : undefined;
-  return named !== undefined && named.trim().toLowerCase() === old.trim().toLowerCase();
+  const step = parses(line) as unknown as Record<string, unknown> | null;
+  if (!step) return false;
+  const wanted = old.trim().toLowerCase();
+  return NAMED_KEYS.some(
+    (key) => typeof step[key] === 'string' && (step[key] as string).trim().toLowerCase() === wanted,
+  );
 }
+
+/** The fields of a step that name its target. */
+export const NAMED_KEYS = ['target', 'field', 'name', 'text'] as const;
 
 /** Values the case typed before the step (Fill, Type, Fill the focused field). */
 export function typedBefore(steps: string[], before: number): string[] {

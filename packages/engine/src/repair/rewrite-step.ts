@@ -1,5 +1,5 @@
 import { formatStep, type Step, type TargetRole } from '@argus/protocol';
-import { namesTarget, parses, targetOf } from './repairable';
+import { NAMED_KEYS, namesTarget, parses, targetOf } from './repairable';
 
 /**
  * The repaired case as step-language lines (the protocol's `parseStep`/`formatStep`, so a repair reads
@@ -12,8 +12,8 @@ import { namesTarget, parses, targetOf } from './repairable';
 export interface Replacement {
   /** The new name ('' with `part: 'region'`: the step no longer names a region). */
   name: string;
-  /** What is replaced: the step's target (default) or the region it names. */
-  part?: 'target' | 'region';
+  /** What is replaced: the step's target (default), the region it names, or the state it checks. */
+  part?: 'target' | 'region' | 'state';
   role: TargetRole | null;
   /** Keep the step's region (`… in "<region>"`): false when that region is gone from the page. */
   keepRegion: boolean;
@@ -27,12 +27,12 @@ export interface RewrittenCase {
   repairedIndex: number;
 }
 
-const NAMED_KEYS = ['target', 'field', 'name', 'text'] as const;
 const ROLE_VERBS = new Set(['click', 'verifyElement', 'verifyState']);
 
 export function rewriteCase(steps: string[], failedIndex: number, replacement: Replacement): RewrittenCase {
   const failed = parses(steps[failedIndex]);
   if (replacement.part === 'region') return rewriteRegion(steps, failedIndex, failed, replacement);
+  if (replacement.part === 'state') return rewriteState(steps, failedIndex, failed, replacement);
   const old = failed ? targetOf(failed)?.name : undefined;
   if (!failed || old === undefined) throw new Error(`Step ${failedIndex + 1} names no target to replace`);
   const after = steps.map((line, index) => {
@@ -63,6 +63,23 @@ function rewriteRegion(
     if (replacement.name) fields.region = replacement.name;
     else delete fields.region;
     return formatStep(fields as unknown as Step);
+  });
+  return { after, repairedIndex: failedIndex };
+}
+
+/** The state word renamed: the failed check and every later check of the same state use the new one. */
+function rewriteState(
+  steps: string[],
+  failedIndex: number,
+  failed: Step | null,
+  replacement: Replacement,
+): RewrittenCase {
+  if (failed?.verb !== 'verifyState') throw new Error(`Step ${failedIndex + 1} checks no state`);
+  const old = failed.state.trim().toLowerCase();
+  const after = steps.map((line, index) => {
+    const step = index < failedIndex ? null : parses(line);
+    if (step?.verb !== 'verifyState' || step.state.trim().toLowerCase() !== old) return line;
+    return formatStep({ ...step, state: replacement.name });
   });
   return { after, repairedIndex: failedIndex };
 }

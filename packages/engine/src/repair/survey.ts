@@ -4,7 +4,8 @@ import { findsCandidate } from './explore';
 import { markRegion, markStepTargets } from './mark-steps';
 import { type PageTexts, readPageControls } from './page-controls';
 import { pageState } from './page-state';
-import { namesTarget, type RepairTarget } from './repairable';
+import { namesTarget, parses, type RepairTarget } from './repairable';
+import { stateCandidates } from './state-marks';
 
 /**
  * One look at the page at the failed step: the case's other steps' elements marked, the controls read,
@@ -37,12 +38,15 @@ export async function survey(session: BrowserSession, input: SurveyInput): Promi
   );
   await markRegion(page, target.region, signal);
   const read = await readPageControls(page);
-  const found = findCandidates(target, read, context).filter(
-    (c) => !input.exclude?.has(`${c.readRole}:${c.name}`),
-  );
+  const failed = parses(steps[context.failedIndex]);
+  const found = (
+    target.want === 'state' && failed
+      ? await stateCandidates(page, failed, target.name, signal)
+      : findCandidates(target, read, context)
+  ).filter((c) => !input.exclude?.has(`${c.readRole}:${c.name}`));
   const region = read.region ? target.region : undefined;
   const candidates: Candidate[] = [];
-  for (const candidate of found.slice(0, 8)) {
+  for (const candidate of found.slice(0, 10)) {
     if (await findsCandidate(page, target, candidate, region, signal)) candidates.push(candidate);
   }
   return { page: read, pageState: pageState(read), candidates };
