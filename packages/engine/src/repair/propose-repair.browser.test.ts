@@ -212,6 +212,63 @@ describe('proposeRepair', () => {
     expect(outcome.screenshot?.step_index).toBe(1);
   });
 
+  it('follows a renamed state mark and a renamed control that appears with the action, as the checked one did', async () => {
+    const testCase = caseOf([
+      'Navigate to /tickets',
+      'Click button "Resolve" in "Printer jam"',
+      'Verify button "Reopen" is visible',
+      'Verify "Printer jam" is marked "resolved"',
+    ]);
+    const outcome = await proposeRepair(await failedOnChange(testCase), { run });
+    expect(outcome.verdict).toBe('repair');
+    if (outcome.verdict === 'bug') return;
+    expect(outcome.after.slice(2)).toEqual([
+      'Verify button "Bring back" is visible',
+      'Verify "Printer jam" is marked "closed"',
+    ]);
+    expect(outcome.evidence.summary).toBe(
+      'Button "Reopen" is gone; button "Bring back" appeared in its place The mark "resolved" is gone; "Printer jam" is marked "closed" now',
+    );
+  });
+
+  it('calls the same checks failing on a planted bug a bug: nothing appeared, nothing is marked', async () => {
+    const testCase = caseOf([
+      'Navigate to /tickets',
+      'Click button "Resolve" in "Printer jam"',
+      'Verify button "Reopen" is visible',
+      'Verify "Printer jam" is marked "resolved"',
+    ]);
+    pages.set('broken');
+    const outcome = await run(testCase, { screenshots: false });
+    if (!outcome.failure) throw new Error('the broken page should fail the case');
+    const request = {
+      testCase,
+      failure: outcome.failure,
+      error: outcome.error ?? '',
+      lastPassing: null,
+      rejected: [],
+    };
+    expect((await proposeRepair(request, { run })).verdict).toBe('bug');
+    const markOnly = caseOf([
+      'Navigate to /tickets',
+      'Click button "Resolve" in "Printer jam"',
+      'Verify "Printer jam" is marked "resolved"',
+    ]);
+    const marked = await run(markOnly, { screenshots: false });
+    if (!marked.failure) throw new Error('the broken page should fail the case');
+    const verdict = await proposeRepair(
+      {
+        testCase: markOnly,
+        failure: marked.failure,
+        error: marked.error ?? '',
+        lastPassing: null,
+        rejected: [],
+      },
+      { run },
+    );
+    expect(verdict.verdict).toBe('bug');
+  });
+
   it('calls a removed control with nothing doing its job a bug, saying what it looked for and tried', async () => {
     const testCase = caseOf([
       'Navigate to /notes',

@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * Small pages for the repair tests, each in two versions: `original` (what a saved case was written
- * on) and `changed` (a redesign, or a removed control). Served on 127.0.0.1; the version is switched
+ * on) and `changed` (a redesign, or a removed control); a page with a planted bug has a `broken`
+ * version too (the original's words, a behaviour gone). Served on 127.0.0.1; the version is switched
  * per test. Unlike the fixture apps on purpose: a greenhouse log, library loans, chores, room booking
  * and notes, so nothing in the rules can lean on the fixtures' names.
  */
-export type Version = 'original' | 'changed';
+export type Version = 'original' | 'changed' | 'broken';
 
 const shell = (title: string, body: string, script: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}<script>${script}</script></body></html>`;
@@ -98,7 +99,29 @@ function recipes(v: Version): string {
   );
 }
 
+/**
+ * Help-desk tickets: resolving one marks it and shows a button to undo it. Changed: the mark is
+ * `is-closed` instead of `resolved`, the button "Bring back" instead of "Reopen". Broken: resolving
+ * does nothing.
+ */
+function tickets(v: Version): string {
+  const [mark, undo] = v === 'changed' ? ['is-closed', 'Bring back'] : ['resolved', 'Reopen'];
+  return shell(
+    'Tickets',
+    `<h1>Tickets</h1><ul id="list"></ul>`,
+    `const tickets = ['Printer jam', 'VPN drops'];
+const done = new Set();
+function render() { list.replaceChildren(...tickets.map((t) => { const li = document.createElement('li');
+  const title = document.createElement('span'); title.textContent = t; li.append(title);
+  if (done.has(t)) { li.className = '${mark}'; const b = document.createElement('button'); b.textContent = '${undo}'; b.onclick = () => { done.delete(t); render(); }; li.append(' ', b); }
+  else { const b = document.createElement('button'); b.textContent = 'Resolve'; b.onclick = () => { if (${v !== 'broken'}) done.add(t); render(); }; li.append(' ', b); }
+  return li; })); }
+render();`,
+  );
+}
+
 const PAGES: Record<string, (v: Version) => string> = {
+  '/tickets': tickets,
   '/recipes': recipes,
   '/seedlings': seedlings,
   '/loans': loans,
