@@ -131,7 +131,7 @@ function score(
 ): Candidate | null {
   const signals: string[] = [];
   if (only) signals.push(`the only ${target.want === 'check' ? 'checkbox' : 'field'} on the page`);
-  const similarity = nameSimilarity(target.name, control.name);
+  const similarity = nameSimilarity(target.name, control.name, target.region);
   if (context.nameRequired && similarity < (context.isCheck ? CHECK_NAME : RELATED_NAME)) return null;
   let total = 0.6 * similarity;
   if (similarity >= 0.99) signals.push('same name');

@@ -4,7 +4,14 @@
  * spelling give or take a few letters ("E-mail" and "Email"). 0 (nothing in common) to 1 (the same).
  * Structure, not the name, finds a renamed control with no word in common (candidates.ts).
  */
-export function nameSimilarity(a: string, b: string): number {
+export function nameSimilarity(a: string, b: string, context?: string): number {
+  // Both named after the same item ("Decrease quantity of Socks", "Fewer Socks"): compare the rest.
+  if (context) {
+    const strip = (s: string) =>
+      s.replace(new RegExp(context.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'ig'), ' ').trim();
+    const [ra, rb] = [strip(a), strip(b)];
+    if (ra !== a.trim() && rb !== b.trim() && ra && rb) return nameSimilarity(ra, rb);
+  }
   const x = normal(a);
   const y = normal(b);
   if (!x || !y) return 0;
@@ -57,6 +64,8 @@ function spelling(x: string, y: string): number {
   const b = y.replace(/ /g, '');
   const longer = Math.max(a.length, b.length);
   if (longer === 0 || Math.min(a.length, b.length) / longer < 0.75) return 0;
+  // Long names differ by their words (the word overlap's job); spelling is for a word or two.
+  if (x.split(' ').length > 2 || y.split(' ').length > 2) return 0;
   return 1 - editDistance(a, b) / longer;
 }
 

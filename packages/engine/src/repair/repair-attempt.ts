@@ -81,7 +81,9 @@ export class RepairAttempt {
 
   async run(): Promise<Found | RepairOutcome> {
     const { options } = this;
-    if (this.target.want === 'element') this.context.appeared = await this.appearedBefore();
+    // Only a check that an element is shown looks at what appeared (a state check's element was there).
+    if (parses(this.steps[this.stepIndex])?.verb === 'verifyElement')
+      this.context.appeared = await this.appearedBefore();
     const explored = await atFailedStep(this.request.testCase, this.stepIndex, options, async (session) => {
       const look = await survey(session, { steps: this.steps, target: this.target, context: this.context });
       const model: ModelProposal = options.proposer

@@ -55,6 +55,26 @@ describe('rewriteCase', () => {
   });
 });
 
+describe('rewriteCase of a rename inside a longer name', () => {
+  it('names the new words in later steps naming the part that changed', () => {
+    const steps = [
+      'Navigate to /',
+      'Verify title contains "Your cart – Acme"',
+      'Verify heading "Your cart" is visible',
+    ];
+    const { after } = rewriteCase(steps, 1, {
+      name: 'Shopping bag – Acme',
+      role: null,
+      keepRegion: true,
+      reveal: null,
+    });
+    expect(after.slice(1)).toEqual([
+      'Verify title contains "Shopping bag – Acme"',
+      'Verify heading "Shopping bag" is visible',
+    ]);
+  });
+});
+
 describe('rewriteCase of a region that is gone', () => {
   it('looks in the new region from the failed step on, or anywhere when there is none', () => {
     const steps = [
@@ -91,5 +111,10 @@ describe('nameSimilarity', () => {
     expect(nameSimilarity('Tasks', 'Task list')).toBeGreaterThanOrEqual(0.5);
     expect(nameSimilarity('E-mail', 'Email')).toBeGreaterThan(0.7);
     expect(nameSimilarity('Add', 'Create task')).toBeLessThan(0.3);
+    // Named after the same item, the rest is compared; long names by their words, not their letters.
+    expect(nameSimilarity('Decrease quantity of Socks', 'Add another Socks', 'Socks')).toBe(0);
+    expect(
+      nameSimilarity('Decrease quantity of Trail Running Shoes', 'Add another Trail Running Shoes'),
+    ).toBeLessThan(0.5);
   });
 });

@@ -42,8 +42,39 @@ export function rewriteCase(steps: string[], failedIndex: number, replacement: R
     if (index > failedIndex && !namesTarget(line, old)) return line;
     return formatStep(retarget(step, old, replacement, index === failedIndex));
   });
+  renameCore(after, steps, failedIndex, old, replacement.name);
   if (replacement.reveal) after.splice(failedIndex, 0, replacement.reveal);
   return { after, repairedIndex: failedIndex + (replacement.reveal ? 1 : 0) };
+}
+
+/**
+ * A rename inside a longer name ("Your cart – Acme" now "Shopping bag – Acme"): later steps naming
+ * the part that changed ("Your cart", a heading) name its new words. Lines already rewritten are kept.
+ */
+function renameCore(after: string[], steps: string[], failedIndex: number, old: string, now: string): void {
+  const a = old.trim().split(/\s+/);
+  const b = now.trim().split(/\s+/);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head].toLowerCase() === b[head].toLowerCase()) head++;
+  let tail = 0;
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a.at(-1 - tail)?.toLowerCase() === b.at(-1 - tail)?.toLowerCase()
+  )
+    tail++;
+  if (head + tail === 0) return;
+  const oldCore = a.slice(head, a.length - tail).join(' ');
+  const newCore = b.slice(head, b.length - tail).join(' ');
+  if (!oldCore || !newCore || !/\p{L}/u.test(oldCore)) return;
+  for (let index = failedIndex + 1; index < steps.length; index++) {
+    if (after[index] !== steps[index] || !namesTarget(steps[index], oldCore)) continue;
+    const step = parses(steps[index]);
+    if (step)
+      after[index] = formatStep(
+        retarget(step, oldCore, { name: newCore, role: null, keepRegion: true, reveal: null }, false),
+      );
+  }
 }
 
 /** Every step from the failed one naming its region looks in the new one (or anywhere, for ''). */

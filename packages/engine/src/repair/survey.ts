@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import type { BrowserSession } from '../browser-session';
 import { type Candidate, type CandidateContext, findCandidates } from './candidates';
 import { findsCandidate } from './explore';
@@ -27,6 +28,29 @@ export interface SurveyInput {
   signal?: AbortSignal;
 }
 
+const PER_ITEM: RepairTarget['want'][] = ['clickable', 'field', 'check', 'select'];
+
+/**
+ * The item a target's name names, when the step names no region: the longest short text of the page
+ * (four letters or more) that is part of the target's name and is a list item's, row's or article's.
+ */
+async function itemNamed(page: Page, target: RepairTarget): Promise<string | undefined> {
+  if (!PER_ITEM.includes(target.want)) return undefined;
+  const name = target.name.toLowerCase();
+  const titles = await page
+    .evaluate(() =>
+      Array.from(document.querySelectorAll('li, tr, article, [role=listitem], [role=row]')).flatMap((item) =>
+        Array.from(item.querySelectorAll('*'))
+          .filter((el) => el.children.length === 0 && el.getClientRects().length > 0)
+          .map((el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim()),
+      ),
+    )
+    .catch(() => [] as string[]);
+  return titles
+    .filter((t) => t.length >= 4 && t.toLowerCase() !== name && name.includes(t.toLowerCase()))
+    .sort((a, b) => b.length - a.length)[0];
+}
+
 export async function survey(session: BrowserSession, input: SurveyInput): Promise<Survey> {
   const page = session.playwrightPage;
   const { steps, target, context, signal } = input;
@@ -36,13 +60,15 @@ export async function survey(session: BrowserSession, input: SurveyInput): Promi
     (index) => index === context.failedIndex || namesTarget(steps[index], target.name),
     signal,
   );
-  await markRegion(page, target.region, signal);
+  // A target named after its item ("Quantity of Merino Wool Socks") is looked for in that item.
+  const within = target.region ?? (await itemNamed(page, target));
+  await markRegion(page, within, signal);
   const read = await readPageControls(page);
   const failed = parses(steps[context.failedIndex]);
   const found = (
     target.want === 'state' && failed
       ? await stateCandidates(page, failed, target.name, signal)
-      : findCandidates(target, read, context)
+      : findCandidates({ ...target, region: within }, read, context)
   ).filter((c) => !input.exclude?.has(`${c.readRole}:${c.name}`));
   const region = read.region ? target.region : undefined;
   const candidates: Candidate[] = [];
