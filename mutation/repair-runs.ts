@@ -153,149 +153,43 @@ async function verdictsFor(
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
+type Propose = (request: RepairRequest, options: { run: RepairCaseRunner }) => Promise<RepairOutcome>;
+
 export async function measureRepairs(
   pool: BrowserPool,
   app: FixtureApp,
-  propose: (request: RepairRequest, options: { run: RepairCaseRunner }) => Promise<RepairOutcome>,
+  propose: Propose,
   options: RepairCheckOptions = {},
 ): Promise<RepairReport> {
-  const parallelism = options.parallelism ?? 2;
-  const say = options.onProgress ?? (() => {});
   const t0 = performance.now();
-  const { suite, explored } = await onInstance(
-    pool,
-    app,
-    { redesign: false, parallelism },
-    async (site, sessions, start) => ({
-      explored: site.url,
-      suite: await generateSuite(poolBrowsers(sessions.opener), start, {
-        planner: new BuiltinPlanner(),
-        behaviour: { sharedState: !!LOGINS[app], ownData: sessions.ownData },
-        check: { runs: 2, parallelism },
-      }),
-    }),
-  );
+  const check = await RepairCheck.generated(pool, app, propose, options);
   const generationMs = performance.now() - t0;
-  say(`${app}: generated ${suite.cases.length} cases in ${seconds(generationMs)}`);
-  const on = (url: string) => rebaseCases(suite.cases, explored, url);
-
-  // 1. The fresh original: which cases say anything, and their last passing evidence.
-  const clean = await onInstance(pool, app, { redesign: false, parallelism }, async (site, sessions, start) =>
-    runSuite(sessions.opener, on(site.url), start, parallelism),
-  );
-  const trusted = new Set(suite.cases.flatMap((_, i) => (clean[i]?.status === 'passed' ? [i] : [])));
-  const untrusted = suite.cases.filter((_, i) => !trusted.has(i)).map((c) => c.test_name);
-  const lastPassing = suite.cases.map((c, i) => lastPassingOf(c.steps, clean[i]?.steps ?? []));
-  say(`${app}: ${trusted.size} of ${suite.cases.length} cases pass on the fresh original`);
-
-  // 2. The redesign: its failures and their verdicts. Repaired steps are kept relative to the origin
-  // of the instance they were proved on, and rebased with the rest.
-  let redesignOrigin = '';
-  const redesign = await onInstance(
-    pool,
-    app,
-    { redesign: true, parallelism },
-    async (site, sessions, start) => {
-      redesignOrigin = site.url;
-      const cases = on(site.url);
-      const outcomes = await runSuite(sessions.opener, cases, start, parallelism);
-      const failed = [...trusted]
-        .filter((i) => outcomes[i]?.status === 'failed')
-        .map((i) => ({
-          testCase: cases[i],
-          outcome: outcomes[i] as TestOutcome,
-          lastPassing: lastPassing[i],
-        }));
-      say(
-        `${app}: ${failed.length} of ${trusted.size} trusted cases fail on the redesign; proposing repairs`,
-      );
-      return verdictsFor(failed, runnerOver(sessions, start), propose);
-    },
-  );
+  const say = options.onProgress ?? (() => {});
+  say(`${app}: generated ${check.cases.length} cases in ${seconds(generationMs)}`);
+  await check.runClean();
+  say(`${app}: ${check.trusted.size} of ${check.cases.length} cases pass on the fresh original`);
+  const redesign = await check.onRedesign();
   const proposed = redesign.filter((v) => v.verdict === 'repair').length;
   say(`${app}: ${proposed} repairs proposed for ${redesign.length} failures`);
-
-  // 3. The repaired suite (the proposals applied, as approving them would), twice on a fresh redesign.
-  // A proposal's steps name the instance it was proved on: they are brought back to the explored one.
-  const byName = new Map(redesign.map((v) => [v.test, v]));
-  const repairedSuite = suite.cases.map((c) => {
-    const v = byName.get(c.test_name);
-    if (v?.verdict !== 'repair' || !v.after) return c;
-    return rebaseCases([{ ...c, steps: v.after }], redesignOrigin, explored)[0];
-  });
-  const repairedOn = (url: string) => rebaseCases(repairedSuite, explored, url);
-  // A case counts after repair when it was repaired or passed on the redesign unrepaired.
-  const counted = new Set(
-    [...trusted].filter((i) => {
-      const v = byName.get(suite.cases[i].test_name);
-      return !v || v.verdict === 'repair';
-    }),
-  );
-  const repairedRuns = await onInstance(
-    pool,
-    app,
-    { redesign: true, parallelism },
-    async (site, sessions, start) => {
-      const runs: RepairReport['repairedRuns'] = [];
-      for (let run = 0; run < 2; run++) {
-        const outcomes = await runSuite(sessions.opener, repairedOn(site.url), start, parallelism);
-        runs.push(
-          [...counted]
-            .filter((i) => outcomes[i]?.status === 'failed')
-            .map((i) => ({ test: suite.cases[i].test_name, error: outcomes[i]?.error ?? null })),
-        );
-        say(`${app}: repaired suite on the redesign, run ${run + 1}: ${runs[run].length} false failures`);
-      }
-      return runs;
-    },
-  );
-
-  // 4 and 5. Each planted bug, on the original (before, and the verdicts) and on the redesign (after).
-  const bugNames = Object.keys(BUGS[app]);
-  const bugs = await inParallel(bugNames, options.bugsAtOnce ?? 2, async (bug): Promise<BugRow> => {
-    const before = await onInstance(
-      pool,
-      app,
-      { bug, redesign: false, parallelism },
-      async (site, sessions, start) => {
-        const cases = on(site.url);
-        const outcomes = await runSuite(sessions.opener, cases, start, parallelism);
-        const failed = [...trusted]
-          .filter((i) => outcomes[i]?.status === 'failed')
-          .map((i) => ({
-            testCase: cases[i],
-            outcome: outcomes[i] as TestOutcome,
-            lastPassing: lastPassing[i],
-          }));
-        return verdictsFor(failed, runnerOver(sessions, start), propose);
-      },
-    );
-    const after = await onInstance(
-      pool,
-      app,
-      { bug, redesign: true, parallelism },
-      async (site, sessions, start) => {
-        const outcomes = await runSuite(sessions.opener, repairedOn(site.url), start, parallelism);
-        return [...counted]
-          .filter((i) => outcomes[i]?.status === 'failed')
-          .map((i) => suite.cases[i].test_name);
-      },
-    );
-    const labelled = before.filter((v) => v.verdict === 'bug').length;
+  const repairedRuns = await check.repairedTwice();
+  // Each planted bug, on the original (before, and the verdicts) and on the redesign (after).
+  const bugs = await inParallel(Object.keys(BUGS[app]), options.bugsAtOnce ?? 2, async (bug) => {
+    const row = await check.withBug(bug);
+    const labelled = row.verdicts.filter((v) => v.verdict === 'bug').length;
     say(
-      `${app}: ${bug}: caught before by ${before.length}, after by ${after.length}; ` +
-        `${labelled} of ${before.length} failures on the original labelled a bug`,
+      `${app}: ${bug}: caught before by ${row.before.length}, after by ${row.after.length}; ` +
+        `${labelled} of ${row.before.length} failures on the original labelled a bug`,
     );
-    return { bug, before: before.map((v) => v.test), after, verdicts: before };
+    return row;
   });
   const score = (pick: (b: BugRow) => string[]) =>
     bugs.filter((b) => pick(b).length > 0).length / (bugs.length || 1);
   return {
     app,
-    engine: suite.engine,
-    cases: suite.cases,
+    engine: check.engine,
+    cases: check.cases,
     generationMs,
-    untrusted,
+    untrusted: check.cases.filter((_, i) => !check.trusted.has(i)).map((c) => c.test_name),
     redesign,
     proposedShare: redesign.length ? proposed / redesign.length : 1,
     repairedRuns,
@@ -304,6 +198,151 @@ export async function measureRepairs(
     scoreAfter: score((b) => b.after),
     runMs: performance.now() - t0,
   };
+}
+
+/** One app's check, step by step (the module's comment); each step on fresh instances of its own. */
+class RepairCheck {
+  /** Cases that passed on the fresh original: the only ones counted. */
+  trusted = new Set<number>();
+  private lastPassing: RepairRequest['lastPassing'][] = [];
+  /** Cases counted after repair: repaired, or passing on the redesign unrepaired. */
+  private counted = new Set<number>();
+  /** The suite with the proposals applied, relative to the explored instance. */
+  private repaired: TestCase[] = [];
+  private readonly parallelism: number;
+  private readonly say: (message: string) => void;
+
+  private constructor(
+    private readonly pool: BrowserPool,
+    private readonly app: FixtureApp,
+    private readonly propose: Propose,
+    options: RepairCheckOptions,
+    readonly cases: TestCase[],
+    readonly engine: string,
+    /** The origin the cases were generated on. */
+    private readonly explored: string,
+  ) {
+    this.parallelism = options.parallelism ?? 2;
+    this.say = options.onProgress ?? (() => {});
+  }
+
+  /** Generates the suite on the original design, as the mutation test does. */
+  static async generated(
+    pool: BrowserPool,
+    app: FixtureApp,
+    propose: Propose,
+    options: RepairCheckOptions,
+  ): Promise<RepairCheck> {
+    const parallelism = options.parallelism ?? 2;
+    return onInstance(pool, app, { redesign: false, parallelism }, async (site, sessions, start) => {
+      const suite = await generateSuite(poolBrowsers(sessions.opener), start, {
+        planner: new BuiltinPlanner(),
+        behaviour: { sharedState: !!LOGINS[app], ownData: sessions.ownData },
+        check: { runs: 2, parallelism },
+      });
+      return new RepairCheck(pool, app, propose, options, suite.cases, suite.engine, site.url);
+    });
+  }
+
+  private instance<T>(
+    design: { bug?: string; redesign: boolean },
+    work: (cases: (suite: TestCase[]) => TestCase[], sessions: AppSessions, start: string) => Promise<T>,
+  ): Promise<T> {
+    return onInstance(
+      this.pool,
+      this.app,
+      { ...design, parallelism: this.parallelism },
+      (site, sessions, start) =>
+        work((suite) => rebaseCases(suite, this.explored, site.url), sessions, start),
+    );
+  }
+
+  /** 1. The fresh original: which cases say anything, and their last passing evidence. */
+  async runClean(): Promise<void> {
+    const clean = await this.instance({ redesign: false }, (on, sessions, start) =>
+      runSuite(sessions.opener, on(this.cases), start, this.parallelism),
+    );
+    this.trusted = new Set(this.cases.flatMap((_, i) => (clean[i]?.status === 'passed' ? [i] : [])));
+    this.lastPassing = this.cases.map((c, i) => lastPassingOf(c.steps, clean[i]?.steps ?? []));
+  }
+
+  /** The trusted cases failing on an instance, with the engine's verdict on each. */
+  private async verdicts(
+    on: (suite: TestCase[]) => TestCase[],
+    sessions: AppSessions,
+    start: string,
+  ): Promise<CaseVerdict[]> {
+    const cases = on(this.cases);
+    const outcomes = await runSuite(sessions.opener, cases, start, this.parallelism);
+    const failed = [...this.trusted]
+      .filter((i) => outcomes[i]?.status === 'failed')
+      .map((i) => ({
+        testCase: cases[i],
+        outcome: outcomes[i] as TestOutcome,
+        lastPassing: this.lastPassing[i],
+      }));
+    return verdictsFor(failed, runnerOver(sessions, start), this.propose);
+  }
+
+  /** 2. The redesign's failures and their verdicts; the proposals applied as approving them would. */
+  async onRedesign(): Promise<CaseVerdict[]> {
+    let origin = '';
+    const verdicts = await this.instance({ redesign: true }, (on, sessions, start) => {
+      origin = new URL(start).origin;
+      return this.verdicts(on, sessions, start);
+    });
+    const byName = new Map(verdicts.map((v) => [v.test, v]));
+    // A proposal's steps name the instance it was proved on: they are brought back to the explored one.
+    this.repaired = this.cases.map((c) => {
+      const v = byName.get(c.test_name);
+      if (v?.verdict !== 'repair' || !v.after) return c;
+      return rebaseCases([{ ...c, steps: v.after }], origin, this.explored)[0];
+    });
+    this.counted = new Set(
+      [...this.trusted].filter((i) => {
+        const v = byName.get(this.cases[i].test_name);
+        return !v || v.verdict === 'repair';
+      }),
+    );
+    return verdicts;
+  }
+
+  /** The counted cases of the repaired suite that fail on an instance. */
+  private async repairedFailures(
+    on: (suite: TestCase[]) => TestCase[],
+    sessions: AppSessions,
+    start: string,
+  ): Promise<{ test: string; error: string | null }[]> {
+    const outcomes = await runSuite(sessions.opener, on(this.repaired), start, this.parallelism);
+    return [...this.counted]
+      .filter((i) => outcomes[i]?.status === 'failed')
+      .map((i) => ({ test: this.cases[i].test_name, error: outcomes[i]?.error ?? null }));
+  }
+
+  /** 3. The repaired suite twice on a fresh redesign: its false failures per run. */
+  repairedTwice(): Promise<RepairReport['repairedRuns']> {
+    return this.instance({ redesign: true }, async (on, sessions, start) => {
+      const runs: RepairReport['repairedRuns'] = [];
+      for (let run = 0; run < 2; run++) {
+        runs.push(await this.repairedFailures(on, sessions, start));
+        this.say(
+          `${this.app}: repaired suite on the redesign, run ${run + 1}: ${runs[run].length} false failures`,
+        );
+      }
+      return runs;
+    });
+  }
+
+  /** 4 and 5. One planted bug: the original suite on the original (and the verdicts), the repaired on the redesign. */
+  async withBug(bug: string): Promise<BugRow> {
+    const verdicts = await this.instance({ bug, redesign: false }, (on, sessions, start) =>
+      this.verdicts(on, sessions, start),
+    );
+    const after = await this.instance({ bug, redesign: true }, (on, sessions, start) =>
+      this.repairedFailures(on, sessions, start),
+    );
+    return { bug, before: verdicts.map((v) => v.test), after: after.map((f) => f.test), verdicts };
+  }
 }
 
 const percent = (share: number) => `${Math.round(share * 100)} %`;
