@@ -4,10 +4,10 @@ import {
   type SuiteComparison,
   SuiteComparisonSchema,
 } from '@argus/protocol';
-import { GENERATION_WAIT_MS } from './generate';
-import { type Connection, HttpError, requestJson } from './http';
+import { generationRequest } from './generate';
+import type { Connection } from './http';
 import { absolute } from './repair-lines';
-import { CouldNotStart, checked, findEnvironment, findProject, findSuite } from './resolve';
+import { checked, findEnvironment, findProject, findSuite } from './resolve';
 
 export interface CompareOptions {
   project: string;
@@ -70,30 +70,15 @@ export async function compareSuite(connection: Connection, options: CompareOptio
   out(
     `argus: regenerating on "${project.name}"/${environment.name} (${environment.base_url}) to compare with "${suite.name}" v${suite.version}; this takes a minute or more`,
   );
-  let answer: unknown;
-  try {
-    answer = await requestJson(
-      connection,
-      'POST',
-      `/api/projects/${encodeURIComponent(project.id)}/suites/${encodeURIComponent(suite.id)}/regenerate`,
-      { body, idleTimeoutMs: GENERATION_WAIT_MS, signal: options.signal },
-    );
-  } catch (error) {
-    if (options.signal.aborted) {
-      out('argus: generation cancelled (the server stops it when the request goes away)');
-      return 130;
-    }
-    if (error instanceof HttpError) {
-      if (error.code === 'GENERATION_FAILED' || error.code === 'SIGN_IN_FAILED') {
-        out(`argus: the generation failed: ${error.detail}`);
-        return 1;
-      }
-      if (error.status !== 401 && error.status !== 403)
-        throw new CouldNotStart(`the server refused the generation (${error.message})`);
-    }
-    throw error;
-  }
-  const comparison = checked(SuiteComparisonSchema, answer, 'the comparison');
+  const at = encodeURIComponent;
+  const answered = await generationRequest(
+    connection,
+    `/api/projects/${at(project.id)}/suites/${at(suite.id)}/regenerate`,
+    body,
+    options,
+  );
+  if ('code' in answered) return answered.code;
+  const comparison = checked(SuiteComparisonSchema, answered.answer, 'the comparison');
   for (const line of comparisonLines(comparison, connection.server)) out(line);
   return 0;
 }
