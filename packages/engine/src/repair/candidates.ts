@@ -47,7 +47,10 @@ export interface CandidateContext {
   lastRole: string | null;
   /** The page's URL at the step when the case last passed, if known. */
   lastUrl: string | null;
-  /** Whether the failed step is a check, or no check follows it: then a related name is required. */
+  /**
+   * Whether a related name is required: the failed step is a check, no check follows it, or the case
+   * passes without the step (its checks do not prove what a replacement does).
+   */
   nameRequired: boolean;
   /** Whether the failed step is a check (its replacement needs a closer name, and a region may go). */
   isCheck: boolean;
@@ -98,6 +101,8 @@ export function findCandidates(
   const roles = ROLES_BY_WANT[target.want];
   const alike = page.controls.filter((control) => {
     if (control.disabled || control.refs.length > 0 || !control.name) return false;
+    // A list to choose from is not a field to type into.
+    if (target.want === 'field' && control.tag === 'select') return false;
     // A control that opens a menu is how a target is revealed (reveal.ts), not the target, unless named alike.
     if (control.collapsed && nameSimilarity(target.name, control.name) < RELATED_NAME) return false;
     // A named role is required of an element a check names; a click may land on another clickable (a

@@ -81,6 +81,12 @@ export class RepairAttempt {
 
   async run(): Promise<Found | RepairOutcome> {
     const { options } = this;
+    if (!this.context.nameRequired && (await this.passesWithout())) {
+      this.context.nameRequired = true;
+      this.signals.push(
+        `the case passes without step ${this.stepIndex + 1}: only a control of a related name may replace it`,
+      );
+    }
     // Only a check that an element is shown looks at what appeared (a state check's element was there).
     if (parses(this.steps[this.stepIndex])?.verb === 'verifyElement')
       this.context.appeared = await this.appearedBefore();
@@ -122,6 +128,19 @@ export class RepairAttempt {
       readPageControls(session.playwrightPage),
     );
     return before.ok ? new Set(before.value.controls.map((c) => `${c.role}:${c.name}`)) : null;
+  }
+
+  /**
+   * Whether the case passes with the failed step left out: then its checks say nothing of what the
+   * step did, and a replacement found by structure alone would be proved by nothing.
+   */
+  private async passesWithout(): Promise<boolean> {
+    const without = this.steps.filter((_, index) => index !== this.stepIndex);
+    const outcome = await this.options.run(
+      { ...this.request.testCase, steps: without },
+      { signal: this.options.signal, screenshots: false },
+    );
+    return outcome.status === 'passed';
   }
 
   private proposerInput() {
