@@ -81,6 +81,20 @@ describe('proposeRepair', () => {
     expect(outcome.screenshot?.data.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
   });
 
+  it('finds nothing by structure alone for a step the case passes without: its checks would prove nothing', async () => {
+    const testCase = caseOf([
+      'Navigate to /seedlings',
+      'Fill "Plant name" with "Fern"',
+      'Click "Add"',
+      'Verify heading "Seedlings" is visible',
+    ]);
+    const outcome = await proposeRepair(await failedOnChange(testCase), { run });
+    expect(outcome.verdict).toBe('bug');
+    expect(outcome.evidence.signals).toContain(
+      'the case passes without step 3: only a control of a related name may replace it',
+    );
+  });
+
   it('does not propose a rejected repair again for the same page state', async () => {
     const first = await proposeRepair(await failedOnChange(seedlingCase()), { run });
     if (first.verdict === 'bug') throw new Error('expected a repair first');
