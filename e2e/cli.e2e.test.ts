@@ -284,7 +284,7 @@ describe('argus generate', () => {
     }[];
     const versions = detail.find((suite) => suite.name === 'Generated')?.versions ?? [];
     expect(versions.find((v) => v.version === 2)?.change).toMatch(
-      /^Generated: added \d+ test cases?, changed/,
+      /^Generated: (added \d+ test cases?, changed \d+, removed \d+|saved with no changes)$/,
     );
 
     const readOnly = await argus([...args, '--suite', 'Generated'], { token: await createToken('read') });
