@@ -118,6 +118,8 @@ export const CaseRepairSchema = z.object({
   /** Who approved or rejected it, when, and the suite version an approval saved. */
   decided_by: z.string().nullable(),
   decided_at: z.string().nullable(),
+  /** Why it was rejected, in the reviewer's words (null when none was given, or not rejected). */
+  decision_reason: z.string().nullable().default(null),
   saved_version: z.number().int().nullable(),
 });
 export type CaseRepair = z.infer<typeof CaseRepairSchema>;

@@ -46,6 +46,7 @@ export function toCaseRepair(row: CaseRepairRow): CaseRepair {
     created_at: row.created_at.toISOString(),
     decided_by: row.decided_by,
     decided_at: row.decided_at?.toISOString() ?? null,
+    decision_reason: row.decision_reason ?? null,
     saved_version: row.saved_version,
   });
 }

@@ -229,7 +229,12 @@ describe.each(apiTargets())('repairs API on $name', ({ start }) => {
       reason: 'Not that field',
     });
     expect(res.status).toBe(200);
-    expect(res.data).toMatchObject({ id: ids.search, status: 'rejected', decided_by: 'repair-olga' });
+    expect(res.data).toMatchObject({
+      id: ids.search,
+      status: 'rejected',
+      decided_by: 'repair-olga',
+      decision_reason: 'Not that field',
+    });
     expect(res.data.decided_at).toEqual(expect.any(String));
     const again = await as(olga, 'POST', `${suitePath()}/repairs/${ids.search}/reject`, {});
     expect(again.status).toBe(409);

@@ -34,6 +34,7 @@ function repair(id: string, overrides: Partial<CaseRepair> = {}): CaseRepair {
     created_at: '2026-11-29T12:00:00Z',
     decided_by: null,
     decided_at: null,
+    decision_reason: null,
     saved_version: null,
     ...overrides,
   });
@@ -79,6 +80,9 @@ describe('the repairs review', () => {
       'Approved · saved in version 4',
     );
     expect(decisionText(rejected)).toMatch(/^Rejected/);
+    expect(
+      decisionText(repair('r', { status: 'rejected', decided_by: 'mia', decision_reason: 'Wrong button' })),
+    ).toBe('Rejected by mia ("Wrong button"): not proposed again for the same page');
     expect(decisionText(repair('y', { status: 'superseded' }))).toMatch(/^Superseded/);
     expect(decisionText(plain)).toBeNull();
   });

@@ -87,7 +87,9 @@ export function decisionText(repair: CaseRepair): string | null {
         ? 'Approved'
         : `Approved · saved in version ${repair.saved_version}`;
     case 'rejected':
-      return 'Rejected: not proposed again for the same page';
+      return `Rejected${repair.decided_by ? ` by ${repair.decided_by}` : ''}${
+        repair.decision_reason ? ` ("${repair.decision_reason}")` : ''
+      }: not proposed again for the same page`;
     case 'superseded':
       return 'Superseded: the suite was saved since from another version of this case';
     default:
