@@ -18,9 +18,11 @@
 import { BuiltinPlanner, generateSuite, poolBrowsers } from '@argus/ai';
 import {
   type BrowserPool,
+  type Rename,
   type RepairCaseRunner,
   type RepairOutcome,
   type RepairRequest,
+  renamesOf,
   runTestCase,
   SignInLanes,
   type TestOutcome,
@@ -40,6 +42,8 @@ export interface CaseVerdict {
   step: string | null;
   verdict: RepairOutcome['verdict'] | 'error';
   summary: string;
+  /** The evidence's signals (what was tried and why it failed). */
+  signals: string[];
   after?: string[];
 }
 
@@ -75,8 +79,12 @@ export interface RepairReport {
 export interface RepairCheckOptions {
   parallelism?: number;
   bugsAtOnce?: number;
+  /** Stop after the redesign's verdicts and the repaired runs (no planted bugs): for iterating on the engine. */
+  redesignOnly?: boolean;
   onProgress?: (message: string) => void;
 }
+
+type Propose = (request: RepairRequest, options: { run: RepairCaseRunner }) => Promise<RepairOutcome>;
 
 type Served = Awaited<ReturnType<typeof serveFixtureApp>>;
 
@@ -120,40 +128,62 @@ export function lastPassingOf(steps: string[], updates: StepUpdate[]): RepairReq
   };
 }
 
-/** Hands each failed case to proposeRepair (two at once); verdicts in order of `failed`. */
+type Failed = { testCase: TestCase; outcome: TestOutcome; lastPassing: RepairRequest['lastPassing'] };
+
+/**
+ * Hands each failed case to proposeRepair (two at once), then the ones labelled a bug once more with
+ * the renames the others' proved repairs made (as the server does at the end of a run: docs/REPAIRS.md
+ * "Renames learnt across the suite"); verdicts in order of `failed`.
+ */
 async function verdictsFor(
-  failed: { testCase: TestCase; outcome: TestOutcome; lastPassing: RepairRequest['lastPassing'] }[],
+  failed: Failed[],
   run: RepairCaseRunner,
-  propose: (request: RepairRequest, options: { run: RepairCaseRunner }) => Promise<RepairOutcome>,
+  propose: Propose,
 ): Promise<CaseVerdict[]> {
-  return inParallel(failed, 2, async ({ testCase, outcome, lastPassing }) => {
-    const base = {
-      test: testCase.test_name,
-      error: outcome.error,
-      failure: outcome.failure?.kind ?? 'none',
-      step: outcome.steps.findLast((s) => s.status === 'error')?.description ?? null,
+  const first = await inParallel(failed, 2, (f) => verdictOf(f, run, propose, []));
+  const renames = first.flatMap((v, i) =>
+    v.verdict === 'repair' && v.after ? renamesOf(failed[i].testCase.steps, v.after, v.test) : [],
+  );
+  if (renames.length === 0) return first;
+  return inParallel(
+    failed.map((f, i) => ({ f, was: first[i] })),
+    2,
+    async ({ f, was }) => (was.verdict === 'bug' ? verdictOf(f, run, propose, renames) : was),
+  );
+}
+
+async function verdictOf(
+  { testCase, outcome, lastPassing }: Failed,
+  run: RepairCaseRunner,
+  propose: Propose,
+  renames: Rename[],
+): Promise<CaseVerdict> {
+  const base = {
+    test: testCase.test_name,
+    error: outcome.error,
+    failure: outcome.failure?.kind ?? 'none',
+    step: outcome.steps.findLast((s) => s.status === 'error')?.description ?? null,
+  };
+  if (!outcome.failure)
+    return { ...base, verdict: 'error' as const, summary: 'no failure label', signals: [] };
+  try {
+    const verdict = await propose(
+      { testCase, failure: outcome.failure, error: outcome.error ?? '', lastPassing, rejected: [], renames },
+      { run },
+    );
+    return {
+      ...base,
+      verdict: verdict.verdict,
+      summary: verdict.evidence.summary,
+      signals: verdict.evidence.signals,
+      ...(verdict.verdict === 'bug' ? {} : { after: verdict.after }),
     };
-    if (!outcome.failure) return { ...base, verdict: 'error' as const, summary: 'no failure label' };
-    try {
-      const verdict = await propose(
-        { testCase, failure: outcome.failure, error: outcome.error ?? '', lastPassing, rejected: [] },
-        { run },
-      );
-      return {
-        ...base,
-        verdict: verdict.verdict,
-        summary: verdict.evidence.summary,
-        ...(verdict.verdict === 'bug' ? {} : { after: verdict.after }),
-      };
-    } catch (error) {
-      return { ...base, verdict: 'error' as const, summary: String(error) };
-    }
-  });
+  } catch (error) {
+    return { ...base, verdict: 'error' as const, summary: String(error), signals: [] };
+  }
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-type Propose = (request: RepairRequest, options: { run: RepairCaseRunner }) => Promise<RepairOutcome>;
 
 export async function measureRepairs(
   pool: BrowserPool,
@@ -172,8 +202,9 @@ export async function measureRepairs(
   const proposed = redesign.filter((v) => v.verdict === 'repair').length;
   say(`${app}: ${proposed} repairs proposed for ${redesign.length} failures`);
   const repairedRuns = await check.repairedTwice();
+  const bugNames = options.redesignOnly ? [] : Object.keys(BUGS[app]);
   // Each planted bug, on the original (before, and the verdicts) and on the redesign (after).
-  const bugs = await inParallel(Object.keys(BUGS[app]), options.bugsAtOnce ?? 2, async (bug) => {
+  const bugs = await inParallel(bugNames, options.bugsAtOnce ?? 2, async (bug) => {
     const row = await check.withBug(bug);
     const labelled = row.verdicts.filter((v) => v.verdict === 'bug').length;
     say(

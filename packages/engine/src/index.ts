@@ -73,6 +73,7 @@ export { isCredentialHeader, secretSpellings } from './recording/secrets';
 export { redactTrace } from './recording/trace-redaction';
 export { assertionWeakenings } from './repair/assertion-strength';
 export { proposeRepair } from './repair/propose-repair';
+export { type Rename, renamesOf } from './repair/renames';
 export type {
   RepairCaseRunner,
   RepairOptions,

@@ -2,6 +2,7 @@ import { type TargetRole, TargetRoleSchema } from '@argus/protocol';
 import { effectSignal, type StepEffect } from './effect';
 import { nameSimilarity } from './names';
 import type { PageControl, PageTexts } from './page-controls';
+import type { Renamed } from './renames';
 import type { RepairTarget, TargetWant } from './repairable';
 
 /**
@@ -58,6 +59,8 @@ export interface CandidateContext {
   effect: StepEffect;
   /** For an element check: the controls (`role:name`) before the action it follows; else null. */
   appeared?: Set<string> | null;
+  /** What another proved repair of the suite renamed the target to (renames.ts), if it did. */
+  renamed?: Renamed | null;
 }
 
 /** A candidate scoring this much is worth proving. */
@@ -95,9 +98,10 @@ export function findCandidates(
   page: PageTexts,
   context: CandidateContext,
 ): Candidate[] {
-  if (target.want === 'region') return regionCandidates(target, page, context.isCheck);
+  const renamed = renamedCandidates(target, page, context.renamed ?? null);
+  if (target.want === 'region') return [...renamed, ...regionCandidates(target, page, context.isCheck)];
   if (target.want === 'text' || target.want === 'title' || target.want === 'url')
-    return [...textCandidates(target, page), ...samePageTitle(target, page, context)].slice(0, 5);
+    return [...renamed, ...textCandidates(target, page), ...samePageTitle(target, page, context)].slice(0, 5);
   const roles = ROLES_BY_WANT[target.want];
   const alike = page.controls.filter((control) => {
     if (control.disabled || control.refs.length > 0 || !control.name) return false;
@@ -119,6 +123,8 @@ export function findCandidates(
   // Of the element check's role, the one control that appeared with the action the check follows.
   const appeared = context.appeared ? alike.filter((c) => !context.appeared?.has(`${c.role}:${c.name}`)) : [];
   const list = alike.flatMap((control) => {
+    if (context.renamed && sameName(control.name, context.renamed.name))
+      return [renamedCandidate(control, context.renamed)];
     if (appeared.length === 1 && control === appeared[0]) return [appearedCandidate(control)];
     const scored = score(control, target, context, only && control === shared[0]);
     return scored
@@ -287,4 +293,47 @@ function textCandidates(target: RepairTarget, page: PageTexts, least = CLOSE_TEX
     });
   }
   return list.sort((a, b) => b.score - a.score).slice(0, 5);
+}
+
+const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** The signal a rename another repair proved gives (renames.ts). */
+const renamedSignal = ({ rename }: Renamed) =>
+  `renamed the same way in case "${rename.seenIn}" ("${rename.from}" → "${rename.to}")`;
+
+/** A control named as another proved repair renamed the target: the likeliest of all, the proof deciding. */
+function renamedCandidate(control: PageControl, renamed: Renamed): Candidate {
+  const role = TargetRoleSchema.safeParse(control.role);
+  return {
+    id: control.id,
+    name: control.name,
+    role: role.success ? role.data : null,
+    readRole: control.role,
+    score: 2,
+    signals: [renamedSignal(renamed)],
+    where: '',
+  };
+}
+
+/** For a text, a title, a URL or a region: the renamed words, when the page shows them (as a text or a control's name). */
+function renamedCandidates(target: RepairTarget, page: PageTexts, renamed: Renamed | null): Candidate[] {
+  if (!renamed || !['text', 'title', 'url', 'region'].includes(target.want)) return [];
+  const shown =
+    target.want === 'title'
+      ? sameName(page.title, renamed.name) || page.title.toLowerCase().includes(renamed.name.toLowerCase())
+      : target.want === 'url'
+        ? page.path.toLowerCase().includes(renamed.name.toLowerCase())
+        : [...page.texts, ...page.controls.map((c) => c.name)].some((t) => sameName(t, renamed.name));
+  if (!shown) return [];
+  return [
+    {
+      id: null,
+      name: renamed.name,
+      role: null,
+      readRole: target.want,
+      score: 2,
+      signals: [renamedSignal(renamed)],
+      where: '',
+    },
+  ];
 }

@@ -7,6 +7,7 @@ import { atFailedStep } from './explore';
 import { readPageControls } from './page-controls';
 import { askProposer, type ModelProposal } from './proposer-check';
 import { type Proof, prove } from './prove';
+import { renamedName } from './renames';
 import type { RepairOptions, RepairOutcome, RepairRequest } from './repair-types';
 import { judgeRepairable, parses, type RepairTarget } from './repairable';
 import { revealTriggers, surveyRevealed, type Trigger } from './reveal';
@@ -71,6 +72,7 @@ export class RepairAttempt {
       nameRequired: isCheck || !laterCheck,
       isCheck,
       effect: stepEffect(this.steps, stepIndex, request.lastPassing),
+      renamed: renamedName(target.name, request.renames ?? []),
     };
   }
 
@@ -270,6 +272,7 @@ export class RepairAttempt {
         ),
       },
       rejected: this.request.rejected,
+      renames: this.request.renames,
     };
     const judged = judgeRepairable(request);
     if (!judged.repairable || judged.stepIndex <= found.repairedIndex) {

@@ -14,6 +14,16 @@ export type RepairCaseRunner = (
   options: Pick<RunTestOptions, 'signal' | 'onSession' | 'atEnd' | 'screenshots' | 'onStep'>,
 ) => Promise<TestOutcome>;
 
+/** A rename a proved repair of the suite made (renames.ts reads them off its lines). */
+export interface Rename {
+  /** The old name, as the saved case wrote it. */
+  from: string;
+  /** The name the proved repair put in its place. */
+  to: string;
+  /** The case whose proved repair showed it (named in the evidence). */
+  seenIn: string;
+}
+
 /** A failed case, as its run left it. */
 export interface RepairRequest {
   /** The case as the run ran it (the suite's steps; relative URLs resolve against the run's base URL). */
@@ -29,6 +39,11 @@ export interface RepairRequest {
   lastPassing: { steps: { index: number; selector: string | null; url: string | null }[] } | null;
   /** Repairs of this case rejected before: one with the same page state and steps is not proposed again. */
   rejected: { page_state: string; after: string[] }[];
+  /**
+   * Renames the suite's other proved repairs made (`renamesOf`, renames.ts): a target one of them
+   * renamed is looked for under its new name first. Optional: none known.
+   */
+  renames?: Rename[];
 }
 
 /** The model's side of a repair (the LLM engine; @argus/ai implements it). */

@@ -1,4 +1,4 @@
-import { isVolatile, type ProposedAssertion } from '../assertions';
+import { exactCountOf, isVolatile, type ProposedAssertion } from '../assertions';
 import type { CandidateAction } from '../candidates';
 import type { Effect } from '../diff';
 import type { PageSnapshot } from '../snapshot';
@@ -24,8 +24,8 @@ export async function exploreOpening(x: Exploration, root: State, snapshot: Page
   const { proposed, effects } = openingChecks(x.values, snapshot);
   if (!proposed.some((p) => p.step.verb === 'verifyText' && p.step.visible)) return;
   for (const role of ['listitem', 'row'] as const) {
-    const count = snapshot.counts[role] ?? 0;
-    if (count > 0) proposed.push({ step: { verb: 'verifyExactCount', role, count } });
+    const count = exactCountOf(snapshot, role);
+    if (count) proposed.push({ step: { verb: 'verifyExactCount', role, count } });
   }
   const action = openingAction();
   x.dataTexts = snapshot.items.flatMap((i) => [i.label, i.text]);
