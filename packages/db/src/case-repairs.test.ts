@@ -171,6 +171,36 @@ describe.each(testEngines())('case repairs on $name', ({ open }) => {
     expect(await repos.caseRepairs.forSuite(bob, suite)).toEqual([]);
   });
 
+  it("replaces a verdict in place, the owner's only, its id and place in the run kept", async () => {
+    const runId = await run(alice, suite, at(35), [['Complete all', 'failed']]);
+    const bug = await repos.caseRepairs.add(
+      alice,
+      repair(runId, { case_name: 'Complete all', verdict: 'bug', status: 'none', steps_after: [] }),
+    );
+    const fix = repair(runId, {
+      case_name: 'Complete all',
+      steps_after: ['Open /', 'Click "Finish everything"'],
+      page_state: 'p2',
+    });
+    expect(await repos.caseRepairs.replace(bob, bug.id, fix)).toBeUndefined();
+    expect(await repos.caseRepairs.replace(alice, 'not-a-uuid', fix)).toBeUndefined();
+    expect((await repos.caseRepairs.get(alice, bug.id))?.verdict).toBe('bug');
+    const replaced = await repos.caseRepairs.replace(alice, bug.id, fix);
+    expect(replaced).toMatchObject({
+      id: bug.id,
+      verdict: 'repair',
+      status: 'proposed',
+      steps_after: ['Open /', 'Click "Finish everything"'],
+      page_state: 'p2',
+      decided_by: null,
+    });
+    expect(replaced?.created_at).toEqual(bug.created_at);
+    expect((await repos.caseRepairs.forRun(alice, runId)).map((r) => [r.id, r.verdict])).toEqual([
+      [bug.id, 'repair'],
+    ]);
+    expect(await repos.caseRepairs.runCounts(alice, runId)).toEqual({ proposed: 1, bugs: 0 });
+  });
+
   it("names a step's screenshot, and goes with its run; a screenshot's run going clears the id", async () => {
     const passed = await run(alice, suite, at(40), [['Shot', 'passed']]);
     const failed = await run(alice, suite, at(41), [['Shot', 'failed']]);

@@ -95,6 +95,21 @@ export function caseRepairsRepository(orm: Drizzle) {
       return found.map((row) => ({ page_state: row.page_state ?? '', after: row.after }));
     },
 
+    /**
+     * The row `id` made the verdict `input` in place (a case of the run labelled a bug, repaired on its
+     * second try with the renames learnt since): its id and creation time kept, any decision cleared.
+     * Undefined when it is not the owner's.
+     */
+    replace(ownerId: string, id: string, input: NewCaseRepair): Promise<CaseRepairRow | undefined> {
+      return rows.update(ownerId, id, {
+        ...input,
+        decided_by: null,
+        decided_at: null,
+        decision_reason: null,
+        saved_version: null,
+      });
+    },
+
     /** Rejects a proposal still waiting for review; undefined when it is not (or not the owner's). */
     reject(
       ownerId: string,

@@ -1,4 +1,4 @@
-import type { NewCaseRepair } from '@argus/db';
+import type { CaseRepairRow, NewCaseRepair } from '@argus/db';
 import type { RepairOutcome, RepairRequest, TestOutcome } from '@argus/engine';
 import type { TestCase } from '@argus/protocol';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,9 @@ import {
   type RepairStore,
   repairFailedCase,
   stepOffset,
+  type TriedBug,
 } from './repair-hook';
+import { retryWithRenames } from './second-pass';
 
 // The hook after a saved suite's failed case (docs/REPAIRS.md), over a store that keeps what it is
 // given and a proposer that answers a set verdict: what the engine is asked, what is stored, what the
@@ -61,6 +63,10 @@ const SHOT = { step_index: 1, step_name: 'Fill', data: Buffer.from('jpeg'), widt
 /** A run of a saved suite as far as the hook reads it, recording what it stores and says. */
 function context(options: { suite?: boolean; aborted?: boolean; lastPassing?: boolean } = {}) {
   const added: NewCaseRepair[] = [];
+  /** The suite's rows as stored, oldest first, each with its id. */
+  const rows: CaseRepairRow[] = [];
+  const replaced: string[] = [];
+  const control = { handingBack: false };
   const said: string[] = [];
   const notes: string[] = [];
   const warnings: unknown[] = [];
@@ -70,7 +76,17 @@ function context(options: { suite?: boolean; aborted?: boolean; lastPassing?: bo
   const store: RepairStore = {
     add: async (_owner, input) => {
       added.push(input);
-      return input as never;
+      const row = { ...input, id: `repair-${rows.length + 1}` } as CaseRepairRow;
+      rows.push(row);
+      return row;
+    },
+    forSuite: async () => [...rows].reverse(),
+    replace: async (_owner, id, input) => {
+      const at = rows.findIndex((row) => row.id === id);
+      if (at < 0) return undefined;
+      replaced.push(id);
+      rows[at] = { ...rows[at], ...input };
+      return rows[at];
     },
     lastPassing: async () =>
       options.lastPassing === false
@@ -106,16 +122,17 @@ function context(options: { suite?: boolean; aborted?: boolean; lastPassing?: bo
       storage: { used: 0, limit: 1e9, full: false },
     },
     activity: { signal: controller.signal },
+    control: { handingBack: () => control.handingBack },
     runId: 'run-1',
     engine: { repairProposer: undefined },
     runTest: async () => FAILED,
     progress: (line: string) => said.push(line),
   } as unknown as CaseContext;
-  return { ctx, added, said, notes, warnings, saved, controller };
+  return { ctx, added, rows, replaced, said, notes, warnings, saved, controller, control };
 }
 
-const end = (outcome: TestOutcome = FAILED): CaseEnd => ({
-  testCase: CASE,
+const end = (outcome: TestOutcome = FAILED, testCase: TestCase = CASE): CaseEnd => ({
+  testCase,
   outcome,
   screenshots: [],
   attempt: 1,
@@ -171,6 +188,7 @@ describe('the repair hook', () => {
       failure: FAILED.failure,
       error: FAILED.error,
       rejected: [{ page_state: 'p0', after: ['Click "Nope"'] }],
+      renames: [],
     });
     expect(asked[0].lastPassing?.steps[0]).toEqual({
       index: 0,
@@ -276,5 +294,128 @@ describe('the repair hook', () => {
     expect(run.added).toEqual([]);
     expect(run.warnings).toHaveLength(1);
     expect(run.said).toEqual([]);
+  });
+});
+
+// The run's second pass (docs/REPAIRS.md#renames-learnt-across-the-suite): a case labelled a bug is
+// tried once more when another case's repair taught a rename since its try.
+
+/** A case repaired by a rename ("Mark all as complete" is now "Finish everything"). */
+const COMPLETE_ALL: TestCase = {
+  ...CASE,
+  test_name: 'Complete all',
+  steps: ['Click "Mark all as complete"', 'Verify text "0 items left" is visible'],
+};
+/** A case that only checks the old name: a bug, until the rename is known. */
+const CHECK_ALL: TestCase = {
+  ...CASE,
+  test_name: 'See complete all',
+  steps: ['Verify button "Mark all as complete" is visible'],
+};
+const renamed = (steps: string[]) =>
+  steps.map((line) => line.replace('Mark all as complete', 'Finish everything'));
+
+/**
+ * A proposer that repairs "Complete all" by the rename, and answers the other case a bug unless it is
+ * handed renames; keeping the requests it was asked.
+ */
+function learning() {
+  const asked: RepairRequest[] = [];
+  const propose: ProposeRepair = async (request) => {
+    asked.push(request);
+    const { testCase } = request;
+    if (testCase.test_name !== COMPLETE_ALL.test_name && !request.renames?.length) {
+      return {
+        verdict: 'bug',
+        stepIndex: 0,
+        evidence: { ...EVIDENCE, summary: 'No "Mark all as complete"' },
+        page_state: null,
+      };
+    }
+    return {
+      verdict: 'repair',
+      after: renamed(testCase.steps),
+      stepIndex: 0,
+      weakenings: [],
+      evidence: { ...EVIDENCE, summary: 'Button "Finish everything" completes all' },
+      page_state: 'p1',
+      screenshot: SHOT,
+    };
+  };
+  return { propose, asked };
+}
+
+describe("the run's second pass", () => {
+  it('answers a case labelled a bug with what it was tried with', async () => {
+    const { propose } = learning();
+    const run = context();
+    const tried = await repairFailedCase(run.ctx, 1, end(FAILED, CHECK_ALL), propose);
+    expect(tried).toMatchObject({ index: 1, renames: [], repairId: 'repair-1' });
+    expect(tried?.end.testCase).toBe(CHECK_ALL);
+    // A repair is not tried again.
+    expect(await repairFailedCase(run.ctx, 0, end(FAILED, COMPLETE_ALL), propose)).toBeUndefined();
+  });
+
+  it('replaces the bug row once a later case of the run taught a rename, and says it', async () => {
+    const { propose, asked } = learning();
+    const run = context();
+    const tried = (await repairFailedCase(run.ctx, 1, end(FAILED, CHECK_ALL), propose)) as TriedBug;
+    await repairFailedCase(run.ctx, 0, end(FAILED, COMPLETE_ALL), propose);
+    await retryWithRenames(run.ctx, [tried], propose);
+    expect(asked).toHaveLength(3);
+    expect(asked[2].renames).toEqual([
+      { from: 'Mark all as complete', to: 'Finish everything', seenIn: 'Complete all' },
+    ]);
+    expect(run.replaced).toEqual(['repair-1']);
+    expect(run.rows.find((row) => row.id === 'repair-1')).toMatchObject({
+      case_name: CHECK_ALL.test_name,
+      case_index: 1,
+      verdict: 'repair',
+      status: 'proposed',
+      steps_after: ['Verify button "Finish everything" is visible'],
+      after_screenshot_id: 'shot-proof',
+    });
+    expect(run.rows).toHaveLength(2);
+    expect(run.said.at(-1)).toBe(
+      'Repair proposed for "See complete all": Button "Finish everything" completes all',
+    );
+    // Tried once: nothing new learnt since, nothing asked again.
+    await retryWithRenames(run.ctx, [{ ...tried, renames: asked[2].renames ?? [] }], propose);
+    expect(asked).toHaveLength(3);
+  });
+
+  it('tries nothing when no rename was learnt since, and leaves a bug again as it was', async () => {
+    const { propose, asked } = learning();
+    const run = context();
+    const tried = (await repairFailedCase(run.ctx, 1, end(FAILED, CHECK_ALL), propose)) as TriedBug;
+    await retryWithRenames(run.ctx, [tried], propose);
+    expect(asked).toHaveLength(1);
+    // Learnt, but a bug again: the row stays.
+    await repairFailedCase(run.ctx, 0, end(FAILED, COMPLETE_ALL), propose);
+    const again = proposer({
+      verdict: 'bug',
+      stepIndex: 0,
+      evidence: { ...EVIDENCE, summary: 'Still no such button' },
+      page_state: null,
+    });
+    await retryWithRenames(run.ctx, [tried], again.propose);
+    expect(again.asked).toHaveLength(1);
+    expect(again.asked[0].renames).toHaveLength(1);
+    expect(run.replaced).toEqual([]);
+    expect(run.rows[0]).toMatchObject({ verdict: 'bug', status: 'none' });
+  });
+
+  it('tries nothing once the run is stopped or handed back', async () => {
+    for (const stop of ['aborted', 'handed back'] as const) {
+      const { propose, asked } = learning();
+      const run = context();
+      const tried = (await repairFailedCase(run.ctx, 1, end(FAILED, CHECK_ALL), propose)) as TriedBug;
+      await repairFailedCase(run.ctx, 0, end(FAILED, COMPLETE_ALL), propose);
+      if (stop === 'aborted') run.controller.abort();
+      else run.control.handingBack = true;
+      await retryWithRenames(run.ctx, [tried], propose);
+      expect(asked).toHaveLength(2);
+      expect(run.replaced).toEqual([]);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { LastPassingRow, NewCaseRepair } from '@argus/db';
 import {
   proposeRepair,
+  type Rename,
   type RepairCaseRunner,
   type RepairOutcome,
   type RepairRequest,
@@ -12,27 +13,40 @@ import type { CaseContext } from '../automation/run-context';
 import { loginSecrets } from '../diagnostics/login-secrets';
 import { sameSteps } from './approval';
 import type { RepairStore } from './repair-store';
+import { suiteRenames } from './suite-renames';
 
 export type { RepairStore };
 
 /** The engine's proposer, as the hook calls it (a test hands its own). */
 export type ProposeRepair = typeof proposeRepair;
 
-type SavedSuite = NonNullable<CaseContext['request']['data']['suite']>;
+export type SavedSuite = NonNullable<CaseContext['request']['data']['suite']>;
+
+/**
+ * A case of the run labelled a bug, as the second pass (second-pass.ts) tries it again: its place in
+ * the run, how it ended, the renames its try knew, and its stored row.
+ */
+export interface TriedBug {
+  index: number;
+  end: CaseEnd;
+  renames: Rename[];
+  repairId: string;
+}
 
 /**
  * After a case of a saved suite's run failed for good (its retries spent, the run not stopped), its
  * verdict (docs/REPAIRS.md): the engine proposes a repair proved on the current app, or labels it a
  * bug; the verdict is stored and said on the run. Called in the case's lane once its result is
  * recorded, so the live view never waits for it, and before the lane takes its next case. A repair
- * that fails is logged and leaves no row: it never fails the run.
+ * that fails is logged and leaves no row: it never fails the run. A case labelled a bug is answered
+ * (`TriedBug`), for the run's second pass to try again should the suite learn a rename meanwhile.
  */
 export async function repairFailedCase(
   ctx: CaseContext,
   index: number,
   end: CaseEnd,
   propose: ProposeRepair = proposeRepair,
-): Promise<void> {
+): Promise<TriedBug | undefined> {
   const { deps, request, activity, runId } = ctx;
   const suite = request.data.suite;
   const store = deps.repairs;
@@ -42,11 +56,7 @@ export async function repairFailedCase(
   try {
     const last = await store.lastPassing(request.ownerId, suite.id, testCase.test_name);
     const repairRequest = await requestOf(ctx, store, suite, end, last);
-    const verdict = await propose(repairRequest, {
-      run: runnerOf(ctx),
-      signal: activity.signal,
-      proposer: ctx.engine.repairProposer,
-    });
+    const verdict = await propose(repairRequest, proposeOptions(ctx));
     // A verdict reached while the run was being stopped is not kept: the run ended without it.
     if (activity.signal.aborted) return;
     if (verdict.verdict !== 'bug' && sameSteps(verdict.after, testCase.steps)) {
@@ -56,8 +66,11 @@ export async function repairFailedCase(
       return;
     }
     const row = await rowOf(ctx, store, { suite, index, testCase, last }, verdict);
-    await store.add(request.ownerId, row);
+    const stored = await store.add(request.ownerId, row);
     await say(ctx, testCase.test_name, verdict);
+    if (verdict.verdict === 'bug') {
+      return { index, end, renames: repairRequest.renames ?? [], repairId: stored.id };
+    }
   } catch (error) {
     // Stopped mid-repair: the run ended without it, nothing went wrong.
     if (activity.signal.aborted) return;
@@ -65,15 +78,29 @@ export async function repairFailedCase(
   }
 }
 
-/** The failed case as the engine takes it: its failure, its last passing evidence, its rejected repairs. */
-async function requestOf(
+/** How the hook asks the engine: the run's own runner, its signal, its engine's proposer. */
+export function proposeOptions(ctx: CaseContext): Parameters<ProposeRepair>[1] {
+  return { run: runnerOf(ctx), signal: ctx.activity.signal, proposer: ctx.engine.repairProposer };
+}
+
+/**
+ * The failed case as the engine takes it: its failure, its last passing evidence, its rejected
+ * repairs, and the renames the suite's repairs proposed or approved so far taught (`renames`, when the
+ * caller read them already).
+ */
+export async function requestOf(
   ctx: CaseContext,
   store: RepairStore,
   suite: SavedSuite,
   { testCase, outcome }: CaseEnd,
   last: LastPassingRow | undefined,
+  renames?: Rename[],
 ): Promise<RepairRequest> {
-  const rejected = await store.rejected(ctx.request.ownerId, suite.id, testCase.test_name);
+  const { ownerId } = ctx.request;
+  const [rejected, learnt] = await Promise.all([
+    store.rejected(ownerId, suite.id, testCase.test_name),
+    renames ?? suiteRenames(store, ownerId, suite.id),
+  ]);
   const failure = outcome.failure as NonNullable<TestOutcome['failure']>;
   return {
     testCase,
@@ -81,6 +108,7 @@ async function requestOf(
     error: outcome.error ?? 'Test failed',
     lastPassing: last ? { steps: passingSteps(testCase.steps, last.steps) } : null,
     rejected,
+    renames: learnt,
   };
 }
 
@@ -146,7 +174,7 @@ function runnerOf(ctx: CaseContext): RepairCaseRunner {
 }
 
 /** The verdict as a row: the steps as saved and as repaired, their diff and both screenshots. */
-async function rowOf(
+export async function rowOf(
   ctx: CaseContext,
   store: RepairStore,
   {
@@ -231,7 +259,7 @@ async function sayUnchanged(ctx: CaseContext, name: string): Promise<void> {
 }
 
 /** The verdict said live on the run and kept in its log. */
-async function say(ctx: CaseContext, name: string, verdict: RepairOutcome): Promise<void> {
+export async function say(ctx: CaseContext, name: string, verdict: RepairOutcome): Promise<void> {
   const { summary } = verdict.evidence;
   const line =
     verdict.verdict === 'bug'

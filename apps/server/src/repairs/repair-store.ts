@@ -6,5 +6,5 @@ import type { CaseRepairsRepository } from '@argus/db';
  */
 export type RepairStore = Pick<
   CaseRepairsRepository,
-  'add' | 'lastPassing' | 'rejected' | 'resultOf' | 'stepScreenshot'
+  'add' | 'forSuite' | 'lastPassing' | 'rejected' | 'replace' | 'resultOf' | 'stepScreenshot'
 >;
