@@ -28,10 +28,11 @@ const MENU_LIKE = /^(?:more|menu|options|actions|show more|more options|more act
 const CLICKABLE = new Set(['button', 'link', 'tab', 'summary', 'menuitem']);
 
 export function revealTriggers(page: PageTexts, context: CandidateContext): Trigger[] {
-  const usable = page.controls.filter(
-    (c) => CLICKABLE.has(c.role) && !c.disabled && c.refs.length === 0 && c.name,
-  );
-  const collapsed = usable.filter((c) => c.collapsed);
+  const clickable = page.controls.filter((c) => CLICKABLE.has(c.role) && !c.disabled && c.name);
+  const usable = clickable.filter((c) => c.refs.length === 0);
+  // A collapsed control an earlier step already opened (the menu a repair reached a filter through)
+  // opens it again: the menu closed when its item was chosen.
+  const collapsed = clickable.filter((c) => c.collapsed);
   const menus = usable.filter((c) => MENU_LIKE.test(c.name.trim()));
   const before = String(context.failedIndex - 1);
   const sameForm = usable
