@@ -557,6 +557,31 @@ describe('the button in a row, named by its place', () => {
   });
 });
 
+describe('the checkbox in a row of plain divs, named by its place', () => {
+  it('is ticked and checked in the smallest block holding the text (the shelf redesign: no list item)', async () => {
+    const served = await serveFixtureApp('shelf', { redesign: true });
+    const session = await pool.openSession({ viewport: { width: 1000, height: 800 } });
+    try {
+      await session.navigate(`${served.url}/`);
+      await run(session, [
+        'Fill "Title of your next novel" with "Buy milk"',
+        'Press Enter in "Title of your next novel"',
+        'Fill "Title of your next novel" with "Walk the dog"',
+        'Press Enter in "Title of your next novel"',
+        'Check the checkbox in "Walk the dog"',
+        'Verify the checkbox in "Walk the dog" is checked',
+        'Verify the checkbox in "Buy milk" is not checked',
+      ]);
+      expect(await failure(session, 'Verify the checkbox in "Buy milk" is checked')).toMatch(
+        /^Expected the checkbox in "Buy milk" to be checked, but it is not checked/,
+      );
+    } finally {
+      await session.close();
+      await served.close();
+    }
+  });
+});
+
 describe('summaries and counters, whatever the data', () => {
   it('checks that rows add up to their total and that a counter counts the rows it names', async () => {
     const session = await pool.openSession({ viewport: { width: 800, height: 600 } });

@@ -54,7 +54,10 @@ export const verifyCount: VerbAction<'verifyCount'> = async (kit, step) => {
 };
 
 export const verifyChecked: VerbAction<'verifyChecked'> = async (kit, step) => {
-  const within = await kit.regionOf(step.region);
+  const within =
+    step.target === undefined && step.region !== undefined
+      ? await kit.placeOf(step.region)
+      : await kit.regionOf(step.region);
   const { locator, selector } =
     step.target === undefined && within
       ? await kit.roleIn(within, 'checkbox')

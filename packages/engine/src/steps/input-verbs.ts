@@ -1,6 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
 import { clipboardAction, performClipboard, refuseChording } from '../clipboard';
-import { locateRegion } from '../locate';
 import { checkedNow, readFocus } from '../page-functions';
 import type { VerbAction } from './verb-action';
 import { poll } from './waiting';
@@ -8,11 +7,11 @@ import { poll } from './waiting';
 // The verbs that act on the page as a person would: click, type, fill, choose, tick, press keys.
 
 export const click: VerbAction<'click'> = async (kit, step) => {
-  const { page, signal, left } = kit;
+  const { page, left } = kit;
   // A control with no name is found by its place: in a region, else in the block holding the text.
   const within =
     step.target === undefined && step.region !== undefined
-      ? await locateRegion(page, step.region, left(), signal, true)
+      ? await kit.placeOf(step.region)
       : await kit.regionOf(step.region);
   const { locator, selector } =
     step.target === undefined && within
@@ -80,7 +79,10 @@ export const select: VerbAction<'select'> = async (kit, step) => {
 };
 
 export const check: VerbAction<'check'> = async (kit, step) => {
-  const within = await kit.regionOf(step.region);
+  const within =
+    step.target === undefined && step.region !== undefined
+      ? await kit.placeOf(step.region)
+      : await kit.regionOf(step.region);
   const { locator, selector } =
     step.target === undefined && within
       ? await kit.roleIn(within, 'checkbox')

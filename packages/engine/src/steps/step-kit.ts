@@ -44,6 +44,11 @@ export interface StepKit extends StepContext {
   find: (target: string, kind: TargetKind, role?: TargetRole, within?: Region) => Promise<Found>;
   /** The region a step names (`… in "<region>"`), when it names one. */
   regionOf: (name: string | undefined) => Promise<Region | undefined>;
+  /**
+   * Where a control the step names by its place alone is (`Check the checkbox in "<text>"`): the
+   * region, else the smallest block holding the text (a row built of plain divs is no list item).
+   */
+  placeOf: (name: string) => Promise<Region>;
   /** ` in "<region>"` for messages, or ''. */
   inName: (within?: Region) => string;
   /**
@@ -69,6 +74,7 @@ export function stepKit(ctx: StepContext, clipboard: SessionClipboard): StepKit 
     left,
     find,
     regionOf: async (name) => (name === undefined ? undefined : locateRegion(page, name, left(), signal)),
+    placeOf: (name) => locateRegion(page, name, left(), signal, true),
     inName: (within) => (within ? ` in "${within.name}"` : ''),
     findRevealing: (target, kind, role, within) => findRevealing(kit, target, kind, role, within),
     roleIn: (within, role) => roleIn(kit, within, role),
