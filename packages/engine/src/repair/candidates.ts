@@ -71,6 +71,7 @@ const CHECK_NAME = 0.6;
 const CLOSE_TEXT = 0.6;
 
 const ROLES_BY_WANT: Record<TargetWant, string[] | null> = {
+  // A radio button too: a redesign turns links that switch a view into a radio group ("Show: ○ All").
   clickable: [
     'button',
     'link',
@@ -79,6 +80,7 @@ const ROLES_BY_WANT: Record<TargetWant, string[] | null> = {
     'menuitemcheckbox',
     'menuitemradio',
     'option',
+    'radio',
     'summary',
     'switch',
   ],
@@ -99,6 +101,14 @@ export function findCandidates(
   context: CandidateContext,
 ): Candidate[] {
   const renamed = renamedCandidates(target, page, context.renamed ?? null);
+  // A control named as a proved rename says, whatever its role now (the rename was proved with it).
+  const renamedControls = context.renamed
+    ? page.controls.filter(
+        (c) => !c.disabled && c.refs.length === 0 && sameName(c.name, (context.renamed as Renamed).name),
+      )
+    : [];
+  if (renamedControls.length > 0 && !['text', 'title', 'url', 'region', 'state'].includes(target.want))
+    return renamedControls.map((c) => renamedCandidate(c, context.renamed as Renamed));
   if (target.want === 'region') return [...renamed, ...regionCandidates(target, page, context.isCheck)];
   if (target.want === 'text' || target.want === 'title' || target.want === 'url')
     return [...renamed, ...textCandidates(target, page), ...samePageTitle(target, page, context)].slice(0, 5);
@@ -123,8 +133,6 @@ export function findCandidates(
   // Of the element check's role, the one control that appeared with the action the check follows.
   const appeared = context.appeared ? alike.filter((c) => !context.appeared?.has(`${c.role}:${c.name}`)) : [];
   const list = alike.flatMap((control) => {
-    if (context.renamed && sameName(control.name, context.renamed.name))
-      return [renamedCandidate(control, context.renamed)];
     if (appeared.length === 1 && control === appeared[0]) return [appearedCandidate(control)];
     const scored = score(control, target, context, only && control === shared[0]);
     return scored

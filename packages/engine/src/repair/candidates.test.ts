@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { type CandidateContext, findCandidates } from './candidates';
+import type { PageControl, PageTexts } from './page-controls';
+
+let nextId = 0;
+const control = (role: string, name: string, extra: Partial<PageControl> = {}): PageControl => ({
+  id: nextId++,
+  role,
+  name,
+  tag: role === 'radio' ? 'input' : role === 'link' ? 'a' : 'button',
+  type: role === 'radio' ? 'radio' : '',
+  disabled: false,
+  collapsed: false,
+  form: null,
+  near: {},
+  refs: [],
+  href: null,
+  inItem: false,
+  inRegion: false,
+  ...extra,
+});
+const page = (controls: PageControl[], texts: string[] = []): PageTexts => ({
+  path: '/',
+  title: 'Shelf',
+  controls,
+  region: false,
+  texts,
+});
+const context = (extra: Partial<CandidateContext> = {}): CandidateContext => ({
+  failedIndex: 3,
+  stepCount: 8,
+  lastRole: null,
+  lastUrl: null,
+  nameRequired: false,
+  isCheck: false,
+  effect: { ledTo: null, urlChecks: [] },
+  ...extra,
+});
+const rename = { from: 'Everything', to: 'All books', seenIn: 'The Everything link opens #/' };
+
+describe('findCandidates', () => {
+  it('takes a radio button for a link that switched a view (the views turned into a radio group)', () => {
+    const shown = page([
+      control('radio', 'To read now'),
+      control('button', 'Put away read books', { near: {} }),
+    ]);
+    const found = findCandidates({ want: 'clickable', name: 'To read', role: 'link' }, shown, context());
+    expect(found.map((c) => `${c.role} ${c.name}`)).toContain('radio To read now');
+  });
+
+  it('puts first, whatever its role now, the control a rename proved elsewhere names; even for a check that names a role', () => {
+    const shown = page([
+      control('radio', 'All books'),
+      control('radio', 'Unread'),
+      control('link', 'Everything else'),
+    ]);
+    const found = findCandidates(
+      { want: 'element', name: 'Everything', role: 'link' },
+      shown,
+      context({ isCheck: true, nameRequired: true, renamed: { name: 'All books', rename } }),
+    );
+    expect(found[0]).toMatchObject({ name: 'All books', role: 'radio' });
+    expect(found[0].signals[0]).toBe(
+      'renamed the same way in case "The Everything link opens #/" ("Everything" → "All books")',
+    );
+  });
+
+  it('offers a renamed text only when the page shows it, and never a control another step uses', () => {
+    const renamed = {
+      name: 'Finished them all',
+      rename: { ...rename, from: 'Mark all as read', to: 'Finished them all' },
+    };
+    const text = { want: 'text' as const, name: 'Mark all as read' };
+    expect(
+      findCandidates(text, page([], ['Finished them all']), context({ isCheck: true, renamed }))[0],
+    ).toMatchObject({
+      name: 'Finished them all',
+      score: 2,
+    });
+    expect(findCandidates(text, page([], ['Something else']), context({ isCheck: true, renamed }))).toEqual(
+      [],
+    );
+    const used = page([control('button', 'Finished them all', { refs: [5] })]);
+    const clicked = findCandidates(
+      { want: 'clickable', name: 'Mark all as read' },
+      used,
+      context({ renamed }),
+    );
+    expect(clicked.some((c) => c.name === 'Finished them all')).toBe(false);
+  });
+});
