@@ -50,6 +50,17 @@ export function effectSignal(
   return null;
 }
 
+/**
+ * Where a proved replacement led, when it led elsewhere than the step did when the case last passed
+ * (a view's radio "Unread" in place of the link "Everything": both pass a check that the URL contains
+ * "#/", only one does what the step did): that address, for the evidence; null when it is the same or
+ * nothing is known.
+ */
+export function strayedTo(url: string | undefined, effect: StepEffect): string | null {
+  if (!url || !effect.ledTo || sameAddress(url, effect.ledTo)) return null;
+  return tail(url);
+}
+
 /** The same path, query and fragment (the origin of a run may differ from the last passing one's). */
 function sameAddress(a: string, b: string): boolean {
   return tail(a) === tail(b);

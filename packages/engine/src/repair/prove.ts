@@ -17,20 +17,24 @@ export interface Proof {
   failure: CaseFailure | null;
   /** Each passed step's screenshot, by the case's own step index. */
   screenshots: Map<number, CapturedScreenshot>;
+  /** The page's URL as each passed step left it, by the case's own step index. */
+  urls: Map<number, string>;
 }
 
 export async function prove(testCase: TestCase, after: string[], options: RepairOptions): Promise<Proof> {
   // The runner numbers its steps with a `Navigate to` put first when the case does not start with one.
   const offset = runnerOffset(after);
   const screenshots = new Map<number, CapturedScreenshot>();
+  const urls = new Map<number, string>();
   const outcome = await options.run(
     { ...testCase, steps: after },
     {
       signal: options.signal,
       screenshots: true,
       onStep: (update, shot) => {
-        if (shot && update.status === 'success' && update.step_index !== undefined)
-          screenshots.set(update.step_index - offset, shot);
+        if (update.status !== 'success' || update.step_index === undefined) return;
+        if (shot) screenshots.set(update.step_index - offset, shot);
+        if (update.url) urls.set(update.step_index - offset, update.url);
       },
     },
   );
@@ -40,5 +44,6 @@ export async function prove(testCase: TestCase, after: string[], options: Repair
     error: outcome.error,
     failure: outcome.failure ?? null,
     screenshots,
+    urls,
   };
 }

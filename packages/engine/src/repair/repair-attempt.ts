@@ -1,7 +1,7 @@
 import { AbortedError } from '../errors';
 import { BUILTIN_ENGINE } from '../test-runner';
 import type { Candidate, CandidateContext } from './candidates';
-import { stepEffect } from './effect';
+import { stepEffect, strayedTo } from './effect';
 import { bugOutcome, describeTarget, nothingDoesIt, repairSummary } from './evidence';
 import { atFailedStep } from './explore';
 import { readPageControls } from './page-controls';
@@ -222,7 +222,8 @@ export class RepairAttempt {
       reveal: trigger?.line ?? null,
     });
     const proof = await this.proveOnce(after, `${candidate.readRole} "${candidate.name}"`);
-    if (!proof) return null;
+    if (!proof || this.strayed(proof, repairedIndex, `${candidate.readRole} "${candidate.name}"`))
+      return null;
     const signals = [...candidate.signals];
     if (trigger) signals.push(`revealed by one click on ${trigger.readRole} "${trigger.name}"`);
     const summary = repairSummary(this.target, this.lastRole, candidate, trigger);
@@ -240,10 +241,10 @@ export class RepairAttempt {
     ];
     const quoted = model.lines.map((l) => `"${l}"`).join(', ');
     const proof = await this.proveOnce(after, `the model's ${quoted}`);
-    if (!proof) return null;
+    const repairedIndex = this.stepIndex + model.lines.length - 1;
+    if (!proof || this.strayed(proof, repairedIndex, `the model's ${quoted}`)) return null;
     const gone = describeTarget(this.target, this.lastRole);
     const summary = `${gone.charAt(0).toUpperCase()}${gone.slice(1)} is gone; the model replaced step ${this.stepIndex + 1} with ${quoted}: ${model.reason}`;
-    const repairedIndex = this.stepIndex + model.lines.length - 1;
     const found = { after, repairedIndex, proof, summaries: [summary], signals: [], engine: proposer.engine };
     const won = proof.passed ? this.done(found) : await this.chain(found);
     if (!won) this.signals.push("the model's proposal failed its proof");
@@ -294,6 +295,16 @@ export class RepairAttempt {
       signals: [...found.signals, ...next.signals],
       engine: found.engine,
     });
+  }
+
+  /**
+   * Whether the replacement led somewhere else than the step did when the case last passed (the
+   * action's effect, `strayedTo`): then it is not the target, whatever the later checks let through.
+   */
+  private strayed(proof: Proof, repairedIndex: number, what: string): boolean {
+    const to = strayedTo(proof.urls.get(repairedIndex), this.context.effect);
+    if (to) this.signals.push(`${what} led to ${to}, not where the step led when the case last passed`);
+    return to !== null;
   }
 
   /** Proves the repaired steps once (never the same twice, never a rejected one); null when not run. */
