@@ -128,6 +128,12 @@ export function lastPassingOf(steps: string[], updates: StepUpdate[]): RepairReq
   };
 }
 
+/**
+ * Failed cases handed to proposeRepair at once (`REPAIRS_AT_ONCE`, default 2): a repair mostly waits
+ * (on a step's timeout while a candidate is proved wrong), so more at once shortens the check.
+ */
+const REPAIRS_AT_ONCE = Number(process.env.REPAIRS_AT_ONCE ?? 2);
+
 type Failed = { testCase: TestCase; outcome: TestOutcome; lastPassing: RepairRequest['lastPassing'] };
 
 /**
@@ -140,14 +146,14 @@ async function verdictsFor(
   run: RepairCaseRunner,
   propose: Propose,
 ): Promise<CaseVerdict[]> {
-  const first = await inParallel(failed, 2, (f) => verdictOf(f, run, propose, []));
+  const first = await inParallel(failed, REPAIRS_AT_ONCE, (f) => verdictOf(f, run, propose, []));
   const renames = first.flatMap((v, i) =>
     v.verdict === 'repair' && v.after ? renamesOf(failed[i].testCase.steps, v.after, v.test) : [],
   );
   if (renames.length === 0) return first;
   return inParallel(
     failed.map((f, i) => ({ f, was: first[i] })),
-    2,
+    REPAIRS_AT_ONCE,
     async ({ f, was }) => (was.verdict === 'bug' ? verdictOf(f, run, propose, renames) : was),
   );
 }
