@@ -66,15 +66,17 @@ describe('diffSteps', () => {
     expect(d.filter((l) => l.op !== 'same')).toHaveLength(2);
   });
 
-  it('500-line cases changed throughout take milliseconds, and every line is accounted for once', () => {
+  // No timing here (a busy machine would fail it); no bench under bench/ times diffSteps either.
+  it('500-line cases changed throughout: every line is accounted for once, only the changed ones differ', () => {
     const before = Array.from({ length: 500 }, (_, i) => `Verify text "${i}" is visible`);
     const after = before.map((line, i) => (i % 7 === 0 ? `Click "${i}"` : line));
-    const start = performance.now();
     const d = diffSteps(before, after);
-    const ms = performance.now() - start;
-    expect(ms).toBeLessThan(200);
     expect(d.filter((l) => l.before !== null).map((l) => l.before)).toEqual(before.map((_, i) => i));
     expect(d.filter((l) => l.after !== null).map((l) => l.after)).toEqual(after.map((_, i) => i));
-    expect(d.filter((l) => l.op === 'removed')).toHaveLength(72);
+    expect(d.filter((l) => l.op === 'removed').map((l) => l.before)).toEqual(
+      before.map((_, i) => i).filter((i) => i % 7 === 0),
+    );
+    expect(d.filter((l) => l.op === 'added').map((l) => l.line)).toEqual(after.filter((_, i) => i % 7 === 0));
+    expect(d.filter((l) => l.op === 'same')).toHaveLength(500 - 72);
   });
 });
