@@ -35,7 +35,8 @@ export async function stateCandidates(
           }
           // A ticked radio or checkbox is "checked" as readMarks reads it (`:checked`): a view chosen
           // by a radio button now, where a link was marked "current".
-          if (e.matches('input:checked')) found.add('checked');
+          if (e.matches('input:checked') || (e instanceof HTMLLabelElement && e.control?.matches(':checked')))
+            found.add('checked');
           for (const a of ['pressed', 'selected', 'current', 'expanded', 'checked']) {
             const v = e.getAttribute(`aria-${a}`);
             if (v && v !== 'false') found.add(a);
