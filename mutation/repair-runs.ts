@@ -133,6 +133,8 @@ export function lastPassingOf(steps: string[], updates: StepUpdate[]): RepairReq
  * (on a step's timeout while a candidate is proved wrong), so more at once shortens the check.
  */
 const REPAIRS_AT_ONCE = Number(process.env.REPAIRS_AT_ONCE ?? 2);
+/** Passes over the failed cases at most: the first, then again with renames as the server's end of run does. */
+const MAX_PASSES = 3;
 
 type Failed = { testCase: TestCase; outcome: TestOutcome; lastPassing: RepairRequest['lastPassing'] };
 
@@ -146,16 +148,23 @@ async function verdictsFor(
   run: RepairCaseRunner,
   propose: Propose,
 ): Promise<CaseVerdict[]> {
-  const first = await inParallel(failed, REPAIRS_AT_ONCE, (f) => verdictOf(f, run, propose, []));
-  const renames = first.flatMap((v, i) =>
-    v.verdict === 'repair' && v.after ? renamesOf(failed[i].testCase.steps, v.after, v.test) : [],
-  );
-  if (renames.length === 0) return first;
-  return inParallel(
-    failed.map((f, i) => ({ f, was: first[i] })),
-    REPAIRS_AT_ONCE,
-    async ({ f, was }) => (was.verdict === 'bug' ? verdictOf(f, run, propose, renames) : was),
-  );
+  let verdicts = await inParallel(failed, REPAIRS_AT_ONCE, (f) => verdictOf(f, run, propose, []));
+  // Again while a pass taught a new rename (one case's repair may need another's): at most MAX_PASSES.
+  let known = 0;
+  for (let pass = 1; pass < MAX_PASSES; pass++) {
+    const renames = verdicts.flatMap((v, i) =>
+      v.verdict === 'repair' && v.after ? renamesOf(failed[i].testCase.steps, v.after, v.test) : [],
+    );
+    if (renames.length === known) break;
+    known = renames.length;
+    const was = verdicts;
+    verdicts = await inParallel(
+      failed.map((f, i) => ({ f, v: was[i] })),
+      REPAIRS_AT_ONCE,
+      async ({ f, v }) => (v.verdict === 'bug' ? verdictOf(f, run, propose, renames) : v),
+    );
+  }
+  return verdicts;
 }
 
 async function verdictOf(

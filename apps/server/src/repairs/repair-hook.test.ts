@@ -405,6 +405,51 @@ describe("the run's second pass", () => {
     expect(run.rows[0]).toMatchObject({ verdict: 'bug', status: 'none' });
   });
 
+  it('passes again when a pass repaired a case whose rename an earlier case needed', async () => {
+    // "Open": repaired at once ("Add" → "Create"). "Tick": repaired once "Add" is known ("Done" →
+    // "Finished"). "Filter", earlier in the run: repaired only once "Done" is known.
+    const cases = ['Filter', 'Tick', 'Open'].map((name, i) => ({
+      ...CASE,
+      test_name: name,
+      steps: [[`Verify text "Done" is visible`], [`Click "Add"`, `Click "Done"`], [`Click "Add"`]][i],
+    }));
+    const needs: Record<string, string | null> = { Open: null, Tick: 'Add', Filter: 'Done' };
+    const asked: string[] = [];
+    const propose: ProposeRepair = async (request) => {
+      const name = request.testCase.test_name;
+      asked.push(name);
+      const need = needs[name];
+      if (need && !request.renames?.some((r) => r.from === need))
+        return { verdict: 'bug', stepIndex: 0, evidence: EVIDENCE, page_state: null };
+      return {
+        verdict: 'repair',
+        after: request.testCase.steps.map((l) =>
+          l.replace('"Add"', '"Create"').replace('"Done"', '"Finished"'),
+        ),
+        stepIndex: 0,
+        weakenings: [],
+        evidence: EVIDENCE,
+        page_state: 'p',
+        screenshot: SHOT,
+      };
+    };
+    const run = context();
+    const bugs: TriedBug[] = [];
+    for (const [index, testCase] of cases.entries()) {
+      const bug = await repairFailedCase(run.ctx, index, end(FAILED, testCase), propose);
+      if (bug) bugs.push(bug);
+    }
+    expect(bugs.map((b) => b.end.testCase.test_name)).toEqual(['Filter', 'Tick']);
+    await retryWithRenames(run.ctx, bugs, propose);
+    // Pass one: Filter (still a bug: "Done" not known yet), Tick (repaired); pass two: Filter.
+    expect(asked.slice(3)).toEqual(['Filter', 'Tick', 'Filter']);
+    expect(run.rows.map((row) => [row.case_name, row.verdict])).toEqual([
+      ['Filter', 'repair'],
+      ['Tick', 'repair'],
+      ['Open', 'repair'],
+    ]);
+  });
+
   it('tries nothing once the run is stopped or handed back', async () => {
     for (const stop of ['aborted', 'handed back'] as const) {
       const { propose, asked } = learning();
