@@ -190,7 +190,9 @@ describe('repairs reviewed as a diff', () => {
     await page.waitForURL((url) => url.search === '?tab=repairs');
     const cards = page.getByTestId('repair-card');
     await expect.poll(() => cards.count(), POLL).toBe(3);
-    const first = cards.filter({ hasText: CASES[0].test_name });
+    // A card by its heading: another card's evidence may name the case ('renamed the same way in case …').
+    const cardOf = (name: string) => cards.filter({ has: page.getByRole('heading', { name, exact: true }) });
+    const first = cardOf(CASES[0].test_name);
 
     // The step diff: the field's old line removed (−) and its new line added (+), the rest kept.
     const diff = first.getByTestId('repair-diff');
@@ -217,7 +219,7 @@ describe('repairs reviewed as a diff', () => {
     await shootBoth(page, 'run-repairs', a11y);
 
     // Reject the second, with a reason: it says so and leaves the choice.
-    const second = cards.filter({ hasText: CASES[1].test_name });
+    const second = cardOf(CASES[1].test_name);
     await second.getByRole('button', { name: `Reject the repair of ${CASES[1].test_name}` }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Why (optional)').fill('The field should keep its name');
@@ -241,7 +243,7 @@ describe('repairs reviewed as a diff', () => {
     // 'Approve all' takes what is left: the third.
     await page.getByRole('button', { name: 'Approve all repairs (1)' }).click();
     await expect.poll(() => notice.textContent(), POLL).toMatch(/^Saved as version 3: /);
-    const third = cards.filter({ hasText: CASES[2].test_name });
+    const third = cardOf(CASES[2].test_name);
     await expect.poll(() => third.getAttribute('data-status'), POLL).toBe('approved');
     expect(await page.getByTestId('repairs-toolbar').textContent()).toContain('Nothing waits for review');
     await shootBoth(page, 'run-repairs-decided', a11y);

@@ -239,6 +239,9 @@ export function readMarks(target: Element, state: string): Marks {
   const s = state.trim().toLowerCase();
   const item = target.closest('li, tr, article, [role="listitem"], [role="row"]');
   const chain: Element[] = [];
+  // A label's state is its control's ("Unread" names a radio button it holds or points to).
+  const control = target instanceof HTMLLabelElement ? target.control : null;
+  if (control) chain.push(control);
   for (let e: Element | null = target; e; e = e.parentElement) {
     chain.push(e);
     if (!item || e === item) break;
