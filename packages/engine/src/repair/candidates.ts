@@ -179,13 +179,18 @@ function score(
   }
   // A form's submit button is its main action: of two buttons beside a field, the likelier one.
   if (target.want === 'clickable' && control.type === 'submit') total += 0.05;
+  return controlCandidate(control, total, signals, where);
+}
+
+/** A control as a candidate: its name, and its role when the step language has it. */
+function controlCandidate(control: PageControl, score: number, signals: string[], where = ''): Candidate {
   const role = TargetRoleSchema.safeParse(control.role);
   return {
     id: control.id,
     name: control.name,
     role: role.success ? role.data : null,
     readRole: control.role,
-    score: total,
+    score,
     signals,
     where,
   };
@@ -193,20 +198,11 @@ function score(
 
 /** The one control of the checked role that appeared with the action the check follows, as the checked element did. */
 function appearedCandidate(control: PageControl): Candidate & { weak: boolean } {
-  const role = TargetRoleSchema.safeParse(control.role);
-  return {
-    id: control.id,
-    name: control.name,
-    role: role.success ? role.data : null,
-    readRole: control.role,
-    score: GOOD_SCORE + 0.1,
-    signals: [
-      `same role (${control.role})`,
-      'appeared with the action before the check, as the checked element did',
-    ],
-    where: '',
-    weak: false,
-  };
+  const signals = [
+    `same role (${control.role})`,
+    'appeared with the action before the check, as the checked element did',
+  ];
+  return { ...controlCandidate(control, GOOD_SCORE + 0.1, signals), weak: false };
 }
 
 /** The neighbouring step whose element shares the tightest container with the control, if any. */
@@ -311,16 +307,7 @@ const renamedSignal = ({ rename }: Renamed) =>
 
 /** A control named as another proved repair renamed the target: the likeliest of all, the proof deciding. */
 function renamedCandidate(control: PageControl, renamed: Renamed): Candidate {
-  const role = TargetRoleSchema.safeParse(control.role);
-  return {
-    id: control.id,
-    name: control.name,
-    role: role.success ? role.data : null,
-    readRole: control.role,
-    score: 2,
-    signals: [renamedSignal(renamed)],
-    where: '',
-  };
+  return controlCandidate(control, 2, [renamedSignal(renamed)]);
 }
 
 /** For a text, a title, a URL or a region: the renamed words, when the page shows them (as a text or a control's name). */
@@ -328,7 +315,7 @@ function renamedCandidates(target: RepairTarget, page: PageTexts, renamed: Renam
   if (!renamed || !['text', 'title', 'url', 'region'].includes(target.want)) return [];
   const shown =
     target.want === 'title'
-      ? sameName(page.title, renamed.name) || page.title.toLowerCase().includes(renamed.name.toLowerCase())
+      ? page.title.toLowerCase().includes(renamed.name.trim().toLowerCase())
       : target.want === 'url'
         ? page.path.toLowerCase().includes(renamed.name.toLowerCase())
         : [...page.texts, ...page.controls.map((c) => c.name)].some((t) => sameName(t, renamed.name));
