@@ -123,7 +123,7 @@ export function lastPassingOf(steps: string[], updates: StepUpdate[]): RepairReq
     steps: updates.flatMap((u) => {
       const index = (u.step_index ?? -1) - offset;
       if (u.status !== 'success' || index < 0 || index >= steps.length) return [];
-      return [{ index, selector: u.selector ?? null, url: u.url ?? null }];
+      return [{ index, selector: u.selector ?? null, url: u.url ?? null, element: u.element ?? null }];
     }),
   };
 }

@@ -1,4 +1,4 @@
-import type { Step } from '@argus/protocol';
+import type { ElementKey, Step } from '@argus/protocol';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { PageSnapshot } from './behaviour/snapshot';
 import { SessionClipboard } from './clipboard';
@@ -144,6 +144,14 @@ export class BrowserSession {
    */
   navigate(url: string, options: OperationOptions = {}): Promise<NavigateResult> {
     return this.navigator.navigate(url, options);
+  }
+
+  /**
+   * The stable attributes (id, form field name, test id) of the element the last step performed found,
+   * if any: kept with the step's result so a repair can recognise the element after a redesign.
+   */
+  get lastElement(): ElementKey | null {
+    return this.steps.lastElement;
   }
 
   /** Performs one step of the step language; answers the selector it used, if any. */

@@ -18,8 +18,8 @@ afterAll(async () => {
 });
 
 describe('runTestCase against the fixture site', () => {
-  it('signs in through the login form, reporting each step twice with a JPEG and the selector used', async () => {
-    const updates: { status: string; selector?: string | null; shot?: boolean }[] = [];
+  it("signs in through the login form, reporting each step twice with a JPEG, the selector used and the element's stable attributes", async () => {
+    const updates: { status: string; selector?: string | null; element?: unknown; shot?: boolean }[] = [];
     const outcome = await runTestCase(
       pool,
       testCase([
@@ -32,7 +32,8 @@ describe('runTestCase against the fixture site', () => {
       ]),
       {
         baseUrl: site.url,
-        onStep: (u, shot) => updates.push({ status: u.status, selector: u.selector, shot: !!shot }),
+        onStep: (u, shot) =>
+          updates.push({ status: u.status, selector: u.selector, element: u.element, shot: !!shot }),
       },
     );
     expect(outcome.error).toBeNull();
@@ -42,6 +43,10 @@ describe('runTestCase against the fixture site', () => {
     expect(done).toHaveLength(6);
     expect(done.every((u) => u.shot)).toBe(true);
     expect(done[1].selector).toBe('label="Email"');
+    expect(done[1].element).toEqual({ id: 'email', name: 'email' });
+    // The button has neither id nor name; a URL check acts on no element.
+    expect(done[3].element).toBeUndefined();
+    expect(done[4].element).toBeUndefined();
     expect(outcome.screenshots[0].data.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
   });
 

@@ -2,6 +2,7 @@ import type { CaseDiagnostics, CaseFailure, RecordingSettings, StepUpdate, TestC
 import { parseStep, type Step, StepSyntaxError } from '@argus/protocol';
 import type { SessionOpener } from './browser-pool';
 import { type BrowserSession, PageLeftError } from './browser-session';
+import { keyWithoutSecrets } from './element-key';
 import { AbortedError, cleanError } from './errors';
 import { CaseRecorder } from './recording/case-recorder';
 import { RenewingSteps, type SessionRenewal } from './session-renewal';
@@ -301,6 +302,8 @@ export async function runTestCase(
           }
         }
         update.status = 'success';
+        const element = step && session.lastElement && keyWithoutSecrets(session.lastElement, hide);
+        if (element) update.element = element;
         if (step) log('info', `Step ${i + 1}: ${lines[i]}`);
       } catch (error) {
         if (error instanceof AbortedError) throw error;

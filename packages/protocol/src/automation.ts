@@ -59,12 +59,26 @@ export const StepScreenshotSchema = z.object({
   height: z.number().int().nonnegative().optional(),
 });
 
+/**
+ * The stable attributes of the element a step acted on (its `id`, form field `name`, `data-testid`),
+ * when it has any: what a repair recognises the element by after a redesign renamed its label
+ * (docs/REPAIRS.md#the-element-a-step-acted-on).
+ */
+export const ElementKeySchema = z.object({
+  id: z.string().max(200).optional(),
+  name: z.string().max(200).optional(),
+  testid: z.string().max(200).optional(),
+});
+export type ElementKey = z.infer<typeof ElementKeySchema>;
+
 /** A step update (docs/PRODUCT.md#step-log). */
 export const StepUpdateSchema = z.object({
   step_number: z.number().int().nonnegative(),
   action: z.string(),
   url: z.string().nullable().optional(),
   selector: z.string().nullable().optional(),
+  /** The element the step acted on, by its stable attributes (none: the step named no element, or it has none). */
+  element: ElementKeySchema.optional(),
   value: z.string().nullable().optional(),
   error: z.string().nullable().optional(),
   status: StepStatusSchema,

@@ -7,7 +7,7 @@ import {
   type RepairRequest,
   type TestOutcome,
 } from '@argus/engine';
-import { diffSteps, type TestCase } from '@argus/protocol';
+import { diffSteps, ElementKeySchema, type TestCase } from '@argus/protocol';
 import type { CaseEnd } from '../automation/automation-messages';
 import type { CaseContext } from '../automation/run-context';
 import { loginSecrets } from '../diagnostics/login-secrets';
@@ -118,6 +118,7 @@ interface StoredStep {
   description?: unknown;
   selector?: unknown;
   url?: unknown;
+  element?: unknown;
 }
 
 /**
@@ -150,6 +151,7 @@ export function passingSteps(
         index,
         selector: typeof step.selector === 'string' ? step.selector : null,
         url: typeof step.url === 'string' ? step.url : null,
+        element: ElementKeySchema.safeParse(step.element).data ?? null,
       },
     ];
   });

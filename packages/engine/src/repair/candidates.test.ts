@@ -17,6 +17,7 @@ const control = (role: string, name: string, extra: Partial<PageControl> = {}): 
   href: null,
   inItem: false,
   inRegion: false,
+  key: null,
   ...extra,
 });
 const page = (controls: PageControl[], texts: string[] = []): PageTexts => ({
@@ -39,6 +40,34 @@ const context = (extra: Partial<CandidateContext> = {}): CandidateContext => ({
 const rename = { from: 'Everything', to: 'All books', seenIn: 'The Everything link opens #/' };
 
 describe('findCandidates', () => {
+  it('takes the field that keeps the form field name the step\'s field had, whatever its label now', () => {
+    const shown = page([
+      control('searchbox', 'Look for', { tag: 'input', key: { id: 'search' } }),
+      control('textbox', 'What is it?', { tag: 'input', key: { id: 'what', name: 'description' } }),
+      control('spinbutton', 'Cost', { tag: 'input', key: { id: 'cost', name: 'amount' } }),
+    ]);
+    const found = findCandidates(
+      { want: 'field', name: 'Description' },
+      shown,
+      context({ nameRequired: true, lastElement: { id: 'description', name: 'description' } }),
+    );
+    expect(found.map((c) => c.name)).toEqual(['What is it?']);
+    expect(found[0].signals).toContain('the same field name as when the case last passed ("description")');
+  });
+
+  it('ignores an attribute more than one control shares (a radio group\'s name, a test id per item)', () => {
+    const shown = page([
+      control('radio', 'Paid', { key: { name: 'paid' } }),
+      control('radio', 'Unpaid', { key: { name: 'paid' } }),
+    ]);
+    const found = findCandidates(
+      { want: 'check', name: 'Settled' },
+      shown,
+      context({ nameRequired: true, lastElement: { name: 'paid' } }),
+    );
+    expect(found).toEqual([]);
+  });
+
   it('takes a radio button for a link that switched a view (the views turned into a radio group)', () => {
     const shown = page([
       control('radio', 'To read now'),

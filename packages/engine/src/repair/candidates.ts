@@ -1,4 +1,4 @@
-import { type TargetRole, TargetRoleSchema } from '@argus/protocol';
+import { type ElementKey, type TargetRole, TargetRoleSchema } from '@argus/protocol';
 import { effectSignal, type StepEffect } from './effect';
 import { nameSimilarity } from './names';
 import type { PageControl, PageTexts } from './page-controls';
@@ -15,6 +15,8 @@ import type { RepairTarget, TargetWant } from './repairable';
  *   was just filled, the control in the item the step before ticked): a rename with no word in common
  *   is found by structure alone;
  * - the same role as the element the step matched when the case last passed;
+ * - the same id, form field name or test id as that element had (element-key.ts), when exactly one
+ *   control on the page has it: a field whose label a redesign renamed still posts the same name;
  * - being the only field (checkbox, select) on the page that no other step uses.
  * A check (and an action no later check of the case proves the effect of) is only ever replaced by an
  * element of a related name: presence alone proves nothing, and a structural guess there could heal a
@@ -48,6 +50,8 @@ export interface CandidateContext {
   lastRole: string | null;
   /** The page's URL at the step when the case last passed, if known. */
   lastUrl: string | null;
+  /** The stable attributes of the step's element when the case last passed (element-key.ts), if known. */
+  lastElement?: ElementKey | null;
   /**
    * Whether a related name is required: the failed step is a check, no check follows it, or the case
    * passes without the step (its checks do not prove what a replacement does).
@@ -130,11 +134,15 @@ export function findCandidates(
   // step naming no region means no per-item control (those are named by their item).
   const shared = target.region ? alike : alike.filter((c) => !c.inItem);
   const only = shared.length === 1 && ['field', 'select', 'check'].includes(target.want);
+  const keyed = keyedControl(page.controls, context.lastElement ?? null);
   // Of the element check's role, the one control that appeared with the action the check follows.
   const appeared = context.appeared ? alike.filter((c) => !context.appeared?.has(`${c.role}:${c.name}`)) : [];
   const list = alike.flatMap((control) => {
     if (appeared.length === 1 && control === appeared[0]) return [appearedCandidate(control)];
-    const scored = score(control, target, context, only && control === shared[0]);
+    const scored = score(control, target, context, {
+      only: only && control === shared[0],
+      keyed: keyed?.control === control ? keyed.signal : null,
+    });
     return scored
       ? [{ ...scored, weak: scored.score < GOOD_SCORE && (!!target.region || !control.inItem) }]
       : [];
@@ -146,13 +154,19 @@ function score(
   control: PageControl,
   target: RepairTarget,
   context: CandidateContext,
-  only: boolean,
+  { only, keyed }: { only: boolean; keyed: string | null },
 ): Candidate | null {
   const signals: string[] = [];
   if (only) signals.push(`the only ${target.want === 'check' ? 'checkbox' : 'field'} on the page`);
   const similarity = nameSimilarity(target.name, control.name, target.region);
-  if (context.nameRequired && similarity < (context.isCheck ? CHECK_NAME : RELATED_NAME)) return null;
+  // The element itself, known by what its label does not change: no related name is needed.
+  const required = context.nameRequired && !keyed;
+  if (required && similarity < (context.isCheck ? CHECK_NAME : RELATED_NAME)) return null;
   let total = 0.6 * similarity;
+  if (keyed) {
+    total += 0.5;
+    signals.push(keyed);
+  }
   if (similarity >= 0.99) signals.push('same name');
   else if (similarity >= 0.3) signals.push(`close name ("${target.name}" → "${control.name}")`);
   if (target.role && target.role === control.role) {
@@ -180,6 +194,31 @@ function score(
   // A form's submit button is its main action: of two buttons beside a field, the likelier one.
   if (target.want === 'clickable' && control.type === 'submit') total += 0.05;
   return controlCandidate(control, total, signals, where);
+}
+
+const KEY_WORDS: Record<keyof ElementKey, string> = { testid: 'test id', id: 'id', name: 'field name' };
+
+/**
+ * The one control on the page with a stable attribute the step's element had when the case last
+ * passed (a test id, else an id, else a form field name), and the signal saying so; null when none, or
+ * when more than one control has it (a radio group's shared name, a test id repeated per item).
+ */
+function keyedControl(
+  controls: PageControl[],
+  last: ElementKey | null,
+): { control: PageControl; signal: string } | null {
+  if (!last) return null;
+  for (const by of ['testid', 'id', 'name'] as const) {
+    const value = last[by];
+    if (!value) continue;
+    const holders = controls.filter((c) => c.key?.[by] === value);
+    if (holders.length === 1)
+      return {
+        control: holders[0],
+        signal: `the same ${KEY_WORDS[by]} as when the case last passed ("${value}")`,
+      };
+  }
+  return null;
 }
 
 /** A control as a candidate: its name, and its role when the step language has it. */

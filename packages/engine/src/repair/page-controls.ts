@@ -1,4 +1,6 @@
+import type { ElementKey } from '@argus/protocol';
 import type { Page } from 'playwright-core';
+import { elementKey, type RawKey } from '../element-key';
 
 /**
  * The page as a repair reads it (in the page, no side effect but a marker attribute on each control so
@@ -36,6 +38,8 @@ export interface PageControl {
   inItem: boolean;
   /** It sits in the marked region (false when none is marked). */
   inRegion: boolean;
+  /** Its stable id, form field name or test id (element-key.ts), if any. */
+  key: ElementKey | null;
 }
 
 export interface Closeness {
@@ -58,7 +62,17 @@ export interface PageTexts {
 }
 
 /** Reads the page; controls are numbered from 0 in page order (their markers are set anew each read). */
-export function readPageControls(page: Page): Promise<PageTexts> {
+export async function readPageControls(page: Page): Promise<PageTexts> {
+  const read = await readInPage(page);
+  return {
+    ...read,
+    controls: read.controls.map(({ rawKey, ...control }) => ({ ...control, key: elementKey(rawKey) })),
+  };
+}
+
+type InPage = Omit<PageTexts, 'controls'> & { controls: (Omit<PageControl, 'key'> & { rawKey: RawKey })[] };
+
+function readInPage(page: Page): Promise<InPage> {
   return page.evaluate(
     ({ candidateAttr, refAttr, regionAttr }) => {
       const clean = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
@@ -187,6 +201,13 @@ export function readPageControls(page: Page): Promise<PageTexts> {
             href: el instanceof HTMLAnchorElement && el.hasAttribute('href') ? el.href : null,
             inItem: el.closest('li, tr, article, [role=listitem], [role=row]') !== null,
             inRegion: el.closest(`[${regionAttr}]`) !== null,
+            rawKey: {
+              id: el.id ?? '',
+              name: ['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(el.tagName)
+                ? (el.getAttribute('name') ?? '')
+                : '',
+              testid: el.getAttribute('data-testid') ?? el.getAttribute('data-test-id') ?? '',
+            },
           };
         });
       const texts: string[] = [];

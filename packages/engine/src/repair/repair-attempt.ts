@@ -59,7 +59,8 @@ export class RepairAttempt {
     this.steps = request.testCase.steps;
     this.depth = parent ? parent.depth + 1 : 0;
     this.proofsLeft = options.maxProofs ?? DEFAULT_MAX_PROOFS;
-    const selector = request.lastPassing?.steps.find((s) => s.index === stepIndex)?.selector ?? null;
+    const last = request.lastPassing?.steps.find((s) => s.index === stepIndex);
+    const selector = last?.selector ?? null;
     this.lastRole = selector ? ([...selector.matchAll(/role=(\w+)/g)].pop()?.[1] ?? null) : null;
     const step = parses(this.steps[stepIndex]);
     const isCheck = step ? step.verb.startsWith('verify') || step.verb === 'waitForText' : true;
@@ -68,7 +69,8 @@ export class RepairAttempt {
       failedIndex: stepIndex,
       stepCount: this.steps.length,
       lastRole: this.lastRole,
-      lastUrl: request.lastPassing?.steps.find((s) => s.index === stepIndex)?.url ?? null,
+      lastUrl: last?.url ?? null,
+      lastElement: last?.element ?? null,
       nameRequired: isCheck || !laterCheck,
       isCheck,
       effect: stepEffect(this.steps, stepIndex, request.lastPassing),

@@ -1,4 +1,4 @@
-import type { CaseFailure, RepairEvidence, TestCase, Weakening } from '@argus/protocol';
+import type { CaseFailure, ElementKey, RepairEvidence, TestCase, Weakening } from '@argus/protocol';
 import type { BrowserSession } from '../browser-session';
 import type { CapturedScreenshot, RunTestOptions, TestOutcome } from '../test-runner';
 
@@ -34,9 +34,11 @@ export interface RepairRequest {
   error: string;
   /**
    * What the case's last passing run left, when there is one: per step, the selector that matched
-   * (`button:name="Add" exact`) and the page URL. Null: never passed (a repair is still tried).
+   * (`button:name="Add" exact`), the page URL and the element's stable attributes (element-key.ts). Null: never passed (a repair is still tried).
    */
-  lastPassing: { steps: { index: number; selector: string | null; url: string | null }[] } | null;
+  lastPassing: {
+    steps: { index: number; selector: string | null; url: string | null; element?: ElementKey | null }[];
+  } | null;
   /** Repairs of this case rejected before: one with the same page state and steps is not proposed again. */
   rejected: { page_state: string; after: string[] }[];
   /**

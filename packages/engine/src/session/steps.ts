@@ -1,6 +1,7 @@
-import type { Step } from '@argus/protocol';
+import type { ElementKey, Step } from '@argus/protocol';
 import type { Page } from 'playwright-core';
 import type { SessionClipboard } from '../clipboard';
+import { readElementKey } from '../element-key';
 import { AbortedError } from '../errors';
 import type { PageTracker } from '../page-tracker';
 import { performStep, type StepContext } from '../perform-step';
@@ -18,6 +19,9 @@ const PAGE_CHECKS = new Set<unknown>(Object.values(pageChecks));
 
 /** Performing steps of the step language in the session's page (`perform-step.ts` carries each out). */
 export class StepPerformer {
+  /** The stable attributes of the element the last step found (element-key.ts), if any. */
+  lastElement: ElementKey | null = null;
+
   constructor(
     private readonly page: Page,
     private readonly tracker: PageTracker,
@@ -32,6 +36,7 @@ export class StepPerformer {
   async perform(step: Step, options: OperationOptions = {}): Promise<string | null> {
     const timeout = options.timeoutMs ?? this.stepTimeoutMs;
     let selector: string | null = null;
+    this.lastElement = null;
     try {
       return await this.guard.changing(
         options,
@@ -46,6 +51,9 @@ export class StepPerformer {
             beforeChange: () => this.guard.beforeChange(since),
             navigate: (target, ms) => this.navigator.goto(target, ms, since),
             clipboard: this.clipboard,
+            noteElement: async (locator) => {
+              this.lastElement = await readElementKey(locator);
+            },
           });
           return selector;
         },

@@ -25,6 +25,8 @@ export interface StepContext {
   navigate: (target: string, timeout: number) => Promise<{ requested: string; status: number }>;
   /** The session's own clipboard (copy and paste chords never reach the browser's shared one). */
   clipboard?: SessionClipboard;
+  /** Told of each element the step found to act on or check (the last one is the step's element). */
+  noteElement?: (locator: Locator) => Promise<void>;
 }
 
 /** An element a step found, with how it was found (the step's selector). */
@@ -66,7 +68,7 @@ export function stepKit(ctx: StepContext, clipboard: SessionClipboard): StepKit 
   const deadline = Date.now() + ctx.timeout;
   const left = () => Math.max(1, deadline - Date.now());
   const find = (target: string, kind: TargetKind, role?: TargetRole, within?: Region) =>
-    locate(page, target, kind, left(), role, signal, within);
+    locate(page, target, kind, left(), role, signal, within).then((found) => noted(ctx, found));
   const kit: StepKit = {
     ...ctx,
     clipboard,
@@ -76,10 +78,16 @@ export function stepKit(ctx: StepContext, clipboard: SessionClipboard): StepKit 
     regionOf: async (name) => (name === undefined ? undefined : locateRegion(page, name, left(), signal)),
     placeOf: (name) => locateRegion(page, name, left(), signal, true),
     inName: (within) => (within ? ` in "${within.name}"` : ''),
-    findRevealing: (target, kind, role, within) => findRevealing(kit, target, kind, role, within),
-    roleIn: (within, role) => roleIn(kit, within, role),
+    findRevealing: (target, kind, role, within) =>
+      findRevealing(kit, target, kind, role, within).then((found) => noted(ctx, found)),
+    roleIn: (within, role) => roleIn(kit, within, role).then((found) => noted(ctx, found)),
   };
   return kit;
+}
+
+async function noted(ctx: StepContext, found: Found): Promise<Found> {
+  await ctx.noteElement?.(found.locator);
+  return found;
 }
 
 async function findRevealing(
