@@ -3,6 +3,7 @@ import { type ScriptedModelServer, startScriptedModelServer } from '@argus/ai/te
 import { type CaseRepairList, isRunOver } from '@argus/protocol';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SMALL_EXPLORATION } from '../apps/server/src/testing/small-exploration';
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
 import { type FixtureApp, serveFixtureApp } from '../fixtures/apps/serve';
 import { PageOpener, pageToken, registerAccount, signIn } from './support/app';
@@ -42,7 +43,10 @@ const pages = new PageOpener(() => browser);
 
 beforeAll(async () => {
   [server, app, browser, model] = await Promise.all([
-    spawnServer({ ALLOWED_TARGETS: '127.0.0.1', STEP_TIMEOUT_MS: '3000' }),
+    // A step the redesign or a planted bug breaks, and each candidate a repair tries and loses, waits
+    // out the step timeout: 2 s, where the to-do app answers at once. The regeneration's subject is its
+    // review screens, not what it finds: the small generation budget (docs/TESTING.md).
+    spawnServer({ ALLOWED_TARGETS: '127.0.0.1', STEP_TIMEOUT_MS: '2000', ...SMALL_EXPLORATION }),
     serveFixtureApp('todo'),
     launchBrowser(),
     startScriptedModelServer(() => ({
