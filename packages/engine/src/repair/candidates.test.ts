@@ -40,7 +40,7 @@ const context = (extra: Partial<CandidateContext> = {}): CandidateContext => ({
 const rename = { from: 'Everything', to: 'All books', seenIn: 'The Everything link opens #/' };
 
 describe('findCandidates', () => {
-  it('takes the field that keeps the form field name the step\'s field had, whatever its label now', () => {
+  it("takes the field that keeps the form field name the step's field had, whatever its label now", () => {
     const shown = page([
       control('searchbox', 'Look for', { tag: 'input', key: { id: 'search' } }),
       control('textbox', 'What is it?', { tag: 'input', key: { id: 'what', name: 'description' } }),
@@ -55,7 +55,7 @@ describe('findCandidates', () => {
     expect(found[0].signals).toContain('the same field name as when the case last passed ("description")');
   });
 
-  it('ignores an attribute more than one control shares (a radio group\'s name, a test id per item)', () => {
+  it("ignores an attribute more than one control shares (a radio group's name, a test id per item)", () => {
     const shown = page([
       control('radio', 'Paid', { key: { name: 'paid' } }),
       control('radio', 'Unpaid', { key: { name: 'paid' } }),

@@ -25,6 +25,8 @@ export interface Found {
   after: string[];
   /** The first repaired step's place in `after`. */
   repairedIndex: number;
+  /** The attempt's step indexes a line was inserted before, ascending (`RewrittenCase.insertedBefore`). */
+  insertedBefore: number[];
   proof: Proof;
   summaries: string[];
   signals: string[];
@@ -216,7 +218,7 @@ export class RepairAttempt {
     trigger: Trigger | null,
     regionFound: boolean,
   ): Promise<Found | null> {
-    const { after, repairedIndex } = rewriteCase(this.steps, this.stepIndex, {
+    const { after, repairedIndex, insertedBefore } = rewriteCase(this.steps, this.stepIndex, {
       name: candidate.name,
       role: candidate.role,
       keepRegion: regionFound,
@@ -229,7 +231,15 @@ export class RepairAttempt {
     const signals = [...candidate.signals];
     if (trigger) signals.push(`revealed by one click on ${trigger.readRole} "${trigger.name}"`);
     const summary = repairSummary(this.target, this.lastRole, candidate, trigger);
-    const found = { after, repairedIndex, proof, summaries: [summary], signals, engine: BUILTIN_ENGINE };
+    const found = {
+      after,
+      repairedIndex,
+      insertedBefore,
+      proof,
+      summaries: [summary],
+      signals,
+      engine: BUILTIN_ENGINE,
+    };
     return proof.passed ? this.done(found) : this.chain(found);
   }
 
@@ -247,7 +257,17 @@ export class RepairAttempt {
     if (!proof || this.strayed(proof, repairedIndex, `the model's ${quoted}`)) return null;
     const gone = describeTarget(this.target, this.lastRole);
     const summary = `${gone.charAt(0).toUpperCase()}${gone.slice(1)} is gone; the model replaced step ${this.stepIndex + 1} with ${quoted}: ${model.reason}`;
-    const found = { after, repairedIndex, proof, summaries: [summary], signals: [], engine: proposer.engine };
+    // The model's lines take the step's place: the later steps move by the lines it added.
+    const insertedBefore = model.lines.slice(1).map(() => this.stepIndex + 1);
+    const found = {
+      after,
+      repairedIndex,
+      insertedBefore,
+      proof,
+      summaries: [summary],
+      signals: [],
+      engine: proposer.engine,
+    };
     const won = proof.passed ? this.done(found) : await this.chain(found);
     if (!won) this.signals.push("the model's proposal failed its proof");
     return won;
@@ -264,15 +284,13 @@ export class RepairAttempt {
   private async chain(found: Found): Promise<Found | null> {
     const failure = found.proof.failure;
     if (this.depth + 1 >= MAX_CHAIN || !failure) return null;
-    const shift = found.after.length - this.steps.length;
+    const moved = (index: number) => index + found.insertedBefore.filter((at) => at <= index).length;
     const request: RepairRequest = {
       testCase: { ...this.request.testCase, steps: found.after },
       failure,
       error: found.proof.error ?? '',
       lastPassing: this.request.lastPassing && {
-        steps: this.request.lastPassing.steps.map((s) =>
-          s.index > this.stepIndex ? { ...s, index: s.index + shift } : s,
-        ),
+        steps: this.request.lastPassing.steps.map((s) => ({ ...s, index: moved(s.index) })),
       },
       rejected: this.request.rejected,
       renames: this.request.renames,

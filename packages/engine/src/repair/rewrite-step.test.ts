@@ -44,6 +44,40 @@ describe('rewriteCase', () => {
     expect(repairedIndex).toBe(2);
   });
 
+  it("opens the form's next part again before each later use of the field that follows the same step", () => {
+    const steps = [
+      'Navigate to /',
+      'Fill "What is it?" with "Rice"',
+      'Fill "How many" with "2"',
+      'Click button "Add to pantry"',
+      'Fill "What is it?" with "Oats"',
+      'Fill "How many" with "3"',
+      'Click button "Add to pantry"',
+      'Verify field "How many" has value "2"',
+    ];
+    const { after, repairedIndex, insertedBefore } = rewriteCase(steps, 2, {
+      name: 'Count',
+      role: 'spinbutton',
+      keepRegion: true,
+      reveal: 'Click button "Next"',
+    });
+    expect(after).toEqual([
+      'Navigate to /',
+      'Fill "What is it?" with "Rice"',
+      'Click button "Next"',
+      'Fill "Count" with "2"',
+      'Click button "Add to pantry"',
+      'Fill "What is it?" with "Oats"',
+      'Click button "Next"',
+      'Fill "Count" with "3"',
+      'Click button "Add to pantry"',
+      // Not after the same step: renamed, nothing clicked before it.
+      'Verify field "Count" has value "2"',
+    ]);
+    expect(repairedIndex).toBe(3);
+    expect(insertedBefore).toEqual([2, 5]);
+  });
+
   it('keeps the value a field step types', () => {
     const { after } = rewriteCase(['Fill "Borrower" with "Borrower"'], 0, {
       name: 'Borrowed by',

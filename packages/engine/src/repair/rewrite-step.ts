@@ -5,8 +5,9 @@ import { NAMED_KEYS, namesTarget, parses, targetOf } from './repairable';
  * The repaired case as step-language lines (the protocol's `parseStep`/`formatStep`, so a repair reads
  * as a person would write it): the failed step pointed at its replacement, every later step naming the
  * same old target pointed at it too (`Verify button "Add" is visible` follows `Click "Add"`), and, when
- * the replacement was behind a click, that click inserted before the step. Every other line is kept as
- * written.
+ * the replacement was behind a click, that click inserted before the step, and before each later step
+ * of the same old target that follows the same step as it does (a case adding two items through a form
+ * now in two parts opens the second part each time). Every other line is kept as written.
  */
 
 export interface Replacement {
@@ -25,6 +26,8 @@ export interface RewrittenCase {
   after: string[];
   /** Where the repaired step sits in `after` (0-based, the case's own steps). */
   repairedIndex: number;
+  /** The case's step indexes a line was inserted before, ascending (one entry per line). */
+  insertedBefore: number[];
 }
 
 const ROLE_VERBS = new Set(['click', 'verifyElement', 'verifyState']);
@@ -43,8 +46,34 @@ export function rewriteCase(steps: string[], failedIndex: number, replacement: R
     return formatStep(retarget(step, old, replacement, index === failedIndex));
   });
   renameCore(after, steps, failedIndex, old, replacement.name);
-  if (replacement.reveal) after.splice(failedIndex, 0, replacement.reveal);
-  return { after, repairedIndex: failedIndex + (replacement.reveal ? 1 : 0) };
+  const insertedBefore = replacement.reveal ? revealedAgain(steps, failedIndex, old) : [];
+  for (const index of [...insertedBefore].reverse()) after.splice(index, 0, replacement.reveal as string);
+  return { after, repairedIndex: failedIndex + (replacement.reveal ? 1 : 0), insertedBefore };
+}
+
+/**
+ * Where the revealing click goes: before the failed step, and before each later step acting on the
+ * same old target right after the same step (verb and target) as the failed one follows.
+ */
+function revealedAgain(steps: string[], failedIndex: number, old: string): number[] {
+  const shape = (line: string | undefined) => {
+    const step = line === undefined ? null : parses(line);
+    const target = step ? targetOf(step)?.name : undefined;
+    return step ? `${step.verb}:${(target ?? '').trim().toLowerCase()}` : null;
+  };
+  const before = shape(steps[failedIndex - 1]);
+  const failedShape = shape(steps[failedIndex]);
+  const at = [failedIndex];
+  if (before === null) return at;
+  for (let index = failedIndex + 1; index < steps.length; index++) {
+    if (
+      shape(steps[index]) === failedShape &&
+      shape(steps[index - 1]) === before &&
+      namesTarget(steps[index], old)
+    )
+      at.push(index);
+  }
+  return at;
 }
 
 /**
@@ -95,7 +124,7 @@ function rewriteRegion(
     else delete fields.region;
     return formatStep(fields as unknown as Step);
   });
-  return { after, repairedIndex: failedIndex };
+  return { after, repairedIndex: failedIndex, insertedBefore: [] };
 }
 
 /** The state word renamed: the failed check and every later check of the same state use the new one. */
@@ -112,7 +141,7 @@ function rewriteState(
     if (step?.verb !== 'verifyState' || step.state.trim().toLowerCase() !== old) return line;
     return formatStep({ ...step, state: replacement.name });
   });
-  return { after, repairedIndex: failedIndex };
+  return { after, repairedIndex: failedIndex, insertedBefore: [] };
 }
 
 function retarget(step: Step, old: string, replacement: Replacement, failed: boolean): Step {
