@@ -57,7 +57,7 @@ describe('rewriteCase', () => {
     ];
     const { after, repairedIndex, insertedBefore } = rewriteCase(steps, 2, {
       name: 'Count',
-      role: 'spinbutton',
+      role: null,
       keepRegion: true,
       reveal: 'Click button "Next"',
     });
