@@ -138,6 +138,8 @@ export function RunScreen({ runId, Artifacts, repairs }: RunScreenProps) {
     );
   }
   const { run } = comparison.data;
+  // Only a saved suite's run has repairs (docs/REPAIRS.md#verdicts): a URL's run shows no Repairs tab.
+  const suiteRepairs = run.suite_id ? repairs : undefined;
   return (
     <div className="mx-auto w-full max-w-6xl space-y-5" data-testid="run-page">
       {back}
@@ -150,9 +152,9 @@ export function RunScreen({ runId, Artifacts, repairs }: RunScreenProps) {
       >
         <RunFacts run={run} detail={detail.data} />
       </ScreenHeader>
-      {repairs && <RunTabs runId={runId} repairs={repairs} />}
-      {onRepairs && repairs ? (
-        <repairs.Panel runId={runId} />
+      {suiteRepairs && <RunTabs runId={runId} repairs={suiteRepairs} />}
+      {onRepairs && suiteRepairs ? (
+        <suiteRepairs.Panel runId={runId} />
       ) : (
         <>
           <ComparisonPanel comparison={comparison.data} />
