@@ -12,6 +12,7 @@ import { TODO_LLM_SUITE } from '../../../../fixtures/apps/llm-suites';
 import { type FixtureApp, serveFixtureApp } from '../../../../fixtures/apps/serve';
 import { client } from '../testing/api-targets';
 import { startInProcess } from '../testing/in-process-server';
+import { SMALL_EXPLORATION } from '../testing/small-exploration';
 import type { RunningServer } from '../testing/spawn-server';
 import { type Message, openSocket, type TestSocket } from '../testing/ws-client';
 
@@ -30,7 +31,13 @@ describe('the LLM engine through the server', () => {
   beforeAll(async () => {
     model = await startScriptedModelServer(ruleModel(SUITE));
     app = await serveFixtureApp('todo');
-    server = await startInProcess({ ALLOWED_TARGETS: '127.0.0.1', AUTOMATION_PARALLELISM: '1' });
+    // The subject is which engine writes and runs the suite, not what the exploration finds: the small
+    // generation budget (docs/TESTING.md). The scripted model answers the same suite either way.
+    server = await startInProcess({
+      ...SMALL_EXPLORATION,
+      ALLOWED_TARGETS: '127.0.0.1',
+      AUTOMATION_PARALLELISM: '1',
+    });
     api = client(server);
     alice = await api.signUp('alice');
     const saved = await api.call('PUT', '/api/settings', {
