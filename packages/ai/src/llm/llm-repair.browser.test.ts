@@ -52,8 +52,9 @@ const run: RepairCaseRunner = (testCase, options) =>
     ...options,
     baseUrl: `${app.url}/`,
     screenshots: options.screenshots ?? false,
-    // A step of this small app answers at once; a missing element need not be waited for 10 s.
-    stepTimeoutMs: 3_000,
+    // A step of this small app answers at once; a missing element need not be waited for long (1.5 s,
+    // as propose-repair.browser.test.ts waits).
+    stepTimeoutMs: 1_500,
   });
 
 const testCase = (steps: string[]): TestCase => ({
