@@ -55,6 +55,21 @@ describe('findCandidates', () => {
     expect(found[0].signals).toContain('the same field name as when the case last passed ("description")');
   });
 
+  it('takes the one submit button of a form for a click right after the case filled a form, and only then', () => {
+    const shown = page([
+      control('link', 'Entries'),
+      control('link', 'Discard', { form: '' }),
+      control('button', 'Record it', { type: 'submit', form: '' }),
+    ]);
+    const target = { want: 'clickable' as const, name: 'Add expense' };
+    const found = findCandidates(target, shown, context({ afterFormInput: true }));
+    expect(found[0]).toMatchObject({ name: 'Record it', weak: false });
+    expect(found[0].signals).toContain(
+      'the only submit button of a form, after the case filled one, on the page',
+    );
+    expect(findCandidates(target, shown, context()).find((c) => !c.weak)).toBeUndefined();
+  });
+
   it("ignores an attribute more than one control shares (a radio group's name, a test id per item)", () => {
     const shown = page([
       control('radio', 'Paid', { key: { name: 'paid' } }),

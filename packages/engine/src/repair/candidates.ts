@@ -17,7 +17,9 @@ import type { RepairTarget, TargetWant } from './repairable';
  * - the same role as the element the step matched when the case last passed;
  * - the same id, form field name or test id as that element had (element-key.ts), when exactly one
  *   control on the page has it: a field whose label a redesign renamed still posts the same name;
- * - being the only field (checkbox, select) on the page that no other step uses.
+ * - being the only field (checkbox, select) on the page that no other step uses, or, for a click right
+ *   after the case filled a form, the only submit button of a form on the page (a form split in two
+ *   parts: its second part's button, once the first part's "Continue" revealed it);
  * A check (and an action no later check of the case proves the effect of) is only ever replaced by an
  * element of a related name: presence alone proves nothing, and a structural guess there could heal a
  * bug away. Texts, titles and URLs are replaced only by a close, number-free text.
@@ -59,6 +61,8 @@ export interface CandidateContext {
   nameRequired: boolean;
   /** Whether the failed step is a check (its replacement needs a closer name, and a region may go). */
   isCheck: boolean;
+  /** The step before the failed one put a value into a form (filled, selected, ticked). */
+  afterFormInput?: boolean;
   /** What the step did when the case last passed (where it led). */
   effect: StepEffect;
   /** For an element check: the controls (`role:name`) before the action it follows; else null. */
@@ -133,14 +137,17 @@ export function findCandidates(
   // The only field (or checkbox, or select) on the page a step does not already use is the one; a
   // step naming no region means no per-item control (those are named by their item).
   const shared = target.region ? alike : alike.filter((c) => !c.inItem);
-  const only = shared.length === 1 && ['field', 'select', 'check'].includes(target.want);
+  const submits = shared.filter((c) => c.type === 'submit' && c.form !== null);
+  const onlySubmit = target.want === 'clickable' && !!context.afterFormInput && submits.length === 1;
+  const only = (shared.length === 1 && ['field', 'select', 'check'].includes(target.want)) || onlySubmit;
+  const theOne = onlySubmit ? submits[0] : shared[0];
   const keyed = keyedControl(page.controls, context.lastElement ?? null);
   // Of the element check's role, the one control that appeared with the action the check follows.
   const appeared = context.appeared ? alike.filter((c) => !context.appeared?.has(`${c.role}:${c.name}`)) : [];
   const list = alike.flatMap((control) => {
     if (appeared.length === 1 && control === appeared[0]) return [appearedCandidate(control)];
     const scored = score(control, target, context, {
-      only: only && control === shared[0],
+      only: only && control === theOne,
       keyed: keyed?.control === control ? keyed.signal : null,
     });
     return scored
@@ -157,7 +164,7 @@ function score(
   { only, keyed }: { only: boolean; keyed: string | null },
 ): Candidate | null {
   const signals: string[] = [];
-  if (only) signals.push(`the only ${target.want === 'check' ? 'checkbox' : 'field'} on the page`);
+  if (only) signals.push(`the only ${ONLY_WORDS[target.want] ?? 'field'} on the page`);
   const similarity = nameSimilarity(target.name, control.name, target.region);
   // The element itself, known by what its label does not change: no related name is needed.
   const required = context.nameRequired && !keyed;
@@ -195,6 +202,11 @@ function score(
   if (target.want === 'clickable' && control.type === 'submit') total += 0.05;
   return controlCandidate(control, total, signals, where);
 }
+
+const ONLY_WORDS: Partial<Record<TargetWant, string>> = {
+  check: 'checkbox',
+  clickable: 'submit button of a form, after the case filled one,',
+};
 
 const KEY_WORDS: Record<keyof ElementKey, string> = { testid: 'test id', id: 'id', name: 'field name' };
 

@@ -34,6 +34,8 @@ export interface Found {
 }
 
 const DEFAULT_MAX_PROOFS = 3;
+/** Verbs that put a value into a form (a step after one of them may be the form's submit). */
+const FORM_INPUT = new Set(['fill', 'type', 'select', 'check', 'uncheck', 'fillFocused']);
 /** Candidates proved per revealed page (the best ones; the rest of the budget for other reveals). */
 const PROOFS_PER_REVEAL = 2;
 /** Steps repaired in one case at most (a redesign renames a few things a case uses, not dozens). */
@@ -74,6 +76,7 @@ export class RepairAttempt {
       lastUrl: last?.url ?? null,
       lastElement: last?.element ?? null,
       nameRequired: isCheck || !laterCheck,
+      afterFormInput: FORM_INPUT.has(parses(this.steps[stepIndex - 1] ?? '')?.verb ?? ''),
       isCheck,
       effect: stepEffect(this.steps, stepIndex, request.lastPassing),
       renamed: renamedName(target.name, request.renames ?? []),
