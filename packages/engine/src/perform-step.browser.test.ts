@@ -178,8 +178,12 @@ async function run(session: BrowserSession, lines: string[]): Promise<(string | 
   return selectors;
 }
 
-/** The error a line fails with (within a short timeout). */
-async function failure(session: BrowserSession, line: string, timeoutMs = 800): Promise<string> {
+/**
+ * The error a line fails with (within a short timeout: each lookup makes one whole pass over the
+ * settled page before its deadline counts, so the message does not depend on it; every failing line
+ * waits it out).
+ */
+async function failure(session: BrowserSession, line: string, timeoutMs = 400): Promise<string> {
   const outcome = await session.perform(parseStep(line), { timeoutMs }).then(
     () => 'passed',
     (error: Error) => error.message,
