@@ -43,11 +43,11 @@ describe('repairs of a real run', () => {
   beforeAll(async () => {
     todo = await serveFixtureApp('todo');
     // A step the redesign broke, and each candidate a repair tries and loses, waits out the step
-    // timeout: 3 s (as e2e/repairs sets it) instead of the default 10 s. The fixture app answers at once.
+    // timeout: 2 s (as e2e/repairs sets it) instead of the default 10 s. The fixture app answers at once.
     server = await startInProcess({
       ALLOWED_TARGETS: '127.0.0.1',
       AUTOMATION_PARALLELISM: '1',
-      STEP_TIMEOUT_MS: '3000',
+      STEP_TIMEOUT_MS: '2000',
     });
     api = client(server);
     me = await api.signUp('repair-runner');
