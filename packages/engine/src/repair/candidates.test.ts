@@ -70,6 +70,23 @@ describe('findCandidates', () => {
     expect(findCandidates(target, shown, context()).find((c) => !c.weak)).toBeUndefined();
   });
 
+  it("takes only a control of the role the step's element had when the case passes without the step", () => {
+    const shown = page([
+      control('link', 'Discard', { form: '', href: 'http://app.test/' }),
+      control('button', 'Record it', { type: 'submit', form: '' }),
+    ]);
+    const found = findCandidates(
+      { want: 'clickable', name: 'Add expense', role: 'button' },
+      shown,
+      context({
+        afterFormInput: true,
+        roleRequired: 'button',
+        effect: { ledTo: 'http://app.test/', urlChecks: [] },
+      }),
+    );
+    expect(found.map((c) => c.name)).toEqual(['Record it']);
+  });
+
   it("ignores an attribute more than one control shares (a radio group's name, a test id per item)", () => {
     const shown = page([
       control('radio', 'Paid', { key: { name: 'paid' } }),

@@ -61,6 +61,11 @@ export interface CandidateContext {
   nameRequired: boolean;
   /** Whether the failed step is a check (its replacement needs a closer name, and a region may go). */
   isCheck: boolean;
+  /**
+   * The role a replacement must have (the case passes without the step, which led to another page:
+   * its replacement is proved by leading there too, and must be what the step's element was).
+   */
+  roleRequired?: string | null;
   /** The step before the failed one put a value into a form (filled, selected, ticked). */
   afterFormInput?: boolean;
   /** What the step did when the case last passed (where it led). */
@@ -167,6 +172,7 @@ function score(
   if (only) signals.push(`the only ${ONLY_WORDS[target.want] ?? 'field'} on the page`);
   const similarity = nameSimilarity(target.name, control.name, target.region);
   // The element itself, known by what its label does not change: no related name is needed.
+  if (context.roleRequired && control.role !== context.roleRequired && !keyed) return null;
   const required = context.nameRequired && !keyed;
   if (required && similarity < (context.isCheck ? CHECK_NAME : RELATED_NAME)) return null;
   let total = 0.6 * similarity;

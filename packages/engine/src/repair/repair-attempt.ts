@@ -91,10 +91,20 @@ export class RepairAttempt {
   async run(): Promise<Found | RepairOutcome> {
     const { options } = this;
     if (!this.context.nameRequired && (await this.passesWithout())) {
-      this.context.nameRequired = true;
-      this.signals.push(
-        `the case passes without step ${this.stepIndex + 1}: only a control of a related name may replace it`,
-      );
+      const role = this.target.role ?? this.lastRole;
+      if (this.context.effect.ledTo && role) {
+        // It led to another page when the case last passed: a replacement is proved by leading there
+        // too (`strayed`: elsewhere is refused), and must be what it was (a button for a button).
+        this.context.roleRequired = role;
+        this.signals.push(
+          `the case passes without step ${this.stepIndex + 1}: only a ${role} leading where it led may replace it`,
+        );
+      } else {
+        this.context.nameRequired = true;
+        this.signals.push(
+          `the case passes without step ${this.stepIndex + 1}: only a control of a related name may replace it`,
+        );
+      }
     }
     // Only a check that an element is shown looks at what appeared (a state check's element was there).
     if (parses(this.steps[this.stepIndex])?.verb === 'verifyElement')
