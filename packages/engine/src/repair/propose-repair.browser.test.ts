@@ -225,6 +225,46 @@ describe('proposeRepair', () => {
     ]);
   });
 
+  it('follows relabelled fields by the names they post, through a "Continue" that loads the form\'s second part, to its one submit button', async () => {
+    const testCase = caseOf([
+      'Navigate to /sightings',
+      'Fill "Species" with "Robin"',
+      'Fill "Count" with "3"',
+      'Click button "Record sighting"',
+      'Verify text "Robin × 3" is visible',
+    ]);
+    // The last passing run, as the server keeps it: each step's URL and its element's stable attributes.
+    pages.set('original');
+    const passed = await run(testCase, { screenshots: false });
+    expect(passed.error).toBeNull();
+    const lastPassing = {
+      steps: passed.steps.map((s, index) => ({
+        index,
+        selector: s.selector ?? null,
+        url: s.url ?? null,
+        element: s.element ?? null,
+      })),
+    };
+    expect(lastPassing.steps[1].element).toEqual({ id: 'species', name: 'species' });
+    const outcome = await proposeRepair({ ...(await failedOnChange(testCase)), lastPassing }, { run });
+    expect(outcome.verdict).toBe('repair');
+    if (outcome.verdict === 'bug') return;
+    expect(outcome.after).toEqual([
+      'Navigate to /sightings',
+      'Fill "Bird" with "Robin"',
+      'Fill "How many seen" with "3"',
+      'Click button "Continue"',
+      'Click button "Log it"',
+      'Verify text "Robin × 3" is visible',
+    ]);
+    // The case passes on the second part without the click (it repeats what was typed): "Log it" is
+    // taken for leading where "Record sighting" led, and being a button as it was.
+    expect(outcome.evidence.signals).toContain(
+      'the case passes without step 4: only a button leading where it led may replace it',
+    );
+    expect(outcome.evidence.signals).toContain('the same field name as when the case last passed ("count")');
+  });
+
   it('repairs a second change the proof meets after the first, and proves the two together', async () => {
     const testCase = caseOf([
       'Navigate to /recipes',

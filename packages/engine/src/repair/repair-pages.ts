@@ -120,6 +120,38 @@ render();`,
   );
 }
 
+/**
+ * Bird sightings, served (no script): a form posting to /sightings, then the list. Changed: the labels
+ * renamed ("Species" is "Bird", "Count" is "How many seen"; the fields post the same names) and the
+ * form in two parts: "Continue" loads the second (a GET to /sightings?part=2, which repeats what was
+ * typed), whose "Log it" posts.
+ */
+function sightings(v: Version, query: URLSearchParams, seen: string[]): string {
+  const list = `<ul aria-label="Sightings">${seen.map((s) => `<li>${s}</li>`).join('')}</ul>`;
+  if (v === 'original') {
+    return shell(
+      'Sightings',
+      `<h1>Sightings</h1><form method="post" action="/sightings">
+<label for="species">Species</label> <input id="species" name="species">
+<label for="count">Count</label> <input id="count" name="count" type="number">
+<button type="submit">Record sighting</button> <a href="/sightings">Start over</a></form>${list}`,
+      '',
+    );
+  }
+  const bird = (query.get('species') ?? '').replace(/[<&"]/g, '');
+  const count = (query.get('count') ?? '').replace(/\D/g, '');
+  const form =
+    query.get('part') === '2'
+      ? `<p>${bird} × ${count}</p><form method="post" action="/sightings">
+<input type="hidden" name="species" value="${bird}"><input type="hidden" name="count" value="${count}">
+<button type="submit">Log it</button> <a href="/sightings">Start over</a></form>`
+      : `<form method="get" action="/sightings"><input type="hidden" name="part" value="2">
+<label for="bird">Bird</label> <input id="bird" name="species">
+<label for="many">How many seen</label> <input id="many" name="count" type="number">
+<button type="submit">Continue</button> <a href="/sightings">Start over</a></form>`;
+  return shell('Sightings', `<h1>Sightings</h1>${form}${list}`, '');
+}
+
 const PAGES: Record<string, (v: Version) => string> = {
   '/tickets': tickets,
   '/recipes': recipes,
@@ -138,8 +170,28 @@ export interface RepairPages {
 
 export async function serveRepairPages(): Promise<RepairPages> {
   let version: Version = 'original';
+  const seen: string[] = [];
   const server: Server = createServer((req, res) => {
-    const page = PAGES[(req.url ?? '').split('?')[0]];
+    const url = new URL(req.url ?? '/', 'http://pages.test');
+    if (url.pathname === '/sightings') {
+      if (req.method === 'POST') {
+        let body = '';
+        req.on('data', (chunk) => {
+          body += chunk;
+        });
+        req.on('end', () => {
+          const form = new URLSearchParams(body);
+          if (form.get('species'))
+            seen.push(`${form.get('species')?.replace(/[<&"]/g, '')} × ${form.get('count')}`);
+          res.writeHead(303, { location: '/sightings?saved=1' }).end();
+        });
+        return;
+      }
+      const html = sightings(version, url.searchParams, seen);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+      return;
+    }
+    const page = PAGES[url.pathname];
     if (page) res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(version));
     else res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
   });
