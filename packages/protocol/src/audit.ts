@@ -38,6 +38,7 @@ export const AUDIT_ACTIONS = [
   'secret_deleted',
   'suite_saved',
   'suite_deleted',
+  'repair_rejected',
   'schedule_changed',
   'webhook_changed',
   // Data leaving the server

@@ -244,6 +244,10 @@ describe.each(apiTargets())('repairs API on $name', ({ start }) => {
     expect(await repos().caseRepairs.rejected(acme, suite, 'Search')).toEqual([
       { page_state: 'state-Search', after: ['Navigate to /', 'Fill "Find" with "milk"'] },
     ]);
+    // Who rejected it is in the audit log; the refused second try is not.
+    const audit = await repos().auditLog.list(acme, { action: 'repair_rejected', limit: 10 });
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ target: 'Search', detail: { suite_id: suite, repair_id: ids.search } });
   });
 
   it('approves two proposals as one new version with the note, keeping the old one; others of the case are superseded', async () => {

@@ -78,13 +78,22 @@ export const REPAIR_ROUTES = routeGroup('/api', [
     params: RepairParamsSchema,
     body: RejectRepairSchema,
     response: CaseRepairSchema,
-    handle: async ({ org, user, params, body }, { repairs }) =>
-      repairs.reject(
+    handle: async ({ request, org, user, params, body }, { repairs }) => {
+      const rejected = await repairs.reject(
         org.id,
         user,
         { projectId: params.id, suiteId: params.suiteId, repairId: params.repairId },
         body,
-      ),
+      );
+      // Who turned a repair down, so it is not proposed again, is worth knowing as an approval is.
+      await audit.record(request, {
+        action: 'repair_rejected',
+        projectId: params.id,
+        target: rejected.case_name,
+        detail: { suite_id: params.suiteId, repair_id: rejected.id, run_id: rejected.run_id },
+      });
+      return rejected;
+    },
   }),
 ]);
 

@@ -85,6 +85,7 @@ export const ACTION_TEXT: Record<AuditAction, string> = {
   secret_deleted: 'Secret deleted',
   suite_saved: 'Suite saved',
   suite_deleted: 'Suite deleted',
+  repair_rejected: 'Repair rejected',
   schedule_changed: 'Schedule changed',
   webhook_changed: 'Webhook changed',
   export_downloaded: 'Export downloaded',
