@@ -36,7 +36,7 @@ export async function proposeRepair(request: RepairRequest, options: RepairOptio
     after: found.after,
     stepIndex: judged.stepIndex,
     weakenings,
-    evidence: builtEvidence(found.summaries.join(' '), found.signals, found.proof, found.engine),
+    evidence: builtEvidence(found.summaries.join('. '), found.signals, found.proof, found.engine),
     page_state: attempt.pageState ?? '',
     screenshot: found.proof.screenshots.get(found.repairedIndex) ?? null,
   };

@@ -38,8 +38,12 @@ const DEFAULT_MAX_PROOFS = 3;
 const FORM_INPUT = new Set(['fill', 'type', 'select', 'check', 'uncheck', 'fillFocused']);
 /** Candidates proved per revealed page (the best ones; the rest of the budget for other reveals). */
 const PROOFS_PER_REVEAL = 2;
-/** Steps repaired in one case at most (a redesign renames a few things a case uses, not dozens). */
-export const MAX_CHAIN = 5;
+/**
+ * Steps repaired in one case at most: a redesign renames a few things a case uses, not dozens, but a
+ * case that adds two items through a renamed form in two parts meets four of them before its own.
+ * Each step is only tried once a proof got past the one before it.
+ */
+export const MAX_CHAIN = 8;
 
 export class RepairAttempt {
   private readonly steps: string[];

@@ -35,10 +35,16 @@ export function revealTriggers(page: PageTexts, context: CandidateContext): Trig
   const collapsed = clickable.filter((c) => c.collapsed);
   const menus = usable.filter((c) => MENU_LIKE.test(c.name.trim()));
   const before = String(context.failedIndex - 1);
-  const sameForm = usable
+  // A form's "Next" an earlier step already clicked shows the next part again (a case adding two
+  // items through a form now in two parts): after the buttons no step uses.
+  const sameForm = clickable
     .filter((c) => c.role === 'button' && c.form !== null && c.near[before]?.tight)
     // A button that only shows the next part is seldom the form's submit button: those first.
-    .sort((a, b) => Number(a.type === 'submit') - Number(b.type === 'submit'));
+    .sort(
+      (a, b) =>
+        Number(a.refs.length > 0) - Number(b.refs.length > 0) ||
+        Number(a.type === 'submit') - Number(b.type === 'submit'),
+    );
   const seen = new Set<number>();
   const triggers: Trigger[] = [];
   for (const control of [...collapsed, ...menus, ...sameForm]) {
