@@ -283,7 +283,7 @@ describe('proposeRepair', () => {
       'Verify text "Lentil soup" is visible',
     ]);
     expect(outcome.evidence.summary).toBe(
-      'Field "Dish" is gone; textbox "Recipe title" does what it did "Save" is gone; button "Keep recipe" in the same form does what it did',
+      'Field "Dish" is gone; textbox "Recipe title" does what it did. "Save" is gone; button "Keep recipe" in the same form does what it did',
     );
     expect(outcome.screenshot?.step_index).toBe(1);
   });
@@ -303,7 +303,7 @@ describe('proposeRepair', () => {
       'Verify "Printer jam" is marked "closed"',
     ]);
     expect(outcome.evidence.summary).toBe(
-      'Button "Reopen" is gone; button "Bring back" appeared in its place The mark "resolved" is gone; "Printer jam" is marked "closed" now',
+      'Button "Reopen" is gone; button "Bring back" appeared in its place. The mark "resolved" is gone; "Printer jam" is marked "closed" now',
     );
   });
 
