@@ -1,5 +1,6 @@
 import { type ElementKey, type TargetRole, TargetRoleSchema } from '@argus/protocol';
 import { effectSignal, type StepEffect } from './effect';
+import { keyedControl } from './keyed-control';
 import { nameSimilarity } from './names';
 import type { PageControl, PageTexts } from './page-controls';
 import type { Renamed } from './renames';
@@ -213,31 +214,6 @@ const ONLY_WORDS: Partial<Record<TargetWant, string>> = {
   check: 'checkbox',
   clickable: 'submit button of a form, after the case filled one,',
 };
-
-const KEY_WORDS: Record<keyof ElementKey, string> = { testid: 'test id', id: 'id', name: 'field name' };
-
-/**
- * The one control on the page with a stable attribute the step's element had when the case last
- * passed (a test id, else an id, else a form field name), and the signal saying so; null when none, or
- * when more than one control has it (a radio group's shared name, a test id repeated per item).
- */
-function keyedControl(
-  controls: PageControl[],
-  last: ElementKey | null,
-): { control: PageControl; signal: string } | null {
-  if (!last) return null;
-  for (const by of ['testid', 'id', 'name'] as const) {
-    const value = last[by];
-    if (!value) continue;
-    const holders = controls.filter((c) => c.key?.[by] === value);
-    if (holders.length === 1)
-      return {
-        control: holders[0],
-        signal: `the same ${KEY_WORDS[by]} as when the case last passed ("${value}")`,
-      };
-  }
-  return null;
-}
 
 /** A control as a candidate: its name, and its role when the step language has it. */
 function controlCandidate(control: PageControl, score: number, signals: string[], where = ''): Candidate {
