@@ -55,6 +55,13 @@ export class RepairAttempt {
   private readonly signals: string[] = [];
   private readonly seen = new Set<string>();
   private readonly depth: number;
+  /** The failed step's page path now (the survey's), once explored. */
+  private path: string | null = null;
+  /**
+   * A visible candidate led to the same page with another query (a form's "Continue" loading its
+   * second part): what it reveals is tried before the other visible candidates.
+   */
+  private nextPart = false;
 
   constructor(
     private readonly request: RepairRequest,
@@ -127,6 +134,7 @@ export class RepairAttempt {
     }
     const { look, model } = explored.value;
     this.ownState = look.pageState;
+    this.path = look.page.path.split('#')[0];
     if (model && 'refused' in model) this.signals.push(`model refused: ${model.refused}`);
     else if (model) {
       const won = await this.tryModel(model);
@@ -198,6 +206,12 @@ export class RepairAttempt {
       const best = await this.tryInTurn(revealed);
       if (best || this.proofsLeft <= 0) return best;
     }
+    if (this.nextPart) {
+      // The visible candidates a form's next part was tried before (a proved one is not run again).
+      this.nextPart = false;
+      const rest = await this.tryInTurn(tries);
+      if (rest || this.proofsLeft <= 0) return rest;
+    }
     const weak = look.candidates.filter((c) => c.weak);
     return this.tryInTurn(weak.map((candidate) => ({ candidate, trigger: null, region: look.page.region })));
   }
@@ -206,7 +220,7 @@ export class RepairAttempt {
     tries: { candidate: Candidate; trigger: Trigger | null; region: boolean }[],
   ): Promise<Found | null> {
     for (const { candidate, trigger, region } of tries) {
-      if (this.proofsLeft <= 0) return null;
+      if (this.proofsLeft <= 0 || (this.nextPart && !trigger)) return null;
       const won = await this.tryCandidate(candidate, trigger, region);
       if (won) return won;
     }
@@ -341,6 +355,7 @@ export class RepairAttempt {
   private strayed(proof: Proof, repairedIndex: number, what: string): boolean {
     const to = strayedTo(proof.urls.get(repairedIndex), this.context.effect);
     if (to) this.signals.push(`${what} led to ${to}, not where the step led when the case last passed`);
+    if (to && this.path !== null && to.split(/[?#]/)[0] === this.path) this.nextPart = true;
     return to !== null;
   }
 
