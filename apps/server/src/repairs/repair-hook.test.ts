@@ -38,9 +38,17 @@ const PASSED_STEPS = [
     description: CASE.steps[0],
     selector: 'textbox:name="What needs to be done?"',
     url: 'http://app.test/',
+    element: { id: 'new-todo', name: 'title' },
   },
   { step_index: 2, description: CASE.steps[1], selector: null, url: 'http://app.test/' },
-  { step_index: 3, description: CASE.steps[2], selector: 'text="Buy milk"', url: 'http://app.test/' },
+  // A stored element of another shape (an older or a damaged row) is read as none.
+  {
+    step_index: 3,
+    description: CASE.steps[2],
+    selector: 'text="Buy milk"',
+    url: 'http://app.test/',
+    element: { id: 42 },
+  },
 ];
 const FAILED: TestOutcome = {
   status: 'failed',
@@ -160,9 +168,14 @@ describe('the repair hook', () => {
       ),
     ).toBe(0);
     expect(passingSteps(CASE.steps, PASSED_STEPS)).toEqual([
-      { index: 0, selector: 'textbox:name="What needs to be done?"', url: 'http://app.test/' },
-      { index: 1, selector: null, url: 'http://app.test/' },
-      { index: 2, selector: 'text="Buy milk"', url: 'http://app.test/' },
+      {
+        index: 0,
+        selector: 'textbox:name="What needs to be done?"',
+        url: 'http://app.test/',
+        element: { id: 'new-todo', name: 'title' },
+      },
+      { index: 1, selector: null, url: 'http://app.test/', element: null },
+      { index: 2, selector: 'text="Buy milk"', url: 'http://app.test/', element: null },
     ]);
   });
 
@@ -194,6 +207,7 @@ describe('the repair hook', () => {
       index: 0,
       selector: 'textbox:name="What needs to be done?"',
       url: 'http://app.test/',
+      element: { id: 'new-todo', name: 'title' },
     });
     expect(run.added).toHaveLength(1);
     expect(run.added[0]).toMatchObject({
