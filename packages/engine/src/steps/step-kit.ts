@@ -111,7 +111,8 @@ async function findRevealing(
     await kit.beforeChange();
     await item.hover({ timeout: kit.left() });
   }
-  return kit.find(target, kind, role, within);
+  // Not `kit.find`: the caller notes the element found (`noted`), once.
+  return locate(page, target, kind, kit.left(), role, signal, within);
 }
 
 async function roleIn(kit: StepKit, within: Region, role: TargetRole): Promise<Found> {
