@@ -3,7 +3,7 @@ import { elementKey, keyWithoutSecrets } from './element-key';
 
 describe('elementKey', () => {
   it('keeps ids, field names and test ids a person wrote', () => {
-    expect(elementKey({ id: 'add-name', name: 'name', testid: 'new-item' })).toEqual({
+    expect(elementKey({ id: 'add-name', name: 'name', testid: 'new-item', href: '' })).toEqual({
       id: 'add-name',
       name: 'name',
       testid: 'new-item',
@@ -12,7 +12,14 @@ describe('elementKey', () => {
 
   it('drops generated ids (framework counters, UUIDs, long numbers) and answers null when nothing is left', () => {
     for (const id of [':r3:', 'ember412', 'radix-:R1:', '1b9d6bcd-bbfd-4b2d', 'row-10482', 'mui-7'])
-      expect(elementKey({ id, name: '', testid: '' })).toBeNull();
+      expect(elementKey({ id, name: '', testid: '', href: '' })).toBeNull();
+  });
+
+  it("keeps where a link leads on the same site, but not an item's address or a page number", () => {
+    const link = (href: string) => elementKey({ id: '', name: '', testid: '', href });
+    expect(link('/')).toEqual({ href: '/' });
+    expect(link('/?category=food#list')).toEqual({ href: '/?category=food#list' });
+    for (const href of ['/expenses/4', '/?page=2', '/reset?token=a81f0c']) expect(link(href)).toBeNull();
   });
 
   it('leaves out, not masks, a value holding a secret', () => {

@@ -4,7 +4,8 @@ import { untraced } from './recording/untraced';
 
 /**
  * The stable attributes of an element a step acted on: its `id`, its form field `name` (what the form
- * posts: a server's contract, kept when a redesign renames the label) and its `data-testid`. A repair
+ * posts: a server's contract, kept when a redesign renames the label), its `data-testid` and, for a
+ * link, where it leads on the same site (a route, kept when a redesign renames the nav). A repair
  * recognises the element by them after a redesign (repair/candidates.ts). Only attributes that look
  * written by a person count: a generated id (`:r3:`, `ember412`, a UUID, a long number) changes from
  * one render to the next and says nothing.
@@ -15,6 +16,8 @@ export interface RawKey {
   id: string;
   name: string;
   testid: string;
+  /** A same-origin link's path, query and fragment; '' for anything else. */
+  href: string;
 }
 
 /** Ids and names of up to 80 characters, starting with a letter, with no run of 3 digits or more. */
@@ -35,6 +38,9 @@ export function elementKey(raw: RawKey): ElementKey | null {
   if (id) key.id = id;
   if (name) key.name = name;
   if (testid) key.testid = testid;
+  // Not one item's address (`/expenses/4`, `?page=2`): a digit anywhere makes it the item's, not the
+  // control's; a query holding a token holds digits too.
+  if (raw.href && raw.href.length <= 200 && !/\d/.test(raw.href)) key.href = raw.href;
   return Object.keys(key).length > 0 ? key : null;
 }
 
@@ -48,6 +54,13 @@ export async function readElementKey(locator: Locator): Promise<ElementKey | nul
           id: element.id ?? '',
           name: formControl ? (element.getAttribute('name') ?? '') : '',
           testid: element.getAttribute('data-testid') ?? element.getAttribute('data-test-id') ?? '',
+          // Where a link leads on the same site (page-controls.ts reads it alike).
+          href:
+            element instanceof HTMLAnchorElement &&
+            element.hasAttribute('href') &&
+            element.origin === location.origin
+              ? `${element.pathname}${element.search}${element.hash}`
+              : '',
         };
       },
       undefined,

@@ -68,6 +68,8 @@ export const ElementKeySchema = z.object({
   id: z.string().max(200).optional(),
   name: z.string().max(200).optional(),
   testid: z.string().max(200).optional(),
+  /** A link's path, query and fragment on the same site, when it holds no digit. */
+  href: z.string().max(200).optional(),
 });
 export type ElementKey = z.infer<typeof ElementKeySchema>;
 

@@ -87,6 +87,21 @@ describe('findCandidates', () => {
     expect(found.map((c) => c.name)).toEqual(['Record it']);
   });
 
+  it('takes the one link that still leads where the checked link led, for a check naming it, and not when two do', () => {
+    const nav = [
+      control('link', 'Entries', { key: { href: '/' } }),
+      control('link', 'New entry', { key: { href: '/new' } }),
+      control('heading', 'All entries'),
+    ];
+    const target = { want: 'element' as const, name: 'Expenses' };
+    const check = context({ nameRequired: true, isCheck: true, lastElement: { href: '/' } });
+    const found = findCandidates(target, page(nav), check);
+    expect(found.map((c) => c.name)).toEqual(['Entries']);
+    expect(found[0].signals).toContain('the same link address as when the case last passed ("/")');
+    const withHome = page([...nav, control('link', 'Household ledger', { key: { href: '/' } })]);
+    expect(findCandidates(target, withHome, check)).toEqual([]);
+  });
+
   it("ignores an attribute more than one control shares (a radio group's name, a test id per item)", () => {
     const shown = page([
       control('radio', 'Paid', { key: { name: 'paid' } }),

@@ -207,6 +207,11 @@ function readInPage(page: Page): Promise<InPage> {
                 ? (el.getAttribute('name') ?? '')
                 : '',
               testid: el.getAttribute('data-testid') ?? el.getAttribute('data-test-id') ?? '',
+              // As element-key.ts reads it: where a link leads on the same site.
+              href:
+                el instanceof HTMLAnchorElement && el.hasAttribute('href') && el.origin === location.origin
+                  ? `${el.pathname}${el.search}${el.hash}`
+                  : '',
             },
           };
         });
