@@ -355,7 +355,9 @@ describe('Ctrl-C', () => {
         status: 'failed',
         results: [expect.objectContaining({ error: expect.stringContaining('Stopped') })],
       });
+    // Stopped before its end: not all of its 7 steps (the runner's Navigate and 6 waits) passed. A bound
+    // on the seconds would fail on a busy machine.
     const report = RunReportSchema.parse(await api('GET', `/api/runs/${runId}`));
-    expect(report.execution_time).toBeLessThan(8);
+    expect(report.results[0].steps.filter((s) => s.status === 'success').length).toBeLessThan(7);
   });
 });
