@@ -109,7 +109,8 @@ describe('organizations in the browser', () => {
     // The sidebar's switcher: the personal organization first, then 'New organization…'.
     const switcher = owner.getByTestId('org-select');
     await expect
-      .poll(async () => (await switcher.locator('option').allTextContents()).join('|'))
+      // The list loads from the server: a busy machine takes more than a poll's default second.
+      .poll(async () => (await switcher.locator('option').allTextContents()).join('|'), { timeout: 15_000 })
       .toMatch(/\(personal\) · Owner\|New organization…$/);
     await switcher.selectOption({ label: 'New organization…' });
     const dialog = owner.getByRole('dialog', { name: 'New organization' });
@@ -278,7 +279,9 @@ describe('organizations in the browser', () => {
     const viewer = signedIn.viewer as Page;
     await viewer.goto(`${server.url}/history`);
     await toast(viewer, 'no longer a member').waitFor();
-    await expect.poll(() => viewer.getByTestId('org-select').inputValue()).not.toBe(orgId);
+    await expect
+      .poll(() => viewer.getByTestId('org-select').inputValue(), { timeout: 15_000 })
+      .not.toBe(orgId);
     expect(await viewer.getByTestId('org-select').locator('option').allTextContents()).not.toContain(
       expect.stringContaining(ORG),
     );
