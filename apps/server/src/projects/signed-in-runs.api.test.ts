@@ -10,6 +10,7 @@ import { DESK_ACCOUNTS, type DeskFixtureApp, serveFixtureApp } from '../../../..
 import { SIGNED_IN_NOTE } from '../automation/project-target';
 import { client } from '../testing/api-targets';
 import { startInProcess } from '../testing/in-process-server';
+import { SMALL_EXPLORATION } from '../testing/small-exploration';
 import type { RunningServer } from '../testing/spawn-server';
 import { openSocket, type TestSocket } from '../testing/ws-client';
 
@@ -41,7 +42,9 @@ describe('projects: runs on environments of an app behind a login', () => {
       AUTOMATION_PARALLELISM: '2',
       // Every debug line is searched for the secrets too.
       LOG_LEVEL: 'debug',
-      // A small exploration: what matters here is that it happens signed in.
+      // A small exploration (docs/TESTING.md): what matters here is that it happens signed in, and the
+      // cases it writes; the later tests run saved suites signed in.
+      ...SMALL_EXPLORATION,
       EXPLORE_BEHAVIOUR_MAX_ACTIONS: '5',
       EXPLORE_MAX_PAGES: '3',
     });
@@ -302,6 +305,9 @@ describe('projects: the LLM engine on an app behind a login never receives a sec
     server = await startInProcess({
       ALLOWED_TARGETS: '127.0.0.1',
       AUTOMATION_PARALLELISM: '1',
+      // The small generation budget: the scripted model writes the same case whatever is explored, and
+      // the run below is where the agent and the judge see the signed-in pages.
+      ...SMALL_EXPLORATION,
       EXPLORE_BEHAVIOUR_MAX_ACTIONS: '4',
       EXPLORE_MAX_PAGES: '2',
     });
