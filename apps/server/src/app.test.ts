@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Database, openDatabase } from '@argus/db';
+import { type Database, openMigratedPglite } from '@argus/db';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, redactUrl } from './app';
@@ -16,7 +16,7 @@ describe('app (in-process, PGlite in memory)', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'argus-inject-'));
     const config = loadConfig({ DATA_DIR: dataDir, LOGIN_ATTEMPTS_PER_IP: '3', REGISTRATIONS_PER_IP: '100' });
-    db = await openDatabase({});
+    db = await openMigratedPglite();
     app = await buildApp({ config, db, logger: false });
   }, 60_000);
   afterAll(async () => {

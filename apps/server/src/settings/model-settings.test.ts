@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModelError } from '@argus/ai';
-import { type Database, openDatabase, repositories } from '@argus/db';
+import { type Database, openMigratedPglite, repositories } from '@argus/db';
 import { TargetPolicy } from '@argus/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
@@ -81,7 +81,7 @@ describe('model settings', () => {
     });
 
   beforeAll(async () => {
-    db = await openDatabase({});
+    db = await openMigratedPglite();
     repos = repositories(db);
     alice = (await repos.users.create({ username: 'alice', email: 'a@example.com', password_hash: 'h' })).id;
     bob = (await repos.users.create({ username: 'bob', email: 'b@example.com', password_hash: 'h' })).id;

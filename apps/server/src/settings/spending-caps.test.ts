@@ -1,6 +1,6 @@
 import { ModelError } from '@argus/ai';
 import { type ScriptedModelServer, startScriptedModelServer } from '@argus/ai/testing';
-import { type Database, openDatabase, repositories } from '@argus/db';
+import { type Database, openMigratedPglite, repositories } from '@argus/db';
 import { TargetPolicy } from '@argus/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
@@ -40,7 +40,7 @@ describe("the operator's caps on the server's model key", () => {
   };
 
   beforeAll(async () => {
-    db = await openDatabase({});
+    db = await openMigratedPglite();
     repos = repositories(db);
     model = await startScriptedModelServer(() => ({ text: 'OK', inputTokens: 10_000, outputTokens: 0 }));
   }, 60_000);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { type Database, openDatabase } from '@argus/db';
+import { type Database, openMigratedPglite } from '@argus/db';
 import { WS_CLOSE_REASONS, WS_PREAUTH_MAX_PAYLOAD_BYTES } from '@argus/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,7 +134,7 @@ describe('socket limits (in-process app, PGlite in memory)', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'argus-socket-limits-'));
     const config = loadConfig({ DATA_DIR: dataDir, ...LIMITS });
-    db = await openDatabase({});
+    db = await openMigratedPglite();
     app = await buildApp({ config, db, logger: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
     port = (app.server.address() as { port: number }).port;
