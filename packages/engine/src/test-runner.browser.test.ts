@@ -43,9 +43,9 @@ describe('runTestCase against the fixture site', () => {
     expect(done).toHaveLength(6);
     expect(done.every((u) => u.shot)).toBe(true);
     expect(done[1].selector).toBe('label="Email"');
-    expect(done[1].element).toEqual({ id: 'email', name: 'email' });
-    // The button has neither id nor name; a URL check acts on no element.
-    expect(done[3].element).toBeUndefined();
+    expect(done[1].element).toEqual({ id: 'email', name: 'email', landmark: 'main' });
+    // The button has neither id nor name: it is known by the form it submits; a URL check acts on no element.
+    expect(done[3].element).toEqual({ action: 'post /login.html', landmark: 'main' });
     expect(done[4].element).toBeUndefined();
     expect(outcome.screenshots[0].data.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
   });

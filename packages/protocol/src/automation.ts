@@ -70,6 +70,10 @@ export const ElementKeySchema = z.object({
   testid: z.string().max(200).optional(),
   /** A link's path, query and fragment on the same site, when it holds no digit. */
   href: z.string().max(200).optional(),
+  /** A submit button's form: its method and address on the same site (`post /mark-all-paid`), digit-free. */
+  action: z.string().max(210).optional(),
+  /** The landmark it sits in (`navigation`, `main`…), kept only beside another attribute. */
+  landmark: z.string().max(40).optional(),
 });
 export type ElementKey = z.infer<typeof ElementKeySchema>;
 

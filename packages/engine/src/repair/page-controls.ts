@@ -1,6 +1,6 @@
 import type { ElementKey } from '@argus/protocol';
 import type { Page } from 'playwright-core';
-import { elementKey, type RawKey } from '../element-key';
+import { elementKey, rawKeysOf } from '../element-key';
 
 /**
  * The page as a repair reads it (in the page, no side effect but a marker attribute on each control so
@@ -64,13 +64,22 @@ export interface PageTexts {
 /** Reads the page; controls are numbered from 0 in page order (their markers are set anew each read). */
 export async function readPageControls(page: Page): Promise<PageTexts> {
   const read = await readInPage(page);
+  // Each marked control's stable attributes, in page order as the controls are numbered.
+  const keys = await page
+    .locator(`[${CANDIDATE_ATTR}]`)
+    .evaluateAll(rawKeysOf)
+    .catch(() => []);
+  const sameCount = keys.length === read.controls.length;
   return {
     ...read,
-    controls: read.controls.map(({ rawKey, ...control }) => ({ ...control, key: elementKey(rawKey) })),
+    controls: read.controls.map((control, n) => ({
+      ...control,
+      key: sameCount ? elementKey(keys[n]) : null,
+    })),
   };
 }
 
-type InPage = Omit<PageTexts, 'controls'> & { controls: (Omit<PageControl, 'key'> & { rawKey: RawKey })[] };
+type InPage = Omit<PageTexts, 'controls'> & { controls: Omit<PageControl, 'key'>[] };
 
 function readInPage(page: Page): Promise<InPage> {
   return page.evaluate(
@@ -171,6 +180,9 @@ function readInPage(page: Page): Promise<InPage> {
         el,
         steps: (el.getAttribute(refAttr) ?? '').split(' ').filter(Boolean).map(Number),
       }));
+      // Markers of an earlier read are cleared: the controls' keys are read by them afterwards.
+      for (const el of Array.from(document.querySelectorAll(`[${candidateAttr}]`)))
+        el.removeAttribute(candidateAttr);
       const controls = Array.from(document.querySelectorAll(CONTROLS))
         .filter(shown)
         .map((el, id) => {
@@ -201,18 +213,6 @@ function readInPage(page: Page): Promise<InPage> {
             href: el instanceof HTMLAnchorElement && el.hasAttribute('href') ? el.href : null,
             inItem: el.closest('li, tr, article, [role=listitem], [role=row]') !== null,
             inRegion: el.closest(`[${regionAttr}]`) !== null,
-            rawKey: {
-              id: el.id ?? '',
-              name: ['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(el.tagName)
-                ? (el.getAttribute('name') ?? '')
-                : '',
-              testid: el.getAttribute('data-testid') ?? el.getAttribute('data-test-id') ?? '',
-              // As element-key.ts reads it: where a link leads on the same site.
-              href:
-                el instanceof HTMLAnchorElement && el.hasAttribute('href') && el.origin === location.origin
-                  ? `${el.pathname}${el.search}${el.hash}`
-                  : '',
-            },
           };
         });
       const texts: string[] = [];
