@@ -265,6 +265,37 @@ describe('proposeRepair', () => {
     expect(outcome.evidence.signals).toContain('the same field name as when the case last passed ("count")');
   });
 
+  it('follows a renamed nav link by where it leads and the landmark it sits in, then its renamed mark, then the same rename in a later check', async () => {
+    const testCase = caseOf([
+      'Navigate to /nursery',
+      'Verify "Stock" is marked "active"',
+      'Verify text "Stock" is visible',
+    ]);
+    pages.set('original');
+    const passed = await run(testCase, { screenshots: false });
+    expect(passed.error).toBeNull();
+    const lastPassing = {
+      steps: passed.steps.map((s, index) => ({
+        index,
+        selector: s.selector ?? null,
+        url: s.url ?? null,
+        element: s.element ?? null,
+      })),
+    };
+    expect(lastPassing.steps[1].element).toEqual({ href: '/nursery', landmark: 'navigation' });
+    const outcome = await proposeRepair({ ...(await failedOnChange(testCase)), lastPassing }, { run });
+    expect(outcome.verdict).toBe('repair');
+    if (outcome.verdict === 'bug') return;
+    expect(outcome.after).toEqual([
+      'Navigate to /nursery',
+      'Verify link "Plants" is marked "current"',
+      'Verify text "Plants" is visible',
+    ]);
+    expect(outcome.evidence.signals).toContain(
+      'the same link address as when the case last passed ("/nursery"), in the navigation as then',
+    );
+  });
+
   it('repairs a second change the proof meets after the first, and proves the two together', async () => {
     const testCase = caseOf([
       'Navigate to /recipes',

@@ -7,7 +7,7 @@ import { atFailedStep } from './explore';
 import { readPageControls } from './page-controls';
 import { askProposer, type ModelProposal } from './proposer-check';
 import { type Proof, prove } from './prove';
-import { renamedName } from './renames';
+import { renamedName, renamesOf } from './renames';
 import type { RepairOptions, RepairOutcome, RepairRequest } from './repair-types';
 import { judgeRepairable, parses, type RepairTarget } from './repairable';
 import { revealTriggers, surveyRevealed, type Trigger } from './reveal';
@@ -324,10 +324,21 @@ export class RepairAttempt {
         steps: this.request.lastPassing.steps.map((s) => ({ ...s, index: moved(s.index) })),
       },
       rejected: this.request.rejected,
-      renames: this.request.renames,
+      // What this repair renamed holds for the case's later steps too (the nav link "Expenses", now
+      // "Entries", checked again as a text).
+      renames: [
+        ...(this.request.renames ?? []),
+        ...renamesOf(this.steps, found.after, this.request.testCase.test_name),
+      ],
     };
     const judged = judgeRepairable(request);
-    if (!judged.repairable || judged.stepIndex <= found.repairedIndex) {
+    // A later step, or the same step again for another of its parts (its element found, its state
+    // word renamed too: `Verify "Entries" is marked "active"` where the nav now marks "current").
+    const further =
+      judged.repairable &&
+      (judged.stepIndex > found.repairedIndex ||
+        (judged.stepIndex === found.repairedIndex && judged.target.want !== this.target.want));
+    if (!judged.repairable || !further) {
       const at = judged.stepIndex === null ? '' : ` at step ${judged.stepIndex + 1}`;
       this.signals.push(
         `with ${found.summaries.at(-1)?.split('; ')[1] ?? 'the repair'}, the case failed${at}: ${failure.evidence}`,

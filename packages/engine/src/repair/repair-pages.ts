@@ -152,6 +152,20 @@ function sightings(v: Version, query: URLSearchParams, seen: string[]): string {
   return shell('Sightings', `<h1>Sightings</h1>${form}${list}`, '');
 }
 
+/**
+ * A plant nursery: the nav's "Stock" (marked "active") renamed "Plants" (marked by aria-current) and
+ * moved into a side rail; the redesign adds a second link to the same page outside the nav.
+ */
+function nursery(v: Version): string {
+  const body =
+    v === 'original'
+      ? `<header><nav aria-label="Site"><a href="/nursery" class="active">Stock</a> <a href="/help">Help</a></nav></header>
+<main><h1>Stock</h1><p>Lavender, sage, thyme.</p></main>`
+      : `<aside><nav aria-label="Sections"><a href="/nursery" aria-current="page">Plants</a> <a href="/help">Help</a></nav></aside>
+<main><h1>All plants</h1><p>Lavender, sage, thyme.</p><p><a href="/nursery">Show everything</a></p></main>`;
+  return shell('Nursery', body, '');
+}
+
 const PAGES: Record<string, (v: Version) => string> = {
   '/tickets': tickets,
   '/recipes': recipes,
@@ -160,6 +174,7 @@ const PAGES: Record<string, (v: Version) => string> = {
   '/chores': chores,
   '/booking': booking,
   '/notes': notes,
+  '/nursery': nursery,
 };
 
 export interface RepairPages {
