@@ -18,6 +18,7 @@ const LIST = `<!doctype html><title>Tasks</title>
 </ul>
 <p><button>Address book</button> <button>Add task</button> <button aria-label="Add a note">+</button></p>
 <p id="said"></p>
+<div class="sums" style="display: flex; gap: 12px"><span>Total: <b>$25.00</b></span><span>Unpaid: <b>$12.50</b></span></div>
 <script>
   for (const b of document.querySelectorAll('button'))
     b.onclick = () => { document.getElementById('said').textContent = 'Pressed ' + (b.getAttribute('aria-label') ?? b.textContent) + ' in ' + (b.closest('li')?.textContent.replace(/\\s+/g, ' ').trim() ?? 'the page'); };
@@ -53,6 +54,26 @@ describe('targets and regions named by text', () => {
       await session.perform(parseStep('Click "Delete" in "Buy milk"'));
       const said = await session.evaluate(() => document.getElementById('said')?.textContent, null);
       expect(said).toBe('Pressed Delete in Buy milk Delete');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('reads a text as it is laid out: two boxes apart are two words, so a gap for a space fails no check', async () => {
+    const session = await pool.openSession();
+    const fails = (line: string) =>
+      session.perform(parseStep(line), { timeoutMs: 300 }).then(
+        () => false,
+        () => true,
+      );
+    try {
+      await session.navigate(url);
+      // The DOM's text reads "Total: $25.00Unpaid: $12.50"; a person reads two words apart.
+      await session.perform(parseStep('Verify text "Total: $25.00 Unpaid: $12.50" is visible'));
+      expect(await fails('Verify text "Total: $25.00 Unpaid: $12.50" is not visible')).toBe(true);
+      // Other figures are still not there.
+      expect(await fails('Verify text "Total: $25.00 Unpaid: $25.00" is visible')).toBe(true);
+      await session.perform(parseStep('Verify text "Total: $25.00 Unpaid: $25.00" is not visible'));
     } finally {
       await session.close();
     }

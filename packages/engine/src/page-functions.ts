@@ -424,3 +424,18 @@ export function readOverflow(): string[] {
     `Horizontal overflow: the page is ${width} px wide in a ${viewport} px viewport (widest: ${widest || 'unknown'})`,
   ];
 }
+
+/**
+ * Runs in the page, over the scopes a text check looks in (the body, or a region): whether one shows
+ * `text` as a person reads it, its `innerText`, whitespace and letter case aside. Playwright's text
+ * lookups read the DOM's text, where two boxes laid out apart (`<span>Total: $2</span><span>Unpaid:
+ * $1</span>` in a flex row) read "Total: $2Unpaid: $1"; a designer's gap for a space must not fail
+ * "Total: $2 Unpaid: $1".
+ */
+export function readRenderedText(scopes: Element[], text: string): boolean {
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+  const wanted = norm(text);
+  // biome-ignore lint/performance/useDomNodeTextContent: the text as laid out is the point, not the DOM's.
+  const rendered = (scope: Element) => norm((scope as HTMLElement).innerText ?? '');
+  return wanted !== '' && scopes.some((scope) => rendered(scope).includes(wanted));
+}

@@ -14,8 +14,12 @@ function visibleCode(locator: string, visible: boolean, { code }: StepCodeKit): 
   return undefined;
 }
 
-export const verifyText: StepCode<'verifyText'> = (step, kit) =>
-  visibleCode(`${kit.rootOf(step.region)}.getByText(${kit.s(step.text)})`, step.visible, kit);
+/** A text as Argus checks it: the DOM's text or the text as laid out (the support file's `expectText`). */
+export const verifyText: StepCode<'verifyText'> = (step, kit) => {
+  kit.h('expectText');
+  kit.code.push(`await expectText(${kit.rootOf(step.region)}, ${kit.s(step.text)}, ${step.visible});`);
+  return undefined;
+};
 
 export const verifyElement: StepCode<'verifyElement'> = (step, kit) =>
   visibleCode(

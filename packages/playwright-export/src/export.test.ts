@@ -110,24 +110,12 @@ const FORMS: [string, string[]][] = [
     'Take screenshot',
     ["await test.info().attach('screenshot', { body: await page.screenshot(), contentType: 'image/png' });"],
   ],
-  [
-    'Verify text "Welcome back" is visible',
-    ["await expect(page.getByText('Welcome back').filter({ visible: true }).first()).toBeVisible();"],
-  ],
-  [
-    'Verify page contains "Welcome"',
-    ["await expect(page.getByText('Welcome').filter({ visible: true }).first()).toBeVisible();"],
-  ],
-  [
-    'Verify text "Error" is not visible',
-    ["await expect(page.getByText('Error').filter({ visible: true })).toHaveCount(0);"],
-  ],
+  ['Verify text "Welcome back" is visible', ["await expectText(page, 'Welcome back', true);"]],
+  ['Verify page contains "Welcome"', ["await expectText(page, 'Welcome', true);"]],
+  ['Verify text "Error" is not visible', ["await expectText(page, 'Error', false);"]],
   [
     'Verify text "$20.00" is visible in "Widget"',
-    [
-      "const area = await region(page, 'Widget');",
-      "await expect(area.getByText('$20.00').filter({ visible: true }).first()).toBeVisible();",
-    ],
+    ["const area = await region(page, 'Widget');", "await expectText(area, '$20.00', true);"],
   ],
   [
     'Verify heading "Pricing" is visible',
@@ -253,7 +241,7 @@ describe('exportPlaywright: each step form', () => {
 
   it('imports exactly the helpers the steps use, and the page-health fixture only when checked', () => {
     const { spec } = specOf(['Navigate to /', 'Click "Go"', 'Verify text "Done" is visible']);
-    expect(spec).toContain("import { expect, test, target } from './support/argus';");
+    expect(spec).toContain("import { expect, test, expectText, target } from './support/argus';");
     expect(spec).toContain("test('Case', async ({ page }) => {");
     const health = specOf(['Verify page has no console errors']).spec;
     expect(health).toContain("test('Case', async ({ page, pageHealth }) => {");

@@ -1,6 +1,6 @@
 import { pluralRole } from '@argus/protocol';
 import { fieldShowsError } from '../page-checks';
-import { type Marks, readMarks } from '../page-functions';
+import { type Marks, readMarks, readRenderedText } from '../page-functions';
 import type { VerbAction } from './verb-action';
 import { poll, visibility } from './waiting';
 
@@ -10,7 +10,12 @@ import { poll, visibility } from './waiting';
 export const verifyText: VerbAction<'verifyText'> = async (kit, step) => {
   const within = await kit.regionOf(step.region);
   const root = within?.locator ?? kit.page;
-  const ok = await visibility(root.getByText(step.text), step.visible, kit.left(), kit.signal);
+  // Shown as the DOM's text, or as laid out (readRenderedText): both must be gone for "not visible".
+  const dom = root.getByText(step.text).filter({ visible: true });
+  const scope = within?.locator ?? kit.page.locator('body');
+  const shown = async () =>
+    (await dom.count()) > 0 || (await scope.evaluateAll(readRenderedText, step.text).catch(() => false));
+  const ok = await poll(async () => (await shown()) === step.visible, kit.left(), kit.signal);
   if (!ok)
     throw new Error(
       `Expected the text "${step.text}" ${step.visible ? 'to be' : 'not to be'} visible${kit.inName(within)} on ${kit.page.url()}`,

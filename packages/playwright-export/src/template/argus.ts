@@ -435,6 +435,21 @@ export function readOverflow(): string[] {
     `Horizontal overflow: the page is ${width} px wide in a ${viewport} px viewport (widest: ${widest || 'unknown'})`,
   ];
 }
+
+/**
+ * Runs in the page, over the scopes a text check looks in (the body, or a region): whether one shows
+ * `text` as a person reads it, its `innerText`, whitespace and letter case aside. Playwright's text
+ * lookups read the DOM's text, where two boxes laid out apart (`<span>Total: $2</span><span>Unpaid:
+ * $1</span>` in a flex row) read "Total: $2Unpaid: $1"; a designer's gap for a space must not fail
+ * "Total: $2 Unpaid: $1".
+ */
+export function readRenderedText(scopes: Element[], text: string): boolean {
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+  const wanted = norm(text);
+  // biome-ignore lint/performance/useDomNodeTextContent: the text as laid out is the point, not the DOM's.
+  const rendered = (scope: Element) => norm((scope as HTMLElement).innerText ?? '');
+  return wanted !== '' && scopes.some((scope) => rendered(scope).includes(wanted));
+}
 // ---- End of the copy of packages/engine/src/page-functions.ts. ----
 
 /** What the page logged and failed to load since it last navigated, for the page-health checks. */
@@ -538,6 +553,27 @@ export async function target(
       '" on ' +
       page.url(),
   );
+}
+
+/**
+ * A text shown (or gone) within the step timeout, as Argus's engine checks it: the DOM's text
+ * (`getByText`), or the text as laid out (`readRenderedText`: two boxes apart read as two words).
+ */
+export async function expectText(root: Root, text: string, visible: boolean): Promise<void> {
+  const scope = 'goto' in root ? root.locator('body') : root;
+  const shown = async () =>
+    (await root.getByText(text).filter({ visible: true }).count()) > 0 ||
+    (await scope.evaluateAll(readRenderedText, text).catch(() => false));
+  const deadline = Date.now() + STEP_TIMEOUT;
+  while ((await shown()) !== visible) {
+    if (Date.now() >= deadline)
+      throw new Error(
+        `Expected the text "${text}" ${visible ? 'to be' : 'not to be'} visible on ${
+          'goto' in root ? root.url() : root.page().url()
+        }`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** A field by its label (exact, then containing), its placeholder, a text box's name, or its name attribute. */
