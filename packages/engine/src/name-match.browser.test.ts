@@ -19,6 +19,8 @@ const LIST = `<!doctype html><title>Tasks</title>
 <p><button>Address book</button> <button>Add task</button> <button aria-label="Add a note">+</button></p>
 <p id="said"></p>
 <div class="sums" style="display: flex; gap: 12px"><span>Total: <b>$25.00</b></span><span>Unpaid: <b>$12.50</b></span></div>
+<p><label>Kind <select><option>Food</option><option>Travel expenses</option></select></label></p>
+<p style="display: none">Refunded: <b>$5.00</b></p>
 <script>
   for (const b of document.querySelectorAll('button'))
     b.onclick = () => { document.getElementById('said').textContent = 'Pressed ' + (b.getAttribute('aria-label') ?? b.textContent) + ' in ' + (b.closest('li')?.textContent.replace(/\\s+/g, ' ').trim() ?? 'the page'); };
@@ -74,6 +76,9 @@ describe('targets and regions named by text', () => {
       // Other figures are still not there.
       expect(await fails('Verify text "Total: $25.00 Unpaid: $25.00" is visible')).toBe(true);
       await session.perform(parseStep('Verify text "Total: $25.00 Unpaid: $25.00" is not visible'));
+      // What a person does not read is still not there: a closed list's options, a hidden paragraph.
+      await session.perform(parseStep('Verify text "Travel expenses" is not visible'));
+      await session.perform(parseStep('Verify text "Refunded: $5.00" is not visible'));
     } finally {
       await session.close();
     }
