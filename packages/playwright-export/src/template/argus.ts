@@ -441,14 +441,27 @@ export function readOverflow(): string[] {
  * `text` as a person reads it, its `innerText`, whitespace and letter case aside. Playwright's text
  * lookups read the DOM's text, where two boxes laid out apart (`<span>Total: $2</span><span>Unpaid:
  * $1</span>` in a flex row) read "Total: $2Unpaid: $1"; a designer's gap for a space must not fail
- * "Total: $2 Unpaid: $1".
+ * "Total: $2 Unpaid: $1". Only a rendered element counts (a hidden one's innerText is its DOM text),
+ * and none holding a list of options (its innerText reads every option of a closed select).
  */
 export function readRenderedText(scopes: Element[], text: string): boolean {
   const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+  const squash = (s: string | null) => (s ?? '').replace(/\s+/g, '').toLowerCase();
   const wanted = norm(text);
+  const letters = squash(text);
+  if (wanted === '') return false;
+  const LISTS = 'select, datalist';
   // biome-ignore lint/performance/useDomNodeTextContent: the text as laid out is the point, not the DOM's.
-  const rendered = (scope: Element) => norm((scope as HTMLElement).innerText ?? '');
-  return wanted !== '' && scopes.some((scope) => rendered(scope).includes(wanted));
+  const rendered = (el: Element) => norm((el as HTMLElement).innerText ?? '');
+  for (const scope of scopes) {
+    // The DOM's text, spaces aside, must hold it first: the walk below runs only when spacing differs.
+    if (!squash(scope.textContent).includes(letters)) continue;
+    for (const el of [scope, ...Array.from(scope.querySelectorAll('*'))]) {
+      if (!squash(el.textContent).includes(letters) || el.getClientRects().length === 0) continue;
+      if (!el.closest(LISTS) && !el.querySelector(LISTS) && rendered(el).includes(wanted)) return true;
+    }
+  }
+  return false;
 }
 // ---- End of the copy of packages/engine/src/page-functions.ts. ----
 
