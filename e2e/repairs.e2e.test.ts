@@ -239,7 +239,7 @@ describe('repairs reviewed as a diff', () => {
     await page.keyboard.press('Enter');
     const notice = page.getByTestId('repairs-notice');
     await expect
-      .poll(() => notice.textContent())
+      .poll(() => notice.textContent(), POLL)
       .toMatch(/^Saved as version 2: Repaired from run .*: 1 case/);
     await expect.poll(() => first.getAttribute('data-status'), POLL).toBe('approved');
     expect(await first.getByTestId('repair-decision').textContent()).toBe('Approved · saved in version 2');

@@ -1,6 +1,7 @@
 import { pluralRole } from '@argus/protocol';
 import { fieldShowsError } from '../page-checks';
 import { type Marks, readMarks, readRenderedText } from '../page-functions';
+import { untraced } from '../recording/untraced';
 import type { VerbAction } from './verb-action';
 import { poll, visibility } from './waiting';
 
@@ -15,7 +16,14 @@ export const verifyText: VerbAction<'verifyText'> = async (kit, step) => {
   const scope = within?.locator ?? kit.page.locator('body');
   const shown = async () =>
     (await dom.count()) > 0 || (await scope.evaluateAll(readRenderedText, step.text).catch(() => false));
-  const ok = await poll(async () => (await shown()) === step.visible, kit.left(), kit.signal);
+  const ok = await untraced(kit.page, () =>
+    poll(async () => (await shown()) === step.visible, kit.left(), kit.signal),
+  );
+  // One look at what it looked for enters the case's trace, with the page as it was (untraced.ts).
+  await dom
+    .first()
+    .waitFor({ state: step.visible ? 'visible' : 'hidden', timeout: 1 })
+    .catch(() => undefined);
   if (!ok)
     throw new Error(
       `Expected the text "${step.text}" ${step.visible ? 'to be' : 'not to be'} visible${kit.inName(within)} on ${kit.page.url()}`,
