@@ -69,6 +69,21 @@ async function failedOnChange(
   return { testCase, failure: structuredClone(failure), error, lastPassing: null, rejected };
 }
 
+/** The case's passing run on the original, as the server keeps it: each step's URL and its element's stable attributes. */
+async function lastPassingRun(testCase: TestCase): Promise<NonNullable<RepairRequest['lastPassing']>> {
+  pages.set('original');
+  const passed = await run(testCase, { screenshots: false });
+  expect(passed.error).toBeNull();
+  return {
+    steps: passed.steps.map((s, index) => ({
+      index,
+      selector: s.selector ?? null,
+      url: s.url ?? null,
+      element: s.element ?? null,
+    })),
+  };
+}
+
 const seedlingCase = () =>
   caseOf([
     'Navigate to /seedlings',
@@ -233,18 +248,7 @@ describe('proposeRepair', () => {
       'Click button "Record sighting"',
       'Verify text "Robin × 3" is visible',
     ]);
-    // The last passing run, as the server keeps it: each step's URL and its element's stable attributes.
-    pages.set('original');
-    const passed = await run(testCase, { screenshots: false });
-    expect(passed.error).toBeNull();
-    const lastPassing = {
-      steps: passed.steps.map((s, index) => ({
-        index,
-        selector: s.selector ?? null,
-        url: s.url ?? null,
-        element: s.element ?? null,
-      })),
-    };
+    const lastPassing = await lastPassingRun(testCase);
     expect(lastPassing.steps[1].element).toEqual({ id: 'species', name: 'species' });
     const outcome = await proposeRepair({ ...(await failedOnChange(testCase)), lastPassing }, { run });
     expect(outcome.verdict).toBe('repair');
@@ -271,17 +275,7 @@ describe('proposeRepair', () => {
       'Verify "Stock" is marked "active"',
       'Verify text "Stock" is visible',
     ]);
-    pages.set('original');
-    const passed = await run(testCase, { screenshots: false });
-    expect(passed.error).toBeNull();
-    const lastPassing = {
-      steps: passed.steps.map((s, index) => ({
-        index,
-        selector: s.selector ?? null,
-        url: s.url ?? null,
-        element: s.element ?? null,
-      })),
-    };
+    const lastPassing = await lastPassingRun(testCase);
     expect(lastPassing.steps[1].element).toEqual({ href: '/nursery', landmark: 'navigation' });
     const outcome = await proposeRepair({ ...(await failedOnChange(testCase)), lastPassing }, { run });
     expect(outcome.verdict).toBe('repair');
