@@ -54,8 +54,13 @@ async function registerAndSignIn(page: Page): Promise<string> {
   await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Create Account' }).click();
   await page.waitForURL((url) => url.pathname === '/login');
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  // The address changes before the login form replaces the register form (the router renders in
+  // a transition): fill the sign-in form itself, not the register form's "Password" still shown.
+  // A CI run on a busy machine failed so, the sign-in refused for an empty password.
+  const form = page.getByRole('form', { name: 'Sign in' });
+  await expect.poll(() => form.getByLabel('Email or username').inputValue(), { timeout: 20_000 }).toBe(username);
+  await form.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await form.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => url.pathname === '/dashboard');
   return username;
 }
