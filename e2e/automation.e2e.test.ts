@@ -58,7 +58,9 @@ async function registerAndSignIn(page: Page): Promise<string> {
   // a transition): fill the sign-in form itself, not the register form's "Password" still shown.
   // A CI run on a busy machine failed so, the sign-in refused for an empty password.
   const form = page.getByRole('form', { name: 'Sign in' });
-  await expect.poll(() => form.getByLabel('Email or username').inputValue(), { timeout: 20_000 }).toBe(username);
+  await expect
+    .poll(() => form.getByLabel('Email or username').inputValue(), { timeout: 20_000 })
+    .toBe(username);
   await form.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await form.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => url.pathname === '/dashboard');
