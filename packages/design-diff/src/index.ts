@@ -37,3 +37,4 @@ export {
 export { type Box, findRegions, type Region } from './regions';
 export { CATEGORIES, type Category, qualityRating, RATING_COLOURS, scoreViewport } from './scores';
 export { ssim } from './ssim';
+export * from './visual/index';

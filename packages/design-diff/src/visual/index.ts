@@ -1,0 +1,7 @@
+export {
+  type BaselineComparison,
+  type BaselineComparisonInput,
+  compareWithBaseline,
+} from './compare-baseline';
+export type { VisualIssue } from './describe';
+export { captureSettled, type SettledCapture, type SettledCaptureOptions } from './settled-capture';
