@@ -169,6 +169,38 @@ describe('proposeAssertions', () => {
     ]);
   });
 
+  it('checks the first item and the message it brought, not the captions of the table it appeared in', () => {
+    const text = (key: string, value: string, caption = false) => ({
+      key,
+      text: value,
+      context: null,
+      item: null,
+      states: [],
+      caption,
+    });
+    const before = snapshot({ controls: [field], texts: [text('p', 'No expenses yet.')] });
+    const after = snapshot({
+      items: [item('Walk the dog')],
+      controls: [field],
+      counts: { listitem: 1 },
+      texts: [
+        text('nav>span', 'Show:', true),
+        text('th1', 'Description', true),
+        text('th2', 'Amount', true),
+        text('div', 'Expense added'),
+      ],
+    });
+    const steps = proposeAssertions(before, after, diffSnapshots(before, after), add).map((a) => a.step);
+    expect(steps).toContainEqual({ verb: 'verifyText', text: 'Walk the dog', visible: true });
+    expect(steps).toContainEqual({ verb: 'verifyText', text: 'Expense added', visible: true });
+    expect(steps).toContainEqual({ verb: 'verifyText', text: 'No expenses yet.', visible: false });
+    for (const caption of ['Show:', 'Description', 'Amount'])
+      expect(JSON.stringify(steps)).not.toContain(`"${caption}"`);
+    // Emptied again, the captions that went are not checked gone either.
+    const emptied = proposeAssertions(after, before, diffSnapshots(after, before), { ...add, kind: 'click' });
+    expect(JSON.stringify(emptied.map((a) => a.step))).not.toContain('Show:');
+  });
+
   it('does not assert volatile texts (times, ids) or an old text still shown elsewhere', () => {
     const before = snapshot({
       texts: [{ key: 'a', text: 'Total $10.00', context: null, item: null, states: [] }],

@@ -6,8 +6,8 @@ export type Effect =
   | { kind: 'itemRemoved'; role: string; label: string; text: string }
   | { kind: 'countChanged'; role: string; from: number; to: number }
   | { kind: 'textChanged'; from: string; to: string; item: string | null; context: string | null }
-  | { kind: 'textAdded'; text: string; item: string | null; context: string | null }
-  | { kind: 'textRemoved'; text: string; item: string | null }
+  | { kind: 'textAdded'; text: string; item: string | null; context: string | null; caption?: boolean }
+  | { kind: 'textRemoved'; text: string; item: string | null; caption?: boolean }
   | {
       kind: 'stateChanged';
       /** The item's label or the control's name. */
@@ -95,7 +95,7 @@ export function diffSnapshots(before: PageSnapshot, after: PageSnapshot): Effect
     if (b && b.text !== a.text) {
       effects.push({ kind: 'textChanged', from: b.text, to: a.text, item: a.item, context: a.context });
     } else if (!b && !before.texts.some((t) => t.text === a.text && t.item === a.item)) {
-      effects.push({ kind: 'textAdded', text: a.text, item: a.item, context: a.context });
+      effects.push({ kind: 'textAdded', text: a.text, item: a.item, context: a.context, caption: a.caption });
     }
     if (b) {
       for (const e of stateChanges(b.states, a.states)) {
@@ -106,7 +106,7 @@ export function diffSnapshots(before: PageSnapshot, after: PageSnapshot): Effect
   for (const b of before.texts) {
     if (inChangedItem(b) || textsAfter.has(b.key)) continue;
     if (!after.texts.some((t) => t.text === b.text && t.item === b.item))
-      effects.push({ kind: 'textRemoved', text: b.text, item: b.item });
+      effects.push({ kind: 'textRemoved', text: b.text, item: b.item, caption: b.caption });
   }
   if (before.url !== after.url) effects.push({ kind: 'urlChanged', from: before.url, to: after.url });
   for (const d of after.dialogs)

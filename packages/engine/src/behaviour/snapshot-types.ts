@@ -91,4 +91,10 @@ export interface SnapshotText {
   context: string | null;
   item: string | null;
   states: string[];
+  /**
+   * It names what sits beside it rather than saying something: a column header, a field's label, a
+   * legend, a term of a definition list, or a phrase ending in a colon ("Show:"). Such texts come and
+   * go with the structure they caption (a table's headers with its first row).
+   */
+  caption?: boolean;
 }

@@ -378,6 +378,9 @@ export function readSnapshot(page: Page): Promise<Omit<PageSnapshot, 'consoleErr
       );
       if (hasOwn) phrases.add(phraseOf(el));
     }
+    // What a text captions (SnapshotText.caption). A row header (`<th scope="row">Food</th>`) is data.
+    const CAPTION = 'thead th, th[scope="col"], [role="columnheader"], legend, label, dt';
+    const isCaption = (el: Element, text: string): boolean => el.closest(CAPTION) !== null || /:$/.test(text);
     const texts = keyed(
       Array.from(phrases)
         .map((el) => {
@@ -400,6 +403,7 @@ export function readSnapshot(page: Page): Promise<Omit<PageSnapshot, 'consoleErr
             context,
             item,
             states: statesOf(el),
+            caption: isCaption(el, text),
           };
         })
         .filter((t) => t.text !== '' && t.text.length <= 200),

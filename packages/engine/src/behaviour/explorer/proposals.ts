@@ -74,7 +74,7 @@ function keptAfterReload(effects: Effect[], before: PageSnapshot, after: PageSna
     const text =
       e.kind === 'textChanged' && e.item === null
         ? e.to
-        : e.kind === 'textAdded' && e.item === null
+        : e.kind === 'textAdded' && e.item === null && !e.caption
           ? e.text
           : null;
     if (text && !isVolatile(text) && was.includes(text) && now.includes(text))
