@@ -24,4 +24,5 @@ export * from './step-diff';
 export * from './step-language';
 export * from './suite-check';
 export * from './system';
+export * from './visual';
 export * from './ws';

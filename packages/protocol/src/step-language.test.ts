@@ -146,6 +146,11 @@ describe('step language', () => {
       'Verify "Active" is marked "selected" in "Filters"',
       { verb: 'verifyState', target: 'Active', state: 'selected', marked: true, region: 'Filters' },
     ],
+    // Visual checks against the approved baseline (issue 40).
+    ['Verify the page looks as approved', { verb: 'verifyLooksApproved' }],
+    ['verify that the page LOOKS AS APPROVED', { verb: 'verifyLooksApproved' }],
+    ['Verify "Pricing" looks as approved', { verb: 'verifyLooksApproved', region: 'Pricing' }],
+    ['verify \'Plans "Pro"\' looks as approved', { verb: 'verifyLooksApproved', region: 'Plans "Pro"' }],
   ])('parses %j', (line, step) => {
     expect(parseStep(line)).toEqual(step);
   });
@@ -213,7 +218,8 @@ type HandWrittenStep =
   | { verb: 'verifyLinksWork' }
   | { verb: 'verifyImagesAlt' }
   | { verb: 'verifyNoOverflow' }
-  | { verb: 'verifyAccessibility' };
+  | { verb: 'verifyAccessibility' }
+  | { verb: 'verifyLooksApproved'; region?: string };
 
 /** Texts that quoting must survive. */
 const AWKWARD = [
@@ -368,6 +374,10 @@ const SAMPLES: Step[] = [
   { verb: 'verifySum', parts: ['Open', 'Closed "old"'], total: 'All tickets' },
   { verb: 'verifyCountOf', text: 'open tickets', cell: "Open 'now'" },
   { verb: 'verifyAccessibility' },
+  { verb: 'verifyLooksApproved' },
+  ...AWKWARD.map((region): Step => ({ verb: 'verifyLooksApproved', region })),
+  { verb: 'verifyLooksApproved', region: 'the page' },
+  { verb: 'verifyLooksApproved', region: 'x" is checked in "y' },
 ];
 
 describe('StepSchema and formatStep', () => {
@@ -477,6 +487,28 @@ describe('StepSchema and formatStep', () => {
     expect(formatStep({ verb: 'verifyState', target: 'Buy milk', state: 'completed', marked: false })).toBe(
       'Verify "Buy milk" is not marked "completed"',
     );
+    expect(formatStep({ verb: 'verifyLooksApproved' })).toBe('Verify the page looks as approved');
+    expect(formatStep({ verb: 'verifyLooksApproved', region: 'Pricing' })).toBe(
+      'Verify "Pricing" looks as approved',
+    );
+  });
+
+  it('reads a visual check of the page or of a region, and nothing looser', () => {
+    expect(parseStep('3. Verify the page looks as approved.')).toEqual({ verb: 'verifyLooksApproved' });
+    expect(parseStep('Verify "the page" looks as approved')).toEqual({
+      verb: 'verifyLooksApproved',
+      region: 'the page',
+    });
+    for (const line of [
+      'Verify the page looks approved',
+      'Verify page looks as approved',
+      'Verify Pricing looks as approved',
+      'Verify "Pricing" looks as approved in "Plans"',
+    ]) {
+      expect(() => parseStep(line), line).toThrow(StepSyntaxError);
+    }
+    expect(StepSchema.safeParse({ verb: 'verifyLooksApproved', region: 3 }).success).toBe(false);
+    expect(StepSchema.safeParse({ verb: 'verifyLooksApproved', threshold: 0.1 }).success).toBe(false);
   });
 
   it('refuses steps outside the grammar: unknown verbs and keys, bad keys, waits past 30 s', () => {

@@ -150,6 +150,11 @@ export const StepSchema = z.discriminatedUnion('verb', [
   step('verifyImagesAlt', {}),
   step('verifyNoOverflow', {}),
   step('verifyAccessibility', {}),
+  /**
+   * The page (or the region named, `Verify "<region>" looks as approved`) looks as its approved
+   * baseline: a settled capture compared with it, what moves by itself masked (docs/STEP-LANGUAGE.md).
+   */
+  step('verifyLooksApproved', { region: z.string().optional() }),
 ]);
 export type Step = z.infer<typeof StepSchema>;
 export type StepVerb = Step['verb'];

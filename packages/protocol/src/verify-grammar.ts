@@ -224,4 +224,17 @@ export const VERIFY_GRAMMAR: { readonly [V in VerifyVerb]: VerbGrammar<V> } = {
     ],
     format: () => 'Verify no accessibility violations',
   },
+  verifyLooksApproved: {
+    forms: [
+      [r('verify (?:that )?the page looks as approved'), () => ({ verb: 'verifyLooksApproved' })],
+      [
+        r(`verify (?:that )?${Q}\\s+looks as approved`),
+        (m) => ({ verb: 'verifyLooksApproved', region: unquote(m, 1) }),
+      ],
+    ],
+    format: (step) =>
+      step.region === undefined
+        ? 'Verify the page looks as approved'
+        : `Verify ${q(step.region)} looks as approved`,
+  },
 };
