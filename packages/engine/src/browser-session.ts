@@ -26,6 +26,8 @@ import { Screencaster, type ScreencastFrame, type ScreencastOptions } from './se
 import { type Screenshot, Screenshots } from './session/screenshots';
 import { StepPerformer } from './session/steps';
 import { fillStep, newRunId, redactError, redactor, type StepVariables, secretValues } from './variables';
+import { SessionVisuals } from './visual/session-visuals';
+import type { RecordedVisualCheck } from './visual/visual-checks';
 
 export type { Exchange, ExchangeWatch, PageActivity } from './session/exchanges';
 export type { KeyInput, PointerButton, PointerInput, WheelInput } from './session/input';
@@ -69,6 +71,7 @@ export class BrowserSession {
   private readonly capturer: PageCapturer;
   private readonly screencaster: Screencaster;
   private readonly input: SessionInput;
+  private readonly visuals: SessionVisuals | null;
   /** What `{{RUN_ID}}` stands for in this session's steps (one test case: one session, one id). */
   readonly runId = newRunId();
 
@@ -99,7 +102,18 @@ export class BrowserSession {
     });
     // This session's clipboard: the browser's own is shared by every user's session.
     const clipboard = new SessionClipboard();
-    this.steps = new StepPerformer(page, this.tracker, guard, this.navigator, clipboard, stepTimeoutMs);
+    this.visuals = options.visual
+      ? new SessionVisuals(options.visual, this, { url: () => page.url(), viewport: () => viewportOf(page) })
+      : null;
+    this.steps = new StepPerformer(
+      page,
+      this.tracker,
+      guard,
+      this.navigator,
+      clipboard,
+      stepTimeoutMs,
+      this.visuals ?? undefined,
+    );
     this.reader = new PageReader(page, this.tracker, guard, this.navigator);
     this.screenshots = new Screenshots(page, this.lifecycle, guard, captures, cdpSession);
     this.capturer = new PageCapturer(page, this.lifecycle, guard, captures);
@@ -172,6 +186,11 @@ export class BrowserSession {
         throw redactError(error, this.redact);
       },
     );
+  }
+
+  /** The visual checks (`… looks as approved`) performed since the last call, oldest first. */
+  takeVisualChecks(): RecordedVisualCheck[] {
+    return this.visuals?.take() ?? [];
   }
 
   /** Hides a secret in text this session reports (its variables' secrets become `{{NAME}}`). */

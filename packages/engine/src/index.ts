@@ -128,4 +128,11 @@ export {
   redactor,
   type StepVariables,
 } from './variables';
+export type {
+  RecordedVisualCheck,
+  VisualCaptureSession,
+  VisualCheckRequest,
+  VisualChecks,
+  VisualVerdict,
+} from './visual/visual-checks';
 export { isWebPage, resolveWebUrl, SchemeRefusedError } from './web-url';

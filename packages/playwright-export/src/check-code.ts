@@ -1,5 +1,5 @@
 import { variablesIn } from '@argus/protocol';
-import { regexLiteral } from './code-text';
+import { literal, regexLiteral } from './code-text';
 import type { StepCode, StepCodeKit } from './step-code-kit';
 
 // The code of the Verify steps: Playwright's own assertions where it has one, else a support helper.
@@ -147,3 +147,30 @@ export const verifyCountOf: StepCode<'verifyCountOf'> = (step, { code, h, s }) =
 
 export const verifyAccessibility: StepCode<'verifyAccessibility'> = () =>
   'axe-core is not part of the export: add @axe-core/playwright and check for serious or critical violations';
+
+/**
+ * `Verify the page looks as approved` (or a region): Playwright's own screenshot assertion, its
+ * snapshot named as Argus names the check within its case (`page`, the region's name, `page #2` for a
+ * repeat), made a file name (`page.png`, `pricing.png`, `page-2.png`). Playwright records the first
+ * run's picture and fails on a difference; it masks nothing by itself, as Argus does what moves.
+ */
+export const verifyLooksApproved: StepCode<'verifyLooksApproved'> = (step, { code, rootOf, scope }) => {
+  const base = step.region ?? 'page';
+  scope.screenshotNames ??= new Map();
+  const n = (scope.screenshotNames.get(base) ?? 0) + 1;
+  scope.screenshotNames.set(base, n);
+  const slug =
+    base
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'region';
+  const file = literal(`${n === 1 ? slug : `${slug}-${n}`}.png`);
+  const root = rootOf(step.region);
+  code.push(
+    root === 'page'
+      ? `await expect(page).toHaveScreenshot(${file}, { animations: 'disabled', caret: 'hide', fullPage: true });`
+      : `await expect(${root}).toHaveScreenshot(${file}, { animations: 'disabled', caret: 'hide' });`,
+  );
+  return undefined;
+};

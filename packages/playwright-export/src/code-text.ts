@@ -49,6 +49,8 @@ export interface Scope {
   usesHealth: boolean;
   helpers: Set<string>;
   usesEnv: boolean;
+  /** The visual checks' screenshot names so far in this test, with how many times each was used. */
+  screenshotNames?: Map<string, number>;
 }
 
 /** A string argument as code: a literal, or a template literal reading each `{{NAME}}` from the environment. */

@@ -213,6 +213,19 @@ const FORMS: [string, string[]][] = [
   ['Verify all links work', ['expect(await brokenLinks(page)).toEqual([]);']],
   ['Verify all images have alt text', ['expect(await imagesWithoutAlt(page)).toEqual([]);']],
   ['Verify no horizontal overflow', ['expect(await horizontalOverflow(page)).toBe(false);']],
+  [
+    'Verify the page looks as approved',
+    [
+      "await expect(page).toHaveScreenshot('page.png', { animations: 'disabled', caret: 'hide', fullPage: true });",
+    ],
+  ],
+  [
+    'Verify "Pricing plans" looks as approved',
+    [
+      "const area = await region(page, 'Pricing plans');",
+      "await expect(area).toHaveScreenshot('pricing-plans.png', { animations: 'disabled', caret: 'hide' });",
+    ],
+  ],
 ];
 
 describe('exportPlaywright: each step form', () => {
@@ -237,6 +250,30 @@ describe('exportPlaywright: each step form', () => {
       }),
     );
     expect(verbs.size).toBe(FORMS.length);
+  });
+
+  it('names each visual check of a test as Argus does, a repeat numbered, from 1 again in the next test', () => {
+    const { spec } = specOf([
+      'Verify the page looks as approved',
+      'Click "Next"',
+      'Verify the page looks as approved',
+      'Verify "Plans" looks as approved',
+    ]);
+    const names = (text: string) => [...text.matchAll(/toHaveScreenshot\('([^']+)'/g)].map((m) => m[1]);
+    expect(names(spec)).toEqual(['page.png', 'page-2.png', 'plans.png']);
+    const two = exportPlaywright({
+      ...BASE,
+      suites: [
+        {
+          name: 'Suite',
+          test_cases: [
+            { test_name: 'One', steps: ['Verify the page looks as approved'] },
+            { test_name: 'Two', steps: ['Verify the page looks as approved'] },
+          ],
+        },
+      ],
+    }).files.find((f) => f.path.endsWith('.spec.ts'));
+    expect(names(two?.content ?? '')).toEqual(['page.png', 'page.png']);
   });
 
   it('imports exactly the helpers the steps use, and the page-health fixture only when checked', () => {

@@ -89,6 +89,20 @@ describe('repairs built to weaken an assertion are flagged', () => {
     );
   });
 
+  it('a visual check dropped is check_removed; one of another region or of the whole page is check_softened', () => {
+    const looks = ['Navigate to /', 'Verify "Pricing" looks as approved', 'Click "Buy"'];
+    expect(assertionWeakenings(looks, ['Navigate to /', 'Click "Buy"']).map((w) => w.kind)).toEqual([
+      'check_removed',
+    ]);
+    for (const now of ['Verify "Plans" looks as approved', 'Verify the page looks as approved']) {
+      const [w, ...rest] = assertionWeakenings(looks, ['Navigate to /', now, 'Click "Buy"']);
+      expect(rest).toEqual([]);
+      expect(w).toMatchObject({ kind: 'check_softened', before: looks[1], after: now });
+    }
+    // Kept as it was (a repair around it) is no weakening.
+    expect(assertionWeakenings(looks, ['Navigate to /', looks[1], 'Click button "Buy"'])).toEqual([]);
+  });
+
   it('a state turned into presence, a not-visible turned into anything, or a check inverted is check_softened', () => {
     expect(kinds(edit(7, 'Verify text "Buy milk" is visible'))).toEqual(['check_softened']);
     expect(kinds(edit(7, 'Verify checkbox "Buy milk" is visible'))).toEqual(['check_softened']);

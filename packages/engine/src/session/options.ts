@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import type { StepVariables } from '../variables';
+import type { VisualChecks } from '../visual/visual-checks';
 
 /** Cookies and local storage of a signed-in browser, as Playwright saves and restores them. */
 export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
@@ -48,6 +49,11 @@ export interface SessionOptions {
    * crash, a stop) is stopped here while the context can still give it up.
    */
   onContextClosing?: (reason: SessionCloseReason) => Promise<void>;
+  /**
+   * The port `Verify … looks as approved` steps are checked through (visual/visual-checks.ts); their
+   * verdicts wait in `takeVisualChecks()`. Absent: such a step fails, naming why.
+   */
+  visual?: VisualChecks;
 }
 
 /**

@@ -9,6 +9,7 @@ import { untraced } from '../recording/untraced';
 import * as checks from '../steps/check-verbs';
 import * as pageChecks from '../steps/page-check-verbs';
 import { VERBS } from '../steps/verbs';
+import type { StepVisual } from '../visual/session-visuals';
 import type { Navigator } from './navigate';
 import { type NavigationGuard, PageLeftError } from './navigation-guard';
 import { type OperationOptions, SETTLING_MS } from './options';
@@ -30,6 +31,8 @@ export class StepPerformer {
     /** The session's own clipboard, shared with its keyboard input. */
     private readonly clipboard: SessionClipboard,
     private readonly stepTimeoutMs: number,
+    /** The run's visual checks (`… looks as approved`), when it was given a port. */
+    private readonly visual?: StepVisual,
   ) {}
 
   /** `BrowserSession.perform`: answers the selector it used, if any, also on a page-left failure. */
@@ -51,6 +54,7 @@ export class StepPerformer {
             beforeChange: () => this.guard.beforeChange(since),
             navigate: (target, ms) => this.navigator.goto(target, ms, since),
             clipboard: this.clipboard,
+            visual: this.visual,
             noteElement: async (locator) => {
               this.lastElement = await readElementKey(locator);
             },

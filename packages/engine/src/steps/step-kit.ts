@@ -6,6 +6,7 @@ import { locate, locateRegion, type Region, type TargetKind } from '../locate';
 import { hiddenControlItem, namelessIndex } from '../page-functions';
 import type { PageTracker } from '../page-tracker';
 import { untraced } from '../recording/untraced';
+import type { StepVisual } from '../visual/session-visuals';
 import { poll } from './waiting';
 
 /** What a step needs from the session performing it. */
@@ -27,6 +28,8 @@ export interface StepContext {
   clipboard?: SessionClipboard;
   /** Told of each element the step found to act on or check (the last one is the step's element). */
   noteElement?: (locator: Locator) => Promise<void>;
+  /** The run's visual checks against approved baselines (`… looks as approved`); absent: none given. */
+  visual?: StepVisual;
 }
 
 /** An element a step found, with how it was found (the step's selector). */

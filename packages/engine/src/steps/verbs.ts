@@ -4,6 +4,7 @@ import * as input from './input-verbs';
 import * as pageChecks from './page-check-verbs';
 import * as pageVerbs from './page-verbs';
 import type { VerbAction } from './verb-action';
+import * as visual from './visual-verbs';
 
 /** One verb of the step language as the engine carries it out. */
 export interface Verb<V extends StepVerb> {
@@ -188,5 +189,11 @@ export const VERBS: { readonly [V in StepVerb]: Verb<V> } = {
     grammar: STEP_GRAMMAR.verifyAccessibility,
     summary: 'no serious or critical axe-core violation',
     perform: pageChecks.verifyAccessibility,
+  },
+  verifyLooksApproved: {
+    grammar: STEP_GRAMMAR.verifyLooksApproved,
+    summary:
+      'the page (or a region) looks as its approved baseline; a difference is recorded for review, not failed',
+    perform: visual.verifyLooksApproved,
   },
 };
