@@ -32,7 +32,7 @@ export interface SettledCapture {
  * a region that changed in only one of the two gaps is not missed.
  */
 export async function captureSettled(
-  session: CaptureSession,
+  session: Pick<CaptureSession, 'capturePage' | 'evaluate'>,
   options: SettledCaptureOptions = {},
 ): Promise<SettledCapture> {
   const gapMs = options.gapMs ?? 250;
@@ -57,7 +57,7 @@ export async function captureSettled(
  * Installs capture.ts's FREEZE_CSS in the page once (a page opened by `capturePage` has it already),
  * takes the focus off any field and pauses media: the same stillness as a design comparison's capture.
  */
-function freeze(session: CaptureSession, signal?: AbortSignal): Promise<void> {
+function freeze(session: Pick<CaptureSession, 'evaluate'>, signal?: AbortSignal): Promise<void> {
   return session.evaluate(
     (css: string) => {
       if (!document.querySelector('style[data-argus-freeze]')) {
@@ -75,7 +75,7 @@ function freeze(session: CaptureSession, signal?: AbortSignal): Promise<void> {
 }
 
 async function take(
-  session: CaptureSession,
+  session: Pick<CaptureSession, 'capturePage'>,
   options: SettledCaptureOptions,
 ): Promise<{ image: RgbaImage; png: Buffer }> {
   const shot = await session.capturePage({

@@ -1,0 +1,218 @@
+import type { VisualCaptureSession, VisualCheckRequest, VisualChecks, VisualVerdict } from '@argus/engine';
+import { cropRect, decodeImage, encodePng, type RgbaImage } from '../image';
+import type { Box } from '../regions';
+import { clipBox } from './boxes';
+import { compareWithBaseline } from './compare-baseline';
+import { captureSettled } from './settled-capture';
+
+/** What a check's baseline is kept under: its name within its case and the viewport. */
+export interface VisualCheckKey {
+  name: string;
+  viewport: { width: number; height: number };
+}
+
+/** An approved (or pending) baseline. */
+export interface Baseline {
+  /** The capture approved: the page, or the region's box. */
+  png: Buffer;
+  /** Masks in the baseline's coordinates: what moved by itself when it was taken, and users' own. */
+  masks: Box[];
+  /** Share (0–1) of pixels that may differ before the check counts as changed. */
+  threshold: number;
+}
+
+/** This run's capture of a check, as the store is given it. */
+export interface VisualCapture {
+  png: Buffer;
+  width: number;
+  height: number;
+  /** What moved by itself between the captures, in the capture's coordinates (masked for this check). */
+  moving: Box[];
+  /** The page's URL. */
+  url: string;
+  /** The region's box on the page it was cut from; null for the whole page. */
+  box: Box | null;
+  /** The review's difference picture (PNG), drawn when asked; absent unless the check `changed`. */
+  diff?: () => Promise<Buffer>;
+}
+
+/**
+ * Where baselines live (the server's, per project, environment, branch and case; `MemoryBaselineStore`
+ * for tests). `record` is told every check's capture and verdict: a `new` check's capture is to be kept
+ * as its pending baseline, a `changed` one's put up for review.
+ */
+export interface BaselineStore {
+  baselineOf(key: VisualCheckKey): Promise<Baseline | null>;
+  record(key: VisualCheckKey, capture: VisualCapture, verdict: VisualVerdict): Promise<void>;
+}
+
+export interface VisualChecksOptions {
+  /** Time between the captures of one check. @default 250 */
+  gapMs?: number;
+}
+
+/**
+ * The engine's visual-check port (`VisualChecks` of @argus/engine) over a baseline store: a settled
+ * capture (`captureSettled`: taken twice a moment apart, what moved masked), cut to the region's box
+ * when the step names one, compared with the baseline (`compareWithBaseline`, masked by the baseline's
+ * masks and what moved now). No baseline: `new`, and the capture is recorded as the pending one.
+ */
+export function createVisualChecks(store: BaselineStore, options: VisualChecksOptions = {}): VisualChecks {
+  return {
+    async check(request, signal) {
+      const key: VisualCheckKey = { name: request.name, viewport: request.viewport };
+      const settleMs = Math.max(500, Math.min(5_000, Math.floor(request.timeoutMs / 4)));
+      const settled = await keepingFocus(request.session, signal, () =>
+        captureSettled(request.session, { gapMs: options.gapMs, settleMs, signal }),
+      );
+      const { image, moving, box } = cut(settled.image, settled.moving, request);
+      const png = box ? await encodePng(image) : settled.png;
+      const capture: VisualCapture = {
+        png,
+        width: image.width,
+        height: image.height,
+        moving,
+        url: request.url,
+        box,
+      };
+      const baseline = await store.baselineOf(key);
+      if (!baseline) {
+        const verdict: VisualVerdict = {
+          status: 'new',
+          issues: [],
+          message: 'New visual check: review it (this capture is kept as its pending baseline)',
+        };
+        await store.record(key, capture, verdict);
+        return verdict;
+      }
+      const compared = compareWithBaseline({
+        baseline: await decodeImage(baseline.png),
+        current: image,
+        ignore: [...baseline.masks, ...moving],
+        threshold: baseline.threshold,
+      });
+      const issues = compared.issues.map(({ kind, message, box: at }) => ({ kind, message, box: at }));
+      const verdict: VisualVerdict = compared.changed
+        ? { status: 'changed', issues, message: changedMessage(issues, compared.share) }
+        : { status: 'same', issues: [], message: 'Looks as approved' };
+      if (compared.changed) capture.diff = () => encodePng(compared.diff);
+      await store.record(key, capture, verdict);
+      return verdict;
+    },
+  };
+}
+
+function changedMessage(issues: { message: string }[], share: number): string {
+  const percent = share * 100;
+  const amount = percent < 0.01 ? '<0.01' : percent < 1 ? percent.toFixed(2) : percent.toFixed(1);
+  const count = `${issues.length} difference${issues.length === 1 ? '' : 's'}`;
+  const first = issues[0] ? `: ${issues[0].message}` : '';
+  return `Changed since approved (${count}, ${amount}% of the pixels), to review${first}`;
+}
+
+/** The capture and its moving boxes cut to the region's box (whole pixels), or as they are for the page. */
+function cut(
+  image: RgbaImage,
+  moving: Box[],
+  request: VisualCheckRequest,
+): { image: RgbaImage; moving: Box[]; box: Box | null } {
+  if (!request.box) return { image, moving, box: null };
+  const box = clipBox(request.box, image.width, image.height);
+  if (!box) {
+    throw new Error(
+      `The region "${request.region}" is outside the page's capture (${image.width}x${image.height} px)`,
+    );
+  }
+  const inside = moving.flatMap(
+    (m) => clipBox({ ...m, x: m.x - box.x, y: m.y - box.y }, box.width, box.height) ?? [],
+  );
+  return { image: cropRect(image, box), moving: inside, box };
+}
+
+/**
+ * Runs a capture and leaves the page as the case had it: the freezing style `captureSettled` puts in
+ * is taken out again (a later step's transition must still end) and the focus it takes off a field is
+ * given back (a later `Type` step types where the case left the caret).
+ */
+async function keepingFocus<T>(
+  session: VisualCaptureSession,
+  signal: AbortSignal,
+  capture: () => Promise<T>,
+): Promise<T> {
+  const frozenBefore = await session.evaluate(
+    () => {
+      (window as unknown as { __argusVisualFocus?: Element | null }).__argusVisualFocus =
+        document.activeElement;
+      return document.querySelector('style[data-argus-freeze]') !== null;
+    },
+    undefined,
+    { signal },
+  );
+  try {
+    return await capture();
+  } finally {
+    if (!signal.aborted) {
+      await session
+        .evaluate((keepFrozen: boolean) => {
+          if (!keepFrozen) document.querySelector('style[data-argus-freeze]')?.remove();
+          const holder = window as unknown as { __argusVisualFocus?: Element | null };
+          const focused = holder.__argusVisualFocus;
+          delete holder.__argusVisualFocus;
+          if (focused instanceof HTMLElement && focused !== document.body && focused.isConnected)
+            focused.focus({ preventScroll: true });
+        }, frozenBefore)
+        .catch(() => {});
+    }
+  }
+}
+
+const keyText = (key: VisualCheckKey) => `${key.name}@${key.viewport.width}x${key.viewport.height}`;
+
+/** A baseline store in memory: for tests, and for trying visual checks locally. */
+export class MemoryBaselineStore implements BaselineStore {
+  private readonly entries = new Map<
+    string,
+    { baseline: Baseline; pending: boolean; latest: VisualCapture; verdict: VisualVerdict }
+  >();
+
+  constructor(private readonly options: { threshold?: number } = {}) {}
+
+  async baselineOf(key: VisualCheckKey): Promise<Baseline | null> {
+    return this.entries.get(keyText(key))?.baseline ?? null;
+  }
+
+  async record(key: VisualCheckKey, capture: VisualCapture, verdict: VisualVerdict): Promise<void> {
+    const entry = this.entries.get(keyText(key));
+    if (entry) {
+      entry.latest = capture;
+      entry.verdict = verdict;
+      return;
+    }
+    const baseline = { png: capture.png, masks: capture.moving, threshold: this.options.threshold ?? 0 };
+    this.entries.set(keyText(key), { baseline, pending: true, latest: capture, verdict });
+  }
+
+  /** Whether the check's baseline is still pending review (recorded by its first run, not approved). */
+  isPending(key: VisualCheckKey): boolean {
+    return this.entries.get(keyText(key))?.pending ?? false;
+  }
+
+  /** The last verdict recorded for the check. */
+  lastVerdict(key: VisualCheckKey): VisualVerdict | null {
+    return this.entries.get(keyText(key))?.verdict ?? null;
+  }
+
+  /** Approves the check's latest capture: it becomes the baseline (its moving boxes its masks). */
+  approve(key: VisualCheckKey): void {
+    const entry = this.entries.get(keyText(key));
+    if (!entry) throw new Error(`No visual check ${keyText(key)} to approve`);
+    const { png, moving } = entry.latest;
+    entry.baseline = { png, masks: moving, threshold: entry.baseline.threshold };
+    entry.pending = false;
+  }
+
+  /** The keys of the checks recorded, as `name@WxH`. */
+  keys(): string[] {
+    return [...this.entries.keys()];
+  }
+}
