@@ -67,9 +67,7 @@ describe('Verify … looks as approved', () => {
       },
     );
     expect(outcome.status).toBe('failed');
-    expect(outcome.error).toMatch(
-      /^Visual checks need approved baselines: run this suite from Argus \(a project's saved suite\)/,
-    );
+    expect(outcome.error).toMatch(/^Visual checks need approved baselines, and this run keeps none/);
     expect(outcome.visualChecks).toEqual([]);
   });
 

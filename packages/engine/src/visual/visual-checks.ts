@@ -53,4 +53,4 @@ export type RecordedVisualCheck = Omit<VisualCheckOutcome, 'step_index'>;
 
 /** The step's failure when the run was given no port. */
 export const NO_VISUAL_CHECKS =
-  "Visual checks need approved baselines: run this suite from Argus (a project's saved suite), where each check's baseline is kept and reviewed";
+  'Visual checks need approved baselines, and this run keeps none: the step was not checked';
