@@ -63,9 +63,10 @@ const LONG_BROWSER_TESTS = [
   'packages/engine/src/behaviour/search-variants.browser.test.ts',
   'packages/engine/src/behaviour/server-toggle.browser.test.ts',
   'packages/playwright-export/src/login-per-worker.browser.test.ts',
-  // The server apps' redesigns proven alike to their originals, signed in (about 150 s of file time):
-  // a proof of the fixtures, as CI's fixture-bugs project is; the static apps' stay in npm test.
+  // The apps' redesigns proven alike to their originals: the server apps signed in (about 150 s of file
+  // time), the static apps (about 50 s): proofs of the fixtures, as CI's fixture-bugs project is.
   'fixtures/apps/redesigns-server-apps.browser.test.ts',
+  'fixtures/apps/redesigns.browser.test.ts',
 ];
 
 /** Builds the server bundle when stale and makes the migrated template databases, once per run. */
