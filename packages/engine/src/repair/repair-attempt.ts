@@ -40,10 +40,13 @@ const FORM_INPUT = new Set(['fill', 'type', 'select', 'check', 'uncheck', 'fillF
 const PROOFS_PER_REVEAL = 2;
 /**
  * Steps repaired in one case at most: a redesign renames a few things a case uses, not dozens, but a
- * case that adds two items through a renamed form in two parts meets four of them before its own.
- * Each step is only tried once a proof got past the one before it.
+ * case that adds two items through a renamed form in two parts meets four of them before its own, and
+ * a check of the nav's state after it two more for each link (its name, then its state word): ledger's
+ * add case meets ten. Each step is only tried once a proof got past the one before it.
  */
-export const MAX_CHAIN = 8;
+export const MAX_CHAIN = 12;
+/** How the evidence says a chain ran out of length. */
+const CHAIN_FULL = `${MAX_CHAIN} steps repaired and proved one after another`;
 
 export class RepairAttempt {
   private readonly steps: string[];
@@ -255,6 +258,7 @@ export class RepairAttempt {
       keepRegion: regionFound,
       part: this.target.want === 'region' || this.target.want === 'state' ? this.target.want : 'target',
       reveal: trigger?.line ?? null,
+      was: this.target.role ?? this.lastRole,
     });
     const proof = await this.proveOnce(after, `${candidate.readRole} "${candidate.name}"`);
     if (!proof || this.strayed(proof, repairedIndex, `${candidate.readRole} "${candidate.name}"`))
@@ -314,7 +318,22 @@ export class RepairAttempt {
    */
   private async chain(found: Found): Promise<Found | null> {
     const failure = found.proof.failure;
-    if (this.depth + 1 >= MAX_CHAIN || !failure) return null;
+      console.error(
+        'DBG chain',
+        this.depth,
+        found.repairedIndex,
+        JSON.stringify(failure),
+        found.proof.error?.slice(0, 200),
+        found.after.slice(0, 6).join(' | '),
+      );
+    if (!failure) return null;
+    if (this.depth + 1 >= MAX_CHAIN) {
+      // Said in the evidence: the case was not found broken, it changed in more places than a repair takes.
+      this.signals.push(
+        `${CHAIN_FULL}, and the case failed next at step ${(failure.step_index ?? 0) + 1}: more changed steps than a repair chains`,
+      );
+      return null;
+    }
     const moved = (index: number) => index + found.insertedBefore.filter((at) => at <= index).length;
     const request: RepairRequest = {
       testCase: { ...this.request.testCase, steps: found.after },
@@ -348,6 +367,8 @@ export class RepairAttempt {
     const next = await new RepairAttempt(request, this.options, judged.stepIndex, judged.target, this).run();
     if ('verdict' in next) {
       this.signals.push(`step ${judged.stepIndex + 1} failed next: ${next.evidence.summary}`);
+      // A chain that ran out of length says so at the top, not only in the link that ran out.
+      this.signals.push(...next.evidence.signals.filter((signal) => signal.startsWith(CHAIN_FULL)));
       return null;
     }
     return this.done({

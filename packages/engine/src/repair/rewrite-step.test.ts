@@ -27,6 +27,38 @@ describe('rewriteCase', () => {
     expect(repairedIndex).toBe(1);
   });
 
+  it('leaves a later step naming the same words with another role: another control (a nav link and a form button both "Add expense")', () => {
+    const steps = [
+      'Navigate to /new',
+      'Click button "Add expense"',
+      'Verify "Add expense" is not marked "current"',
+      'Verify button "Add expense" is not visible',
+      'Verify link "Add expense" is visible',
+    ];
+    const { after } = rewriteCase(steps, 2, {
+      name: 'New entry',
+      role: 'link',
+      keepRegion: true,
+      reveal: null,
+      was: 'link',
+    });
+    // Where the old role is not known, the replacement's decides.
+    const unknown = rewriteCase(steps, 2, {
+      name: 'New entry',
+      role: 'link',
+      keepRegion: true,
+      reveal: null,
+    });
+    expect(unknown.after).toEqual(after);
+    expect(after).toEqual([
+      'Navigate to /new',
+      'Click button "Add expense"',
+      'Verify link "New entry" is not marked "current"',
+      'Verify button "Add expense" is not visible',
+      'Verify link "New entry" is visible',
+    ]);
+  });
+
   it('inserts the revealing click before the step, and drops a region that is gone', () => {
     const steps = ['Navigate to /', 'Click "Active" in "Filters"', 'Verify exactly 1 listitem is visible'];
     const { after, repairedIndex } = rewriteCase(steps, 1, {

@@ -20,6 +20,13 @@ export interface Replacement {
   keepRegion: boolean;
   /** A line to insert before the step (the click that reveals the replacement), or null. */
   reveal: string | null;
+  /**
+   * The role the failed step's target had (its own, else the one it matched when the case last
+   * passed), when known; else the replacement's. A later step naming the same words with another
+   * role names another control (ledger's nav link "Add expense" and its form's button "Add expense")
+   * and is left as it is: if it names the same control after all, it fails and is repaired in turn.
+   */
+  was?: string | null;
 }
 
 export interface RewrittenCase {
@@ -42,13 +49,23 @@ export function rewriteCase(steps: string[], failedIndex: number, replacement: R
     if (index < failedIndex) return line;
     const step = parses(line);
     if (!step) return line;
-    if (index > failedIndex && !namesTarget(line, old)) return line;
+    if (
+      index > failedIndex &&
+      (!namesTarget(line, old) || otherControl(step, replacement.was ?? replacement.role))
+    )
+      return line;
     return formatStep(retarget(step, old, replacement, index === failedIndex));
   });
   renameCore(after, steps, failedIndex, old, replacement.name);
   const insertedBefore = replacement.reveal ? revealedAgain(steps, failedIndex, old) : [];
   for (const index of [...insertedBefore].reverse()) after.splice(index, 0, replacement.reveal as string);
   return { after, repairedIndex: failedIndex + (replacement.reveal ? 1 : 0), insertedBefore };
+}
+
+/** A later step whose own role is not the role the repaired step's target had: another control. */
+function otherControl(step: Step, was: string | null | undefined): boolean {
+  const role = (step as { role?: string }).role;
+  return Boolean(was && role && role !== was);
 }
 
 /**
