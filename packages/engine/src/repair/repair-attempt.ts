@@ -318,14 +318,6 @@ export class RepairAttempt {
    */
   private async chain(found: Found): Promise<Found | null> {
     const failure = found.proof.failure;
-      console.error(
-        'DBG chain',
-        this.depth,
-        found.repairedIndex,
-        JSON.stringify(failure),
-        found.proof.error?.slice(0, 200),
-        found.after.slice(0, 6).join(' | '),
-      );
     if (!failure) return null;
     if (this.depth + 1 >= MAX_CHAIN) {
       // Said in the evidence: the case was not found broken, it changed in more places than a repair takes.
