@@ -404,21 +404,26 @@ describe('automation screen', () => {
     // Steps from before the reload are back, and their stored screenshots load.
     await expect.poll(() => page.getByTestId('screenshot').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     await expect
-      .poll(() =>
-        page
-          .getByTestId('screenshot')
-          .first()
-          .locator('img')
-          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      .poll(
+        () =>
+          page
+            .getByTestId('screenshot')
+            .first()
+            .locator('img')
+            .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+        { timeout: 15_000 },
       )
       .toBe(true);
     // Stored ones load through short-lived links signed for each image: no login token in the URL.
     const stored = page.locator('[data-testid="screenshot"] img[src^="/api/screenshots/"]');
     await expect
-      .poll(() =>
-        stored.evaluateAll((imgs: HTMLImageElement[]) =>
-          imgs.some((img) => img.complete && img.naturalWidth > 0),
-        ),
+      .poll(
+        () =>
+          stored.evaluateAll((imgs: HTMLImageElement[]) =>
+            imgs.some((img) => img.complete && img.naturalWidth > 0),
+          ),
+        // A poll's default is one second: a busy CI run loaded the stored image later than that.
+        { timeout: 15_000 },
       )
       .toBe(true);
     for (const src of await stored.evaluateAll((imgs: HTMLImageElement[]) => imgs.map((i) => i.src))) {
