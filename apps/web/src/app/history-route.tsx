@@ -12,6 +12,7 @@ import {
 } from '../features/automation';
 import { HistoryScreen, RunScreen } from '../features/history';
 import { RunRepairs, RunRepairsTabLabel } from '../features/repairs';
+import { RunVisualReview } from '../features/visual-review';
 import { downloadUrl } from '../lib/download';
 import { useProjectList } from '../lib/projects/project-list';
 import { storedLog, storedResults, storedScreenshots } from './stored-run';
@@ -82,11 +83,24 @@ function RunArtifacts({ run }: { run: TestRunDetail }) {
   );
 }
 
+/**
+ * The run's visual checks to review, a section titled 'Review (3)' from the visual-review feature
+ * (issue 40; nothing when the run has none), above its results, steps and screenshots.
+ */
+function RunReviewAndArtifacts({ run }: { run: TestRunDetail }) {
+  return (
+    <>
+      <RunVisualReview runId={run.id} />
+      <RunArtifacts run={run} />
+    </>
+  );
+}
+
 /** The run page's Repairs tab (?tab=repairs), from the repairs feature (issue 39). */
 const RUN_REPAIRS = { Label: RunRepairsTabLabel, Panel: RunRepairs };
 
 /** /history/runs/:id, keyed by the id so another run starts afresh. */
 export function HistoryRun() {
   const { id = '' } = useParams();
-  return <RunScreen key={id} runId={id} Artifacts={RunArtifacts} repairs={RUN_REPAIRS} />;
+  return <RunScreen key={id} runId={id} Artifacts={RunReviewAndArtifacts} repairs={RUN_REPAIRS} />;
 }

@@ -1,0 +1,1 @@
+export { RunVisualReview, RunVisualReviewLabel } from './run-visual-review';

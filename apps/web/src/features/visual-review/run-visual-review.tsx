@@ -1,0 +1,45 @@
+import { ScanEye } from 'lucide-react';
+import { Panel } from '../../components/panel';
+import { Spinner } from '../../components/spinner';
+import { ApiError, errorText } from '../../lib/api-error';
+import { useRunVisualChecks } from './api/list-run-checks';
+import { VisualReviewList } from './components/visual-review-list';
+import { reviewLabel } from './model/review';
+
+/**
+ * The run page's 'Review' section (issue 40): the run's visual checks, those that changed or are new
+ * to approve or reject, titled with how many wait ('Review (3)'). A run without visual checks shows
+ * nothing.
+ */
+export function RunVisualReview({ runId }: { runId: string }) {
+  const list = useRunVisualChecks(runId);
+  if (list.isSuccess && list.data.checks.length === 0) return null;
+  // A server that keeps no visual checks answers 404: nothing to review, as for a run without any.
+  if (list.error instanceof ApiError && list.error.status === 404) return null;
+  return (
+    <Panel
+      title={reviewLabel(list.data?.to_review)}
+      icon={ScanEye}
+      subtitle="Visual checks: what changed since it was approved"
+      testId="run-visual-review"
+    >
+      {list.isPending ? (
+        <div className="flex justify-center py-6 text-indigo-600">
+          <Spinner label="Loading the visual checks" />
+        </div>
+      ) : list.isError ? (
+        <p className="text-sm text-red-700" role="alert">
+          {errorText(list.error, 'The visual checks could not be loaded')}
+        </p>
+      ) : (
+        <VisualReviewList runId={runId} checks={list.data.checks} />
+      )}
+    </Panel>
+  );
+}
+
+/** The section's name alone: 'Review (3)' while checks wait, for a tab or a link. */
+export function RunVisualReviewLabel({ runId }: { runId: string }) {
+  const list = useRunVisualChecks(runId);
+  return <>{reviewLabel(list.data?.to_review)}</>;
+}
