@@ -186,6 +186,21 @@ export {
 export { type UserSettingsPatch, type UserSettingsRepository, userSettingsRepository } from './user-settings';
 export { isUuid, type NewUser, UniqueViolation, type UsersRepository, usersRepository } from './users';
 export {
+  type NewVisualBaseline,
+  type NewVisualCheck,
+  type VisualBaselineRow,
+  type VisualCheckRow,
+  type VisualChecksRepository,
+  type VisualCheckWithBaseline,
+  type VisualDecision,
+  type VisualKey,
+  type VisualMaskRow,
+  type VisualScope,
+  type VisualSettings,
+  visualChecksRepository,
+  visualKeyOf,
+} from './visual-checks';
+export {
   type DeliveryListing,
   type DeliveryPatch,
   type NewDelivery,
@@ -218,6 +233,7 @@ import { stepCacheRepository } from './step-cache';
 import { testRunsRepository } from './test-runs';
 import { userSettingsRepository } from './user-settings';
 import { usersRepository } from './users';
+import { visualChecksRepository } from './visual-checks';
 import { webhooksRepository } from './webhooks';
 
 /** Every repository over one open database. */
@@ -246,6 +262,7 @@ export function repositories(db: Database) {
     retention: retentionRepository(db.orm),
     sso: ssoRepository(db.orm),
     auditLog: auditLogRepository(db.orm),
+    visual: visualChecksRepository(db.orm),
   };
 }
 export type Repositories = ReturnType<typeof repositories>;

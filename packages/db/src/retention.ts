@@ -13,6 +13,8 @@ import {
   retentionSweeps,
   screenshots,
   testRuns,
+  visualBaselines,
+  visualChecks,
 } from './schema';
 
 /** What one user keeps (GET /api/settings/storage): the bytes the quota counts, per kind, and counts. */
@@ -147,7 +149,7 @@ export function retentionRepository(orm: Drizzle) {
     /**
      * Which of these blob names (SHA-256) a row still stores: every column holding a blob's name
      * (screenshots, cases' traces, videos and diagnostics, comparison images, design uploads and their
-     * thumbnails).
+     * thumbnails, visual baselines, visual checks' captures and differences).
      */
     async referencedBlobs(names: readonly string[]): Promise<Set<string>> {
       const found = new Set<string>();
@@ -174,8 +176,23 @@ export function retentionRepository(orm: Drizzle) {
           .selectDistinct({ sha: designUploads.thumbnail_sha256 })
           .from(designUploads)
           .where(inArray(designUploads.thumbnail_sha256, list)),
+        // Visual checks' baselines (kept while approved, whatever their age) and runs' captures and
+        // difference pictures (0021_visual_checks.sql).
+        orm
+          .selectDistinct({ sha: visualBaselines.sha256 })
+          .from(visualBaselines)
+          .where(inArray(visualBaselines.sha256, list)),
+        orm
+          .selectDistinct({ sha: visualChecks.sha256 })
+          .from(visualChecks)
+          .where(inArray(visualChecks.sha256, list)),
+        orm
+          .selectDistinct({ sha: visualChecks.diff_sha256 })
+          .from(visualChecks)
+          .where(inArray(visualChecks.diff_sha256, list)),
       ];
-      for (const query of queries) for (const row of await query) found.add(row.sha);
+      // A check's difference picture is null when it did not change (never in the `IN` list, but typed so).
+      for (const query of queries) for (const row of await query) if (row.sha !== null) found.add(row.sha);
       return found;
     },
     async recordSweep(sweep: NewRetentionSweep): Promise<RetentionSweepRow> {

@@ -14,3 +14,4 @@ export * from './tables/sso';
 export * from './tables/suite-comparisons';
 // Not ownerId, a column shape: the schema's exports are its tables and row types.
 export { type UserRow, users } from './tables/users';
+export * from './tables/visual';

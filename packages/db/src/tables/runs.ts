@@ -18,7 +18,7 @@ import { environments, projects, savedSuites } from './projects';
 import { ownerId, users } from './users';
 
 // 0002_automation, 0003_storage_quota, 0004_llm_engine, 0007_server_key_caps, 0011_history,
-// 0014_history_rollups.
+// 0014_history_rollups, 0021_visual_checks (a run's branch and visual checks to review).
 
 export const testRuns = pgTable(
   'test_runs',
@@ -61,6 +61,10 @@ export const testRuns = pgTable(
     trigger: text('trigger'),
     // Who started it (0015); null for runs from before organizations, whose owner is that user.
     started_by: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
+    // The branch the run names (0021_visual_checks.sql; null: the default branch) and how many of its
+    // visual checks wait for review (a run with any has changes to review).
+    branch: text('branch'),
+    visual_to_review: integer('visual_to_review').notNull().default(0),
     ...timestamps(),
   },
   (t) => [
