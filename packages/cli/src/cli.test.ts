@@ -58,6 +58,8 @@ function report(status: RunReport['status'], results: RunCaseResult[]): RunRepor
     results,
     not_run: [],
     repairs: null,
+    branch: null,
+    visual: null,
   };
 }
 

@@ -3,24 +3,30 @@
  * environments, prints each case as it finishes, writes the server's JUnit and JSON reports, and exits
  * 0 (every case passed), 1 (a case failed, or the run was cancelled, interrupted or ended in error), 2 (the
  * run could not start, or no verdict could be had: unknown names, a refused token, no server), 130 when
- * interrupted (Ctrl-C cancels the run first). `argus generate` writes a suite from a generation, or with
- * `--compare` compares one with the saved suite by behaviour.
+ * interrupted (Ctrl-C cancels the run first); a run with visual changes to review exits 1 too, unless
+ * `--visual=report`. `argus generate` writes a suite from a generation, or with `--compare` compares one
+ * with the saved suite by behaviour. `argus baselines promote` makes a branch's visual baselines the
+ * default branch's.
  */
 import { parseArgs } from 'node:util';
+import { BranchNameSchema, PromoteBaselinesSchema } from '@argus/protocol';
+import { promoteBaselines } from './baselines';
 import { compareSuite } from './compare';
 import { generateSuite } from './generate';
 import { AnswerError, type Connection, HttpError, UnreachableError } from './http';
 import { CouldNotStart, NoVerdict } from './resolve';
 import { runSuite } from './run';
+import { visualModeOf } from './visual-lines';
 
 declare const __ARGUS_CLI_VERSION__: string | undefined;
 const VERSION = typeof __ARGUS_CLI_VERSION__ === 'string' ? __ARGUS_CLI_VERSION__ : 'dev';
 
 export const USAGE = `Usage:
   argus run --server URL --project NAME --suite NAME [--env NAME] [--junit FILE] [--json FILE]
-            [--traces DIR]
+            [--traces DIR] [--branch NAME] [--visual fail|report]
   argus generate --server URL --project NAME --suite NAME [--env NAME] [--url URL] [--command TEXT]
   argus generate --compare --server URL --project NAME --suite NAME [--env NAME]
+  argus baselines promote --server URL --project NAME --branch NAME [--env NAME]
 
 Runs a saved suite of an Argus project (or generates one) from a CI job.
 
@@ -28,11 +34,18 @@ Options:
   --server URL     the Argus server (or ARGUS_SERVER), e.g. https://argus.example.com
   --project NAME   the project, by name (case-insensitive) or id
   --suite NAME     the saved suite, by name or id (generate: the suite to save into)
-  --env NAME       the environment, by name or id (default: the project's default one)
+  --env NAME       the environment, by name or id (default: the project's default one; baselines
+                   promote: absent, every environment's baselines of the branch)
   --junit FILE     run: write the JUnit XML report there
   --json FILE      run: write the JSON report there
   --traces DIR     run: download the Playwright trace of each failed or flaky case into DIR
                    (<case name>.trace.zip; a failed download is a warning, not a failed run)
+  --branch NAME    run: the branch whose visual baselines the checks compare with first, then the
+                   default branch's (letters, digits and . _ / - only); baselines promote: the branch
+                   whose baselines become the default branch's
+  --visual MODE    run: fail (the default): visual changes to review fail the run (exit 1) even
+                   when every case passed; report: they are said, with the link to review them, and
+                   do not change the exit code
   --url URL        generate: where to start, a path (/tickets) or a URL on the environment
   --command TEXT   generate: what to test, in words (a command-mode generation)
   --compare        generate: save nothing; compare the generated cases with the saved suite by the
@@ -45,9 +58,11 @@ The API token is read from ARGUS_TOKEN only (never a flag: process lists are not
 Create one in Argus under Settings, API tokens.
 
 Exit codes:
-  0  every case passed (generate: the suite was saved; --compare: the comparison was made)
+  0  every case passed (generate: the suite was saved; --compare: the comparison was made;
+     baselines promote: the baselines were promoted)
   1  a case failed, or the run was cancelled, interrupted or ended in error (generate: it failed)
-     (a failed case that has a repair proposed still fails: the output links to its review)
+     (a failed case that has a repair proposed still fails: the output links to its review),
+     or visual changes wait for review (unless --visual=report; the output links to the review)
   2  the run could not start or no verdict could be had (unknown name, refused token, no server)
   130  interrupted (Ctrl-C): the run was cancelled`;
 
@@ -72,6 +87,8 @@ const OPTIONS = {
   url: { type: 'string' },
   command: { type: 'string' },
   compare: { type: 'boolean' },
+  branch: { type: 'string' },
+  visual: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -128,12 +145,41 @@ async function generate(
 ): Promise<number> {
   if (values.junit || values.json || values.traces)
     throw new UsageError('--junit, --json and --traces are options of run');
+  if (values.branch !== undefined || values.visual !== undefined)
+    throw new UsageError('--branch and --visual are options of run');
   const common = { ...names, env: values.env, out: io.out, signal: io.signal };
   if (!values.compare)
     return generateSuite(connection, { ...common, url: values.url, command: values.command });
   if (values.url || values.command)
     throw new UsageError('--compare regenerates the whole environment: it takes no --url nor --command');
   return compareSuite(connection, common);
+}
+
+/** `--branch`, checked with the protocol's BranchNameSchema before any request; '' is the default branch. */
+export function branchOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = BranchNameSchema.safeParse(value);
+  if (!parsed.success)
+    throw new UsageError(
+      `--branch "${value}" is not a branch name: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+    );
+  return parsed.data;
+}
+
+/**
+ * `argus baselines promote`'s options, checked before any request: the project, and the branch to
+ * promote (a name, not the default branch's '').
+ */
+function promoteArgs(values: Values): { project: string; branch: string } {
+  const others = ['suite', 'junit', 'json', 'traces', 'url', 'command', 'compare', 'visual'] as const;
+  const given = others.filter((name) => values[name] !== undefined);
+  if (given.length > 0)
+    throw new UsageError(`baselines promote takes no ${given.map((name) => `--${name}`).join(', ')}`);
+  const project = required(values.project, '--project');
+  const branch = branchOf(required(values.branch, '--branch')) ?? '';
+  const parsed = PromoteBaselinesSchema.shape.branch.safeParse(branch);
+  if (!parsed.success) throw new UsageError(`--branch: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return { project, branch: parsed.data };
 }
 
 /** The command line, without the process around it (tests call it directly). Resolves to the exit code. */
@@ -159,9 +205,21 @@ export async function main(io: Io): Promise<number> {
       io.out(USAGE);
       return command === undefined && !values.help ? 2 : 0;
     }
-    if (command !== 'run' && command !== 'generate')
-      throw new UsageError(`unknown command "${command}": use run or generate`);
-    if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+    if (command !== 'run' && command !== 'generate' && command !== 'baselines')
+      throw new UsageError(`unknown command "${command}": use run, generate or baselines promote`);
+    const [subcommand, ...extra] = command === 'baselines' ? rest : [undefined, ...rest];
+    if (command === 'baselines' && subcommand !== 'promote')
+      throw new UsageError(
+        subcommand === undefined
+          ? 'baselines needs a command: baselines promote'
+          : `unknown command "baselines ${subcommand}": use baselines promote`,
+      );
+    if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    // Options checked before any request (and before the server's and the token's).
+    const promote = command === 'baselines' ? promoteArgs(values) : undefined;
+    const branch = command === 'run' ? branchOf(values.branch) : undefined;
+    const visual = command === 'run' ? visualModeOf(values.visual) : undefined;
+    if (visual === null) throw new UsageError(`--visual is fail or report, not "${values.visual}"`);
     server = serverUrl(required(values.server ?? io.env.ARGUS_SERVER, '--server (or ARGUS_SERVER)'));
     const token = io.env.ARGUS_TOKEN?.trim();
     if (!token)
@@ -169,6 +227,7 @@ export async function main(io: Io): Promise<number> {
         'ARGUS_TOKEN is not set: create an API token in Argus (Settings, API tokens) and pass it to the job as a secret',
       );
     const connection: Connection = { server, token };
+    if (promote) return await promoteBaselines(connection, { ...promote, env: values.env, out: io.out });
     const project = required(values.project, '--project');
     const suite = required(values.suite, '--suite');
     if (command === 'run') {
@@ -182,6 +241,8 @@ export async function main(io: Io): Promise<number> {
         junit: values.junit,
         json: values.json,
         traces: values.traces,
+        branch: branch || undefined,
+        visual,
         out: io.out,
         warn: io.err,
         signal: io.signal,

@@ -8,6 +8,7 @@ import {
   RunEventSchema,
   type RunReport,
   RunReportSchema,
+  type RunSavedSuite,
   RunStartedSchema,
 } from '@argus/protocol';
 import {
@@ -23,6 +24,7 @@ import {
 import { repairLines } from './repair-lines';
 import { CouldNotStart, checked, findEnvironment, findProject, findSuite, NoVerdict } from './resolve';
 import { downloadTraces } from './traces';
+import { type VisualMode, visualLines, visualToReview } from './visual-lines';
 
 export interface RunOptions {
   project: string;
@@ -32,6 +34,10 @@ export interface RunOptions {
   json?: string;
   /** Where the traces of failed and flaky cases go (`--traces DIR`). */
   traces?: string;
+  /** The branch the run's visual checks compare on first (`--branch`, checked); absent: the default one. */
+  branch?: string;
+  /** What visual changes to review do to the exit code (`--visual`). @default 'fail' */
+  visual?: VisualMode;
   /** Where lines go (stdout); `error` for the reasons (stderr). */
   out: (line: string) => void;
   /** Warnings that change no verdict (a trace that could not be downloaded); stderr. */
@@ -42,16 +48,18 @@ export interface RunOptions {
 
 /**
  * The verdict of a run that ended: 0 every case passed, 1 otherwise. A flaky case (passed on a retry,
- * docs/CI.md#retries) passes: it is said in the summary, not failed.
+ * docs/CI.md#retries) passes: it is said in the summary, not failed. A run with visual changes waiting
+ * for review is 'changes to review': 1 as well, unless `visual` is `report` (`--visual=report`).
  */
-export function exitCodeOf(report: RunReport): 0 | 1 {
+export function exitCodeOf(report: RunReport, { visual = 'fail' }: { visual?: VisualMode } = {}): 0 | 1 {
   const passes = new Set(['passed', 'flaky', 'skipped']);
   const allPassed =
     report.status === 'completed' &&
     report.failed_tests === 0 &&
     report.not_run.length === 0 &&
     report.results.every((result) => passes.has(result.status));
-  return allPassed ? 0 : 1;
+  if (!allPassed) return 1;
+  return visual === 'fail' && visualToReview(report) > 0 ? 1 : 0;
 }
 
 const secondsText = (value: number | null) => (value === null ? '' : ` (${value.toFixed(1)} s)`);
@@ -91,7 +99,7 @@ export async function runSuite(connection: Connection, options: RunOptions): Pro
         connection,
         'POST',
         `/api/projects/${encodeURIComponent(project.id)}/suites/${encodeURIComponent(suite.id)}/runs`,
-        { body: { environment_id: environment.id } },
+        { body: startBody(environment.id, options.branch) },
       ),
       'the run started',
     );
@@ -103,8 +111,9 @@ export async function runSuite(connection: Connection, options: RunOptions): Pro
   }
   const runId = started.test_run_id;
   const cases = suite.test_cases.length;
+  const branch = options.branch ? ` on branch ${options.branch}` : '';
   out(
-    `argus: running "${suite.name}" v${suite.version} (${cases} case${cases === 1 ? '' : 's'}) of "${project.name}" on ${started.environment_name} (${environment.base_url}), run ${runId}`,
+    `argus: running "${suite.name}" v${suite.version} (${cases} case${cases === 1 ? '' : 's'}) of "${project.name}" on ${started.environment_name} (${environment.base_url})${branch}, run ${runId}`,
   );
 
   const cancelled = new Promise<'cancelled'>((done) => {
@@ -128,10 +137,16 @@ export async function runSuite(connection: Connection, options: RunOptions): Pro
   const report = outcome;
   out(`argus: ${summaryLine(report)}`);
   for (const line of repairLines(report, connection.server)) out(line);
+  for (const line of visualLines(report, connection.server)) out(line);
   await writeReports(connection, runId, options);
   if (options.traces)
     await downloadTraces(connection, runId, options.traces, { out, warn: options.warn ?? out });
-  return exitCodeOf(report);
+  return exitCodeOf(report, { visual: options.visual });
+}
+
+/** The start's body (`RunSavedSuiteSchema`): the environment, and the branch when one is named. */
+export function startBody(environmentId: string, branch: string | undefined): RunSavedSuite {
+  return { environment_id: environmentId, ...(branch ? { branch } : {}) };
 }
 
 /** Downloads the server's reports of the run into the files asked for. */

@@ -64,6 +64,8 @@ function runReport(): RunReport {
     results,
     not_run: [],
     repairs: null,
+    branch: null,
+    visual: null,
   };
 }
 
