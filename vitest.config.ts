@@ -37,6 +37,8 @@ const BROWSER_API_TESTS = [
   'apps/server/src/routes/suite-comparisons.api.test.ts',
   'apps/server/src/schedules/**/*.api.test.ts',
   'apps/server/src/runs/**/*.api.test.ts',
+  // Visual checks run saved suites in Chromium.
+  'apps/server/src/visual/**/*.api.test.ts',
   'apps/server/src/shutdown/**/*.api.test.ts',
   'apps/server/src/ws/shared-socket.api.test.ts',
   'apps/server/src/quotas.api.test.ts',

@@ -22,6 +22,7 @@ import { registerAuthentication } from './plugins/authenticate';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerStatementScope } from './plugins/statement-scope';
 import { RepairService } from './repairs/repair-service';
+import { VisualService } from './visual/visual-service';
 import { analyticsRoutes } from './routes/analytics';
 import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
@@ -39,6 +40,7 @@ import { historyRoutes } from './routes/history';
 import { invitationRoutes, organizationRoutes, organizationsRoutes } from './routes/organizations';
 import { projectRoutes } from './routes/projects';
 import { repairRoutes } from './routes/repairs';
+import { visualRoutes } from './routes/visual';
 import { runRoutes } from './routes/runs';
 import { scheduleRoutes } from './routes/schedules';
 import { screenshotRoutes } from './routes/screenshots';
@@ -226,6 +228,7 @@ async function registerRoutes(
     prefix: '/api',
     repairs: new RepairService({ repos, projects: services.projects }),
   });
+  await app.register(visualRoutes, { prefix: '/api', visual: new VisualService({ repos, urls }), blobs, urls });
   await app.register(analyticsRoutes, { prefix: '/api/analytics', analytics: services.analytics, limits });
   await app.register(auditRoutes, { prefix: '/api/audit', repos, limits });
   await app.register(scheduleRoutes, { prefix: '/api/projects', schedules: services.schedules });

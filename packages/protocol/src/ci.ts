@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TestRunStatusSchema } from './automation';
 import { CaseFailureSchema } from './diagnostics';
 import { RepairStatusSchema, RepairVerdictSchema, RunRepairSummarySchema } from './repairs';
+import { RunVisualSummarySchema } from './visual';
 
 /**
  * Argus in a delivery pipeline (docs/CI.md): personal API tokens, the run API a CI job drives
@@ -139,6 +140,13 @@ export const RunReportSchema = z.object({
   not_run: z.array(z.string()),
   /** Its repairs (docs/REPAIRS.md): null for a run that is not a saved suite's, or while it runs. */
   repairs: RunRepairSummarySchema.nullable().default(null),
+  /** The branch its visual checks compared on first (null: the default branch). */
+  branch: z.string().nullable().default(null),
+  /**
+   * Its visual checks (docs/VISUAL-CHECKS.md): how many wait for review. A run with any is 'changes to
+   * review' (the CLI exits 1 unless `--visual=report`). Null for a run on no project.
+   */
+  visual: RunVisualSummarySchema.nullable().default(null),
 });
 export type RunReport = z.infer<typeof RunReportSchema>;
 

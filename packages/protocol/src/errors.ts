@@ -99,6 +99,11 @@ export const ERRORS = {
    * `weakens` proposal not named in `accept_weakening` (the text says which).
    */
   REPAIR_CONFLICT: { status: 409, detail: 'This repair cannot be decided now' },
+  /** A run's visual check or a baseline that does not exist or is another organization's (docs/VISUAL-CHECKS.md). */
+  VISUAL_CHECK_NOT_FOUND: { status: 404, detail: 'Visual check not found' },
+  BASELINE_NOT_FOUND: { status: 404, detail: 'Baseline not found' },
+  /** A visual check already approved or rejected (by another reviewer, a moment ago), or with nothing to review. */
+  VISUAL_REVIEW_CONFLICT: { status: 409, detail: 'This visual check has no review waiting' },
   /** A project's schedule or webhook that does not exist or is another user's (docs/SCHEDULES.md). */
   SCHEDULE_NOT_FOUND: { status: 404, detail: 'Schedule not found' },
   WEBHOOK_NOT_FOUND: { status: 404, detail: 'Webhook not found' },

@@ -122,6 +122,18 @@ export const ROUTE_ACTIONS: Record<string, Action> = {
   'GET /api/projects/:id/suites/:suiteId/repairs': 'read',
   'POST /api/projects/:id/suites/:suiteId/repairs/approve': 'edit',
   'POST /api/projects/:id/suites/:suiteId/repairs/:repairId/reject': 'edit',
+  // Visual checks (docs/VISUAL-CHECKS.md): read by anyone who reads runs; decided by whoever may save
+  // suites. Their pictures open by signed link only.
+  'GET /api/runs/:id/visual-checks': 'read',
+  'POST /api/runs/:id/visual-checks/approve-all': 'edit',
+  'POST /api/runs/:id/visual-checks/:checkId/decision': 'edit',
+  'GET /api/visual-checks/:id/:picture': 'public',
+  'GET /api/projects/:id/visual-baselines': 'read',
+  'POST /api/projects/:id/visual-baselines/promote': 'edit',
+  'GET /api/visual-baselines/:id/history': 'read',
+  'POST /api/visual-baselines/:id/restore': 'edit',
+  'PUT /api/visual-baselines/:id/settings': 'edit',
+  'GET /api/visual-baselines/:id/image.png': 'public',
 
   'POST /api/automation/test-runs': 'run',
   'GET /api/automation/test-runs': 'read',

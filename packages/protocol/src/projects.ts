@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SUITE_MAX_RETRIES, TestCaseSchema } from './automation';
 import { HttpUrlSchema } from './common';
 import { DEFAULT_RECORDING, RecordingSettingsSchema, TracePolicySchema } from './diagnostics';
+import { BranchNameSchema } from './visual';
 
 // Projects, their environments, variables and secrets, the login Argus signs in with, and saved
 // suites (docs/PROJECTS.md). Every shape the HTTP API and the screens exchange is here.
@@ -184,6 +185,8 @@ export type SavedSuite = z.infer<typeof SavedSuiteSchema>;
 export const RunSavedSuiteSchema = z.object({
   /** Absent: the project's default environment. */
   environment_id: z.string().max(100).optional(),
+  /** The branch the run's visual checks compare on first (docs/VISUAL-CHECKS.md#branches). */
+  branch: BranchNameSchema.optional(),
 });
 export type RunSavedSuite = z.input<typeof RunSavedSuiteSchema>;
 

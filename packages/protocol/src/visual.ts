@@ -47,3 +47,135 @@ export const VisualCheckOutcomeSchema = z.object({
   step_index: z.number().int().nonnegative(),
 });
 export type VisualCheckOutcome = z.infer<typeof VisualCheckOutcomeSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Baselines and review (the server's; docs/VISUAL-CHECKS.md)
+
+/**
+ * A branch a run names (`--branch` in the CLI, `branch` in the run API): its own baselines are compared
+ * with first, then the default branch's. Empty: the default branch.
+ */
+export const BranchNameSchema = z
+  .string()
+  .trim()
+  .max(200)
+  .regex(/^[A-Za-z0-9._/-]*$/, 'A branch name holds letters, digits and . _ / - only');
+
+/**
+ * A check's review: `none` (it looked as approved: nothing to review), `pending` (changed, or new with
+ * no baseline yet), `approved` (its capture is now the baseline) or `rejected` (a bug: the baseline stays).
+ */
+export const VisualReviewSchema = z.enum(['none', 'pending', 'approved', 'rejected']);
+export type VisualReview = z.infer<typeof VisualReviewSchema>;
+
+/** The viewport a check's baseline is kept for (CSS pixels; any size a run used). */
+const CheckViewportSchema = z.object({
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+});
+
+/** A baseline: an approved capture of a check, under its key. `image`: a signed link to the PNG. */
+export const VisualBaselineSchema = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  environment_id: z.string(),
+  /** '' for the default branch. */
+  branch: z.string(),
+  case_name: z.string(),
+  check_name: z.string(),
+  viewport: CheckViewportSchema,
+  browser: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  /** What moved by itself when it was taken (masked), and the masks users added. */
+  moving_masks: z.array(VisualBoxSchema),
+  user_masks: z.array(VisualBoxSchema),
+  threshold: z.number(),
+  approved_by: z.string(),
+  /** The run whose capture was approved (null once that run is deleted, or for a restored one). */
+  source_run_id: z.string().nullable(),
+  /** The earlier baseline this one restores or promotes. */
+  copied_from: z.string().nullable(),
+  created_at: z.string(),
+  image: z.string(),
+});
+export type VisualBaseline = z.infer<typeof VisualBaselineSchema>;
+
+/** One visual check of a run, for the Review list. Image links are signed and expire. */
+export const VisualRunCheckSchema = z.object({
+  id: z.string(),
+  run_id: z.string(),
+  project_id: z.string(),
+  environment_id: z.string(),
+  branch: z.string(),
+  case_name: z.string(),
+  check_name: z.string(),
+  region: z.string().nullable(),
+  step_index: z.number().int().nonnegative(),
+  viewport: CheckViewportSchema,
+  browser: z.string(),
+  status: VisualCheckStatusSchema,
+  issues: z.array(VisualIssueSchema),
+  message: z.string(),
+  review: VisualReviewSchema,
+  width: z.number().int(),
+  height: z.number().int(),
+  /** What moved by itself between this run's two captures: masked for this check. */
+  moving_masks: z.array(VisualBoxSchema),
+  url: z.string(),
+  /** The baseline compared with (null for a new check). */
+  baseline: VisualBaselineSchema.omit({ image: true }).nullable(),
+  images: z.object({
+    current: z.string(),
+    baseline: z.string().nullable(),
+    diff: z.string().nullable(),
+  }),
+  decided_by: z.string().nullable(),
+  decided_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type VisualRunCheck = z.infer<typeof VisualRunCheckSchema>;
+
+/** `GET /api/runs/{id}/visual-checks`. */
+export const VisualRunChecksSchema = z.object({
+  checks: z.array(VisualRunCheckSchema),
+  /** Checks waiting for review: the run is 'changes to review' while any are. */
+  to_review: z.number().int().min(0),
+});
+export type VisualRunChecks = z.infer<typeof VisualRunChecksSchema>;
+
+/** `POST /api/runs/{id}/visual-checks/{check}/decision`. */
+export const VisualDecisionSchema = z.object({ decision: z.enum(['approve', 'reject']) });
+export type VisualDecision = z.infer<typeof VisualDecisionSchema>;
+
+/** `GET /api/projects/{id}/visual-baselines`: the current baselines of an environment and branch. */
+export const VisualBaselinesQuerySchema = z.object({
+  environment_id: z.string().max(100).optional(),
+  branch: BranchNameSchema.default(''),
+});
+
+export const VisualBaselineListSchema = z.object({ baselines: z.array(VisualBaselineSchema) });
+export type VisualBaselineList = z.infer<typeof VisualBaselineListSchema>;
+
+/** `PUT /api/visual-baselines/{id}/settings`: a check's own masks (rectangles) and threshold. */
+export const VisualCheckSettingsSchema = z.object({
+  user_masks: z.array(VisualBoxSchema).max(50).optional(),
+  threshold: z.number().min(0).max(0.5).optional(),
+});
+export type VisualCheckSettings = z.infer<typeof VisualCheckSettingsSchema>;
+
+/** `POST /api/projects/{id}/visual-baselines/promote`: a branch's baselines become the default branch's. */
+export const PromoteBaselinesSchema = z.object({
+  branch: BranchNameSchema.refine((b) => b !== '', 'Name the branch to promote'),
+  environment_id: z.string().max(100).optional(),
+});
+export const PromoteBaselinesResultSchema = z.object({ promoted: z.number().int().min(0) });
+
+/** What a run's report, the CLI and a webhook say of its visual checks (null for a run on no project). */
+export const RunVisualSummarySchema = z.object({
+  /** Checks waiting for review (changed, or new): while any are, the run is 'changes to review'. */
+  to_review: z.number().int().min(0),
+  /** The run page's Review list, relative to the server (`/history/runs/{id}?tab=review`). */
+  review_path: z.string(),
+});
+export type RunVisualSummary = z.infer<typeof RunVisualSummarySchema>;

@@ -8,6 +8,7 @@ import type { UserChannel } from '../realtime/user-channel';
 import type { RepairStore } from '../repairs/repair-store';
 import type { RunLine } from '../run-lines/run-line';
 import type { RunRecorder } from '../runs/run-recorder';
+import type { VisualStore } from '../visual/visual-store';
 import type { AutomationProgress } from './automation-progress';
 import type { EngineResolver } from './engines';
 import type { ProjectTargets } from './project-target';
@@ -73,6 +74,11 @@ export interface AutomationDeps {
   savedRunFinished?: (userId: string, runId: string) => Promise<void>;
   /** Where a saved suite's failed cases' repair verdicts go (docs/REPAIRS.md); none: no repairs are made. */
   repairs?: RepairStore;
+  /**
+   * Where a project run's visual checks compare with their baselines and are kept for review
+   * (docs/VISUAL-CHECKS.md); none, or a run on no project: a visual check's step fails, unchecked.
+   */
+  visual?: VisualStore;
 }
 
 /**

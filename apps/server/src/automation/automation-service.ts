@@ -11,7 +11,7 @@ import type { CaseContext, RunContext } from './run-context';
 import { type RunControl, UNCONTROLLED } from './run-control';
 import { endRun, runFailed } from './run-end';
 import { checkRun, type RunData, type RunRequest, type StartedRun } from './run-request';
-import { prepareRun, recordRun } from './run-start';
+import { prepareRun, recordRun, visualsOf } from './run-start';
 import { type SavedRunIds, SavedSuiteRuns } from './saved-suite-runs';
 import { type WaitingWork, WorkTurns } from './work-turns';
 
@@ -193,6 +193,7 @@ export class AutomationService {
       usage: { model_calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 },
       video: this.video,
       line: new QueuePositions((position) => progress(queuedMessage(position))),
+      visuals: visualsOf(this.deps, request, runId),
     };
     const tally: Tally = { passed: 0, flaky: 0 };
     try {

@@ -75,6 +75,7 @@ async function attemptOnce(
     last,
   );
   let browser: BrowserSession | undefined;
+  const visuals = ctx.visuals?.forCase(name);
   const place = line.request();
   const outcome = await ctx
     .runTest(testCase, {
@@ -91,6 +92,7 @@ async function attemptOnce(
       interpreter: engine.interpreter,
       recording: request.recording,
       extraSecrets: loginSecrets(request.target),
+      visual: visuals?.port,
       onStep: (update, shot) => {
         say.step(name, update);
         const stored = view.step(name, update);
@@ -101,7 +103,11 @@ async function attemptOnce(
   video.testEnded(userId, browser);
   for (const key of Object.keys(usage) as (keyof InterpreterUsage)[]) usage[key] += outcome.usage[key];
   const final = last || outcome.status === 'passed' || signal.aborted;
-  const [screenshots] = await Promise.all([shots.settle(final), keepRecorded(ctx, name, attempt, outcome)]);
+  const [screenshots] = await Promise.all([
+    shots.settle(final),
+    keepRecorded(ctx, name, attempt, outcome),
+    visuals?.settle(outcome.visualChecks ?? [], final),
+  ]);
   // The files are stored: the case's end carries no copy of them on.
   return { outcome: { ...outcome, recorded: undefined }, screenshots, final };
 }

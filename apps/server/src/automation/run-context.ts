@@ -1,4 +1,5 @@
 import type { InterpreterUsage, QueuePositions } from '@argus/engine';
+import type { RunVisuals } from '../visual/run-visuals';
 import type { AutomationActivity, AutomationDeps, Progress, TestExecutor } from './automation-deps';
 import type { AutomationMessages } from './automation-messages';
 import type { AutomationVideo } from './automation-video';
@@ -28,4 +29,6 @@ export interface CaseContext extends RunContext {
   video: AutomationVideo;
   /** While its tests wait for browsers (MAX_BROWSERS, shared by every user), the run says its place in line. */
   line: QueuePositions;
+  /** A project run's visual checks (null: the run keeps no baselines). */
+  visuals: RunVisuals | null;
 }

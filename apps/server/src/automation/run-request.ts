@@ -26,6 +26,8 @@ export interface RunData {
   retries?: number;
   /** Which cases keep a trace and a video (a saved suite's setting). @default DEFAULT_RECORDING */
   recording?: RecordingSettings;
+  /** The branch its visual checks compare on first (docs/VISUAL-CHECKS.md#branches). @default '' (the default branch) */
+  branch?: string;
 }
 
 /** A started run: `done` settles when it is over; `runId` once it is recorded (null if it never is). */

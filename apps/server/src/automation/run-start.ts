@@ -1,4 +1,5 @@
 import { BUILTIN_ENGINE, runTestCase, type SignInError } from '@argus/engine';
+import { type RunVisuals, runVisuals } from '../visual/run-visuals';
 import type { AutomationDeps, TestExecutor } from './automation-deps';
 import { type AutomationEngine, BUILTIN_AUTOMATION_ENGINE } from './engines';
 import type { RunContext } from './run-context';
@@ -30,6 +31,7 @@ export function recordRun({ recorder }: AutomationDeps, request: RunRequest): Pr
       test_suite_name: name,
       engine: BUILTIN_ENGINE,
       trigger: data.trigger ?? 'screen',
+      branch: data.branch || null,
       // A schedule's run is started by no one.
       started_by: data.trigger === 'schedule' ? null : userId,
     },
@@ -118,4 +120,21 @@ async function runEngine({ deps, request, runId, say }: RunContext): Promise<Aut
     await deps.recorder.note(ownerId, runId, message, 'warn');
     return BUILTIN_AUTOMATION_ENGINE;
   }
+}
+
+/**
+ * A project run's visual checks (docs/VISUAL-CHECKS.md), kept under its project, environment and
+ * branch; null for a run on a bare URL, which has nowhere to keep a baseline.
+ */
+export function visualsOf(deps: AutomationDeps, request: RunRequest, runId: string): RunVisuals | null {
+  const { target } = request;
+  if (!deps.visual || !target) return null;
+  return runVisuals(deps.visual, {
+    ownerId: request.ownerId,
+    runId,
+    projectId: target.project.id,
+    environmentId: target.environment.id,
+    branch: request.data.branch ?? '',
+    hide: target.redact,
+  });
 }

@@ -13,6 +13,8 @@ export interface SavedRunIds {
   suite_id: string;
   environment_id?: string | null;
   trigger?: RunTrigger;
+  /** The branch its visual checks compare on first ('' or absent: the default branch). */
+  branch?: string;
 }
 
 /** Where a saved suite's run records: its run row and the environment it runs on. */
@@ -60,6 +62,7 @@ export class SavedSuiteRuns {
         trigger: ids.trigger,
         retries: suite.retries,
         recording: suite.recording,
+        branch: ids.branch ?? '',
         test_run_id: rowId,
       },
       send,
@@ -100,6 +103,7 @@ export class SavedSuiteRuns {
       environment_name: environment.name,
       suite_id: suite.id,
       suite_version: suite.version,
+      branch: ids.branch || null,
     });
     return { test_run_id: id, environment_id: environment.id, environment_name: environment.name };
   }

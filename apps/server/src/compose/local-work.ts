@@ -10,6 +10,7 @@ import { ConversationService } from '../conversation/conversation-service';
 import type { RateLimit } from '../limits/rate-limiter';
 import type { UserChannel } from '../realtime/user-channel';
 import { RunLine } from '../run-lines/run-line';
+import { visualStore } from '../visual/visual-store';
 import type { Core } from './core';
 
 /**
@@ -59,6 +60,8 @@ export function buildLocalWork(
     log,
     savedRunFinished: (userId, runId) => core.notifications.runFinished(userId, runId),
     repairs: repos.caseRepairs,
+    // A project run's visual checks compare with the project's baselines and wait for review there.
+    visual: visualStore(repos, core.blobs),
     channel,
   });
   const conversations = new ConversationService({

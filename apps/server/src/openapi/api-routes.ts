@@ -14,6 +14,7 @@ import { HISTORY_ROUTES } from '../routes/history';
 import { INVITATION_ROUTES, ORGANIZATION_ROUTES, ORGANIZATIONS_ROUTES } from '../routes/organizations';
 import { PROJECT_ROUTES } from '../routes/projects';
 import { REPAIR_ROUTES } from '../routes/repairs';
+import { VISUAL_ROUTES } from '../routes/visual';
 import { type RouteGroup, routeGroup, routeOf } from '../routes/route-group';
 import { RUN_ROUTES } from '../routes/runs';
 import { SCHEDULE_ROUTES } from '../routes/schedules';
@@ -75,6 +76,7 @@ export const API_ROUTE_GROUPS: readonly RouteGroup<never>[] = [
   HISTORY_ROUTES,
   FAILURE_GROUP_ROUTES,
   REPAIR_ROUTES,
+  VISUAL_ROUTES,
   ANALYTICS_ROUTES,
   AUDIT_ROUTES,
 ];

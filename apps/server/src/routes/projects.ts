@@ -247,6 +247,7 @@ export const PROJECT_ROUTES = routeGroup('/api/projects', [
           project_id: params.id,
           suite_id: params.suiteId,
           environment_id: body.environment_id,
+          branch: body.branch,
           trigger: request.credential?.kind === 'api-token' ? 'api' : 'screen',
         },
         // Nothing is pushed to the user's sockets: the Automation screen follows its own sessions; the

@@ -9,6 +9,7 @@ import {
 import type { CaseTraces } from '../diagnostics/failure-traces';
 import { caseFailureOf } from '../diagnostics/result-failure';
 import { caseRepairOf, runRepairSummary } from '../repairs/repair-views';
+import { visualReviewPath } from '../visual/visual-views';
 
 /** A run's repair verdicts (docs/REPAIRS.md), and PUBLIC_URL for their review links (relative without). */
 export interface RunRepairs {
@@ -60,6 +61,8 @@ export function runReport(
       run.suite_id && status.success && isRunOver(status.data)
         ? runRepairSummary(run.id, repairs.rows)
         : null,
+    branch: run.branch,
+    visual: run.project_id ? { to_review: run.visual_to_review, review_path: visualReviewPath(run.id) } : null,
   };
 }
 

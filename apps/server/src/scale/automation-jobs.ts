@@ -1,4 +1,5 @@
 import {
+  BranchNameSchema,
   CommandGenerateTestCasesDataSchema,
   HttpUrlSchema,
   SessionIdSchema,
@@ -33,6 +34,7 @@ export const RunJobDataSchema = z.object({
   environment_id: id.nullable().optional(),
   trigger: z.enum(['screen', 'api', 'schedule']).optional(),
   retries: z.number().int().min(0).max(10).optional(),
+  branch: BranchNameSchema.optional(),
 });
 
 /** `AutomationService.runSavedSuite`'s request: the worker reads the suite and environment itself. */
@@ -41,6 +43,7 @@ export const SavedRunJobDataSchema = z.object({
   suite_id: id,
   environment_id: id.nullable().optional(),
   trigger: z.enum(['screen', 'api', 'schedule']).optional(),
+  branch: BranchNameSchema.optional(),
   /** The run row the web process made, so it could answer with its id before the job started. */
   test_run_id: id,
 });

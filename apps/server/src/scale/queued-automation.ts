@@ -126,6 +126,7 @@ export class QueuedAutomation implements AutomationFront {
           suite_id: ids.suite_id,
           environment_id: made.environment_id,
           trigger: ids.trigger,
+          branch: ids.branch,
           test_run_id: made.test_run_id,
         },
       },

@@ -23,6 +23,19 @@ const DESIGN_PATHS: Record<DesignLinkKind, (id: string) => string> = {
   'comparison-image': (id) => `/api/comparisons/images/${id}`,
 };
 
+/**
+ * A visual check's pictures (docs/VISUAL-CHECKS.md): a run's capture, the baseline it was compared
+ * with and their difference (by the check's id), and a baseline's own (by the baseline's id).
+ */
+export type VisualLinkKind = 'check-current' | 'check-baseline' | 'check-diff' | 'baseline';
+
+const VISUAL_PATHS: Record<VisualLinkKind, (id: string) => string> = {
+  'check-current': (id) => `/api/visual-checks/${id}/current.png`,
+  'check-baseline': (id) => `/api/visual-checks/${id}/baseline.png`,
+  'check-diff': (id) => `/api/visual-checks/${id}/diff.png`,
+  baseline: (id) => `/api/visual-baselines/${id}/image.png`,
+};
+
 /** A case's files opened by signed link (docs/DIAGNOSTICS.md): its Playwright trace and its video. */
 export type CaseFileKind = 'trace' | 'video';
 
@@ -44,6 +57,10 @@ export interface SignedUrls {
   design(kind: DesignLinkKind, id: string, ownerId: string): string;
   /** Like `verifyScreenshot`, for a link `design(kind, id, …)` made. */
   verifyDesign(kind: DesignLinkKind, id: string, query: SignedQuery): { ownerId: string; expires: number };
+  /** A path opening one visual check's (or baseline's) picture for `ttlSeconds`. */
+  visual(kind: VisualLinkKind, id: string, ownerId: string): string;
+  /** Like `verifyScreenshot`, for a link `visual(kind, id, …)` made. */
+  verifyVisual(kind: VisualLinkKind, id: string, query: SignedQuery): { ownerId: string; expires: number };
   /** A path opening this one screenshot for `ttlSeconds`: `/api/screenshots/<id>/image?owner=…&expires=…&sig=…`. */
   screenshot(id: string, ownerId: string): string;
   /** The owner the link was signed for, or an AppError (401 without a signature, 403 wrong or expired). */
@@ -86,6 +103,10 @@ export function createSignedUrls(deps: {
   const designKey = Buffer.from(hkdfSync('sha256', deps.secret, 'argus', 'argus design-link key v1', 32));
   const signDesign = (kind: DesignLinkKind, id: string, expires: string, ownerId: string) =>
     createHmac('sha256', designKey).update(`${kind}:${id}:${expires}:${ownerId}`).digest('base64url');
+  // Visual checks' pictures: a key of their own, the kind in the signed text.
+  const visualKey = Buffer.from(hkdfSync('sha256', deps.secret, 'argus', 'argus visual-link key v1', 32));
+  const signVisual = (kind: VisualLinkKind, id: string, expires: string, ownerId: string) =>
+    createHmac('sha256', visualKey).update(`${kind}:${id}:${expires}:${ownerId}`).digest('base64url');
   // Case files too (a trace holds a whole session's pages): bound to run, case, kind and attempt.
   const caseKey = Buffer.from(hkdfSync('sha256', deps.secret, 'argus', 'argus case-file key v1', 32));
   const signCase = (kind: CaseFileKind, target: CaseFileTarget, expires: string, ownerId: string) =>
@@ -137,6 +158,18 @@ export function createSignedUrls(deps: {
     },
     verifyDesign(kind, id, query) {
       return verify(query, (owner, expires) => signDesign(kind, id, expires, owner));
+    },
+    visual(kind, id, ownerId) {
+      const expires = String(Math.floor(now() / 1000) + ttlSeconds);
+      const query = new URLSearchParams({
+        owner: ownerId,
+        expires,
+        sig: signVisual(kind, id, expires, ownerId),
+      });
+      return `${VISUAL_PATHS[kind](encodeURIComponent(id))}?${query}`;
+    },
+    verifyVisual(kind, id, query) {
+      return verify(query, (owner, expires) => signVisual(kind, id, expires, owner));
     },
     caseFile(kind, target, ownerId) {
       const expires = String(Math.floor(now() / 1000) + ttlSeconds);
