@@ -81,7 +81,11 @@ describe('the review line', () => {
 
   it('keeps a link the server already made absolute (PUBLIC_URL) as it is', () => {
     const report = run(3);
-    const visual = { to_review: 3, review_path: 'https://public.example/history/runs/run-3?tab=review' };
+    const visual = {
+      to_review: 3,
+      review_path: 'https://public.example/history/runs/run-3?tab=review',
+      pending: [],
+    };
     expect(visualLines({ ...report, visual }, 'http://10.0.0.5:8080')).toEqual([
       'argus: 3 visual changes to review: https://public.example/history/runs/run-3?tab=review',
     ]);

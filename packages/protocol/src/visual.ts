@@ -177,5 +177,19 @@ export const RunVisualSummarySchema = z.object({
   to_review: z.number().int().min(0),
   /** The run page's Review list, relative to the server (`/history/runs/{id}?tab=review`). */
   review_path: z.string(),
+  /** The checks waiting for review (at most 200), as JUnit lists them: each a failure to look at. */
+  pending: z
+    .array(
+      z.object({
+        case_name: z.string(),
+        check_name: z.string(),
+        status: VisualCheckStatusSchema,
+        message: z.string(),
+        /** Each located issue in a sentence, largest first. */
+        issues: z.array(z.string()),
+      }),
+    )
+    .max(200)
+    .default([]),
 });
 export type RunVisualSummary = z.infer<typeof RunVisualSummarySchema>;

@@ -26,7 +26,14 @@ function summary(notice: RunNotice): string {
   const { run } = notice;
   if (notice.event === 'test') return 'This is a test delivery: the webhook is set up.';
   const flaky = run.flaky_tests > 0 ? `, ${run.flaky_tests} flaky` : '';
-  return `${run.passed_tests} passed${flaky}, ${run.failed_tests} failed of ${run.total_tests} (run ${run.status}${run.trigger ? `, started by ${run.trigger}` : ''})${repairsSaid(notice)}`;
+  return `${run.passed_tests} passed${flaky}, ${run.failed_tests} failed of ${run.total_tests} (run ${run.status}${run.trigger ? `, started by ${run.trigger}` : ''})${repairsSaid(notice)}${visualSaid(notice)}`;
+}
+
+/** How many visual changes wait for review (docs/VISUAL-CHECKS.md); nothing when none. */
+function visualSaid({ visual }: RunNotice): string {
+  if (!visual || visual.to_review === 0) return '';
+  const n = visual.to_review;
+  return `; changes to review: ${n} visual ${n === 1 ? 'check' : 'checks'}`;
 }
 
 /** How many repairs wait for review, and failures that look like bugs (docs/REPAIRS.md); nothing when none. */

@@ -28,6 +28,11 @@ export interface RunNotice {
    * a notice with no run behind it.
    */
   repairs: { proposed: number; bugs: number } | null;
+  /**
+   * Its visual checks (docs/VISUAL-CHECKS.md): how many wait for review (the run is 'changes to
+   * review' while any do), and its branch (null: the default branch); null for a notice with no run.
+   */
+  visual: { to_review: number; branch: string | null } | null;
 }
 
 /**
@@ -81,6 +86,7 @@ export function runNotice(
       ? { id: previous.id, status: previous.status, failed_tests: previous.failed_tests }
       : null,
     repairs,
+    visual: { to_review: run.visual_to_review, branch: run.branch },
   };
 }
 
@@ -104,6 +110,7 @@ export function testNotice(project: Pick<ProjectRow, 'id' | 'name'>): RunNotice 
     },
     previous_run: null,
     repairs: null,
+    visual: null,
   };
 }
 

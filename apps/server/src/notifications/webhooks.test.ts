@@ -31,6 +31,7 @@ const notice: RunNotice = {
   },
   previous_run: null,
   repairs: { proposed: 0, bugs: 0 },
+  visual: { to_review: 0, branch: null },
 };
 
 describe('webhook signatures', () => {
@@ -117,6 +118,19 @@ describe('payload formats', () => {
     );
     const one = { ...notice, repairs: { proposed: 1, bugs: 0 } };
     expect(JSON.parse(formatNotice('slack', one, at)).text).toMatch(/; 1 repair waits for review$/);
+  });
+  it('says how many visual changes wait for review, and nothing when none do', () => {
+    const changed = { ...notice, visual: { to_review: 2, branch: 'feature/x' } };
+    expect(JSON.parse(formatNotice('generic', changed, at)).visual).toEqual({
+      to_review: 2,
+      branch: 'feature/x',
+    });
+    expect(JSON.parse(formatNotice('slack', changed, at)).text).toMatch(
+      /; changes to review: 2 visual checks$/,
+    );
+    const one = { ...notice, visual: { to_review: 1, branch: null } };
+    expect(JSON.parse(formatNotice('slack', one, at)).text).toMatch(/; changes to review: 1 visual check$/);
+    expect(JSON.parse(formatNotice('slack', notice, at)).text).not.toMatch(/visual/);
   });
   it('teams: a message with an Adaptive Card', () => {
     const body = JSON.parse(formatNotice('teams', { ...notice, event: 'recovery' }, at));

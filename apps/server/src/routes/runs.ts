@@ -42,13 +42,15 @@ async function reportOf(
   userId: string,
   run: TestRunRow,
 ): Promise<RunReport> {
-  const [results, artifacts, repairs] = await Promise.all([
+  const [results, artifacts, repairs, visual] = await Promise.all([
     repos.testRuns.results(userId, run.id),
     repos.caseArtifacts.forRun(userId, run.id),
     repos.caseRepairs.forRun(userId, run.id),
+    run.visual_to_review > 0 ? repos.visual.forRun(userId, run.id) : [],
   ]);
   const traces = caseTraces(urls, artifacts, results, publicOrigin(request, publicUrl));
-  return runReport(run, results, traces, { rows: repairs, publicUrl });
+  const pending = visual.map((row) => row.check).filter((check) => check.review === 'pending');
+  return runReport(run, results, traces, { rows: repairs, publicUrl }, pending);
 }
 
 /** What the routes hold besides the services: the event streams open per user. */
@@ -93,7 +95,8 @@ export const RUN_ROUTES = routeGroup('/api/runs', [
     params: IdParamsSchema,
     media: { type: 'application/xml', description: 'JUnit XML: one testsuite, one testcase per case' },
     handle: async ({ request, org, reply, params: { id } }, services) => {
-      const body = junitXml(await report(services, request, org.id, id));
+      const origin = publicOrigin(request, services.publicUrl);
+      const body = junitXml(await report(services, request, org.id, id), origin);
       return reply
         .type('application/xml; charset=utf-8')
         .header('content-disposition', `attachment; filename="argus-run-${id}.xml"`)

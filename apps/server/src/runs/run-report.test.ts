@@ -1,7 +1,11 @@
-import type { CaseRepairRow, TestResultRow, TestRunRow } from '@argus/db';
+import type { CaseRepairRow, TestResultRow, TestRunRow, VisualCheckRow } from '@argus/db';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { junitXml, runReport } from './run-report';
+
+/** The run's testsuite of a JUnit report. */
+const parse = (xml: string) =>
+  new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml).testsuites.testsuite;
 
 const at = new Date('2026-11-26T10:00:00Z');
 const run = (patch: Partial<TestRunRow> = {}): TestRunRow =>
@@ -64,9 +68,6 @@ const result = (name: string, status: string, error: string | null = null, attem
 });
 
 describe('run reports', () => {
-  const parse = (xml: string) =>
-    new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml).testsuites.testsuite;
-
   it('lists the cases a run did not reach as not run', () => {
     const report = runReport(run({ status: 'failed' }), [result('Login', 'passed')]);
     expect(report.not_run).toEqual(['Cart & <checkout>', 'Search']);
@@ -181,8 +182,6 @@ describe('run reports', () => {
 });
 
 describe("a run report's repairs (docs/REPAIRS.md)", () => {
-  const parse = (xml: string) =>
-    new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml).testsuites.testsuite;
   const repair = (patch: Partial<CaseRepairRow>): CaseRepairRow => ({
     id: 'rp1',
     user_id: 'u1',
@@ -264,5 +263,83 @@ describe("a run report's repairs (docs/REPAIRS.md)", () => {
     expect(search.failure['#text'].split('\n')[1]).toBe(
       'No repair: looks like a bug (GET /api/search answered 500)',
     );
+  });
+});
+
+describe("a run report's visual checks (docs/VISUAL-CHECKS.md)", () => {
+  const results = [
+    result('Cart & <checkout>', 'passed'),
+    result('Login', 'passed'),
+    result('Search', 'passed'),
+  ];
+  const check = (patch: Partial<VisualCheckRow>): VisualCheckRow =>
+    ({
+      id: 'vc1',
+      user_id: 'u1',
+      test_run_id: 'r1',
+      case_name: 'Login',
+      check_name: 'page',
+      status: 'changed',
+      review: 'pending',
+      message: 'Changed since approved (1 difference, 2.1% of the pixels), to review: colour changed',
+      issues: [
+        {
+          kind: 'colour',
+          message: 'colour changed from #1565c0 to #c62828',
+          box: { x: 1, y: 2, width: 3, height: 4 },
+        },
+      ],
+      ...patch,
+    }) as VisualCheckRow;
+
+  it('says how many checks wait for review, and lists each in JUnit as a failure with its issues and review link', () => {
+    const pending = [
+      check({}),
+      check({
+        id: 'vc2',
+        case_name: 'Search',
+        check_name: 'Results',
+        status: 'new',
+        issues: [],
+        message: 'New visual check: review it',
+      }),
+    ];
+    const report = runReport(
+      run({ visual_to_review: 2, branch: 'feature/x' }),
+      results,
+      new Map(),
+      undefined,
+      pending,
+    );
+    expect(report.branch).toBe('feature/x');
+    expect(report.visual).toMatchObject({ to_review: 2, review_path: '/history/runs/r1?tab=review' });
+    expect(report.visual?.pending[0]).toEqual({
+      case_name: 'Login',
+      check_name: 'page',
+      status: 'changed',
+      message: 'Changed since approved (1 difference, 2.1% of the pixels), to review: colour changed',
+      issues: ['colour changed from #1565c0 to #c62828'],
+    });
+    const suite = parse(junitXml(report, 'https://argus.example'));
+    // Three passing cases and two checks to review: the build reads red until they are reviewed.
+    expect([suite.tests, suite.failures]).toEqual(['5', '2']);
+    const visual = suite.testcase.filter((c: { classname: string }) =>
+      c.classname.endsWith('(visual checks)'),
+    );
+    expect(visual.map((c: { name: string }) => c.name)).toEqual([
+      'Login: page looks as approved',
+      'Search: Results looks as approved',
+    ]);
+    const url = 'https://argus.example/history/runs/r1?tab=review';
+    expect(visual[0].failure.message).toBe(`${pending[0].message} (review at ${url})`);
+    expect(visual[0].failure['#text']).toContain('- colour changed from #1565c0 to #c62828');
+    expect(visual[1].failure.message).toBe(`New visual check: review it (review at ${url})`);
+  });
+
+  it('has no visual summary for a run on no project, and no visual testcases when none wait', () => {
+    expect(runReport(run({ project_id: null }), results).visual).toBeNull();
+    const none = runReport(run({ visual_to_review: 0 }), results);
+    expect(none.visual).toMatchObject({ to_review: 0, pending: [] });
+    expect(parse(junitXml(none)).tests).toBe('3');
   });
 });

@@ -1,4 +1,4 @@
-import type { CaseRepairRow, TestResultRow, TestRunRow } from '@argus/db';
+import type { CaseRepairRow, TestResultRow, TestRunRow, VisualCheckRow } from '@argus/db';
 import {
   FAILURE_KIND_LABELS,
   isRunOver,
@@ -9,7 +9,8 @@ import {
 import type { CaseTraces } from '../diagnostics/failure-traces';
 import { caseFailureOf } from '../diagnostics/result-failure';
 import { caseRepairOf, runRepairSummary } from '../repairs/repair-views';
-import { visualReviewPath } from '../visual/visual-views';
+import { visualTestcases } from '../visual/visual-junit';
+import { visualSummary } from '../visual/visual-views';
 
 /** A run's repair verdicts (docs/REPAIRS.md), and PUBLIC_URL for their review links (relative without). */
 export interface RunRepairs {
@@ -27,6 +28,8 @@ export function runReport(
   /** Each case's last kept trace, by result id (`caseTraces`); none when no trace was kept. */
   traces: CaseTraces = new Map(),
   repairs: RunRepairs = { rows: [], publicUrl: null },
+  /** Its visual checks waiting for review (docs/VISUAL-CHECKS.md), in the order they were made. */
+  visualPending: VisualCheckRow[] = [],
 ): RunReport {
   const verdicts = verdictsByResult(results, repairs);
   const finished = results.map((row) => caseResult(row, traces.get(row.id), verdicts.get(row.id)));
@@ -62,7 +65,7 @@ export function runReport(
         ? runRepairSummary(run.id, repairs.rows)
         : null,
     branch: run.branch,
-    visual: run.project_id ? { to_review: run.visual_to_review, review_path: visualReviewPath(run.id) } : null,
+    visual: run.project_id ? visualSummary(run, visualPending) : null,
   };
 }
 
@@ -170,11 +173,16 @@ function traceLine(result: RunCaseResult): string[] {
  * docs/CI.md#retries) is a passing `testcase`, marked by a `flaky` property and a `system-out` line
  * naming its attempts: JUnit has no flaky outcome CI servers agree on, and it must not fail the build.
  */
-export function junitXml(report: RunReport): string {
+export function junitXml(
+  report: RunReport,
+  /** Where review links point (PUBLIC_URL, else the request's origin); '' leaves them relative. */
+  origin = '',
+): string {
   const name = report.suite_name ?? `Argus run ${report.id}`;
-  const failures = report.results.filter((r) => r.status === 'failed').length;
+  const visual = visualTestcases(report, `${origin}${report.visual?.review_path ?? ''}`, xml);
+  const failures = report.results.filter((r) => r.status === 'failed').length + visual.length;
   const skipped = report.not_run.length + report.results.filter((r) => r.status === 'skipped').length;
-  const tests = report.results.length + report.not_run.length;
+  const tests = report.results.length + report.not_run.length + visual.length;
   const time = secondsOf(report.execution_time);
   const notRunWhy =
     report.status === 'running' || report.status === 'pending'
@@ -212,6 +220,7 @@ export function junitXml(report: RunReport): string {
       (test) =>
         `    <testcase name="${xml(test)}" classname="${xml(name)}" time="0.000">\n      <skipped message="${xml(notRunWhy)}"/>\n    </testcase>`,
     ),
+    ...visual,
   ];
   const counts = `tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${time}"`;
   return [

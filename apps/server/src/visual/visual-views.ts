@@ -1,7 +1,9 @@
-import type { VisualBaselineRow, VisualCheckRow } from '@argus/db';
+import type { TestRunRow, VisualBaselineRow, VisualCheckRow } from '@argus/db';
 import {
+  type RunVisualSummary,
   type VisualBaseline,
   VisualBaselineSchema,
+  type VisualIssue,
   type VisualRunCheck,
   VisualRunCheckSchema,
 } from '@argus/protocol';
@@ -85,4 +87,22 @@ export function toVisualRunCheck(
 /** The run page's Review list, relative to the server (runPagePath of apps/web/src/lib/run-links.ts). */
 export function visualReviewPath(runId: string): string {
   return `/history/runs/${encodeURIComponent(runId)}?tab=review`;
+}
+
+/** What a run's report says of its visual checks: how many wait, where, and each one waiting. */
+export function visualSummary(
+  run: Pick<TestRunRow, 'id' | 'visual_to_review'>,
+  pending: VisualCheckRow[],
+): RunVisualSummary {
+  return {
+    to_review: run.visual_to_review,
+    review_path: visualReviewPath(run.id),
+    pending: pending.slice(0, 200).map((check) => ({
+      case_name: check.case_name,
+      check_name: check.check_name,
+      status: check.status as RunVisualSummary['pending'][number]['status'],
+      message: check.message,
+      issues: (check.issues as VisualIssue[]).map((issue) => issue.message),
+    })),
+  };
 }
