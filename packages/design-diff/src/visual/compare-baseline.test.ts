@@ -74,6 +74,18 @@ describe('compareWithBaseline', () => {
     expect(issue.message).toBe('colour changed from #43a047 to #787878');
   });
 
+  it('sees a swap between two colours of the same brightness (teal to green)', () => {
+    const teal: Rgb = [31, 122, 140];
+    const result = compareWithBaseline({
+      baseline: page({ colourOfB: teal }),
+      current: page({ colourOfB: [47, 125, 79] }),
+    });
+    expect(result.changed).toBe(true);
+    expect(result.issues.map((issue) => [issue.kind, issue.message])).toEqual([
+      ['colour', 'colour changed from #1f7a8c to #2f7d4f'],
+    ]);
+  });
+
   it('reports a box moved 12 px down as one shift issue at it', () => {
     const result = compareWithBaseline({ baseline: page(), current: page({ moveC: 12 }) });
     expect(result.changed).toBe(true);

@@ -7,6 +7,14 @@ import { describeAnalysis, pageSizeIssue, type VisualIssue } from './describe';
 import { renderDiff } from './diff-image';
 import { locateMoves } from './moves';
 
+/**
+ * How far a pixel's colour may move (the kernel's YIQ threshold, pixelmatch's scale) before it counts.
+ * Lower than a design comparison's 0.1: both captures come from the same browser on the same machine,
+ * so there is no rendering noise to forgive (anti-aliasing is told apart by the kernel anyway), and at
+ * 0.1 a swap between two colours of the same brightness (teal #1f7a8c to green #2f7d4f) went unseen.
+ */
+const PIXEL_THRESHOLD = 0.05;
+
 export interface BaselineComparisonInput {
   /** The approved capture. */
   baseline: RgbaImage;
@@ -67,7 +75,7 @@ export function compareWithBaseline(input: BaselineComparisonInput): BaselineCom
   const overlapHeight = Math.min(baseline.height, current.height);
   const a = overlap(baseline, overlapWidth, overlapHeight);
   const b = overlap(current, overlapWidth, overlapHeight);
-  const diff = diffImages(a.data, b.data, overlapWidth, overlapHeight);
+  const diff = diffImages(a.data, b.data, overlapWidth, overlapHeight, { threshold: PIXEL_THRESHOLD });
   const counted = diff.count - clearMasked(diff.mask, overlapWidth, overlapHeight, ignore);
   const changedPixels = counted + (sizeIssue?.pixels ?? 0);
   const maxIssues = Math.max(1, input.maxIssues ?? 20);

@@ -29,8 +29,12 @@ function moveText(dx: number, dy: number): string {
 export function describeAnalysis(analysis: RegionAnalysis): string {
   switch (analysis.kind) {
     case 'colour': {
-      const before = analysis.colourDesign ?? analysis.backgroundDesign;
-      const after = analysis.colourSite ?? analysis.backgroundSite;
+      // The colour that changed: a region's box often takes in a few rows of what is around it, and
+      // its "ink" (its least common colour) may then be a neighbour's colour, the same in both.
+      const { colourDesign: inkBefore, colourSite: inkAfter } = analysis;
+      const inkChanged = inkBefore && inkAfter && hex(inkBefore) !== hex(inkAfter);
+      const before = inkChanged ? inkBefore : analysis.backgroundDesign;
+      const after = inkChanged ? inkAfter : analysis.backgroundSite;
       return `colour changed from ${hex(before)} to ${hex(after)}`;
     }
     case 'shift':
