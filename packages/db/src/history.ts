@@ -32,6 +32,7 @@ export interface HistoryRow {
   suite_id: string | null;
   suite_version: number | null;
   trigger: string | null;
+  visual_to_review: number | null;
   score: number | null;
   // What the comparison of runs needs to find the previous run (runs only).
   test_suite_name: string | null;
@@ -83,7 +84,7 @@ const runColumns = sql`'run' AS kind, r.id::text AS id, ${position('r.created_at
   r.model_calls AS model_calls, r.cost_usd AS cost_usd, r.project_id::text AS project_id,
   p.name AS project_name, r.environment_id::text AS environment_id, r.environment_name AS environment_name,
   r.suite_id::text AS suite_id, r.suite_version AS suite_version, r.trigger AS trigger,
-  NULL::double precision AS score, r.test_suite_name AS test_suite_name, r.status AS run_status`;
+  r.visual_to_review AS visual_to_review, NULL::double precision AS score, r.test_suite_name AS test_suite_name, r.status AS run_status`;
 const runFrom = sql`test_runs r LEFT JOIN projects p ON p.id = r.project_id AND p.user_id = r.user_id`;
 
 /** A comparison's overall similarity (0–100), under either of the spec's two spellings. */
@@ -96,7 +97,7 @@ const NULL_RUN_FIELDS = `NULL::int AS total_tests, NULL::int AS passed_tests, NU
   NULL::int AS flaky_tests, NULL::double precision AS duration_seconds, NULL::text AS engine,
   NULL::int AS model_calls, NULL::double precision AS cost_usd, NULL::text AS project_id,
   NULL::text AS project_name, NULL::text AS environment_id, NULL::text AS environment_name,
-  NULL::text AS suite_id, NULL::int AS suite_version, NULL::text AS trigger`;
+  NULL::text AS suite_id, NULL::int AS suite_version, NULL::text AS trigger, NULL::int AS visual_to_review`;
 
 async function rows<T>(orm: Drizzle, query: SQL): Promise<T[]> {
   const result = (await orm.execute(query)) as unknown as { rows: T[] };
@@ -119,6 +120,7 @@ function normalise(row: Record<string, unknown>): HistoryRow {
     'model_calls',
     'cost_usd',
     'suite_version',
+    'visual_to_review',
     'score',
   ]) {
     out[key] = numberOrNull(out[key]);

@@ -74,6 +74,11 @@ export const HistoryItemSchema = z.object({
   suite_version: z.number().int().nullable(),
   /** `screen`, `api` (a token, the CLI) or `schedule`; null for older runs and other kinds. */
   trigger: z.string().nullable(),
+  /**
+   * A run's visual checks waiting for review (docs/VISUAL-CHECKS.md): above 0, the run is 'changes
+   * to review'. Null for other kinds.
+   */
+  visual_to_review: z.number().int().nullable().default(null),
   // Design comparisons: the overall similarity, 0–100.
   score: z.number().nullable(),
 });

@@ -117,10 +117,26 @@ describe('visual checks of real runs', () => {
     expect([first.status, first.passed_tests, first.visual]).toEqual([
       'completed',
       1,
-      { to_review: 1, review_path: `/history/runs/${first.id}?tab=review` },
+      {
+        to_review: 1,
+        review_path: `/history/runs/${first.id}?tab=review`,
+        pending: [
+          {
+            case_name: 'Plans page',
+            check_name: 'page',
+            status: 'new',
+            message: 'New visual check: review it (this capture is kept as its pending baseline)',
+            issues: [],
+          },
+        ],
+      },
     ]);
     const listed = await checksOf(first.id);
     expect(listed.to_review).toBe(1);
+    // The History says so too: the run is 'changes to review'.
+    const history = await as(olga, 'GET', '/api/history');
+    const line = history.data.items.find((item: { id: string }) => item.id === first.id);
+    expect(line).toMatchObject({ status: 'passed', visual_to_review: 1 });
     const [check] = listed.checks;
     expect(check).toMatchObject({
       case_name: 'Plans page',

@@ -12,7 +12,7 @@ import {
   triggerText,
 } from '../model/format';
 import { itemPath } from '../model/links';
-import { OutcomeBadge } from './outcome-badge';
+import { OutcomeBadge, VisualReviewBadge } from './outcome-badge';
 
 const KIND_ICON = { run: Bot, comparison: PenTool, conversation: MessagesSquare } as const;
 
@@ -48,6 +48,7 @@ export function HistoryRow({ item, now }: { item: HistoryItem; now: number }) {
       <div className="min-w-0 flex-1 basis-52">
         <div className="flex flex-wrap items-center gap-2">
           <OutcomeBadge outcome={item.status} />
+          <VisualReviewBadge toReview={item.visual_to_review} />
           {href ? (
             <Link
               to={href}

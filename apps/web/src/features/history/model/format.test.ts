@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { countsText, formatCost, formatSeconds, relativeWhen, suiteLabel, triggerText } from './format';
+import {
+  countsText,
+  formatCost,
+  formatSeconds,
+  relativeWhen,
+  suiteLabel,
+  triggerText,
+  visualReviewText,
+} from './format';
 import { itemPath } from './links';
 
 describe('history formatting', () => {
@@ -56,5 +64,11 @@ describe('history formatting', () => {
     expect(itemPath({ kind: 'conversation', id: 'v1', session_id: 's2' })).toBe(
       '/conversational?conversation=v1',
     );
+  });
+});
+
+describe('visualReviewText', () => {
+  it('says that a run has changes to review, and how many', () => {
+    expect(visualReviewText(3)).toBe('Changes to review (3)');
   });
 });

@@ -30,6 +30,11 @@ export const CHANGE_TEXT: Record<CaseChange, { label: string; tone: Tone }> = {
   removed: { label: 'Removed', tone: 'slate' },
 };
 
+/** A run's visual checks waiting for review, as its badge says it: 'Changes to review (3)'. */
+export function visualReviewText(toReview: number): string {
+  return `Changes to review (${toReview})`;
+}
+
 /** Who or what started a run, in words: "from screen", "via API", "scheduled"; null when unknown. */
 export function triggerText(trigger: string | null): string | null {
   if (trigger === 'screen') return 'from screen';
