@@ -1,4 +1,6 @@
 import { ScanEye } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { useSearchParams } from 'react-router';
 import { Panel } from '../../components/panel';
 import { Spinner } from '../../components/spinner';
 import { ApiError, errorText } from '../../lib/api-error';
@@ -9,32 +11,42 @@ import { reviewLabel } from './model/review';
 /**
  * The run page's 'Review' section (issue 40): the run's visual checks, those that changed or are new
  * to approve or reject, titled with how many wait ('Review (3)'). A run without visual checks shows
- * nothing.
+ * nothing. The run's review link (`?tab=review`, what the CLI, JUnit and webhooks give) brings it
+ * into view once loaded.
  */
 export function RunVisualReview({ runId }: { runId: string }) {
   const list = useRunVisualChecks(runId);
+  const [search] = useSearchParams();
+  const linked = search.get('tab') === 'review';
+  const loaded = list.isSuccess;
+  const section = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (linked && loaded) section.current?.scrollIntoView({ block: 'start' });
+  }, [linked, loaded]);
   if (list.isSuccess && list.data.checks.length === 0) return null;
   // A server that keeps no visual checks answers 404: nothing to review, as for a run without any.
   if (list.error instanceof ApiError && list.error.status === 404) return null;
   return (
-    <Panel
-      title={reviewLabel(list.data?.to_review)}
-      icon={ScanEye}
-      subtitle="Visual checks: what changed since it was approved"
-      testId="run-visual-review"
-    >
-      {list.isPending ? (
-        <div className="flex justify-center py-6 text-indigo-600">
-          <Spinner label="Loading the visual checks" />
-        </div>
-      ) : list.isError ? (
-        <p className="text-sm text-red-700" role="alert">
-          {errorText(list.error, 'The visual checks could not be loaded')}
-        </p>
-      ) : (
-        <VisualReviewList runId={runId} checks={list.data.checks} />
-      )}
-    </Panel>
+    <div ref={section} id="review" className="scroll-mt-4">
+      <Panel
+        title={reviewLabel(list.data?.to_review)}
+        icon={ScanEye}
+        subtitle="Visual checks: changes to approve or reject"
+        testId="run-visual-review"
+      >
+        {list.isPending ? (
+          <div className="flex justify-center py-6 text-indigo-600">
+            <Spinner label="Loading the visual checks" />
+          </div>
+        ) : list.isError ? (
+          <p className="text-sm text-red-700" role="alert">
+            {errorText(list.error, 'The visual checks could not be loaded')}
+          </p>
+        ) : (
+          <VisualReviewList runId={runId} checks={list.data.checks} />
+        )}
+      </Panel>
+    </div>
   );
 }
 

@@ -63,7 +63,7 @@ export function CaptureImage({
             className="pointer-events-none absolute rounded-sm bg-red-500/10 ring-2 ring-red-600"
             style={at}
           >
-            <span className="absolute -top-2.5 -left-2.5 flex size-5 items-center justify-center rounded-full bg-red-700 text-[10px] font-bold text-white shadow">
+            <span className="absolute top-0 left-0 flex size-4 items-center justify-center rounded-br-sm bg-red-700 text-[10px] leading-none font-bold text-white">
               {index + 1}
             </span>
           </span>

@@ -91,7 +91,14 @@ function Images({ check, onImageError }: Pick<CheckCardProps, 'check' | 'onImage
   const views = viewsOf(check);
   const [view, setView] = useState<CheckView>('side');
   const name = useId();
-  if (views.length === 0) return <CurrentView check={check} onImageError={onImageError} />;
+  // A capture alone (a new check) as wide as one of a pair: a whole page at a glance.
+  if (views.length === 0) {
+    return (
+      <div className="sm:w-1/2">
+        <CurrentView check={check} onImageError={onImageError} />
+      </div>
+    );
+  }
   const shown = views.includes(view) ? view : views[0];
   return (
     <div className="space-y-3">
@@ -135,7 +142,7 @@ export function CheckCard({ check, canDecide, canRestore, busy, onDecide, onImag
         <header className="flex flex-wrap items-center gap-2">
           <h3
             id={titleId}
-            className="mr-auto min-w-0 basis-48 text-sm font-semibold break-words text-slate-900"
+            className="min-w-0 flex-1 basis-48 text-sm font-semibold break-words text-slate-900"
           >
             {check.case_name}
             <span className="font-normal text-slate-600"> · {title}</span>
@@ -150,8 +157,8 @@ export function CheckCard({ check, canDecide, canRestore, busy, onDecide, onImag
           )}
         </header>
         <p className="mt-1 text-xs text-slate-600">
-          {check.region ? `Region “${check.region}”` : 'Whole page'} · viewport {viewportText(check.viewport)}{' '}
-          · {check.browser} · step {check.step_index + 1}
+          {check.region && `Region “${check.region}” · `}viewport {viewportText(check.viewport)} ·{' '}
+          {check.browser} · step {check.step_index + 1}
           {check.branch && ` · branch ${check.branch}`}
         </p>
         <div className="mt-3 space-y-3">
