@@ -40,8 +40,9 @@ export type VariableValue =
 export type NewVariable = VariableValue & { environment_id: string | null; name: string };
 
 /**
- * How a suite runs, not what it tests: its retries and its recording (0018_case_diagnostics.sql). Each
- * undefined keeps the suite's (a new suite: 0 retries, traces `on-failure`, no video).
+ * How a suite runs, not what it tests: its retries, its recording (0018_case_diagnostics.sql) and whether
+ * every case ends with a visual check (0022_suite_visual_each_case.sql). Each undefined keeps the
+ * suite's (a new suite: 0 retries, traces `on-failure`, no video, no visual check added).
  */
 export interface SuiteRunSettings {
   /** Retries per failed case (docs/HISTORY.md#retries). */
@@ -50,6 +51,8 @@ export interface SuiteRunSettings {
   trace_policy?: string;
   /** Failed cases keep a video. */
   record_video?: boolean;
+  /** Each case's run ends with `Verify the page looks as approved` (docs/VISUAL-CHECKS.md). */
+  visual_each_case?: boolean;
 }
 
 export interface SuiteSave extends SuiteRunSettings {
@@ -95,8 +98,8 @@ export interface ProjectScope {
   /** The suite's next version, with its version row; undefined when it is not the project's. */
   saveSuite(id: string, save: SuiteSave): Promise<SavedSuiteRow | undefined>;
   /**
-   * Sets the suite's retries and recording and nothing else: no new version (they say how the suite
-   * runs, not what it tests); undefined when it is not the project's.
+   * Sets the suite's retries, recording and visual check after every case, and nothing else: no new
+   * version (they say how the suite runs, not what it tests); undefined when it is not the project's.
    */
   setSuiteRunSettings(id: string, settings: SuiteRunSettings): Promise<SavedSuiteRow | undefined>;
   deleteSuite(id: string): Promise<boolean>;
@@ -353,10 +356,11 @@ function suiteWrites({ tx, userId, project, where }: Scoped): SuiteWrites {
 
 /** The run settings a save gives, as columns: those it leaves undefined are not written. */
 function runSettings(settings: SuiteRunSettings): SuiteRunSettings {
-  const { retries, trace_policy, record_video } = settings;
+  const { retries, trace_policy, record_video, visual_each_case } = settings;
   return {
     ...(retries === undefined ? {} : { retries }),
     ...(trace_policy === undefined ? {} : { trace_policy }),
     ...(record_video === undefined ? {} : { record_video }),
+    ...(visual_each_case === undefined ? {} : { visual_each_case }),
   };
 }

@@ -239,6 +239,52 @@ describe.each(testEngines())('projects repository on $name', ({ open }) => {
     await expect(duplicate).rejects.toThrow();
   });
 
+  it("saves a suite's run settings (retries, a visual check after every case) without a new version", async () => {
+    const { project } = await shop(alice, 'Run settings');
+    const cases = [{ test_name: 't', steps: ['Navigate to /'] }];
+    const created = await repos.projects.edit(alice, project.id, (scope) =>
+      scope.createSuite({ name: 'Looks', test_cases: cases, saved_by: 'alice', change: 'Created' }),
+    );
+    expect(created).toMatchObject({ version: 1, retries: 0, visual_each_case: false });
+    const id = created?.id ?? '';
+    const set = await repos.projects.edit(
+      alice,
+      project.id,
+      async (scope) => (await scope.setSuiteRunSettings(id, { visual_each_case: true })) ?? null,
+    );
+    // Only what it names: the retries and recording stay as they were.
+    expect(set).toMatchObject({ version: 1, visual_each_case: true, retries: 0, record_video: false });
+    await repos.projects.edit(
+      alice,
+      project.id,
+      async (scope) => (await scope.setSuiteRunSettings(id, { retries: 2 })) ?? null,
+    );
+    const back = await repos.projects.suite(alice, project.id, id);
+    expect(back?.suite).toMatchObject({ version: 1, retries: 2, visual_each_case: true });
+    expect(back?.versions).toHaveLength(1);
+    // A save of the cases that leaves it out keeps it.
+    const next = await repos.projects.edit(
+      alice,
+      project.id,
+      async (scope) =>
+        (await scope.saveSuite(id, {
+          name: 'Looks',
+          test_cases: cases,
+          saved_by: 'alice',
+          change: 'Saved',
+        })) ?? null,
+    );
+    expect(next).toMatchObject({ version: 2, visual_each_case: true });
+    // Another user's suite is not reached.
+    expect(
+      await repos.projects.edit(
+        bob,
+        project.id,
+        async (scope) => (await scope.setSuiteRunSettings(id, { visual_each_case: false })) ?? null,
+      ),
+    ).toBeUndefined();
+  });
+
   it("lists a project's runs newest first; deleting the project unlinks them, keeping the environment's name", async () => {
     const { project, environments } = await shop(alice, 'Runs');
     const suite = await repos.projects.edit(alice, project.id, (scope) =>

@@ -154,6 +154,12 @@ export const SavedSuiteInputSchema = z.object({
   // Each field optional without its default (zod's partial() would keep the defaults, so a save naming
   // only `video` would reset `trace`).
   recording: z.object({ trace: TracePolicySchema.optional(), video: z.boolean().optional() }).optional(),
+  /**
+   * Each case's run ends with `Verify the page looks as approved`, unless it ends with a visual check
+   * already; the saved cases are not changed (docs/VISUAL-CHECKS.md#a-check-after-every-case). Like
+   * the retries, a save changing only this makes no new version. Absent: unchanged (off for a new suite).
+   */
+  visual_each_case: z.boolean().optional(),
 });
 export type SavedSuiteInput = z.input<typeof SavedSuiteInputSchema>;
 
@@ -176,6 +182,8 @@ export const SavedSuiteSchema = z.object({
   retries: z.number().int().default(0),
   /** Which cases keep a trace, and whether failed ones keep a video (docs/DIAGNOSTICS.md). */
   recording: RecordingSettingsSchema.default(DEFAULT_RECORDING),
+  /** A visual check at the end of every case's run (docs/VISUAL-CHECKS.md#a-check-after-every-case). */
+  visual_each_case: z.boolean().default(false),
   versions: z.array(SavedSuiteVersionSchema),
   created_at: z.string(),
   updated_at: z.string(),

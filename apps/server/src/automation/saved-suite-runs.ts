@@ -1,6 +1,7 @@
-import type { SavedSuite } from '@argus/protocol';
+import type { SavedSuite, TestCase } from '@argus/protocol';
 import { AppError } from '../errors';
 import type { Send } from '../realtime/user-channel';
+import { withVisualCheckAtEnd } from '../visual/visual-each-case';
 import type { Actor, AutomationDeps, RunTrigger } from './automation-deps';
 import type { ProjectTarget, ProjectTargets } from './project-target';
 import type { RunControl } from './run-control';
@@ -22,6 +23,15 @@ export interface SavedRun {
   test_run_id: string;
   environment_id: string;
   environment_name: string;
+}
+
+/**
+ * The cases a run of the suite carries out: its own, each ending with `Verify the page looks as
+ * approved` when the suite has a visual check after every case (docs/VISUAL-CHECKS.md). The suite
+ * itself is not changed.
+ */
+function casesToRun(suite: SavedSuite): TestCase[] {
+  return suite.visual_each_case ? withVisualCheckAtEnd(suite.test_cases) : suite.test_cases;
 }
 
 /**
@@ -54,7 +64,7 @@ export class SavedSuiteRuns {
       actor,
       {
         url: environment.base_url,
-        test_cases: suite.test_cases,
+        test_cases: casesToRun(suite),
         test_mode: 'full',
         project_id: ids.project_id,
         environment_id: environment.id,
@@ -96,7 +106,7 @@ export class SavedSuiteRuns {
       url: environment.base_url,
       target_url: environment.base_url,
       test_suite_name: savedRunName(suite, environment.name),
-      test_cases: suite.test_cases,
+      test_cases: casesToRun(suite),
       trigger: ids.trigger ?? 'screen',
       project_id: ids.project_id,
       environment_id: environment.id,

@@ -70,6 +70,7 @@ export function toApiSuite({ suite, versions }: SuiteWithVersions): SavedSuite {
       trace: TracePolicySchema.catch('on-failure').parse(suite.trace_policy),
       video: suite.record_video,
     },
+    visual_each_case: suite.visual_each_case,
     versions: versions.map((version) => ({
       version: version.version,
       saved_by: version.saved_by,

@@ -6,7 +6,7 @@ import type { SavedSuiteInputBody, SuiteAuthor } from './project-inputs';
 
 // A project's saved suites and their versions, saved inside the project's locked scope
 // (ProjectService.edit): each save a version with what it changed, unless it changes only how the
-// suite runs (its retries, its recording).
+// suite runs (its retries, its recording, a visual check after every case).
 
 /** JSON with object keys sorted: jsonb hands objects back with its own key order. */
 function canonical(value: unknown): string {
@@ -106,9 +106,9 @@ export async function saveSuiteVersion(
   if (named && named.id !== suiteId)
     throw fieldError(['body', 'name'], `A suite named "${input.name}" already exists in this project`);
   const test_cases = storedCases(await scope.environments(), input);
-  // A save that changes only the retries or the recording makes no new version: they say how the
-  // suite runs, not what it tests (docs/HISTORY.md#retries; the Retries and recording controls save
-  // this way). Any other save, even of the same cases, is a version, as before retries existed.
+  // A save that changes only the retries, the recording or the visual check after every case makes no
+  // new version: they say how the suite runs, not what it tests (docs/HISTORY.md#retries; the Retries,
+  // recording and visual check controls save this way). Any other save, even of the same cases, is a version, as before retries existed.
   const settings = runSettingsOf(input);
   const settingsOnly =
     changesRunSettings(current, settings) &&
@@ -136,6 +136,7 @@ function runSettingsOf(input: SavedSuiteInputBody): SuiteRunSettings {
     retries: input.retries,
     trace_policy: input.recording?.trace,
     record_video: input.recording?.video,
+    visual_each_case: input.visual_each_case,
   };
 }
 

@@ -121,6 +121,8 @@ export const savedSuites = pgTable(
     // TRACE_POLICIES and failed cases' video (0018_case_diagnostics.sql).
     trace_policy: text('trace_policy').notNull().default('on-failure'),
     record_video: boolean('record_video').notNull().default(false),
+    // A visual check at the end of every case's run (0022_suite_visual_each_case.sql).
+    visual_each_case: boolean('visual_each_case').notNull().default(false),
     ...timestamps(),
   },
   (t) => [

@@ -19,6 +19,7 @@ function suite(overrides: Partial<SavedSuite> = {}): SavedSuite {
     test_cases: cases,
     retries: 0,
     recording: { trace: 'on-failure', video: false },
+    visual_each_case: false,
     versions: [],
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',

@@ -19,6 +19,7 @@ import { useProjectSuites } from '../api/list-suites';
 import { isSuiteVersionConflict, useSaveSuite } from '../api/save-suite';
 import { fullTime, plural, relativeTime } from '../model/format';
 import { lastChange, recordingSave, retriesSave, testNames, versionHistory } from '../model/suites';
+import { SuiteVisualEachCase } from './suite-visual-each-case';
 
 /**
  * How many times a failed test of the suite runs again (docs/HISTORY.md#retries); one that then
@@ -52,6 +53,7 @@ function SuiteRetries({ suite }: { suite: SavedSuite }) {
         testId="suite-retries"
       />
       <span>A failed test runs again; one that then passes is marked flaky.</span>
+      <SuiteVisualEachCase suite={suite} />
     </div>
   );
 }

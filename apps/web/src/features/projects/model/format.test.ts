@@ -64,6 +64,7 @@ describe('saved suites', () => {
     version: 2,
     retries: 0,
     recording: { trace: 'on-failure', video: false },
+    visual_each_case: false,
     test_cases: [
       {
         test_name: 'Pay',

@@ -2,7 +2,7 @@ import { type SavedSuite, SavedSuiteInputSchema } from '@argus/protocol';
 import { describe, expect, it } from 'vitest';
 import { TRACE_POLICY_LABELS } from '../../../components/recording-fields';
 import { RETRY_CHOICES, retriesLabel } from '../../../components/retries-select';
-import { recordingSave, retriesSave } from './suites';
+import { recordingSave, retriesSave, visualEachCaseSave } from './suites';
 
 const suite: SavedSuite = {
   id: 's1',
@@ -12,6 +12,7 @@ const suite: SavedSuite = {
   test_cases: [{ test_name: 'Home opens', steps: ['Navigate to /'] }] as SavedSuite['test_cases'],
   retries: 0,
   recording: { trace: 'on-failure', video: false },
+  visual_each_case: false,
   versions: [],
   created_at: '2026-11-01T00:00:00.000Z',
   updated_at: '2026-11-01T00:00:00.000Z',
@@ -50,5 +51,23 @@ describe("a saved suite's recording", () => {
 
   it('names every trace policy', () => {
     expect(Object.values(TRACE_POLICY_LABELS)).toEqual(['On failure', 'Always', 'Off']);
+  });
+});
+
+describe("a saved suite's visual check after every case", () => {
+  it('saves only the setting, over the version shown, in a shape a save accepts', () => {
+    const input = visualEachCaseSave(suite, true);
+    expect(input).toEqual({
+      name: 'Smoke',
+      test_cases: suite.test_cases,
+      base_version: 4,
+      visual_each_case: true,
+    });
+    const parsed = SavedSuiteInputSchema.parse(input);
+    expect(parsed.visual_each_case).toBe(true);
+    // Neither the retries nor the recording ride along: the server keeps them as they are.
+    expect(parsed).not.toHaveProperty('retries');
+    expect(parsed).not.toHaveProperty('recording');
+    expect(visualEachCaseSave({ ...suite, visual_each_case: true }, false).visual_each_case).toBe(false);
   });
 });

@@ -28,3 +28,11 @@ export function retriesSave(suite: SavedSuite, retries: number): SavedSuiteInput
 export function recordingSave(suite: SavedSuite, recording: RecordingSettings): SavedSuiteInput {
   return { name: suite.name, test_cases: suite.test_cases, base_version: suite.version, recording };
 }
+
+/**
+ * The save that changes only whether every case of the suite ends with a visual check
+ * (docs/VISUAL-CHECKS.md#a-check-after-every-case): no new version, as retries.
+ */
+export function visualEachCaseSave(suite: SavedSuite, visual_each_case: boolean): SavedSuiteInput {
+  return { name: suite.name, test_cases: suite.test_cases, base_version: suite.version, visual_each_case };
+}
