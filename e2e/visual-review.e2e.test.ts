@@ -16,7 +16,9 @@ import { launchBrowser, screenshot } from './support/browser';
  * side by side, the overlay's slider driven by keyboard, the difference, the located issues boxed
  * over the capture, the clock masked; one rejected, one approved, the last by 'Approve all'. The
  * approved one's baseline history: the earlier baseline restored, confirmed. The run after: the
- * restored and the rejected ones changed again, the approved one folded away as looked as approved.
+ * restored and the rejected ones changed again, the approved one folded away as looked as approved;
+ * one approved elsewhere meanwhile is refused here in the server's words. A viewer sees the review
+ * without a decision to make.
  * Axe-clean, no sideways scrolling at 390 px; screenshots at 1440 and 390 px in /tmp/shots/.
  */
 
@@ -394,6 +396,25 @@ describe('visual checks reviewed on the run page', () => {
     await folded.locator('summary').click();
     expect(await folded.getByRole('listitem').first().textContent()).toContain('About page');
     await shootBoth(page, 'visual-review-next-run', a11y);
+
+    // Another reviewer approves the pricing page's meanwhile: approving it here is refused in the
+    // server's words (409), and the list is read again, showing it approved.
+    const { list } = await checksOf(token, runs[2]);
+    const pricingId = list.checks.find((c) => c.case_name === 'Pricing page')?.id ?? '';
+    await api(token, 'POST', `/api/runs/${runs[2]}/visual-checks/${pricingId}/decision`, {
+      decision: 'approve',
+    });
+    const pricing = cardOf(section, 'Pricing page');
+    await pricing
+      .getByRole('button', { name: 'Approve Pricing page, Whole page: make it the baseline' })
+      .click();
+    const notice = section.getByTestId('visual-review-notice');
+    await expect.poll(() => notice.getAttribute('role'), POLL).toBe('alert');
+    expect(await notice.textContent()).not.toBe('');
+    await expect.poll(() => pricing.getAttribute('data-review'), POLL).toBe('approved');
+    await expect
+      .poll(() => section.getByRole('heading', { level: 2 }).textContent(), POLL)
+      .toBe('Review (1)');
     expect(a11y).toEqual([]);
   }, 180_000);
 

@@ -75,8 +75,6 @@ export function useVisualReview(runId: string) {
   return {
     notice,
     busy: decide.isPending || approveAll.isPending,
-    /** The check being decided, to show its buttons busy. */
-    deciding: decide.isPending ? decide.variables?.check.id : undefined,
     approveAllPending: approveAll.isPending,
     confirmingAll,
     onDecide,
