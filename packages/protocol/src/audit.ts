@@ -39,11 +39,13 @@ export const AUDIT_ACTIONS = [
   'suite_saved',
   'suite_deleted',
   'repair_rejected',
-  // Visual checks' baselines (docs/VISUAL-CHECKS.md): who approved, rejected, restored or promoted them
+  // Visual checks' baselines (docs/VISUAL-CHECKS.md): who approved, rejected, restored, promoted or
+  // imported them
   'visual_approved',
   'visual_rejected',
   'visual_restored',
   'visual_promoted',
+  'visual_imported',
   'schedule_changed',
   'webhook_changed',
   // Data leaving the server

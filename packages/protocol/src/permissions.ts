@@ -130,6 +130,8 @@ export const ROUTE_ACTIONS: Record<string, Action> = {
   'GET /api/visual-checks/:id/:picture': 'public',
   'GET /api/projects/:id/visual-baselines': 'read',
   'POST /api/projects/:id/visual-baselines/promote': 'edit',
+  'GET /api/projects/:id/visual-baselines/export': 'read',
+  'POST /api/projects/:id/visual-baselines/import': 'edit',
   'GET /api/visual-baselines/:id/history': 'read',
   'POST /api/visual-baselines/:id/restore': 'edit',
   'PUT /api/visual-baselines/:id/settings': 'edit',

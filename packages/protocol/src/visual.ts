@@ -193,3 +193,58 @@ export const RunVisualSummarySchema = z.object({
     .default([]),
 });
 export type RunVisualSummary = z.infer<typeof RunVisualSummarySchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Baselines in Git (`argus baselines pull/push`; docs/VISUAL-CHECKS.md#baselines-in-git)
+
+/** Most baselines one archive holds (as many as one listing of an environment's branch answers). */
+export const MAX_ARCHIVE_BASELINES = 500;
+/** Most bytes one archived picture may have, decoded (a screenshot upload's limit). */
+export const MAX_ARCHIVE_PNG_BYTES = 10 * 1024 * 1024;
+
+/** One baseline of an archive: its key within the environment and branch, settings, and picture. */
+export const ArchivedBaselineSchema = z.object({
+  case_name: z.string().min(1).max(1_000),
+  check_name: z.string().min(1).max(600),
+  viewport: CheckViewportSchema.extend({
+    width: z.number().int().positive().max(16_384),
+    height: z.number().int().positive().max(16_384),
+  }),
+  browser: z.string().min(1).max(100),
+  moving_masks: z.array(VisualBoxSchema).max(1_000),
+  user_masks: z.array(VisualBoxSchema).max(50),
+  threshold: z.number().min(0).max(0.5),
+  /** The PNG, base64 (at most MAX_ARCHIVE_PNG_BYTES once decoded). */
+  png: z
+    .string()
+    .min(1)
+    .max(Math.ceil(MAX_ARCHIVE_PNG_BYTES / 3) * 4)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Not base64'),
+  /** The SHA-256 of the PNG's bytes, lower-case hex. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'A SHA-256 in lower-case hex'),
+});
+export type ArchivedBaseline = z.infer<typeof ArchivedBaselineSchema>;
+
+/**
+ * `GET /api/projects/{id}/visual-baselines/export` answers it and `…/import` takes it: the current
+ * baselines of one environment and branch, pictures included. Its project, environment and branch say
+ * where it came from; an import goes where its query names.
+ */
+export const BaselineArchiveSchema = z.object({
+  format: z.literal('argus-baselines'),
+  version: z.literal(1),
+  /** The project's name (informative). */
+  project: z.string().max(200),
+  /** The environment's name (informative). */
+  environment: z.string().max(200),
+  branch: BranchNameSchema,
+  baselines: z.array(ArchivedBaselineSchema).max(MAX_ARCHIVE_BASELINES),
+});
+export type BaselineArchive = z.infer<typeof BaselineArchiveSchema>;
+
+/** `POST /api/projects/{id}/visual-baselines/import`: how many became their key's newest, and how many were so already. */
+export const ImportBaselinesResultSchema = z.object({
+  added: z.number().int().min(0),
+  unchanged: z.number().int().min(0),
+});
+export type ImportBaselinesResult = z.infer<typeof ImportBaselinesResultSchema>;

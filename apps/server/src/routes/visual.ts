@@ -1,5 +1,7 @@
 import {
+  BaselineArchiveSchema,
   IdParamsSchema,
+  ImportBaselinesResultSchema,
   PromoteBaselinesResultSchema,
   PromoteBaselinesSchema,
   VisualBaselineListSchema,
@@ -21,9 +23,13 @@ import { routeGroup, routeOf, routePlugin } from './route-group';
 /** What these routes use (app.ts hands the plugin only this). */
 export interface VisualRouteServices {
   visual: VisualService;
-  blobs: Pick<BlobStore, 'read'>;
+  /** Pictures read for their links and an export, and written by an import. */
+  blobs: Pick<BlobStore, 'read' | 'put'>;
   urls: SignedUrls;
 }
+
+/** An archive of up to 500 pictures of up to 10 MB each is larger: one of a few dozen fits. */
+const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 
 const CheckParamsSchema = z.object({ id: z.string().max(100), checkId: z.string().max(100) });
 const PICTURE = { 'current.png': 'current', 'baseline.png': 'baseline', 'diff.png': 'diff' } as const;
@@ -142,6 +148,47 @@ export const VISUAL_ROUTES = routeGroup('/api', [
         projectId: params.id,
         target: body.branch,
         detail: { promoted: result.promoted, environment_id: body.environment_id ?? null },
+      });
+      return result;
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/visual-baselines/export',
+    summary:
+      "Export a project's current baselines on an environment (the default one when none is named) and branch, pictures included",
+    tag: 'Visual checks',
+    params: IdParamsSchema,
+    query: VisualBaselinesQuerySchema,
+    response: BaselineArchiveSchema,
+    handle: async ({ org, params, query }, { visual, blobs }) =>
+      visual.exportBaselines(org.id, params.id, query, blobs),
+  }),
+  route({
+    method: 'POST',
+    path: '/projects/:id/visual-baselines/import',
+    summary:
+      "Import an archive's baselines as the newest of their checks on an environment (the default one when none is named) and branch",
+    tag: 'Visual checks',
+    params: IdParamsSchema,
+    query: VisualBaselinesQuerySchema,
+    body: BaselineArchiveSchema,
+    response: ImportBaselinesResultSchema,
+    bodyLimit: IMPORT_BODY_LIMIT,
+    handle: async ({ request, org, user, params, query, body }, { visual, blobs }) => {
+      const { environment_id, ...result } = await visual.importBaselines(
+        org.id,
+        user.username,
+        params.id,
+        query,
+        body,
+        blobs,
+      );
+      await audit.record(request, {
+        action: 'visual_imported',
+        projectId: params.id,
+        target: query.branch || 'default branch',
+        detail: { environment_id, branch: query.branch, ...result },
       });
       return result;
     },

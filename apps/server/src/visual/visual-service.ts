@@ -1,5 +1,7 @@
-import type { Repositories, VisualBaselineRow } from '@argus/db';
+import type { ProjectWithEnvironments, Repositories, VisualBaselineRow } from '@argus/db';
 import type {
+  BaselineArchive,
+  ImportBaselinesResult,
   VisualBaseline,
   VisualBaselineList,
   VisualCheckSettings,
@@ -8,7 +10,9 @@ import type {
   VisualRunChecks,
 } from '@argus/protocol';
 import { AppError } from '../errors';
+import type { BlobStore } from '../storage/blob-store';
 import type { SignedUrls } from '../storage/signed-urls';
+import { type ArchiveScope, environmentOf, exportArchive, importArchive } from './baseline-archive';
 import { toVisualBaseline, toVisualRunCheck } from './visual-views';
 
 export interface VisualServiceDeps {
@@ -139,6 +143,39 @@ export class VisualService {
     return { promoted };
   }
 
+  /** The current baselines of an environment (the default one when none is named) and branch, pictures included. */
+  async exportBaselines(
+    ownerId: string,
+    projectId: string,
+    scope: ArchiveScope,
+    blobs: Pick<BlobStore, 'put' | 'read'>,
+  ): Promise<BaselineArchive> {
+    const found = await this.ownProject(ownerId, projectId);
+    const environment = environmentOf(found, scope.environment_id);
+    return exportArchive({ repos: this.deps.repos, blobs }, ownerId, found, environment, scope.branch);
+  }
+
+  /** An archive's baselines as the newest of their keys on an environment and branch (baseline-archive.ts). */
+  async importBaselines(
+    ownerId: string,
+    reviewer: string,
+    projectId: string,
+    scope: ArchiveScope,
+    archive: BaselineArchive,
+    blobs: Pick<BlobStore, 'put' | 'read'>,
+  ): Promise<ImportBaselinesResult & { environment_id: string }> {
+    const found = await this.ownProject(ownerId, projectId);
+    const environment = environmentOf(found, scope.environment_id);
+    const target = {
+      project_id: found.project.id,
+      environment_id: environment.id,
+      branch: scope.branch,
+      approved_by: reviewer,
+    };
+    const result = await importArchive({ repos: this.deps.repos, blobs }, ownerId, target, archive);
+    return { ...result, environment_id: environment.id };
+  }
+
   private async baselineRow(ownerId: string, id: string): Promise<VisualBaselineRow> {
     const row = await this.deps.repos.visual.getBaseline(ownerId, id);
     if (!row) throw new AppError('BASELINE_NOT_FOUND');
@@ -149,7 +186,9 @@ export class VisualService {
     if (!(await this.deps.repos.testRuns.get(ownerId, runId))) throw new AppError('TEST_RUN_NOT_FOUND');
   }
 
-  private async ownProject(ownerId: string, projectId: string): Promise<void> {
-    if (!(await this.deps.repos.projects.get(ownerId, projectId))) throw new AppError('PROJECT_NOT_FOUND');
+  private async ownProject(ownerId: string, projectId: string): Promise<ProjectWithEnvironments> {
+    const found = await this.deps.repos.projects.get(ownerId, projectId);
+    if (!found) throw new AppError('PROJECT_NOT_FOUND');
+    return found;
   }
 }

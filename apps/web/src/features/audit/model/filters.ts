@@ -90,6 +90,7 @@ export const ACTION_TEXT: Record<AuditAction, string> = {
   visual_rejected: 'Visual change rejected',
   visual_restored: 'Baseline restored',
   visual_promoted: 'Branch baselines promoted',
+  visual_imported: 'Baselines imported',
   schedule_changed: 'Schedule changed',
   webhook_changed: 'Webhook changed',
   export_downloaded: 'Export downloaded',
