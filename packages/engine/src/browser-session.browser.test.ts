@@ -441,4 +441,28 @@ describe('capturing the whole page for a design comparison', () => {
       await session.close();
     }
   });
+
+  it("captures the page's address loaded again in another tab, and leaves the session's page as it was", async () => {
+    const session = await pool.openSession({ viewport: { width: 400, height: 300 } });
+    try {
+      await session.navigate(`${site}/colour`);
+      await session.evaluate(
+        () => (document.querySelector('button') as HTMLButtonElement).click(),
+        undefined,
+      );
+      const other = await session.captureAnotherLoad({
+        settleMs: 500,
+        freezeCss: 'button { visibility: hidden }',
+      });
+      expect({ width: other.width, height: other.height }).toEqual({ width: 400, height: 300 });
+      // Another load shows the address as it loads (green), not this page's state (red since the click).
+      // (Chromium decodes the PNG whatever the data URL calls it.)
+      expect(isGreen(await centreColour(other.data))).toBe(true);
+      expect(await session.evaluate(() => getComputedStyle(document.body).backgroundColor, undefined)).toBe(
+        'rgb(220, 0, 0)',
+      );
+    } finally {
+      await session.close();
+    }
+  });
 });

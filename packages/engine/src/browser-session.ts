@@ -21,7 +21,12 @@ import {
   type StorageState,
   viewportOf,
 } from './session/options';
-import { type CapturePageOptions, type PageCapture, PageCapturer } from './session/page-capture';
+import {
+  type AnotherLoadOptions,
+  type CapturePageOptions,
+  type PageCapture,
+  PageCapturer,
+} from './session/page-capture';
 import { Screencaster, type ScreencastFrame, type ScreencastOptions } from './session/screencast';
 import { type Screenshot, Screenshots } from './session/screenshots';
 import { StepPerformer } from './session/steps';
@@ -40,7 +45,7 @@ export type {
   SessionOptions,
   StorageState,
 } from './session/options';
-export type { CapturePageOptions, PageCapture } from './session/page-capture';
+export type { AnotherLoadOptions, CapturePageOptions, PageCapture } from './session/page-capture';
 export { jpegSize, type ScreencastFrame, type ScreencastOptions } from './session/screencast';
 export type { Screenshot } from './session/screenshots';
 
@@ -266,6 +271,15 @@ export class BrowserSession {
    */
   capturePage(options: CapturePageOptions = {}): Promise<PageCapture> {
     return this.capturer.capture(options);
+  }
+
+  /**
+   * The page's address loaded again in another tab of this session (its cookies and storage) and
+   * captured as `capturePage` captures (full page), the tab then closed: a visual check learns from it
+   * what differs between loads (docs/VISUAL-CHECKS.md). This session's page is left as it is.
+   */
+  captureAnotherLoad(options: AnotherLoadOptions = {}): Promise<PageCapture> {
+    return this.capturer.captureAnotherLoad(options);
   }
 
   /**

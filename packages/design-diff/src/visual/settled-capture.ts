@@ -94,7 +94,7 @@ async function take(
  * boxes, not one per glyph). Rows only one capture has (the page's height
  * changed by itself) are one box.
  */
-function movedBetween(a: RgbaImage, b: RgbaImage): Box[] {
+export function movedBetween(a: RgbaImage, b: RgbaImage): Box[] {
   const width = Math.min(a.width, b.width);
   const height = Math.min(a.height, b.height);
   // A full-page capture is as wide as the viewport; should that change by itself, no part of the

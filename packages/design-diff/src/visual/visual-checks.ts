@@ -3,7 +3,8 @@ import { cropRect, decodeImage, encodePng, type RgbaImage } from '../image';
 import type { Box } from '../regions';
 import { clipBox } from './boxes';
 import { compareWithBaseline } from './compare-baseline';
-import { captureSettled } from './settled-capture';
+import { learnLoadVarying } from './load-varying';
+import { captureSettled, type SettledCapture } from './settled-capture';
 
 /** What a check's baseline is kept under: its name within its case and the viewport. */
 export interface VisualCheckKey {
@@ -65,18 +66,12 @@ export function createVisualChecks(store: BaselineStore, options: VisualChecksOp
       const settled = await keepingFocus(request.session, signal, () =>
         captureSettled(request.session, { gapMs: options.gapMs, settleMs, signal }),
       );
-      const { image, moving, box } = cut(settled.image, settled.moving, request);
-      const png = box ? await encodePng(image) : settled.png;
-      const capture: VisualCapture = {
-        png,
-        width: image.width,
-        height: image.height,
-        moving,
-        url: request.url,
-        box,
-      };
+      const learn = (loads: number, enough?: (boxes: Box[]) => boolean) =>
+        learnLoadVarying(request.session, settled.image, { loads, settleMs, signal, enough });
       const baseline = await store.baselineOf(key);
       if (!baseline) {
+        // A capture that may become the baseline learns what varies between loads, once, thoroughly.
+        const { capture } = await captureOf(settled, request, (await learn(RECORDING_LOADS)).boxes);
         const verdict: VisualVerdict = {
           status: 'new',
           issues: [],
@@ -85,12 +80,29 @@ export function createVisualChecks(store: BaselineStore, options: VisualChecksOp
         await store.record(key, capture, verdict);
         return verdict;
       }
-      const compared = compareWithBaseline({
-        baseline: await decodeImage(baseline.png),
-        current: image,
-        ignore: [...baseline.masks, ...moving],
-        threshold: baseline.threshold,
-      });
+      const approved = await decodeImage(baseline.png);
+      const compare = (cut: Cut) =>
+        compareWithBaseline({
+          baseline: approved,
+          current: cut.image,
+          ignore: [...baseline.masks, ...cut.moving],
+          threshold: baseline.threshold,
+        });
+      let current = await captureOf(settled, request, []);
+      let compared = compare(current.cut);
+      if (compared.changed) {
+        // What differs may be what varies between loads (a banner drawn at random on each): learned on
+        // another load or two, until what it masks leaves nothing changed.
+        const learned = await learn(
+          CHANGED_LOADS,
+          (boxes) => !compare(cut(settled.image, [...settled.moving, ...boxes], request)).changed,
+        );
+        if (learned.boxes.length > 0) {
+          current = await captureOf(settled, request, learned.boxes);
+          compared = compare(current.cut);
+        }
+      }
+      const { capture } = current;
       const issues = compared.issues.map(({ kind, message, box: at }) => ({ kind, message, box: at }));
       const verdict: VisualVerdict = compared.changed
         ? { status: 'changed', issues, message: changedMessage(issues, compared.share) }
@@ -102,6 +114,30 @@ export function createVisualChecks(store: BaselineStore, options: VisualChecksOp
   };
 }
 
+/** Other loads a capture that may become a baseline learns from (a new check's). */
+const RECORDING_LOADS = 3;
+/** Other loads a changed capture learns from, stopping once nothing is left changed. */
+const CHANGED_LOADS = 2;
+
+/** The check's capture as the store is given it, and as it is compared (cut to the region, masks in its coordinates). */
+async function captureOf(
+  settled: SettledCapture,
+  request: VisualCheckRequest,
+  loadVarying: Box[],
+): Promise<{ cut: Cut; capture: VisualCapture }> {
+  const taken = cut(settled.image, [...settled.moving, ...loadVarying], request);
+  const png = taken.box ? await encodePng(taken.image) : settled.png;
+  const capture: VisualCapture = {
+    png,
+    width: taken.image.width,
+    height: taken.image.height,
+    moving: taken.moving,
+    url: request.url,
+    box: taken.box,
+  };
+  return { cut: taken, capture };
+}
+
 function changedMessage(issues: { message: string }[], share: number): string {
   const percent = share * 100;
   const amount = percent < 0.01 ? '<0.01' : percent < 1 ? percent.toFixed(2) : percent.toFixed(1);
@@ -111,11 +147,13 @@ function changedMessage(issues: { message: string }[], share: number): string {
 }
 
 /** The capture and its moving boxes cut to the region's box (whole pixels), or as they are for the page. */
-function cut(
-  image: RgbaImage,
-  moving: Box[],
-  request: VisualCheckRequest,
-): { image: RgbaImage; moving: Box[]; box: Box | null } {
+interface Cut {
+  image: RgbaImage;
+  moving: Box[];
+  box: Box | null;
+}
+
+function cut(image: RgbaImage, moving: Box[], request: VisualCheckRequest): Cut {
   if (!request.box) return { image, moving, box: null };
   const box = clipBox(request.box, image.width, image.height);
   if (!box) {

@@ -28,6 +28,22 @@ export interface CapturePageOptions {
   timeoutMs?: number;
 }
 
+export interface AnotherLoadOptions extends Omit<CapturePageOptions, 'fullPage'> {
+  /** CSS put in the other tab before its capture, its focus taken off and its media paused. */
+  freezeCss?: string;
+}
+
+/** Stills a page as a visual check's capture stills the session's own (design-diff's captureSettled). */
+function freeze(page: Page, css: string): Promise<void> {
+  return page.evaluate((text) => {
+    const style = document.createElement('style');
+    style.textContent = text;
+    (document.head ?? document.documentElement).append(style);
+    (document.activeElement as HTMLElement | null)?.blur?.();
+    for (const media of document.querySelectorAll('video, audio')) (media as HTMLMediaElement).pause();
+  }, css);
+}
+
 /**
  * Lossless PNGs of the page for comparing it with a design: CSS animations and transitions finished,
  * the caret hidden, after the network goes idle and the fonts load (at most `settleMs`).
@@ -52,14 +68,39 @@ export class PageCapturer {
     });
   }
 
-  private async take(options: CapturePageOptions, timeout: number): Promise<PageCapture> {
-    const page = this.page;
+  /**
+   * `BrowserSession.captureAnotherLoad`: the page's address loaded in a new tab of the same context
+   * (its cookies, its storage, the same target policy), captured as `capture` captures, then closed.
+   * The session's own page is left as it is. Refused for a page that is not an http(s) one.
+   */
+  captureAnotherLoad(options: AnotherLoadOptions = {}): Promise<PageCapture> {
+    const timeout = options.timeoutMs ?? 30_000;
+    return this.lifecycle.operation(options, async (signal) => {
+      await this.guard.refuseNonWebPage();
+      const url = this.page.url();
+      const other = await this.page.context().newPage();
+      try {
+        const message = `Loading the page again timed out after ${timeout} ms`;
+        const load = async () => {
+          await other.goto(url, { waitUntil: 'load', timeout });
+          if (options.freezeCss !== undefined)
+            await untraced(other, () => freeze(other, options.freezeCss ?? ''));
+          return this.take(options, timeout, other);
+        };
+        return await race(load(), timeout, message, signal);
+      } finally {
+        await other.close().catch(() => {});
+      }
+    });
+  }
+
+  private async take(options: CapturePageOptions, timeout: number, page = this.page): Promise<PageCapture> {
     const viewport = viewportOf(page);
     const fullPage = options.fullPage ?? true;
     // The settling and the height are the engine's own reads: no actions of a recorded trace
     // (recording/untraced.ts). The screenshot stays Playwright's call, its errors in its words.
     const pageHeight = await untraced(page, async () => {
-      await this.settle(options.settleMs ?? 5_000);
+      await this.settle(options.settleMs ?? 5_000, page);
       return page
         .evaluate(() =>
           Math.ceil(Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0)),
@@ -84,9 +125,8 @@ export class PageCapturer {
   }
 
   /** Waits (at most `settleMs`) for the network to go idle and the fonts to load. */
-  private async settle(settleMs: number): Promise<void> {
+  private async settle(settleMs: number, page: Page): Promise<void> {
     if (settleMs <= 0) return;
-    const page = this.page;
     const deadline = Date.now() + settleMs;
     await page.waitForLoadState('networkidle', { timeout: settleMs }).catch(() => {});
     const left = Math.max(1, deadline - Date.now());

@@ -17,6 +17,18 @@ export interface VisualCaptureSession {
     signal?: AbortSignal;
   }): Promise<{ data: Buffer; width: number; height: number; pageHeight: number }>;
   evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A, options?: { signal?: AbortSignal }): Promise<R>;
+  /**
+   * The page's address loaded again in another tab of the same session (its cookies and storage) and
+   * captured as `capturePage` captures, the tab then closed: what differs from this page's capture
+   * varies between loads (a banner drawn at random on each load). Absent: not learned.
+   */
+  captureAnotherLoad?(options?: {
+    maxHeight?: number;
+    settleMs?: number;
+    /** CSS put in the other tab before its capture, its focus taken off and its media paused. */
+    freezeCss?: string;
+    signal?: AbortSignal;
+  }): Promise<{ data: Buffer; width: number; height: number; pageHeight: number }>;
 }
 
 /** One visual check, as the step asks it of the port. */
