@@ -6,11 +6,11 @@
  * interrupted (Ctrl-C cancels the run first); a run with visual changes to review exits 1 too, unless
  * `--visual=report`. `argus generate` writes a suite from a generation, or with `--compare` compares one
  * with the saved suite by behaviour. `argus baselines promote` makes a branch's visual baselines the
- * default branch's.
+ * default branch's; `argus baselines pull/push` write them to a directory (for Git) and import them back.
  */
 import { parseArgs } from 'node:util';
 import { BranchNameSchema, PromoteBaselinesSchema } from '@argus/protocol';
-import { promoteBaselines } from './baselines';
+import { promoteBaselines, pullBaselines, pushBaselines } from './baselines';
 import { compareSuite } from './compare';
 import { generateSuite } from './generate';
 import { AnswerError, type Connection, HttpError, UnreachableError } from './http';
@@ -27,6 +27,8 @@ export const USAGE = `Usage:
   argus generate --server URL --project NAME --suite NAME [--env NAME] [--url URL] [--command TEXT]
   argus generate --compare --server URL --project NAME --suite NAME [--env NAME]
   argus baselines promote --server URL --project NAME --branch NAME [--env NAME]
+  argus baselines pull --server URL --project NAME --dir DIR [--env NAME] [--branch NAME]
+  argus baselines push --server URL --project NAME --dir DIR [--env NAME] [--branch NAME]
 
 Runs a saved suite of an Argus project (or generates one) from a CI job.
 
@@ -36,13 +38,17 @@ Options:
   --suite NAME     the saved suite, by name or id (generate: the suite to save into)
   --env NAME       the environment, by name or id (default: the project's default one; baselines
                    promote: absent, every environment's baselines of the branch)
+  --dir DIR        baselines pull: write the current baselines there (baselines.json and one PNG
+                   each, <case>/<check>@<width>x<height>.png), for Git; baselines push: import
+                   what is there (each that differs becomes its check's newest baseline)
   --junit FILE     run: write the JUnit XML report there
   --json FILE      run: write the JSON report there
   --traces DIR     run: download the Playwright trace of each failed or flaky case into DIR
                    (<case name>.trace.zip; a failed download is a warning, not a failed run)
   --branch NAME    run: the branch whose visual baselines the checks compare with first, then the
                    default branch's (letters, digits and . _ / - only); baselines promote: the branch
-                   whose baselines become the default branch's
+                   whose baselines become the default branch's; baselines pull/push: the branch
+                   whose baselines are written or imported (absent: the default branch)
   --visual MODE    run: fail (the default): visual changes to review fail the run (exit 1) even
                    when every case passed; report: they are said, with the link to review them, and
                    do not change the exit code
@@ -59,7 +65,7 @@ Create one in Argus under Settings, API tokens.
 
 Exit codes:
   0  every case passed (generate: the suite was saved; --compare: the comparison was made;
-     baselines promote: the baselines were promoted)
+     baselines promote, pull, push: the baselines were promoted, written, imported)
   1  a case failed, or the run was cancelled, interrupted or ended in error (generate: it failed)
      (a failed case that has a repair proposed still fails: the output links to its review),
      or visual changes wait for review (unless --visual=report; the output links to the review)
@@ -89,6 +95,7 @@ const OPTIONS = {
   compare: { type: 'boolean' },
   branch: { type: 'string' },
   visual: { type: 'string' },
+  dir: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -171,16 +178,41 @@ export function branchOf(value: string | undefined): string | undefined {
  * promote (a name, not the default branch's '').
  */
 function promoteArgs(values: Values): { project: string; branch: string } {
-  const others = ['suite', 'junit', 'json', 'traces', 'url', 'command', 'compare', 'visual'] as const;
-  const given = others.filter((name) => values[name] !== undefined);
-  if (given.length > 0)
-    throw new UsageError(`baselines promote takes no ${given.map((name) => `--${name}`).join(', ')}`);
+  refuseOthers(values, 'promote', ['dir']);
   const project = required(values.project, '--project');
   const branch = branchOf(required(values.branch, '--branch')) ?? '';
   const parsed = PromoteBaselinesSchema.shape.branch.safeParse(branch);
   if (!parsed.success) throw new UsageError(`--branch: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   return { project, branch: parsed.data };
 }
+
+/** Options of run and generate, refused by `baselines <command>` (`more`: its own refusals too). */
+function refuseOthers(values: Values, command: string, more: readonly (keyof Values)[] = []): void {
+  const others = [
+    'suite',
+    'junit',
+    'json',
+    'traces',
+    'url',
+    'command',
+    'compare',
+    'visual',
+    ...more,
+  ] as const;
+  const given = others.filter((name) => values[name] !== undefined);
+  if (given.length > 0)
+    throw new UsageError(`baselines ${command} takes no ${given.map((name) => `--${name}`).join(', ')}`);
+}
+
+/** `argus baselines pull/push`'s options, checked before any request: the project, the directory, a branch. */
+function filesArgs(values: Values, command: string): { project: string; dir: string; branch: string } {
+  refuseOthers(values, command);
+  const project = required(values.project, '--project');
+  const dir = required(values.dir, '--dir');
+  return { project, dir, branch: branchOf(values.branch) ?? '' };
+}
+
+const BASELINE_COMMANDS = ['promote', 'pull', 'push'];
 
 /** The command line, without the process around it (tests call it directly). Resolves to the exit code. */
 export async function main(io: Io): Promise<number> {
@@ -206,17 +238,22 @@ export async function main(io: Io): Promise<number> {
       return command === undefined && !values.help ? 2 : 0;
     }
     if (command !== 'run' && command !== 'generate' && command !== 'baselines')
-      throw new UsageError(`unknown command "${command}": use run, generate or baselines promote`);
+      throw new UsageError(
+        `unknown command "${command}": use run, generate or baselines (promote, pull, push)`,
+      );
     const [subcommand, ...extra] = command === 'baselines' ? rest : [undefined, ...rest];
-    if (command === 'baselines' && subcommand !== 'promote')
+    if (command === 'baselines' && !BASELINE_COMMANDS.includes(subcommand ?? ''))
       throw new UsageError(
         subcommand === undefined
-          ? 'baselines needs a command: baselines promote'
-          : `unknown command "baselines ${subcommand}": use baselines promote`,
+          ? 'baselines needs a command: baselines promote, pull or push'
+          : `unknown command "baselines ${subcommand}": use baselines promote, pull or push`,
       );
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    if (command !== 'baselines' && values.dir !== undefined)
+      throw new UsageError('--dir is an option of baselines pull and push');
     // Options checked before any request (and before the server's and the token's).
-    const promote = command === 'baselines' ? promoteArgs(values) : undefined;
+    const promote = subcommand === 'promote' ? promoteArgs(values) : undefined;
+    const files = subcommand === 'pull' || subcommand === 'push' ? filesArgs(values, subcommand) : undefined;
     const branch = command === 'run' ? branchOf(values.branch) : undefined;
     const visual = command === 'run' ? visualModeOf(values.visual) : undefined;
     if (visual === null) throw new UsageError(`--visual is fail or report, not "${values.visual}"`);
@@ -228,6 +265,10 @@ export async function main(io: Io): Promise<number> {
       );
     const connection: Connection = { server, token };
     if (promote) return await promoteBaselines(connection, { ...promote, env: values.env, out: io.out });
+    if (files) {
+      const transfer = subcommand === 'pull' ? pullBaselines : pushBaselines;
+      return await transfer(connection, { ...files, env: values.env, out: io.out });
+    }
     const project = required(values.project, '--project');
     const suite = required(values.suite, '--suite');
     if (command === 'run') {
