@@ -232,7 +232,11 @@ describe.each(testEngines())('visual checks on $name', ({ open }) => {
     expect(listed[1].baseline).toBeUndefined();
 
     const decided = await repos.visual.decide(alice, changed.id, { decision: 'approve', decided_by: 'erin' });
-    expect(decided?.check).toMatchObject({ review: 'approved', decided_by: 'erin' });
+    expect(decided?.check).toMatchObject({
+      review: 'approved',
+      decided_by: 'erin',
+      made_baseline_id: decided?.baseline?.id,
+    });
     expect(decided?.check.decided_at).toBeInstanceOf(Date);
     expect(decided?.baseline).toMatchObject({
       ...k,
@@ -251,8 +255,18 @@ describe.each(testEngines())('visual checks on $name', ({ open }) => {
       await repos.visual.decide(alice, changed.id, { decision: 'reject', decided_by: 'erin' }),
     ).toBeUndefined();
 
-    const rejected = await repos.visual.decide(alice, other.id, { decision: 'reject', decided_by: 'erin' });
-    expect(rejected).toEqual({ check: expect.objectContaining({ review: 'rejected' }) });
+    const rejected = await repos.visual.decide(alice, other.id, {
+      decision: 'reject',
+      decided_by: 'erin',
+      reason: 'The logo is cut off',
+    });
+    expect(rejected).toEqual({
+      check: expect.objectContaining({
+        review: 'rejected',
+        decision_reason: 'The logo is cut off',
+        made_baseline_id: null,
+      }),
+    });
     expect(await repos.visual.baselineFor(alice, key('Approve other'))).toBeUndefined();
     expect(await toReview(runId)).toBe(0);
     // A check with nothing to review is not decided.
@@ -260,6 +274,23 @@ describe.each(testEngines())('visual checks on $name', ({ open }) => {
       await repos.visual.decide(alice, same.id, { decision: 'approve', decided_by: 'erin' }),
     ).toBeUndefined();
     expect(await toReview(runId)).toBe(0);
+  });
+
+  it("lists a run's checks in case and step order, whatever order the cases ended in", async () => {
+    const runId = await run();
+    await repos.visual.addChecks(alice, runId, [
+      capture(key('Order c'), { case_index: 2, step_index: 0 }),
+      capture(key('Order a2'), { case_index: 0, step_index: 5 }),
+      capture(key('Order a1'), { case_index: 0, step_index: 1 }),
+      capture(key('Order b'), { case_index: 1, step_index: 3 }),
+    ]);
+    const listed = await repos.visual.forRun(alice, runId);
+    expect(listed.map((pair) => pair.check.case_name)).toEqual([
+      'Order a1',
+      'Order a2',
+      'Order b',
+      'Order c',
+    ]);
   });
 
   it('lets one of two reviewers deciding a check at once win', async () => {

@@ -92,6 +92,20 @@ export function visualChecksRepository(orm: Drizzle) {
     return new Map(found.map((row) => [row.id, row]));
   }
 
+  /** Records on an approved check the baseline it made (its review then opens that baseline's history). */
+  async function madeBaseline(
+    tx: Tx,
+    check: VisualCheckRow,
+    baseline: VisualBaselineRow,
+  ): Promise<VisualCheckRow> {
+    const [row] = await tx
+      .update(visualChecks)
+      .set({ made_baseline_id: baseline.id })
+      .where(eq(visualChecks.id, check.id))
+      .returning();
+    return row ?? check;
+  }
+
   /** Takes `decided` checks off their run's count of checks to review (never below 0). */
   async function reviewed(tx: Tx, ownerId: string, runId: string, decided: number) {
     if (decided === 0) return;
@@ -141,7 +155,7 @@ export function visualChecksRepository(orm: Drizzle) {
       });
     },
 
-    /** A run's checks in the order they were taken, each with the baseline it was compared with. */
+    /** A run's checks in case and step order (then as taken), each with the baseline it was compared with. */
     async forRun(ownerId: string, runId: string): Promise<VisualCheckWithBaseline[]> {
       if (!isUuid(runId)) return [];
       const found = await orm
@@ -152,7 +166,12 @@ export function visualChecksRepository(orm: Drizzle) {
           and(eq(visualBaselines.id, visualChecks.baseline_id), baselineOwned(ownerId)),
         )
         .where(and(checkOwned(ownerId), eq(visualChecks.test_run_id, runId)))
-        .orderBy(asc(visualChecks.created_at), asc(visualChecks.id));
+        .orderBy(
+          asc(visualChecks.case_index),
+          asc(visualChecks.step_index),
+          asc(visualChecks.created_at),
+          asc(visualChecks.id),
+        );
       return found.map(({ check, baseline }) => ({ check, baseline: baseline ?? undefined }));
     },
 
@@ -168,7 +187,7 @@ export function visualChecksRepository(orm: Drizzle) {
     async decide(
       ownerId: string,
       checkId: string,
-      input: { decision: 'approve' | 'reject'; decided_by: string },
+      input: { decision: 'approve' | 'reject'; decided_by: string; reason?: string | null },
     ): Promise<VisualDecision | undefined> {
       if (!isUuid(checkId)) return undefined;
       return orm.transaction(async (tx) => {
@@ -178,6 +197,7 @@ export function visualChecksRepository(orm: Drizzle) {
             review: input.decision === 'approve' ? 'approved' : 'rejected',
             decided_by: input.decided_by,
             decided_at: new Date(),
+            decision_reason: input.decision === 'reject' ? (input.reason ?? null) : null,
           })
           .where(and(checkOwned(ownerId), eq(visualChecks.id, checkId), eq(visualChecks.review, 'pending')))
           .returning();
@@ -186,7 +206,7 @@ export function visualChecksRepository(orm: Drizzle) {
         if (input.decision === 'reject') return { check };
         const carried = (await comparedWith(tx, ownerId, [check])).get(check.baseline_id ?? '');
         const baseline = await approveInto(tx, ownerId, check, input.decided_by, carried);
-        return baseline ? { check, baseline } : { check };
+        return baseline ? { check: await madeBaseline(tx, check, baseline), baseline } : { check };
       });
     },
 
@@ -217,7 +237,8 @@ export function visualChecksRepository(orm: Drizzle) {
           )
           .orderBy(asc(visualChecks.created_at), asc(visualChecks.id));
         for (const check of inOrder) {
-          await approveInto(tx, ownerId, check, decidedBy, carried.get(check.baseline_id ?? ''));
+          const made = await approveInto(tx, ownerId, check, decidedBy, carried.get(check.baseline_id ?? ''));
+          if (made) await madeBaseline(tx, check, made);
         }
         return approved.length;
       });

@@ -109,6 +109,8 @@ export const VisualRunCheckSchema = z.object({
   environment_id: z.string(),
   branch: z.string(),
   case_name: z.string(),
+  /** The case's place in the run's cases (the list is in case, then step, order). */
+  case_index: z.number().int().nonnegative(),
   check_name: z.string(),
   region: z.string().nullable(),
   step_index: z.number().int().nonnegative(),
@@ -132,6 +134,10 @@ export const VisualRunCheckSchema = z.object({
   }),
   decided_by: z.string().nullable(),
   decided_at: z.string().nullable(),
+  /** Why it was rejected, in the reviewer's words (null when none was given, or not rejected). */
+  decision_reason: z.string().nullable(),
+  /** The baseline its approval made (its history opens from it); null unless approved. */
+  made_baseline_id: z.string().nullable(),
   created_at: z.string(),
 });
 export type VisualRunCheck = z.infer<typeof VisualRunCheckSchema>;
@@ -145,7 +151,11 @@ export const VisualRunChecksSchema = z.object({
 export type VisualRunChecks = z.infer<typeof VisualRunChecksSchema>;
 
 /** `POST /api/runs/{id}/visual-checks/{check}/decision`. */
-export const VisualDecisionSchema = z.object({ decision: z.enum(['approve', 'reject']) });
+export const VisualDecisionSchema = z.object({
+  decision: z.enum(['approve', 'reject']),
+  /** Why it is rejected, in the reviewer's words (kept with the decision; ignored for an approval). */
+  reason: z.string().trim().max(500).optional(),
+});
 export type VisualDecision = z.infer<typeof VisualDecisionSchema>;
 
 /** `GET /api/projects/{id}/visual-baselines`: the current baselines of an environment and branch. */

@@ -75,7 +75,7 @@ async function attemptOnce(
     last,
   );
   let browser: BrowserSession | undefined;
-  const visuals = ctx.visuals?.forCase(name);
+  const visuals = ctx.visuals?.forCase(name, Math.max(0, ctx.request.cases.indexOf(testCase)));
   const place = line.request();
   const outcome = await ctx
     .runTest(testCase, {

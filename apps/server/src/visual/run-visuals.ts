@@ -39,7 +39,8 @@ export interface CaseVisuals {
 
 /** A run's visual checks (`forCase` per attempt). */
 export interface RunVisuals {
-  forCase(caseName: string): CaseVisuals;
+  /** The case `caseName`, at `caseIndex` in the run's cases. */
+  forCase(caseName: string, caseIndex: number): CaseVisuals;
 }
 
 /** A check as the port recorded it, until its attempt settles. */
@@ -59,7 +60,7 @@ interface Held {
  */
 export function runVisuals(store: VisualStore, scope: VisualScope): RunVisuals {
   return {
-    forCase(caseName) {
+    forCase(caseName, caseIndex) {
       const held: Held[] = [];
       const compared = new Map<string, string>();
       const keyOf = (key: VisualCheckKey): VisualKey => ({
@@ -109,6 +110,7 @@ export function runVisuals(store: VisualStore, scope: VisualScope): RunVisuals {
             const key = keyOf(check.key);
             return {
               ...key,
+              case_index: caseIndex,
               region: outcome?.region ?? null,
               step_index: outcome?.step_index ?? 0,
               status: check.verdict.status,

@@ -159,7 +159,7 @@ describe('visual checks of real runs', () => {
       decision: 'approve',
     });
     expect(approved.status).toBe(200);
-    expect(approved.data).toMatchObject({ review: 'approved', decided_by: 'visual-olga' });
+    expect(approved.data).toMatchObject({ review: 'approved', decided_by: 'visual-olga', case_index: 0 });
     expect((await as(olga, 'GET', `/api/runs/${first.id}`)).data.visual.to_review).toBe(0);
     // Decided once: a second decision is a conflict, not a second baseline.
     const again = await as(olga, 'POST', `/api/runs/${first.id}/visual-checks/${check.id}/decision`, {
@@ -170,6 +170,8 @@ describe('visual checks of real runs', () => {
     const second = await run();
     expect(second.visual.to_review).toBe(0);
     const [same] = (await checksOf(second.id)).checks;
+    // The baseline it was compared with is the one the approval made.
+    expect(same.baseline.id).toBe(approved.data.made_baseline_id);
     expect(same).toMatchObject({ status: 'same', review: 'none', issues: [] });
     expect(same.baseline).toMatchObject({ approved_by: 'visual-olga', source_run_id: first.id });
   }, 120_000);
@@ -192,8 +194,13 @@ describe('visual checks of real runs', () => {
       }
       const rejected = await as(olga, 'POST', `/api/runs/${changed.id}/visual-checks/${check.id}/decision`, {
         decision: 'reject',
+        reason: 'The button must stay blue',
       });
-      expect(rejected.data.review).toBe('rejected');
+      expect(rejected.data).toMatchObject({
+        review: 'rejected',
+        decision_reason: 'The button must stay blue',
+        made_baseline_id: null,
+      });
       const still = await run();
       expect((await checksOf(still.id)).checks[0]).toMatchObject({ status: 'changed', review: 'pending' });
       // 'Approve all in this run': the change is the baseline now, and the page looks as approved.

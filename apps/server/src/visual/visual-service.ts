@@ -45,12 +45,12 @@ export class VisualService {
     reviewer: string,
     runId: string,
     checkId: string,
-    { decision }: VisualDecision,
+    { decision, reason }: VisualDecision,
   ): Promise<VisualRunCheck> {
     const { visual } = this.deps.repos;
     const check = await visual.getCheck(ownerId, checkId);
     if (!check || check.test_run_id !== runId) throw new AppError('VISUAL_CHECK_NOT_FOUND');
-    const decided = await visual.decide(ownerId, checkId, { decision, decided_by: reviewer });
+    const decided = await visual.decide(ownerId, checkId, { decision, decided_by: reviewer, reason });
     if (!decided) {
       throw new AppError(
         'VISUAL_REVIEW_CONFLICT',

@@ -59,6 +59,7 @@ export function toVisualRunCheck(
     environment_id: check.environment_id,
     branch: check.branch,
     case_name: check.case_name,
+    case_index: check.case_index,
     check_name: check.check_name,
     region: check.region,
     step_index: check.step_index,
@@ -80,6 +81,8 @@ export function toVisualRunCheck(
     },
     decided_by: check.decided_by,
     decided_at: iso(check.decided_at),
+    decision_reason: check.decision_reason,
+    made_baseline_id: check.made_baseline_id,
     created_at: check.created_at.toISOString(),
   });
 }

@@ -58,6 +58,8 @@ CREATE TABLE visual_checks (
   viewport_width integer NOT NULL,
   viewport_height integer NOT NULL,
   browser text NOT NULL,
+  -- The case's place in the run's cases (the Review lists checks in case and step order).
+  case_index integer NOT NULL DEFAULT 0,
   region text,
   step_index integer NOT NULL,
   status text NOT NULL CHECK (status IN ('same', 'changed', 'new')),
@@ -78,11 +80,15 @@ CREATE TABLE visual_checks (
   review text NOT NULL CHECK (review IN ('none', 'pending', 'approved', 'rejected')),
   decided_by text,
   decided_at timestamptz,
+  -- Why it was rejected, in the reviewer's words; and the baseline an approval made.
+  decision_reason text,
+  made_baseline_id uuid REFERENCES visual_baselines (id) ON DELETE SET NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX visual_checks_run_idx ON visual_checks (test_run_id, created_at);
 CREATE INDEX visual_checks_user_idx ON visual_checks (user_id);
 CREATE INDEX visual_checks_baseline_idx ON visual_checks (baseline_id) WHERE baseline_id IS NOT NULL;
+CREATE INDEX visual_checks_made_idx ON visual_checks (made_baseline_id) WHERE made_baseline_id IS NOT NULL;
 CREATE INDEX visual_checks_sha_idx ON visual_checks (sha256);
 CREATE INDEX visual_checks_diff_sha_idx ON visual_checks (diff_sha256) WHERE diff_sha256 IS NOT NULL;
 

@@ -8,6 +8,7 @@ import {
   type CheckView,
   checkTitle,
   decisionText,
+  historyBaselineId,
   issueKindText,
   statusLabel,
   VIEW_TEXT,
@@ -127,6 +128,7 @@ export function CheckCard({ check, canDecide, canRestore, busy, onDecide, onImag
   const historyId = useId();
   const [showHistory, setShowHistory] = useState(false);
   const decided = decisionText(check);
+  const historyOf = historyBaselineId(check);
   const title = checkTitle(check);
   const name = `${check.case_name}, ${title}`;
   const pending = check.review === 'pending';
@@ -188,7 +190,7 @@ export function CheckCard({ check, canDecide, canRestore, busy, onDecide, onImag
           )}
         </div>
         <div className="mt-4 flex flex-wrap items-center gap-3 border-t border-slate-100 pt-3">
-          {check.baseline ? (
+          {historyOf ? (
             <SmallButton
               variant="ghost"
               icon={History}
@@ -226,9 +228,9 @@ export function CheckCard({ check, canDecide, canRestore, busy, onDecide, onImag
             </>
           )}
         </div>
-        {check.baseline && showHistory && (
+        {historyOf && showHistory && (
           <div id={historyId} className="mt-3">
-            <BaselineHistory baselineId={check.baseline.id} title={name} canRestore={canRestore} />
+            <BaselineHistory baselineId={historyOf} title={name} canRestore={canRestore} />
           </div>
         )}
       </article>

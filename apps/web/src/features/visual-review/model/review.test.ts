@@ -7,6 +7,7 @@ import {
   checkTitle,
   countChecks,
   decisionText,
+  historyBaselineId,
   issueKindText,
   overlayClip,
   overlayValueText,
@@ -48,6 +49,7 @@ function check(id: string, overrides: Partial<VisualRunCheck> = {}): VisualRunCh
     environment_id: 'e1',
     branch: '',
     case_name: `Case ${id}`,
+    case_index: 0,
     check_name: 'page',
     region: null,
     step_index: 2,
@@ -65,6 +67,8 @@ function check(id: string, overrides: Partial<VisualRunCheck> = {}): VisualRunCh
     images: { current: '/c.png', baseline: '/b.png', diff: '/d.png' },
     decided_by: null,
     decided_at: null,
+    decision_reason: null,
+    made_baseline_id: null,
     created_at: '2026-11-30T07:00:00Z',
     ...overrides,
   });
@@ -128,6 +132,14 @@ describe('the visual review', () => {
     expect(issueKindText('')).toBe('Difference');
   });
 
+  it("opens the history of the baseline a check's approval made, else of the one it was compared with", () => {
+    expect(historyBaselineId({ made_baseline_id: 'b2', baseline: null })).toBe('b2');
+    expect(historyBaselineId({ made_baseline_id: null, baseline: changed.baseline })).toBe(
+      changed.baseline?.id,
+    );
+    expect(historyBaselineId({ made_baseline_id: null, baseline: null })).toBeNull();
+  });
+
   it('says who decided and when', () => {
     const when = (iso: string) => `at ${iso}`;
     expect(decisionText(approved, when)).toBe('Approved by mia · at 2026-11-30T07:10:00Z: now the baseline');
@@ -135,6 +147,9 @@ describe('the visual review', () => {
       'Rejected by tom · at 2026-11-30T07:12:00Z: a bug, the baseline stays',
     );
     expect(decisionText(check('x', { review: 'approved' }), when)).toBe('Approved: now the baseline');
+    expect(decisionText({ ...rejected, decision_reason: 'The logo is cut off' }, when)).toBe(
+      'Rejected by tom · at 2026-11-30T07:12:00Z: a bug, the baseline stays (“The logo is cut off”)',
+    );
     expect(decisionText(changed, when)).toBeNull();
     expect(decisionText(same, when)).toBeNull();
     expect(whenText('2026-11-30T07:10:00Z', 'en-GB', 'UTC')).toBe('30 Nov 2026, 07:10');

@@ -108,15 +108,23 @@ export function whenText(iso: string, locale?: string, timeZone?: string): strin
  * · …: a bug, the baseline stays'; null while it waits or when it looked as approved.
  */
 export function decisionText(
-  check: Pick<VisualRunCheck, 'review' | 'decided_by' | 'decided_at'>,
+  check: Pick<VisualRunCheck, 'review' | 'decided_by' | 'decided_at'> &
+    Partial<Pick<VisualRunCheck, 'decision_reason'>>,
   when: (iso: string) => string = whenText,
 ): string | null {
   if (check.review !== 'approved' && check.review !== 'rejected') return null;
   const who = check.decided_by ? ` by ${check.decided_by}` : '';
   const at = check.decided_at ? ` · ${when(check.decided_at)}` : '';
-  return check.review === 'approved'
-    ? `Approved${who}${at}: now the baseline`
-    : `Rejected${who}${at}: a bug, the baseline stays`;
+  if (check.review === 'approved') return `Approved${who}${at}: now the baseline`;
+  const why = check.decision_reason ? ` (“${check.decision_reason}”)` : '';
+  return `Rejected${who}${at}: a bug, the baseline stays${why}`;
+}
+
+/** The baseline whose history a check's card opens: the one its approval made, else the one it was compared with. */
+export function historyBaselineId(
+  check: Pick<VisualRunCheck, 'made_baseline_id' | 'baseline'>,
+): string | null {
+  return check.made_baseline_id ?? check.baseline?.id ?? null;
 }
 
 /** '1440 × 900'. */
