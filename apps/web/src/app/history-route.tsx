@@ -10,9 +10,9 @@ import {
   ScreenshotViewer,
   TestResultsList,
 } from '../features/automation';
-import { HistoryScreen, RunScreen } from '../features/history';
+import { HistoryScreen, RunScreen, type RunTab } from '../features/history';
 import { RunRepairs, RunRepairsTabLabel } from '../features/repairs';
-import { RunVisualReview } from '../features/visual-review';
+import { RunVisualReview, RunVisualReviewLabel } from '../features/visual-review';
 import { downloadUrl } from '../lib/download';
 import { useProjectList } from '../lib/projects/project-list';
 import { storedLog, storedResults, storedScreenshots } from './stored-run';
@@ -84,23 +84,21 @@ function RunArtifacts({ run }: { run: TestRunDetail }) {
 }
 
 /**
- * The run's visual checks to review, a section titled 'Review (3)' from the visual-review feature
- * (issue 40; nothing when the run has none), above its results, steps and screenshots.
+ * The run page's other views: its visual checks to review (?tab=review, 'Review (3)', a project's run;
+ * issue 40) and its repairs (?tab=repairs, a saved suite's run; issue 39), from their features.
  */
-function RunReviewAndArtifacts({ run }: { run: TestRunDetail }) {
-  return (
-    <>
-      <RunVisualReview runId={run.id} />
-      <RunArtifacts run={run} />
-    </>
-  );
-}
-
-/** The run page's Repairs tab (?tab=repairs), from the repairs feature (issue 39). */
-const RUN_REPAIRS = { Label: RunRepairsTabLabel, Panel: RunRepairs };
+const RUN_TABS: RunTab[] = [
+  {
+    id: 'review',
+    Label: RunVisualReviewLabel,
+    Panel: RunVisualReview,
+    shownFor: (run) => run.project_id !== null,
+  },
+  { id: 'repairs', Label: RunRepairsTabLabel, Panel: RunRepairs, shownFor: (run) => run.suite_id !== null },
+];
 
 /** /history/runs/:id, keyed by the id so another run starts afresh. */
 export function HistoryRun() {
   const { id = '' } = useParams();
-  return <RunScreen key={id} runId={id} Artifacts={RunReviewAndArtifacts} repairs={RUN_REPAIRS} />;
+  return <RunScreen key={id} runId={id} Artifacts={RunArtifacts} tabs={RUN_TABS} />;
 }

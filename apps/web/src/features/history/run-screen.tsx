@@ -23,39 +23,44 @@ export interface RunScreenProps {
    */
   Artifacts: ComponentType<{ run: TestRunDetail }>;
   /**
-   * The run's repairs to review (issue 39), a tab of the page opened by `?tab=repairs`: its name
-   * ('Repairs (2)') and its panel, composed in by app/ from the repairs feature.
+   * Other views of the run, each a tab opened by `?tab=<id>` (its visual checks to review, issue 40;
+   * its repairs, issue 39): its name ('Review (3)'), its panel, and which runs have it; composed in by
+   * app/ from their features.
    */
-  repairs?: { Label: ComponentType<{ runId: string }>; Panel: ComponentType<{ runId: string }> };
+  tabs?: RunTab[];
 }
 
-/** The page's two views as links (`?tab=repairs`), so a review can be linked to and reloaded. */
-function RunTabs({ runId, repairs }: { runId: string; repairs: NonNullable<RunScreenProps['repairs']> }) {
-  const [search] = useSearchParams();
-  const onRepairs = search.get('tab') === 'repairs';
-  const tab = (current: boolean) =>
+export interface RunTab {
+  id: string;
+  Label: ComponentType<{ runId: string }>;
+  Panel: ComponentType<{ runId: string }>;
+  /** Whether a run has this view (a saved suite's run has repairs; a project's, visual checks). */
+  shownFor: (run: HistoryItem) => boolean;
+}
+
+/** The page's views as links (`?tab=repairs`), so a review can be linked to and reloaded. */
+function RunTabs({ runId, tabs, current }: { runId: string; tabs: RunTab[]; current: RunTab | undefined }) {
+  const tab = (on: boolean) =>
     cn(
       'rounded-lg px-3 py-1.5 text-sm font-semibold focus-visible:outline-2 focus-visible:outline-indigo-600',
-      current ? 'bg-indigo-600 text-white' : 'text-slate-700 hover:bg-slate-100',
+      on ? 'bg-indigo-600 text-white' : 'text-slate-700 hover:bg-slate-100',
     );
   return (
     <nav aria-label="Run views" className="flex flex-wrap gap-2" data-testid="run-tabs">
-      <Link
-        to={{ search: '' }}
-        replace
-        className={tab(!onRepairs)}
-        aria-current={onRepairs ? undefined : 'page'}
-      >
+      <Link to={{ search: '' }} replace className={tab(!current)} aria-current={current ? undefined : 'page'}>
         Cases and steps
       </Link>
-      <Link
-        to={{ search: '?tab=repairs' }}
-        replace
-        className={tab(onRepairs)}
-        aria-current={onRepairs ? 'page' : undefined}
-      >
-        <repairs.Label runId={runId} />
-      </Link>
+      {tabs.map((view) => (
+        <Link
+          key={view.id}
+          to={{ search: `?tab=${view.id}` }}
+          replace
+          className={tab(view === current)}
+          aria-current={view === current ? 'page' : undefined}
+        >
+          <view.Label runId={runId} />
+        </Link>
+      ))}
     </nav>
   );
 }
@@ -94,9 +99,8 @@ function RunFacts({ run, detail }: { run: HistoryItem; detail: TestRunDetail | u
 }
 
 /** A run's page (docs/HISTORY.md): what ran, how it compares with the run before, each case's history. */
-export function RunScreen({ runId, Artifacts, repairs }: RunScreenProps) {
+export function RunScreen({ runId, Artifacts, tabs = [] }: RunScreenProps) {
   const [search] = useSearchParams();
-  const onRepairs = repairs !== undefined && search.get('tab') === 'repairs';
   const comparison = useRunComparison(runId);
   const detail = useTestRun(runId);
   const cases = useMemo(
@@ -138,8 +142,9 @@ export function RunScreen({ runId, Artifacts, repairs }: RunScreenProps) {
     );
   }
   const { run } = comparison.data;
-  // Only a saved suite's run has repairs (docs/REPAIRS.md#verdicts): a URL's run shows no Repairs tab.
-  const suiteRepairs = run.suite_id ? repairs : undefined;
+  // Only a saved suite's run has repairs (docs/REPAIRS.md#verdicts), only a project's run visual checks.
+  const shown = tabs.filter((view) => view.shownFor(run));
+  const current = shown.find((view) => view.id === search.get('tab'));
   return (
     <div className="mx-auto w-full max-w-6xl space-y-5" data-testid="run-page">
       {back}
@@ -152,9 +157,9 @@ export function RunScreen({ runId, Artifacts, repairs }: RunScreenProps) {
       >
         <RunFacts run={run} detail={detail.data} />
       </ScreenHeader>
-      {suiteRepairs && <RunTabs runId={runId} repairs={suiteRepairs} />}
-      {onRepairs && suiteRepairs ? (
-        <suiteRepairs.Panel runId={runId} />
+      {shown.length > 0 && <RunTabs runId={runId} tabs={shown} current={current} />}
+      {current ? (
+        <current.Panel runId={runId} />
       ) : (
         <>
           <ComparisonPanel comparison={comparison.data} />

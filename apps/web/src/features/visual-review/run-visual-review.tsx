@@ -9,10 +9,10 @@ import { VisualReviewList } from './components/visual-review-list';
 import { reviewLabel } from './model/review';
 
 /**
- * The run page's 'Review' section (issue 40): the run's visual checks, those that changed or are new
- * to approve or reject, titled with how many wait ('Review (3)'). A run without visual checks shows
- * nothing. The run's review link (`?tab=review`, what the CLI, JUnit and webhooks give) brings it
- * into view once loaded.
+ * The run page's 'Review' tab (issue 40): the run's visual checks, those that changed or are new to
+ * approve or reject, titled with how many wait ('Review (3)'); a run without visual checks says how a
+ * case takes one. The run's review link (`?tab=review`, what the CLI, JUnit and webhooks give) opens
+ * it and brings it into view once loaded.
  */
 export function RunVisualReview({ runId }: { runId: string }) {
   const list = useRunVisualChecks(runId);
@@ -23,9 +23,10 @@ export function RunVisualReview({ runId }: { runId: string }) {
   useEffect(() => {
     if (linked && loaded) section.current?.scrollIntoView({ block: 'start' });
   }, [linked, loaded]);
-  if (list.isSuccess && list.data.checks.length === 0) return null;
   // A server that keeps no visual checks answers 404: nothing to review, as for a run without any.
-  if (list.error instanceof ApiError && list.error.status === 404) return null;
+  const none =
+    (list.isSuccess && list.data.checks.length === 0) ||
+    (list.error instanceof ApiError && list.error.status === 404);
   return (
     <div ref={section} id="review" className="scroll-mt-4">
       <Panel
@@ -34,7 +35,13 @@ export function RunVisualReview({ runId }: { runId: string }) {
         subtitle="Visual checks: changes to approve or reject"
         testId="run-visual-review"
       >
-        {list.isPending ? (
+        {none ? (
+          <p className="text-sm text-slate-600" data-testid="visual-review-empty">
+            This run took no visual checks. A case checks the page with a step{' '}
+            <code className="rounded bg-slate-100 px-1">Verify the page looks as approved</code>, or after
+            every case when its suite's 'Visual check after every case' is on.
+          </p>
+        ) : list.isPending ? (
           <div className="flex justify-center py-6 text-indigo-600">
             <Spinner label="Loading the visual checks" />
           </div>
