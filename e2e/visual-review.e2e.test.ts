@@ -312,10 +312,14 @@ describe('visual checks reviewed on the run page', () => {
     // Reject the pricing page's (a bug: the baseline stays), approve the landing page's.
     const pricing = cardOf(section, 'Pricing page');
     await pricing.getByRole('button', { name: 'Reject Pricing page, Whole page: it is a bug' }).click();
+    // Rejecting asks why (optional), and keeps the reason with the decision.
+    const why = page.getByRole('dialog', { name: 'Reject Pricing page, Whole page?' });
+    await why.getByLabel('Why (optional)').fill('The header must stay navy');
+    await why.getByRole('button', { name: 'Reject change' }).click();
     await expect.poll(() => pricing.getAttribute('data-review'), POLL).toBe('rejected');
-    expect(await pricing.getByTestId('visual-check-decision').textContent()).toMatch(
-      new RegExp(`^Rejected by ${username} · .+: a bug, the baseline stays$`),
-    );
+    const rejectedText = (await pricing.getByTestId('visual-check-decision').textContent()) ?? '';
+    expect(rejectedText).toMatch(new RegExp(`^Rejected by ${username} · `));
+    expect(rejectedText).toContain(': a bug, the baseline stays (“The header must stay navy”)');
     const approve = first.getByRole('button', {
       name: 'Approve Landing page, Whole page: make it the baseline',
     });

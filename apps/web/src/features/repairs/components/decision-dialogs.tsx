@@ -1,9 +1,7 @@
 import type { CaseRepair } from '@argus/protocol';
-import { Loader2 } from 'lucide-react';
-import { useState } from 'react';
 import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
-import { TextAreaField } from '../../../components/text-area-field';
+import { ReasonDialog } from '../../../components/reason-dialog';
 import { WeakeningList } from './weakening-list';
 
 /**
@@ -55,45 +53,15 @@ export function RejectDialog({
   onReject: (repair: CaseRepair, reason: string) => void;
   onClose: () => void;
 }) {
-  const [reason, setReason] = useState('');
-  const close = () => {
-    setReason('');
-    onClose();
-  };
   return (
-    <Dialog
-      open={repair !== null}
-      onClose={close}
-      title={`Reject the repair of ${repair?.case_name ?? 'this case'}?`}
+    <ReasonDialog
+      item={repair}
+      title={(r) => `Reject the repair of ${r?.case_name ?? 'this case'}?`}
       description="It is not proposed again for the same page. The case stays as saved."
-    >
-      {repair && (
-        <form
-          className="space-y-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            onReject(repair, reason.trim());
-            setReason('');
-          }}
-        >
-          <TextAreaField
-            label="Why (optional)"
-            value={reason}
-            maxLength={500}
-            rows={3}
-            onChange={(event) => setReason(event.target.value)}
-          />
-          <div className="flex flex-wrap justify-end gap-3">
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" variant="danger" disabled={pending}>
-              {pending && <Loader2 className="size-4 animate-spin" aria-hidden />}
-              Reject repair
-            </Button>
-          </div>
-        </form>
-      )}
-    </Dialog>
+      submitLabel="Reject repair"
+      pending={pending}
+      onSubmit={onReject}
+      onClose={onClose}
+    />
   );
 }

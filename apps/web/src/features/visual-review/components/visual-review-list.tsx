@@ -3,6 +3,7 @@ import { CheckCheck, CheckCircle2, ChevronRight, CircleAlert } from 'lucide-reac
 import { useMemo } from 'react';
 import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ReasonDialog } from '../../../components/reason-dialog';
 import { cn } from '../../../lib/cn';
 import { useCan } from '../../../lib/organization';
 import { useRenewLinks } from '../hooks/use-renew-links';
@@ -108,6 +109,15 @@ export function VisualReviewList({ runId, checks }: { runId: string; checks: rea
         </ul>
       )}
       <AsApproved checks={asApproved} />
+      <ReasonDialog
+        item={review.rejecting}
+        title={(check) => `Reject ${check ? `${check.case_name}, ${checkTitle(check)}` : 'this check'}?`}
+        description="It is a bug: the baseline stays, and the next run is compared with it again."
+        submitLabel="Reject change"
+        pending={review.decidePending}
+        onSubmit={review.onReject}
+        onClose={review.cancelReject}
+      />
       <ConfirmDialog
         open={review.confirmingAll}
         title={`Approve all ${counts.pending} ${counts.pending === 1 ? 'check' : 'checks'} of this run?`}

@@ -21,6 +21,8 @@ export interface ReviewNotice {
 export function useVisualReview(runId: string) {
   const [notice, setNotice] = useState<ReviewNotice | null>(null);
   const [confirmingAll, setConfirmingAll] = useState(false);
+  /** The check whose rejection asks for a reason first. */
+  const [rejecting, setRejecting] = useState<VisualRunCheck | null>(null);
   const decide = useDecideVisualCheck();
   const approveAll = useApproveAllVisualChecks();
   const queryClient = useQueryClient();
@@ -35,11 +37,18 @@ export function useVisualReview(runId: string) {
     [queryClient],
   );
 
+  /** Approves at once; a rejection first asks why (`rejecting`), then `onReject` sends it. */
   const onDecide = (check: VisualRunCheck, decision: 'approve' | 'reject') => {
+    if (decision === 'reject') setRejecting(check);
+    else send(check, 'approve');
+  };
+
+  const send = (check: VisualRunCheck, decision: 'approve' | 'reject', reason?: string) => {
     const name = `${check.case_name}, ${checkTitle(check)}`;
     decide.mutate(
-      { check, decision },
+      { check, decision, reason },
       {
+        onSettled: () => setRejecting(null),
         onSuccess: () =>
           setNotice({
             tone: 'success',
@@ -78,6 +87,10 @@ export function useVisualReview(runId: string) {
     approveAllPending: approveAll.isPending,
     confirmingAll,
     onDecide,
+    rejecting,
+    decidePending: decide.isPending,
+    onReject: (check: VisualRunCheck, reason: string) => send(check, 'reject', reason),
+    cancelReject: () => setRejecting(null),
     askApproveAll: () => setConfirmingAll(true),
     cancelApproveAll: () => setConfirmingAll(false),
     onApproveAll,
