@@ -24,6 +24,7 @@ import { cpus, loadavg } from 'node:os';
 import { BuiltinPlanner, generateSuite } from '@argus/ai';
 import {
   type Box,
+  COMPARING_GAP_MS,
   captureSettled,
   compareWithBaseline,
   createVisualChecks,
@@ -419,8 +420,7 @@ if (VISUAL) {
   for (const page of ['clock', 'still'] as const) {
     const without = median(caseTimes.get(`${page}/false`) ?? []);
     const withCheck = median(caseTimes.get(`${page}/true`) ?? []);
-    const what =
-      page === 'clock' ? 'with a ticking clock (masked: 3 captures)' : 'without its clock (2 captures)';
+    const what = page === 'clock' ? 'with a ticking clock (masked by its baseline)' : 'without its clock';
     rows.push([
       `1440×900 landing page ${what}: a case (3–4 steps) without visual checks, median of ${cases} cases × ${VISUAL_ROUNDS}`,
       ms(without),
@@ -449,10 +449,14 @@ if (VISUAL) {
     const capture = median(ps.map((p) => p.captures.reduce((a, b) => a + b, 0)));
     const each = median(ps.flatMap((p) => p.captures));
     const scripts = median(ps.map((p) => p.scripts));
-    const gaps = 250 * (shots - 1);
+    const gaps = COMPARING_GAP_MS * (shots - 1);
     const rest = median(
       ps.map(
-        (p) => p.total - p.captures.reduce((a, b) => a + b, 0) - p.scripts - 250 * (p.captures.length - 1),
+        (p) =>
+          p.total -
+          p.captures.reduce((a, b) => a + b, 0) -
+          p.scripts -
+          COMPARING_GAP_MS * (p.captures.length - 1),
       ),
     );
     visualRows.push([
@@ -460,7 +464,7 @@ if (VISUAL) {
       ms(median(added[page])),
       ms(total),
       `${shots} × ${ms(each)} = ${ms(capture)}`,
-      `${shots - 1} × 250 = ${ms(gaps)}`,
+      `${shots - 1} × ${COMPARING_GAP_MS} = ${ms(gaps)}`,
       ms(scripts),
       ms(rest),
       ms(median(added[page]) - total),

@@ -20,6 +20,8 @@ export interface CaptureSession {
     maxHeight?: number;
     settleMs?: number;
     signal?: AbortSignal;
+    /** Encoded for speed rather than size (the engine's `CapturePageOptions.fast`). */
+    fast?: boolean;
   }): Promise<{ data: Buffer; width: number; height: number; pageHeight: number }>;
   evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A, options?: { signal?: AbortSignal }): Promise<R>;
   close(): Promise<void>;

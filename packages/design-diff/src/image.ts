@@ -152,6 +152,18 @@ export function encodePng(image: RgbaImage): Promise<Buffer> {
     .toBuffer();
 }
 
+/**
+ * Encodes RGBA as a PNG to keep (a visual check's capture for review, a baseline): zlib level 6, about
+ * two thirds of the size of a capture encoded for speed, in a few milliseconds at 1440×900.
+ */
+export function encodeKeptPng(image: RgbaImage): Promise<Buffer> {
+  return sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), {
+    raw: { width: image.width, height: image.height, channels: 4 },
+  })
+    .png({ compressionLevel: 6 })
+    .toBuffer();
+}
+
 export function clamp(n: number, min: number, max: number): number {
   return Math.min(Math.max(n, min), max);
 }

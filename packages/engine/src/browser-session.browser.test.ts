@@ -442,6 +442,57 @@ describe('capturing the whole page for a design comparison', () => {
     }
   });
 
+  it('captures the same pixels encoded for speed, scrolled or not', async () => {
+    const session = await pool.openSession({ viewport: { width: 400, height: 300 } });
+    try {
+      await session.navigate(`${site}/tall`);
+      await session.evaluate(() => window.scrollTo(0, 1400), undefined);
+      // A fast capture leaves the stilling to its caller (here: the focused field's blinking caret).
+      await session.evaluate(() => {
+        const style = document.createElement('style');
+        style.textContent = '*{caret-color:transparent!important}';
+        document.head.append(style);
+      }, undefined);
+      const plain = await session.capturePage({ settleMs: 0 });
+      const fast = await session.capturePage({ settleMs: 0, fast: true });
+      expect({ width: fast.width, height: fast.height }).toEqual({
+        width: plain.width,
+        height: plain.height,
+      });
+      // Both start at the page's top whatever its scroll: blue above 1500 px, red below.
+      const rows = await pool.withContext(async (context) => {
+        const page = await context.newPage();
+        return page.evaluate(
+          async ([a, b]) => {
+            const pixelsOf = async (b64: string) => {
+              const img = new Image();
+              img.src = `data:image/png;base64,${b64}`;
+              await img.decode();
+              const canvas = document.createElement('canvas');
+              canvas.width = img.width;
+              canvas.height = img.height;
+              const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
+              ctx.drawImage(img, 0, 0);
+              return Array.from(ctx.getImageData(0, 0, img.width, img.height).data);
+            };
+            const [pa, pb] = await Promise.all([pixelsOf(a), pixelsOf(b)]);
+            let differing = 0;
+            for (let i = 0; i < pa.length; i++) if (pa[i] !== pb[i]) differing++;
+            return {
+              differing,
+              top: pb.slice(200 * 400 * 4, 200 * 400 * 4 + 3),
+              bottom: pb.slice(2000 * 400 * 4 + 800, 2000 * 400 * 4 + 803),
+            };
+          },
+          [plain.data.toString('base64'), fast.data.toString('base64')],
+        );
+      });
+      expect(rows).toEqual({ differing: 0, top: [0, 0, 200], bottom: [200, 0, 0] });
+    } finally {
+      await session.close();
+    }
+  });
+
   it("captures the page's address loaded again in another tab, and leaves the session's page as it was", async () => {
     const session = await pool.openSession({ viewport: { width: 400, height: 300 } });
     try {

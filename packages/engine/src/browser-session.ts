@@ -121,7 +121,7 @@ export class BrowserSession {
     );
     this.reader = new PageReader(page, this.tracker, guard, this.navigator);
     this.screenshots = new Screenshots(page, this.lifecycle, guard, captures, cdpSession);
-    this.capturer = new PageCapturer(page, this.lifecycle, guard, captures);
+    this.capturer = new PageCapturer(page, this.lifecycle, guard, captures, cdpSession);
     this.screencaster = new Screencaster(page, this.lifecycle, cdpSession);
     this.input = new SessionInput(page, guard, clipboard, stepTimeoutMs);
     this.lifecycle.start();
@@ -266,7 +266,7 @@ export class BrowserSession {
 
   /**
    * A lossless PNG of the page as it is now, for comparing it with a design: CSS animations and
-   * transitions finished, the caret hidden, after the network goes idle and the fonts load (at most
+   * transitions finished, the caret hidden, after the network settles and the fonts load (at most
    * `settleMs`). Full page by default, cut at `maxHeight`.
    */
   capturePage(options: CapturePageOptions = {}): Promise<PageCapture> {

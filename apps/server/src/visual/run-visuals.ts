@@ -62,7 +62,8 @@ export function runVisuals(store: VisualStore, scope: VisualScope): RunVisuals {
   return {
     forCase(caseName, caseIndex) {
       const held: Held[] = [];
-      const compared = new Map<string, string>();
+      // The baseline each check (by name) was compared with.
+      const compared = new Map<string, { id: string; sha256: string }>();
       const keyOf = (key: VisualCheckKey): VisualKey => ({
         project_id: scope.projectId,
         environment_id: scope.environmentId,
@@ -77,7 +78,7 @@ export function runVisuals(store: VisualStore, scope: VisualScope): RunVisuals {
         async baselineOf(key): Promise<Baseline | null> {
           const row = await store.repo.baselineFor(scope.ownerId, keyOf(key));
           if (!row) return null;
-          compared.set(key.name, row.id);
+          compared.set(key.name, { id: row.id, sha256: row.sha256 });
           return {
             png: await store.readBlob(row.sha256),
             masks: [...(row.moving_masks as VisualBox[]), ...(row.user_masks as VisualBox[])],
@@ -85,8 +86,12 @@ export function runVisuals(store: VisualStore, scope: VisualScope): RunVisuals {
           };
         },
         async record(key, capture, verdict) {
+          const baseline = compared.get(key.name);
+          // A check that looked as approved keeps no picture of its own: its row names the baseline's
+          // (they differ only where masked), so a suite's steady runs add no captures to the storage.
+          const keepOwn = verdict.status !== 'same' || !baseline;
           const [sha256, diffSha256] = await Promise.all([
-            store.blobs.put(capture.png),
+            keepOwn ? store.blobs.put(capture.png) : (baseline as { sha256: string }).sha256,
             capture.diff ? capture.diff().then((png) => store.blobs.put(png)) : null,
           ]);
           held.push({
@@ -95,7 +100,7 @@ export function runVisuals(store: VisualStore, scope: VisualScope): RunVisuals {
             diffSha256,
             capture,
             verdict,
-            baselineId: compared.get(key.name) ?? null,
+            baselineId: baseline?.id ?? null,
           });
         },
       };

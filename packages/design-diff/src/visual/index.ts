@@ -8,8 +8,10 @@ export { captureSettled, type SettledCapture, type SettledCaptureOptions } from 
 export {
   type Baseline,
   type BaselineStore,
+  COMPARING_GAP_MS,
   createVisualChecks,
   MemoryBaselineStore,
+  RECORDING_GAP_MS,
   type VisualCapture,
   type VisualCheckKey,
   type VisualChecksOptions,

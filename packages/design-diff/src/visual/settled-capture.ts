@@ -9,6 +9,15 @@ export interface SettledCaptureOptions {
   gapMs?: number;
   /** Pixels each moving region is grown by, so its anti-aliased fringe is masked too. @default 4 */
   margin?: number;
+  /** Captures at most: a third is taken when something moved between the first two. @default 3 */
+  maxCaptures?: number;
+  /** Captures at least, whether or not anything moved (a longer watch). @default 2 */
+  minCaptures?: number;
+  /**
+   * What is already known to move (a baseline's masks, in the page's coordinates): when everything
+   * that moved lies inside these, no further capture is taken, the known masks covering the rest.
+   */
+  known?: Box[];
   /** Passed to the session's capture: the longest wait for the network and fonts, the tallest capture. */
   settleMs?: number;
   maxHeight?: number;
@@ -28,8 +37,8 @@ export interface SettledCapture {
  * Captures the page the session shows as `capturePage` (capture.ts) does, animations and the caret
  * frozen and the network and fonts settled, twice, `gapMs` apart. What differs between the two
  * changes by itself (a clock, a carousel, a caret) and is returned as `moving`, widened to its line
- * and grown by a margin. If anything moved, a third capture is taken and what moved then is added:
- * a region that changed in only one of the two gaps is not missed.
+ * and grown by a margin. If anything moved (that is not `known` to move), a third capture is taken and
+ * what moved then is added: a region that changed in only one of the two gaps is not missed.
  */
 export async function captureSettled(
   session: Pick<CaptureSession, 'capturePage' | 'evaluate'>,
@@ -37,20 +46,27 @@ export async function captureSettled(
 ): Promise<SettledCapture> {
   const gapMs = options.gapMs ?? 250;
   const margin = options.margin ?? 4;
+  const known = options.known ?? [];
   await freeze(session, options.signal);
   let last = await take(session, options);
   const moving: Box[] = [];
-  for (let capture = 2; capture <= 3; capture++) {
+  for (let capture = 2; capture <= Math.max(2, options.maxCaptures ?? 3); capture++) {
     await pause(gapMs, options.signal);
-    const next = await take(session, options);
-    const moved = movedBetween(last.image, next.image);
+    // The first capture waited for the network and the fonts: the next ones are taken as they are.
+    const next = await take(session, { ...options, settleMs: 0 });
+    const moved = movedBetween(await last.image, await next.image);
     last = next;
     moving.push(...moved);
-    if (moved.length === 0) break;
+    if (
+      capture >= (options.minCaptures ?? 2) &&
+      moved.every((box) => known.some((mask) => inside(box, mask)))
+    )
+      break;
   }
-  const { width, height } = last.image;
+  const image = await last.image;
+  const { width, height } = image;
   const grown = moving.flatMap((box) => growBox(box, margin, width, height) ?? []);
-  return { image: last.image, png: last.png, moving: unionBoxes(grown) };
+  return { image, png: last.png, moving: unionBoxes(grown) };
 }
 
 /**
@@ -77,14 +93,19 @@ function freeze(session: Pick<CaptureSession, 'evaluate'>, signal?: AbortSignal)
 async function take(
   session: Pick<CaptureSession, 'capturePage'>,
   options: SettledCaptureOptions,
-): Promise<{ image: RgbaImage; png: Buffer }> {
+): Promise<{ image: Promise<RgbaImage>; png: Buffer }> {
   const shot = await session.capturePage({
     fullPage: true,
     maxHeight: options.maxHeight ?? 16_384,
     settleMs: options.settleMs ?? 5_000,
     signal: options.signal,
+    // The page is stilled (freeze), and the captures are compared at once: speed over size.
+    fast: true,
   });
-  return { image: await decodeImage(shot.data), png: shot.data };
+  // Decoded while the next capture waits its gap, not before it.
+  const image = decodeImage(shot.data);
+  image.catch(() => {}); // awaited later; a failure must not go unhandled meanwhile
+  return { image, png: shot.data };
 }
 
 /**
@@ -111,6 +132,12 @@ export function movedBetween(a: RgbaImage, b: RgbaImage): Box[] {
   if (a.height !== b.height) boxes.push({ x: 0, y: height, width, height: Math.abs(a.height - b.height) });
   return boxes;
 }
+
+const inside = (box: Box, mask: Box) =>
+  box.x >= mask.x &&
+  box.y >= mask.y &&
+  box.x + box.width <= mask.x + mask.width &&
+  box.y + box.height <= mask.y + mask.height;
 
 function pause(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

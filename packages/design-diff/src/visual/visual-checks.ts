@@ -1,5 +1,5 @@
 import type { VisualCaptureSession, VisualCheckRequest, VisualChecks, VisualVerdict } from '@argus/engine';
-import { cropRect, decodeImage, encodePng, type RgbaImage } from '../image';
+import { cropRect, decodeImage, encodeKeptPng, encodePng, type RgbaImage } from '../image';
 import type { Box } from '../regions';
 import { clipBox } from './boxes';
 import { compareWithBaseline } from './compare-baseline';
@@ -24,6 +24,10 @@ export interface Baseline {
 
 /** This run's capture of a check, as the store is given it. */
 export interface VisualCapture {
+  /**
+   * The capture: encoded to keep (zlib level 6) when the check is `new` or `changed`; as the browser
+   * encoded it for speed when `same` (a store need not keep it: it looked as approved).
+   */
   png: Buffer;
   width: number;
   height: number;
@@ -48,7 +52,7 @@ export interface BaselineStore {
 }
 
 export interface VisualChecksOptions {
-  /** Time between the captures of one check. @default 250 */
+  /** Time between the captures of one check. @default 500 recording a new check, 150 comparing */
   gapMs?: number;
 }
 
@@ -63,15 +67,32 @@ export function createVisualChecks(store: BaselineStore, options: VisualChecksOp
     async check(request, signal) {
       const key: VisualCheckKey = { name: request.name, viewport: request.viewport };
       const settleMs = Math.max(500, Math.min(5_000, Math.floor(request.timeoutMs / 4)));
+      const baseline = await store.baselineOf(key);
+      // Decoded while the page is captured.
+      const approvedImage = baseline ? decodeImage(baseline.png) : null;
+      approvedImage?.catch(() => {}); // awaited below; not unhandled meanwhile
+      // A capture that may become the baseline watches longer for what moves (a clock ticking each
+      // second moves within its window); one compared with a baseline is quick, what the baseline
+      // knows to move (its masks, for a whole-page check) needing no third capture.
       const settled = await keepingFocus(request.session, signal, () =>
-        captureSettled(request.session, { gapMs: options.gapMs, settleMs, signal }),
+        captureSettled(request.session, {
+          gapMs: options.gapMs ?? (baseline ? COMPARING_GAP_MS : RECORDING_GAP_MS),
+          known: baseline && !request.box ? baseline.masks : [],
+          minCaptures: baseline ? 2 : 3,
+          settleMs,
+          signal,
+        }),
       );
       const learn = (loads: number, enough?: (boxes: Box[]) => boolean) =>
         learnLoadVarying(request.session, settled.image, { loads, settleMs, signal, enough });
-      const baseline = await store.baselineOf(key);
       if (!baseline) {
         // A capture that may become the baseline learns what varies between loads, once, thoroughly.
-        const { capture } = await captureOf(settled, request, (await learn(RECORDING_LOADS)).boxes);
+        const { cut: taken, capture } = await captureOf(
+          settled,
+          request,
+          (await learn(RECORDING_LOADS)).boxes,
+        );
+        capture.png = await encodeKeptPng(taken.image);
         const verdict: VisualVerdict = {
           status: 'new',
           issues: [],
@@ -80,7 +101,7 @@ export function createVisualChecks(store: BaselineStore, options: VisualChecksOp
         await store.record(key, capture, verdict);
         return verdict;
       }
-      const approved = await decodeImage(baseline.png);
+      const approved = await (approvedImage ?? decodeImage(baseline.png));
       const compare = (cut: Cut) =>
         compareWithBaseline({
           baseline: approved,
@@ -107,12 +128,23 @@ export function createVisualChecks(store: BaselineStore, options: VisualChecksOp
       const verdict: VisualVerdict = compared.changed
         ? { status: 'changed', issues, message: changedMessage(issues, compared.share) }
         : { status: 'same', issues: [], message: 'Looks as approved' };
-      if (compared.changed) capture.diff = () => encodePng(compared.diff);
+      if (compared.changed) {
+        capture.png = await encodeKeptPng(current.cut.image);
+        capture.diff = () => encodePng(compared.diff);
+      }
       await store.record(key, capture, verdict);
       return verdict;
     },
   };
 }
+
+/** The gap between the captures of a check recorded as a new baseline: its three captures span a second. */
+export const RECORDING_GAP_MS = 500;
+/**
+ * The gap between the captures of a check compared with its baseline: short (the check's cost is
+ * mostly its gap), as what moves slowly was seen when the baseline was recorded and is in its masks.
+ */
+export const COMPARING_GAP_MS = 100;
 
 /** Other loads a capture that may become a baseline learns from (a new check's). */
 const RECORDING_LOADS = 3;
