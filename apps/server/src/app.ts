@@ -22,7 +22,6 @@ import { registerAuthentication } from './plugins/authenticate';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerStatementScope } from './plugins/statement-scope';
 import { RepairService } from './repairs/repair-service';
-import { VisualService } from './visual/visual-service';
 import { analyticsRoutes } from './routes/analytics';
 import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
@@ -40,7 +39,6 @@ import { historyRoutes } from './routes/history';
 import { invitationRoutes, organizationRoutes, organizationsRoutes } from './routes/organizations';
 import { projectRoutes } from './routes/projects';
 import { repairRoutes } from './routes/repairs';
-import { visualRoutes } from './routes/visual';
 import { runRoutes } from './routes/runs';
 import { scheduleRoutes } from './routes/schedules';
 import { screenshotRoutes } from './routes/screenshots';
@@ -50,8 +48,10 @@ import { ssoRoutes } from './routes/sso';
 import { suiteComparisonRoutes } from './routes/suite-comparisons';
 import { tokenRoutes } from './routes/tokens';
 import { uploadRoutes } from './routes/uploads';
+import { visualRoutes } from './routes/visual';
 import { webhookRoutes } from './routes/webhooks';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './security-headers';
+import { VisualService } from './visual/visual-service';
 import { gatewayRoutes } from './ws/gateway';
 import { automationHandlers } from './ws/handlers/automation';
 import { comparisonHandlers } from './ws/handlers/comparison';
@@ -228,7 +228,12 @@ async function registerRoutes(
     prefix: '/api',
     repairs: new RepairService({ repos, projects: services.projects }),
   });
-  await app.register(visualRoutes, { prefix: '/api', visual: new VisualService({ repos, urls }), blobs, urls });
+  await app.register(visualRoutes, {
+    prefix: '/api',
+    visual: new VisualService({ repos, urls }),
+    blobs,
+    urls,
+  });
   await app.register(analyticsRoutes, { prefix: '/api/analytics', analytics: services.analytics, limits });
   await app.register(auditRoutes, { prefix: '/api/audit', repos, limits });
   await app.register(scheduleRoutes, { prefix: '/api/projects', schedules: services.schedules });

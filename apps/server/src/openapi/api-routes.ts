@@ -14,7 +14,6 @@ import { HISTORY_ROUTES } from '../routes/history';
 import { INVITATION_ROUTES, ORGANIZATION_ROUTES, ORGANIZATIONS_ROUTES } from '../routes/organizations';
 import { PROJECT_ROUTES } from '../routes/projects';
 import { REPAIR_ROUTES } from '../routes/repairs';
-import { VISUAL_ROUTES } from '../routes/visual';
 import { type RouteGroup, routeGroup, routeOf } from '../routes/route-group';
 import { RUN_ROUTES } from '../routes/runs';
 import { SCHEDULE_ROUTES } from '../routes/schedules';
@@ -25,6 +24,7 @@ import { SSO_ROUTES } from '../routes/sso';
 import { SUITE_COMPARISON_ROUTES } from '../routes/suite-comparisons';
 import { TOKEN_ROUTES } from '../routes/tokens';
 import { UPLOAD_ROUTES } from '../routes/uploads';
+import { VISUAL_ROUTES } from '../routes/visual';
 import { WEBHOOK_ROUTES } from '../routes/webhooks';
 
 /**
