@@ -3,10 +3,11 @@ import { useParams } from 'react-router';
 import { ProjectScreen } from '../features/projects';
 import { SuiteRepairsEntry, SuiteRepairsScreen } from '../features/repairs';
 import { ComparisonScreen, RegenerateLink, RegenerateScreen } from '../features/suite-compare';
+import { VisualBaselinesLink, VisualBaselinesScreen } from '../features/visual-baselines';
 
-// A project's page with what other features add to its saved suites (features do not import each
-// other; issue 39): each suite's proposals waiting for review and its 'Regenerate'. And the screens
-// those open, under the suite's path.
+// A project's page with what other features add to it (features do not import each other; issues 39
+// and 40): each saved suite's proposals waiting for review and its 'Regenerate', and the project's
+// visual baselines. And the screens those open, under the project's path.
 
 /** 'Repairs (N)' and 'Regenerate' beside each saved suite. */
 function SuiteActions({ suite }: { suite: SavedSuite }) {
@@ -18,10 +19,21 @@ function SuiteActions({ suite }: { suite: SavedSuite }) {
   );
 }
 
+/** The project's pages beside its header: 'Visual baselines'. */
+function ProjectLinks({ projectId }: { projectId: string }) {
+  return <VisualBaselinesLink projectId={projectId} />;
+}
+
 /** /projects/:id, keyed by the id, so another project starts afresh. */
 export function ProjectWithSuiteActions() {
   const { id = '' } = useParams();
-  return <ProjectScreen key={id} projectId={id} SuiteActions={SuiteActions} />;
+  return <ProjectScreen key={id} projectId={id} SuiteActions={SuiteActions} ProjectLinks={ProjectLinks} />;
+}
+
+/** /projects/:id/baselines */
+export function ProjectVisualBaselines() {
+  const { id = '' } = useParams();
+  return <VisualBaselinesScreen key={id} projectId={id} />;
 }
 
 /** /projects/:id/suites/:suiteId/repairs */

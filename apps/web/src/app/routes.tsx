@@ -54,7 +54,7 @@ const InvitationScreen = lazy(() => import('./organization-route').then((m) => (
 const SettingsScreen = lazy(() =>
   import('../features/settings').then((m) => ({ default: m.SettingsScreen })),
 );
-// A project's page with each suite's repairs and 'Regenerate', and the screens they open (app/project-route.tsx).
+// A project's page with each suite's repairs and 'Regenerate' and its visual baselines, and the screens they open (app/project-route.tsx).
 const ProjectScreen = lazy(() =>
   import('./project-route').then((m) => ({ default: m.ProjectWithSuiteActions })),
 );
@@ -64,6 +64,9 @@ const SuiteRegenerateScreen = lazy(() =>
 );
 const SuiteComparisonScreen = lazy(() =>
   import('./project-route').then((m) => ({ default: m.SuiteComparison })),
+);
+const VisualBaselinesScreen = lazy(() =>
+  import('./project-route').then((m) => ({ default: m.ProjectVisualBaselines })),
 );
 const NewProjectScreen = lazy(() =>
   import('../features/projects').then((m) => ({ default: m.NewProjectScreen })),
@@ -238,6 +241,7 @@ export function AppRoutes() {
           <Route path="/projects/api" element={<ProjectsOfKind kind="api" />} />
           <Route path="/projects/new" element={<NewProject />} />
           <Route path="/projects/:id" element={<Lazy screen={ProjectScreen} />} />
+          <Route path="/projects/:id/baselines" element={<Lazy screen={VisualBaselinesScreen} />} />
           <Route
             path="/projects/:id/suites/:suiteId/repairs"
             element={<Lazy screen={SuiteRepairsScreen} />}

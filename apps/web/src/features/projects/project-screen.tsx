@@ -1,4 +1,5 @@
 import { AlertTriangle, FolderSearch, RotateCw } from 'lucide-react';
+import type { ComponentType } from 'react';
 import { Link } from 'react-router';
 import { Banner } from '../../components/banner';
 import { Button } from '../../components/button';
@@ -61,10 +62,13 @@ function NotFound() {
 export function ProjectScreen({
   projectId,
   SuiteActions,
+  ProjectLinks,
 }: {
   projectId: string;
   /** Each saved suite's actions from other features (its repairs, 'Regenerate'), composed by app/. */
   SuiteActions?: SuiteActions;
+  /** The project's pages from other features (its visual baselines), composed by app/, under its header. */
+  ProjectLinks?: ComponentType<{ projectId: string }>;
 }) {
   const project = useProject(projectId);
 
@@ -95,6 +99,11 @@ export function ProjectScreen({
   return (
     <div className="mx-auto max-w-7xl space-y-6" data-testid="project-screen" data-project-id={data.id}>
       <ProjectHeader project={data} />
+      {ProjectLinks && (
+        <nav aria-label="Project pages" className="flex flex-wrap items-center gap-2">
+          <ProjectLinks projectId={data.id} />
+        </nav>
+      )}
       {data.kind === 'api' && (
         <Banner tone="warning" icon={AlertTriangle} testId="api-not-testable">
           {API_NOT_TESTABLE}

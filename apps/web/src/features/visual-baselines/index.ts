@@ -1,0 +1,3 @@
+export { visualBaselinesPath } from './model/baselines';
+export { VisualBaselinesLink } from './visual-baselines-link';
+export { VisualBaselinesScreen } from './visual-baselines-screen';
