@@ -194,6 +194,7 @@ export {
   type VisualCheckWithBaseline,
   type VisualDecision,
   type VisualKey,
+  type VisualElementMaskRow,
   type VisualMaskRow,
   type VisualScope,
   type VisualSettings,

@@ -5,13 +5,14 @@ import { ownedRows } from './owned-rows';
 import {
   type VisualBaselineRow,
   type VisualCheckRow,
+  type VisualElementMaskRow,
   type VisualMaskRow,
   visualBaselines,
   type visualChecks,
 } from './schema';
 import { isUuid } from './users';
 
-export type { VisualBaselineRow, VisualCheckRow, VisualMaskRow };
+export type { VisualBaselineRow, VisualCheckRow, VisualElementMaskRow, VisualMaskRow };
 
 /** What a baseline is kept under (0021_visual_checks.sql): a check's capture is compared with its key's newest. */
 export type VisualKey = {
@@ -32,6 +33,7 @@ export type NewVisualCheck = Omit<typeof visualChecks.$inferInsert, 'id' | 'user
 /** A baseline's settings: what the next approval of its key carries over. */
 export interface VisualSettings {
   user_masks?: VisualMaskRow[];
+  element_masks?: VisualElementMaskRow[];
   threshold?: number;
 }
 
@@ -231,6 +233,7 @@ export function visualBaselinesRepository(orm: Drizzle) {
             height: earlier.height,
             moving_masks: earlier.moving_masks,
             user_masks: current.user_masks,
+            element_masks: current.element_masks,
             threshold: current.threshold,
             approved_by: approvedBy,
             source_run_id: null,
@@ -254,6 +257,7 @@ export function visualBaselinesRepository(orm: Drizzle) {
     ): Promise<VisualBaselineRow | undefined> {
       const patch: VisualSettings = {};
       if (settings.user_masks !== undefined) patch.user_masks = settings.user_masks;
+      if (settings.element_masks !== undefined) patch.element_masks = settings.element_masks;
       if (settings.threshold !== undefined) patch.threshold = settings.threshold;
       if (Object.keys(patch).length === 0) return baselines.get(ownerId, baselineId);
       return baselines.update(ownerId, baselineId, patch);
@@ -281,6 +285,7 @@ export function visualBaselinesRepository(orm: Drizzle) {
             now.sha256 !== row.sha256 ||
             now.threshold !== row.threshold ||
             JSON.stringify(now.user_masks) !== JSON.stringify(row.user_masks) ||
+            JSON.stringify(now.element_masks) !== JSON.stringify(row.element_masks) ||
             JSON.stringify(now.moving_masks) !== JSON.stringify(row.moving_masks)
           );
         };
@@ -297,6 +302,7 @@ export function visualBaselinesRepository(orm: Drizzle) {
             height: row.height,
             moving_masks: row.moving_masks,
             user_masks: row.user_masks,
+            element_masks: row.element_masks,
             threshold: row.threshold,
             approved_by,
             source_run_id: null,

@@ -71,6 +71,7 @@ export function visualChecksRepository(orm: Drizzle) {
         height: check.height,
         moving_masks: check.moving_masks,
         user_masks: carried?.user_masks ?? [],
+        element_masks: carried?.element_masks ?? [],
         threshold: carried?.threshold ?? 0,
         approved_by: approvedBy,
         source_run_id: check.test_run_id,

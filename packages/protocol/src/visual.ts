@@ -74,6 +74,23 @@ const CheckViewportSchema = z.object({
   height: z.number().int().positive(),
 });
 
+/**
+ * A mask named by what it covers, found on the page at each check (it follows the element as the page
+ * moves): the visible elements holding this text (the innermost ones), or of this ARIA role (explicit
+ * or implied by the tag: `img`, `banner`, `button`…), or both.
+ */
+export const VisualElementMaskSchema = z
+  .object({
+    text: z.string().trim().min(1).max(200).optional(),
+    role: z
+      .string()
+      .trim()
+      .regex(/^[a-z]{2,40}$/, 'An ARIA role: lower-case letters')
+      .optional(),
+  })
+  .refine((mask) => mask.text !== undefined || mask.role !== undefined, 'Name a text, a role, or both');
+export type VisualElementMask = z.infer<typeof VisualElementMaskSchema>;
+
 /** A baseline: an approved capture of a check, under its key. `image`: a signed link to the PNG. */
 export const VisualBaselineSchema = z.object({
   id: z.string(),
@@ -90,6 +107,8 @@ export const VisualBaselineSchema = z.object({
   /** What moved by itself when it was taken (masked), and the masks users added. */
   moving_masks: z.array(VisualBoxSchema),
   user_masks: z.array(VisualBoxSchema),
+  /** Masks users named by an element's text or role. */
+  element_masks: z.array(VisualElementMaskSchema).default([]),
   threshold: z.number(),
   approved_by: z.string(),
   /** The run whose capture was approved (null once that run is deleted, or for a restored one). */
@@ -170,6 +189,7 @@ export type VisualBaselineList = z.infer<typeof VisualBaselineListSchema>;
 /** `PUT /api/visual-baselines/{id}/settings`: a check's own masks (rectangles) and threshold. */
 export const VisualCheckSettingsSchema = z.object({
   user_masks: z.array(VisualBoxSchema).max(50).optional(),
+  element_masks: z.array(VisualElementMaskSchema).max(20).optional(),
   threshold: z.number().min(0).max(0.5).optional(),
 });
 export type VisualCheckSettings = z.infer<typeof VisualCheckSettingsSchema>;
@@ -223,6 +243,7 @@ export const ArchivedBaselineSchema = z.object({
   browser: z.string().min(1).max(100),
   moving_masks: z.array(VisualBoxSchema).max(1_000),
   user_masks: z.array(VisualBoxSchema).max(50),
+  element_masks: z.array(VisualElementMaskSchema).max(20).default([]),
   threshold: z.number().min(0).max(0.5),
   /** The PNG, base64 (at most MAX_ARCHIVE_PNG_BYTES once decoded). */
   png: z

@@ -72,6 +72,7 @@ export async function exportArchive(
       browser: row.browser,
       moving_masks: row.moving_masks,
       user_masks: row.user_masks,
+      element_masks: row.element_masks,
       threshold: row.threshold,
       png: png.toString('base64'),
       sha256: row.sha256,
@@ -133,10 +134,15 @@ async function checkPicture(entry: ArchivedBaseline, index: number): Promise<Che
 const masksText = (masks: readonly { x: number; y: number; width: number; height: number }[]) =>
   JSON.stringify(masks.map((box) => [box.x, box.y, box.width, box.height]));
 
+/** Element masks as one string, whatever the order of each mask's fields. */
+const elementMasksText = (masks: readonly { text?: string; role?: string }[]) =>
+  JSON.stringify(masks.map((mask) => [mask.text ?? null, mask.role ?? null]));
+
 const sameSettings = (row: VisualBaselineRow, entry: ArchivedBaseline) =>
   row.sha256 === entry.sha256 &&
   row.threshold === entry.threshold &&
   masksText(row.user_masks) === masksText(entry.user_masks) &&
+  elementMasksText(row.element_masks) === elementMasksText(entry.element_masks) &&
   masksText(row.moving_masks) === masksText(entry.moving_masks);
 
 /**
@@ -197,6 +203,7 @@ export async function importArchive(
       height,
       moving_masks: entry.moving_masks,
       user_masks: entry.user_masks,
+      element_masks: entry.element_masks,
       threshold: entry.threshold,
       approved_by: target.approved_by,
       source_run_id: null,

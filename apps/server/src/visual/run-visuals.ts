@@ -83,6 +83,7 @@ export function runVisuals(store: VisualStore, scope: VisualScope): RunVisuals {
             png: await store.readBlob(row.sha256),
             masks: [...(row.moving_masks as VisualBox[]), ...(row.user_masks as VisualBox[])],
             threshold: row.threshold,
+            elementMasks: row.element_masks,
           };
         },
         async record(key, capture, verdict) {

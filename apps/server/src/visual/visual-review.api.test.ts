@@ -247,6 +247,28 @@ describe('visual checks of real runs', () => {
     }
   }, 240_000);
 
+  it("masks the elements a check's settings name by role, and reports their change again once unmasked", async () => {
+    const current = await as(olga, 'GET', `/api/projects/${project}/visual-baselines`);
+    const baselineId = current.data.baselines[0].id as string;
+    const bad = await as(olga, 'PUT', `/api/visual-baselines/${baselineId}/settings`, {
+      element_masks: [{}],
+    });
+    expect([bad.status, bad.data.code]).toEqual([422, 'VALIDATION']);
+    const masked = await as(olga, 'PUT', `/api/visual-baselines/${baselineId}/settings`, {
+      element_masks: [{ role: 'button' }],
+    });
+    expect(masked.data.element_masks).toEqual([{ role: 'button' }]);
+    const before = look.button;
+    look.button = '#6a1b9a';
+    try {
+      expect((await checksOf((await run()).id)).checks[0].status).toBe('same');
+      await as(olga, 'PUT', `/api/visual-baselines/${baselineId}/settings`, { element_masks: [] });
+      expect((await checksOf((await run()).id)).checks[0].status).toBe('changed');
+    } finally {
+      look.button = before;
+    }
+  }, 120_000);
+
   it("answers another organization's run, check and baseline as missing, and refuses a viewer's decision", async () => {
     const runs = await as(olga, 'GET', `/api/projects/${project}/runs`);
     const runId = runs.data[0].id as string;

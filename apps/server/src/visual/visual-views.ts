@@ -28,6 +28,7 @@ function baselineFields(row: VisualBaselineRow): Omit<VisualBaseline, 'image'> {
     height: row.height,
     moving_masks: row.moving_masks,
     user_masks: row.user_masks,
+    element_masks: row.element_masks,
     threshold: row.threshold,
     approved_by: row.approved_by,
     source_run_id: row.source_run_id,

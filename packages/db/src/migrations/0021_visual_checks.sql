@@ -24,6 +24,8 @@ CREATE TABLE visual_baselines (
   -- taken, and the ones users added (kept apart: a user's masks carry over to the next approval).
   moving_masks jsonb NOT NULL DEFAULT '[]',
   user_masks jsonb NOT NULL DEFAULT '[]',
+  -- Masks users named by an element's text or role ({text?, role?}[]), found on the page at each check.
+  element_masks jsonb NOT NULL DEFAULT '[]',
   -- Share (0-1) of the pixels that may differ before the check counts as changed.
   threshold double precision NOT NULL DEFAULT 0,
   -- Who approved it (their username, kept as text like a suite version's saved_by), from which run's

@@ -26,6 +26,12 @@ export interface VisualMaskRow {
   height: number;
 }
 
+/** A mask named by what it covers: the elements with this text, or of this role (both: both). */
+export interface VisualElementMaskRow {
+  text?: string;
+  role?: string;
+}
+
 export const visualBaselines = pgTable(
   'visual_baselines',
   {
@@ -48,6 +54,7 @@ export const visualBaselines = pgTable(
     height: integer('height').notNull(),
     moving_masks: jsonb('moving_masks').$type<VisualMaskRow[]>().notNull().default([]),
     user_masks: jsonb('user_masks').$type<VisualMaskRow[]>().notNull().default([]),
+    element_masks: jsonb('element_masks').$type<VisualElementMaskRow[]>().notNull().default([]),
     threshold: doublePrecision('threshold').notNull().default(0),
     approved_by: text('approved_by').notNull(),
     source_run_id: uuid('source_run_id').references(() => testRuns.id, { onDelete: 'set null' }),

@@ -4,6 +4,7 @@ export {
   compareWithBaseline,
 } from './compare-baseline';
 export type { VisualIssue } from './describe';
+export { type ElementMask, findElementMasks } from './element-masks';
 export { captureSettled, type SettledCapture, type SettledCaptureOptions } from './settled-capture';
 export {
   type Baseline,

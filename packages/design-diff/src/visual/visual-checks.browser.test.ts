@@ -114,6 +114,24 @@ describe('Verify … looks as approved, through createVisualChecks', () => {
     expect((await store.baselineOf(key))?.masks.length).toBeGreaterThan(0);
   });
 
+  it('masks the elements a user named by text or role, wherever they are now: their changes are not reported', async () => {
+    Object.assign(look, { button: '#1e88e5', banner: 'Welcome', clock: false });
+    const store = new MemoryBaselineStore();
+    const key = { name: 'page', viewport: VIEWPORT };
+    expect(statuses(await run(store, ['Verify the page looks as approved']))).toEqual(['page: new']);
+    store.approve(key);
+    // The banner's words and the button's colour change; both are masked by name.
+    store.maskElements(key, [{ text: 'welcome' }, { role: 'button' }]);
+    Object.assign(look, { button: '#e53935', banner: 'Welcome back' });
+    expect(statuses(await run(store, ['Verify the page looks as approved']))).toEqual(['page: same']);
+    // Without the button's mask, its colour is a change again (the banner's mask still holds).
+    store.maskElements(key, [{ text: 'welcome' }]);
+    const outcome = await run(store, ['Verify the page looks as approved']);
+    expect(statuses(outcome)).toEqual(['page: changed']);
+    for (const issue of outcome.visualChecks?.[0]?.issues ?? [])
+      expect(intersection(issue.box, BUTTON), issue.message).toBeGreaterThan(0);
+  });
+
   it('leaves the page as the case had it: the field that had the focus has it back, its caret where it was', async () => {
     Object.assign(look, { button: '#1e88e5', banner: 'Welcome', clock: false });
     const outcome = await run(new MemoryBaselineStore(), [

@@ -3,6 +3,7 @@ import { cropRect, decodeImage, encodeKeptPng, encodePng, type RgbaImage } from 
 import type { Box } from '../regions';
 import { clipBox } from './boxes';
 import { compareWithBaseline } from './compare-baseline';
+import { type ElementMask, findElementMasks } from './element-masks';
 import { learnLoadVarying } from './load-varying';
 import { captureSettled, type SettledCapture } from './settled-capture';
 
@@ -20,6 +21,8 @@ export interface Baseline {
   masks: Box[];
   /** Share (0–1) of pixels that may differ before the check counts as changed. */
   threshold: number;
+  /** Masks named by an element's text or role, found on the page at each check. */
+  elementMasks?: ElementMask[];
 }
 
 /** This run's capture of a check, as the store is given it. */
@@ -102,11 +105,14 @@ export function createVisualChecks(store: BaselineStore, options: VisualChecksOp
         return verdict;
       }
       const approved = await (approvedImage ?? decodeImage(baseline.png));
+      // The elements users masked, where they are now (in the capture's coordinates, as the region cuts it).
+      const named = await findElementMasks(request.session, baseline.elementMasks ?? [], signal);
+      const elements = cut(settled.image, named, request).moving;
       const compare = (cut: Cut) =>
         compareWithBaseline({
           baseline: approved,
           current: cut.image,
-          ignore: [...baseline.masks, ...cut.moving],
+          ignore: [...baseline.masks, ...elements, ...cut.moving],
           threshold: baseline.threshold,
         });
       let current = await captureOf(settled, request, []);
@@ -279,6 +285,13 @@ export class MemoryBaselineStore implements BaselineStore {
     const { png, moving } = entry.latest;
     entry.baseline = { png, masks: moving, threshold: entry.baseline.threshold };
     entry.pending = false;
+  }
+
+  /** Sets the check's element masks (as a user's settings do): found on the page at each check. */
+  maskElements(key: VisualCheckKey, elementMasks: ElementMask[]): void {
+    const entry = this.entries.get(keyText(key));
+    if (!entry) throw new Error(`No visual check ${keyText(key)} to mask`);
+    entry.baseline = { ...entry.baseline, elementMasks };
   }
 
   /** The keys of the checks recorded, as `name@WxH`. */
