@@ -11,6 +11,8 @@ import {
   type TestRunRow,
   testResults,
   testRuns,
+  visualBaselines,
+  visualChecks,
 } from './schema';
 import { isUuid } from './users';
 
@@ -188,7 +190,7 @@ export function testRunsRepository(orm: Drizzle) {
      */
     async storedBytes(userId: string): Promise<number> {
       const sum = (column: AnyPgColumn) => sql<string | number | null>`sum(${column})`;
-      const [[shots], [files]] = await Promise.all([
+      const [[shots], [files], [checks], [baselines]] = await Promise.all([
         orm
           .select({ total: sum(screenshots.bytes) })
           .from(screenshots)
@@ -197,8 +199,19 @@ export function testRunsRepository(orm: Drizzle) {
           .select({ total: sum(caseArtifacts.bytes) })
           .from(caseArtifacts)
           .where(eq(caseArtifacts.user_id, userId)),
+        // Visual checks' pictures and the baselines approved (docs/VISUAL-CHECKS.md).
+        orm
+          .select({
+            total: sql<string | number | null>`sum(${visualChecks.bytes} + ${visualChecks.diff_bytes})`,
+          })
+          .from(visualChecks)
+          .where(eq(visualChecks.user_id, userId)),
+        orm
+          .select({ total: sum(visualBaselines.bytes) })
+          .from(visualBaselines)
+          .where(eq(visualBaselines.user_id, userId)),
       ]);
-      return Number(shots?.total ?? 0) + Number(files?.total ?? 0);
+      return [shots, files, checks, baselines].reduce((total, row) => total + Number(row?.total ?? 0), 0);
     },
     addScreenshot: (userId: string, input: NewScreenshot): Promise<ScreenshotRow> =>
       ownedScreenshots.add(userId, input),

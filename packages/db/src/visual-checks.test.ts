@@ -293,6 +293,20 @@ describe.each(testEngines())('visual checks on $name', ({ open }) => {
     ]);
   });
 
+  it("counts the pictures checks stored and the baselines approved in the organization's stored bytes", async () => {
+    const before = await repos.testRuns.storedBytes(alice);
+    const runId = await run();
+    const [changed] = await repos.visual.addChecks(alice, runId, [
+      capture(key('Bytes'), { bytes: 1_000, diff_bytes: 200 }),
+      capture(key('Bytes same'), { status: 'same', review: 'none', bytes: 0 }),
+    ]);
+    expect(await repos.testRuns.storedBytes(alice)).toBe(before + 1_200);
+    const decided = await repos.visual.decide(alice, changed.id, { decision: 'approve', decided_by: 'erin' });
+    // The approved baseline counts its picture's bytes while it is kept (after the run goes too).
+    expect(decided?.baseline?.bytes).toBe(1_000);
+    expect(await repos.testRuns.storedBytes(alice)).toBe(before + 2_200);
+  });
+
   it('lets one of two reviewers deciding a check at once win', async () => {
     const k = key('Race');
     const runId = await run();

@@ -69,6 +69,8 @@ export function visualChecksRepository(orm: Drizzle) {
         sha256: check.sha256,
         width: check.width,
         height: check.height,
+        // A check that named its baseline's picture stored none of its own (it is never pending).
+        bytes: check.bytes,
         moving_masks: check.moving_masks,
         user_masks: carried?.user_masks ?? [],
         element_masks: carried?.element_masks ?? [],

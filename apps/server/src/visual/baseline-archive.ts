@@ -201,6 +201,7 @@ export async function importArchive(
       sha256,
       width,
       height,
+      bytes: data.length,
       moving_masks: entry.moving_masks,
       user_masks: entry.user_masks,
       element_masks: entry.element_masks,

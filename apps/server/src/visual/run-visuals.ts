@@ -48,6 +48,8 @@ interface Held {
   key: VisualCheckKey;
   sha256: string;
   diffSha256: string | null;
+  bytes: number;
+  diffBytes: number;
   capture: VisualCapture;
   verdict: VisualVerdict;
   baselineId: string | null;
@@ -91,14 +93,18 @@ export function runVisuals(store: VisualStore, scope: VisualScope): RunVisuals {
           // A check that looked as approved keeps no picture of its own: its row names the baseline's
           // (they differ only where masked), so a suite's steady runs add no captures to the storage.
           const keepOwn = verdict.status !== 'same' || !baseline;
+          const diff = capture.diff ? await capture.diff() : null;
           const [sha256, diffSha256] = await Promise.all([
             keepOwn ? store.blobs.put(capture.png) : (baseline as { sha256: string }).sha256,
-            capture.diff ? capture.diff().then((png) => store.blobs.put(png)) : null,
+            diff ? store.blobs.put(diff) : null,
           ]);
           held.push({
             key,
             sha256,
             diffSha256,
+            // The bytes it stores itself, as the organization's storage counts them.
+            bytes: keepOwn ? capture.png.length : 0,
+            diffBytes: diff?.length ?? 0,
             capture,
             verdict,
             baselineId: baseline?.id ?? null,
@@ -124,6 +130,8 @@ export function runVisuals(store: VisualStore, scope: VisualScope): RunVisuals {
               message: outcome?.message ?? check.verdict.message,
               sha256: check.sha256,
               diff_sha256: check.diffSha256,
+              bytes: check.bytes,
+              diff_bytes: check.diffBytes,
               width: check.capture.width,
               height: check.capture.height,
               moving_masks: check.capture.moving,

@@ -16,10 +16,12 @@ CREATE TABLE visual_baselines (
   viewport_width integer NOT NULL,
   viewport_height integer NOT NULL,
   browser text NOT NULL,
-  -- The approved capture (a blob under DATA_DIR/blobs) and its size in pixels.
+  -- The approved capture (a blob under DATA_DIR/blobs), its size in pixels, and its bytes (counted in
+  -- the organization's storage, MAX_STORED_BYTES_PER_USER).
   sha256 text NOT NULL,
   width integer NOT NULL,
   height integer NOT NULL,
+  bytes integer NOT NULL DEFAULT 0,
   -- Masks in the capture's coordinates ({x, y, width, height}[]): what moved by itself when it was
   -- taken, and the ones users added (kept apart: a user's masks carry over to the next approval).
   moving_masks jsonb NOT NULL DEFAULT '[]',
@@ -68,11 +70,15 @@ CREATE TABLE visual_checks (
   -- VisualIssueSchema[] (packages/protocol/src/visual.ts), largest first.
   issues jsonb NOT NULL DEFAULT '[]',
   message text NOT NULL,
-  -- This run's capture and, when changed, the difference picture (blobs).
+  -- This run's capture and, when changed, the difference picture (blobs); a check that looked as
+  -- approved names its baseline's picture. The bytes of the pictures it stored itself (0 for none), as
+  -- the storage quota counts them.
   sha256 text NOT NULL,
   diff_sha256 text,
   width integer NOT NULL,
   height integer NOT NULL,
+  bytes integer NOT NULL DEFAULT 0,
+  diff_bytes integer NOT NULL DEFAULT 0,
   -- What moved by itself between this run's captures (masked for this check, shown in the review).
   moving_masks jsonb NOT NULL DEFAULT '[]',
   -- The URL the check was taken on (secrets hidden).
