@@ -69,7 +69,7 @@ export function BaselineCard({
               icon={History}
               aria-expanded={showHistory}
               aria-controls={showHistory ? historyId : undefined}
-              aria-label={`${showHistory ? 'Hide the history' : 'History'} of ${name}`}
+              aria-label={`${showHistory ? 'Hide history' : 'History'} of ${name}`}
               onClick={() => setShowHistory((open) => !open)}
             >
               {showHistory ? 'Hide history' : 'History'}
