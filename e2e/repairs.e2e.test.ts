@@ -7,8 +7,8 @@ import { SMALL_EXPLORATION } from '../apps/server/src/testing/small-exploration'
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
 import { type FixtureApp, serveFixtureApp } from '../fixtures/apps/serve';
 import { PageOpener, pageToken, registerAccount, signIn } from './support/app';
-import { describeViolations, isBlocking, runAxe, waitForSettledAnimations } from './support/axe';
-import { launchBrowser, screenshot } from './support/browser';
+import { launchBrowser } from './support/browser';
+import { axeFailures, SHOTS, shootBoth } from './support/screens';
 
 /**
  * When the app changes (issue 39, docs/REPAIRS.md), through the screens: a suite of the to-do app saved
@@ -21,7 +21,6 @@ import { launchBrowser, screenshot } from './support/browser';
  * 390 px in /tmp/shots/.
  */
 
-const SHOTS = '/tmp/shots';
 /** How long a screen may take to show what the server answered (a decision saves a suite version). */
 const POLL = { timeout: 20_000 };
 const CASES = ['Buy milk', 'Walk the dog', 'Read a book'].map((title) => ({
@@ -88,39 +87,6 @@ async function runSuite(token: string, projectId: string, suiteId: string): Prom
     await new Promise((done) => setTimeout(done, 250));
   }
   throw new Error('The suite run did not end');
-}
-
-async function axeFailures(page: Page, state: string): Promise<string[]> {
-  const violations = await runAxe(page);
-  return describeViolations(violations.filter(isBlocking)).map((line) => `${state}: ${line}`);
-}
-
-async function horizontalOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const d = (
-      globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
-    ).document.documentElement;
-    return d.scrollWidth - d.clientWidth;
-  });
-}
-
-/** A full-page screenshot at 1440 and at 390 px, each checked with axe and for sideways scrolling. */
-async function shootBoth(page: Page, name: string, a11y: string[]): Promise<void> {
-  await page.setViewportSize({ width: 1440, height: 1000 });
-  await page.evaluate(() =>
-    (globalThis as unknown as { scrollTo: (x: number, y: number) => void }).scrollTo(0, 0),
-  );
-  await page.screenshot({ path: `${SHOTS}/${name}-1440.png`, fullPage: true });
-  await screenshot(page, `${name}-1440`);
-  a11y.push(...(await axeFailures(page, `${name} 1440`)));
-  await page.setViewportSize({ width: 390, height: 844 });
-  // The sidebar becomes an overlay below 1024 px and slides away: shot once it has.
-  await page.waitForTimeout(100);
-  await waitForSettledAnimations(page);
-  expect(await horizontalOverflow(page), `${name} scrolls sideways at 390 px`).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: `${SHOTS}/${name}-390.png`, fullPage: true });
-  a11y.push(...(await axeFailures(page, `${name} 390`)));
-  await page.setViewportSize({ width: 1440, height: 1000 });
 }
 
 /** Waits until every <img> on the page has loaded (the screenshots open by signed link). */

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, spawnServer } from '../apps/server/src/testing/spawn-server';
 import { startVisualSite, type VisualSite } from '../fixtures/visual/serve';
 import { PageOpener, pageToken, registerAccount, signIn } from './support/app';
-import { describeViolations, isBlocking, runAxe, waitForSettledAnimations } from './support/axe';
-import { launchBrowser, screenshot } from './support/browser';
+import { launchBrowser } from './support/browser';
+import { axeFailures, SHOTS, shootBoth } from './support/screens';
 
 /**
  * Visual checks reviewed on the run page (issue 40, docs/VISUAL-CHECKS.md), through the screens: a
@@ -22,7 +22,6 @@ import { launchBrowser, screenshot } from './support/browser';
  * Axe-clean, no sideways scrolling at 390 px; screenshots at 1440 and 390 px in /tmp/shots/.
  */
 
-const SHOTS = '/tmp/shots';
 /** How long a screen may take to show what the server answered. */
 const POLL = { timeout: 20_000 };
 const CASES = [
@@ -113,42 +112,6 @@ async function checksOf(token: string, runId: string) {
   };
 }
 
-async function axeFailures(page: Page, state: string): Promise<string[]> {
-  const violations = await runAxe(page);
-  return describeViolations(violations.filter(isBlocking)).map((line) => `${state}: ${line}`);
-}
-
-async function horizontalOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const d = (
-      globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
-    ).document.documentElement;
-    return d.scrollWidth - d.clientWidth;
-  });
-}
-
-/** A full-page screenshot at 1440 and at 390 px, each checked with axe and for sideways scrolling. */
-async function shootBoth(page: Page, name: string, a11y: string[]): Promise<void> {
-  await page.setViewportSize({ width: 1440, height: 1000 });
-  await imagesLoaded(page);
-  // From the top: the review link scrolled the Review section into view, and the shell's bar sticks.
-  await page.evaluate(() =>
-    (globalThis as unknown as { scrollTo: (x: number, y: number) => void }).scrollTo(0, 0),
-  );
-  await page.screenshot({ path: `${SHOTS}/${name}-1440.png`, fullPage: true });
-  await screenshot(page, `${name}-1440`);
-  a11y.push(...(await axeFailures(page, `${name} 1440`)));
-  await page.setViewportSize({ width: 390, height: 844 });
-  // The sidebar becomes an overlay below 1024 px and slides away: shot once it has.
-  await page.waitForTimeout(100);
-  await waitForSettledAnimations(page);
-  expect(await horizontalOverflow(page), `${name} scrolls sideways at 390 px`).toBeLessThanOrEqual(0);
-  await imagesLoaded(page);
-  await page.screenshot({ path: `${SHOTS}/${name}-390.png`, fullPage: true });
-  a11y.push(...(await axeFailures(page, `${name} 390`)));
-  await page.setViewportSize({ width: 1440, height: 1000 });
-}
-
 /**
  * Waits until every <img> of the Review section has loaded (the pictures open by signed link); names
  * those that did not. (The run's screenshots below it load lazily, as they scroll into view.)
@@ -227,7 +190,7 @@ describe('visual checks reviewed on the run page', () => {
     expect(await first.getByRole('radio').count()).toBe(0);
     expect(await first.locator('img').count()).toBe(1);
     expect(await section.getByTestId('visual-review-toolbar').textContent()).toContain('3 to review: 3 new');
-    await shootBoth(page, 'visual-review-new', a11y);
+    await shootBoth(page, 'visual-review-new', a11y, imagesLoaded);
 
     await section.getByRole('button', { name: 'Approve all in this run (3)' }).click();
     const dialog = page.getByRole('dialog', { name: 'Approve all 3 checks of this run?' });
@@ -283,7 +246,7 @@ describe('visual checks reviewed on the run page', () => {
       'Baseline: as approved',
       'Now: this run’s capture',
     ]);
-    await shootBoth(page, 'visual-review-changed', a11y);
+    await shootBoth(page, 'visual-review-changed', a11y, imagesLoaded);
 
     // Overlay: this run's capture over the baseline, the slider moved by keyboard.
     await first.getByRole('radio', { name: 'Overlay' }).check();
@@ -302,12 +265,12 @@ describe('visual checks reviewed on the run page', () => {
     for (let i = 0; i < 30; i += 1) await page.keyboard.press('ArrowLeft');
     expect(await slider.getAttribute('aria-valuetext')).toBe('70% now, 30% baseline');
     expect(await clip()).toBe('inset(0px 30% 0px 0px)');
-    await shootBoth(page, 'visual-review-overlay', a11y);
+    await shootBoth(page, 'visual-review-overlay', a11y, imagesLoaded);
 
     // Difference: the comparison's picture, the issues boxed over it.
     await first.getByRole('radio', { name: 'Difference' }).check();
     await first.getByRole('img', { name: /the pixels that changed since approved$/ }).waitFor();
-    await shootBoth(page, 'visual-review-difference', a11y);
+    await shootBoth(page, 'visual-review-difference', a11y, imagesLoaded);
 
     // Reject the pricing page's (a bug: the baseline stays), approve the landing page's.
     const pricing = cardOf(section, 'Pricing page');
@@ -342,7 +305,7 @@ describe('visual checks reviewed on the run page', () => {
     expect(await section.getByTestId('visual-review-toolbar').textContent()).toContain(
       'Nothing waits for review · 3 decided',
     );
-    await shootBoth(page, 'visual-review-decided', a11y);
+    await shootBoth(page, 'visual-review-decided', a11y, imagesLoaded);
     expect(a11y).toEqual([]);
   }, 180_000);
 
@@ -363,7 +326,7 @@ describe('visual checks reviewed on the run page', () => {
     expect(await entries.nth(0).textContent()).toContain('Current baseline');
     expect(await entries.nth(0).textContent()).toContain(`from run ${runs[1].slice(0, 8)}`);
     expect(await entries.nth(1).textContent()).toContain(`from run ${runs[0].slice(0, 8)}`);
-    await shootBoth(page, 'visual-review-history', a11y);
+    await shootBoth(page, 'visual-review-history', a11y, imagesLoaded);
 
     await entries
       .nth(1)
@@ -399,7 +362,7 @@ describe('visual checks reviewed on the run page', () => {
     expect(await folded.locator('summary').textContent()).toBe('Looked as approved (1)');
     await folded.locator('summary').click();
     expect(await folded.getByRole('listitem').first().textContent()).toContain('About page');
-    await shootBoth(page, 'visual-review-next-run', a11y);
+    await shootBoth(page, 'visual-review-next-run', a11y, imagesLoaded);
 
     // Another reviewer approves the pricing page's meanwhile: approving it here is refused in the
     // server's words (409), and the list is read again, showing it approved.
@@ -466,7 +429,7 @@ describe('visual checks reviewed on the run page', () => {
     await expect.poll(() => section.getByTestId('visual-check').count(), POLL).toBe(3);
     expect(await section.getByRole('button', { name: /^(Approve|Reject)/ }).count()).toBe(0);
     expect(await section.getByText('Waiting for an editor to approve or reject it.').count()).toBe(3);
-    await shootBoth(page, 'visual-review-viewer', a11y);
+    await shootBoth(page, 'visual-review-viewer', a11y, imagesLoaded);
     expect(a11y).toEqual([]);
   }, 180_000);
 });

@@ -2,6 +2,7 @@ import type { CaseRepair } from '@argus/protocol';
 import { CheckCheck, CheckCircle2, CircleAlert, Wrench } from 'lucide-react';
 import { useMemo } from 'react';
 import { Button } from '../../../components/button';
+import { DecisionNoticeLine } from '../../../components/decision-notice';
 import { EmptyState } from '../../../components/empty-state';
 import { cn } from '../../../lib/cn';
 import { useCan } from '../../../lib/organization';
@@ -35,25 +36,7 @@ export function RepairsReview({
 
   return (
     <div className="space-y-4" data-testid="repairs-review">
-      {review.notice && (
-        <p
-          role={review.notice.tone === 'error' ? 'alert' : 'status'}
-          className={cn(
-            'flex items-start gap-2 rounded-lg border px-3 py-2 text-sm font-medium',
-            review.notice.tone === 'error'
-              ? 'border-red-200 bg-red-50 text-red-800'
-              : 'border-emerald-200 bg-emerald-50 text-emerald-900',
-          )}
-          data-testid="repairs-notice"
-        >
-          {review.notice.tone === 'error' ? (
-            <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
-          ) : (
-            <CheckCircle2 className="mt-0.5 size-4 shrink-0" aria-hidden />
-          )}
-          {review.notice.text}
-        </p>
-      )}
+      <DecisionNoticeLine notice={review.notice} testId="repairs-notice" />
       {repairs.length === 0 ? (
         <EmptyState icon={Wrench} title={emptyTitle} hint={emptyHint} />
       ) : (

@@ -2,15 +2,11 @@ import type { CaseRepair } from '@argus/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import toast from 'react-hot-toast';
+import type { DecisionNotice } from '../../../components/decision-notice';
 import { errorText } from '../../../lib/api-error';
 import { useApproveRepairs, useRejectRepair } from '../api/decide-repairs';
 import { repairKeys } from '../api/keys';
 import { approvalBody, bySuite, isDecidable, savedText } from '../model/review';
-
-export interface ReviewNotice {
-  tone: 'success' | 'error';
-  text: string;
-}
 
 /**
  * The review's behaviour: which proposals are chosen, which weakenings the reviewer confirmed, and
@@ -23,7 +19,7 @@ export function useRepairReview(repairs: readonly CaseRepair[]) {
     null,
   );
   const [rejecting, setRejecting] = useState<CaseRepair | null>(null);
-  const [notice, setNotice] = useState<ReviewNotice | null>(null);
+  const [notice, setNotice] = useState<DecisionNotice | null>(null);
   const approve = useApproveRepairs();
   const reject = useRejectRepair();
   const queryClient = useQueryClient();

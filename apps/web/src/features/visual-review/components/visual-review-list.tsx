@@ -3,6 +3,7 @@ import { CheckCheck, CheckCircle2, ChevronRight, CircleAlert } from 'lucide-reac
 import { useMemo } from 'react';
 import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { DecisionNoticeLine } from '../../../components/decision-notice';
 import { ReasonDialog } from '../../../components/reason-dialog';
 import { cn } from '../../../lib/cn';
 import { useCan } from '../../../lib/organization';
@@ -65,25 +66,7 @@ export function VisualReviewList({ runId, checks }: { runId: string; checks: rea
 
   return (
     <div className="space-y-4" data-testid="visual-review">
-      {review.notice && (
-        <p
-          role={review.notice.tone === 'error' ? 'alert' : 'status'}
-          className={cn(
-            'flex items-start gap-2 rounded-lg border px-3 py-2 text-sm font-medium',
-            review.notice.tone === 'error'
-              ? 'border-red-200 bg-red-50 text-red-800'
-              : 'border-emerald-200 bg-emerald-50 text-emerald-900',
-          )}
-          data-testid="visual-review-notice"
-        >
-          {review.notice.tone === 'error' ? (
-            <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
-          ) : (
-            <CheckCircle2 className="mt-0.5 size-4 shrink-0" aria-hidden />
-          )}
-          {review.notice.text}
-        </p>
-      )}
+      <DecisionNoticeLine notice={review.notice} testId="visual-review-notice" />
       <div className="flex flex-wrap items-center gap-3" data-testid="visual-review-toolbar">
         <p className="mr-auto text-sm text-slate-700">{summaryText(counts)}</p>
         {canApproveAll && counts.pending > 0 && (

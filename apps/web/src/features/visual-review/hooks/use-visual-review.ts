@@ -2,16 +2,12 @@ import type { VisualRunCheck } from '@argus/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import toast from 'react-hot-toast';
+import type { DecisionNotice } from '../../../components/decision-notice';
 import { errorText } from '../../../lib/api-error';
 import { useApproveAllVisualChecks } from '../api/approve-all';
 import { useDecideVisualCheck } from '../api/decide-check';
 import { visualKeys } from '../api/keys';
 import { checkTitle } from '../model/review';
-
-export interface ReviewNotice {
-  tone: 'success' | 'error';
-  text: string;
-}
 
 /**
  * The review's behaviour: a decision per check, 'Approve all in this run' once confirmed, and the
@@ -19,7 +15,7 @@ export interface ReviewNotice {
  * role) is said, and the lists are read again so every card shows where it stands now.
  */
 export function useVisualReview(runId: string) {
-  const [notice, setNotice] = useState<ReviewNotice | null>(null);
+  const [notice, setNotice] = useState<DecisionNotice | null>(null);
   const [confirmingAll, setConfirmingAll] = useState(false);
   /** The check whose rejection asks for a reason first. */
   const [rejecting, setRejecting] = useState<VisualRunCheck | null>(null);
