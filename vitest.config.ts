@@ -69,6 +69,9 @@ const LONG_BROWSER_TESTS = [
   // time), the static apps (about 50 s): proofs of the fixtures, as CI's fixture-bugs project is.
   'fixtures/apps/redesigns-server-apps.browser.test.ts',
   'fixtures/apps/redesigns.browser.test.ts',
+  // The visual fixture site's planted changes and dynamic content over repeated runs (about 50 s):
+  // issue 40's proof of visual checks; npm test keeps design-diff's own visual browser tests.
+  'fixtures/visual/visual-changes.browser.test.ts',
 ];
 
 /** Builds the server bundle when stale and makes the migrated template databases, once per run. */

@@ -51,7 +51,18 @@ async function capture(variant: Parameters<typeof landingPage>[0], viewport: typ
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   await page.setContent(landingPage(variant));
-  const png = await page.screenshot({ type: 'png' });
+  // A frame painted first: under load Chromium refused a capture of a page not yet drawn ("Unable
+  // to capture screenshot", seen once in a fresh clone's npm test); asked again once if it still does.
+  await page.evaluate(
+    () => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))),
+  );
+  const png = await page
+    .screenshot({ type: 'png' })
+    .catch((error: unknown) =>
+      String(error).includes('Unable to capture screenshot')
+        ? page.screenshot({ type: 'png' })
+        : Promise.reject(error),
+    );
   await context.close();
   return png;
 }

@@ -22,7 +22,10 @@ export interface CapturePageOptions {
   fullPage?: boolean;
   /** A full-page capture is cut at this height (CSS pixels). @default 16384 */
   maxHeight?: number;
-  /** Waits (at most this long) for the network to settle (nothing in flight for 50 ms) and the fonts to load first; 0 waits not. @default 5000 */
+  /**
+   * Waits (at most this long) for the network and the fonts first (0 waits not): Playwright's
+   * `networkidle`, or for a `fast` capture nothing in flight for 150 ms. @default 5000
+   */
   settleMs?: number;
   signal?: AbortSignal;
   /** @default 30000 */
@@ -35,8 +38,12 @@ export interface CapturePageOptions {
   fast?: boolean;
 }
 
-/** How long no request may be in flight before the network counts as settled for a capture. */
-const NETWORK_QUIET_MS = 50;
+/**
+ * How long no request may be in flight before the network counts as settled for a visual check's
+ * capture. Playwright's `networkidle` asks 500 ms once per load (then answers at once, whatever a
+ * click fetched since): a check soon after a load waited out the rest of it each time.
+ */
+const NETWORK_QUIET_MS = 150;
 
 export interface AnotherLoadOptions extends Omit<CapturePageOptions, 'fullPage'> {
   /** CSS put in the other tab before its capture, its focus taken off and its media paused. */
@@ -122,7 +129,7 @@ export class PageCapturer {
     // The settling and the height are the engine's own reads: no actions of a recorded trace
     // (recording/untraced.ts). The screenshot stays Playwright's call, its errors in its words.
     const pageHeight = await untraced(page, async () => {
-      await this.settle(options.settleMs ?? 5_000, page, quiet);
+      await this.settle(options.settleMs ?? 5_000, page, options.fast === true ? quiet : null);
       return page
         .evaluate(() =>
           Math.ceil(Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0)),
@@ -162,11 +169,17 @@ export class PageCapturer {
   }
 
   /** Waits (at most `settleMs`) for the network to settle (nothing in flight for 50 ms) and the fonts to load. */
-  private async settle(settleMs: number, page: Page, quiet: NetworkQuiet): Promise<void> {
+  private async settle(settleMs: number, page: Page, quiet: NetworkQuiet | null): Promise<void> {
     if (settleMs <= 0) return;
     const deadline = Date.now() + settleMs;
-    await page.waitForLoadState('load', { timeout: settleMs }).catch(() => {});
-    await quiet.settled(NETWORK_QUIET_MS, Math.max(1, deadline - Date.now()));
+    if (quiet) {
+      // A visual check's capture: nothing in flight now, for a short while, whenever the load was.
+      await page.waitForLoadState('load', { timeout: settleMs }).catch(() => {});
+      await quiet.settled(NETWORK_QUIET_MS, Math.max(1, deadline - Date.now()));
+    } else {
+      // A design comparison's capture, once per comparison: Playwright's 500 ms without a connection.
+      await page.waitForLoadState('networkidle', { timeout: settleMs }).catch(() => {});
+    }
     const left = Math.max(1, deadline - Date.now());
     await page
       .evaluate((ms) => Promise.race([document.fonts.ready, new Promise((r) => setTimeout(r, ms))]), left)
