@@ -13,7 +13,8 @@ import { SHOTS, shootBoth } from './support/screens';
  * the screens: a saved suite of two cases, each ending `Verify the page looks as approved`, runs on the
  * visual fixture site and its new checks are approved (through the API). The project page links the
  * screen; it shows the current baseline of each check. A check's threshold is changed and a mask added
- * by the keyboard form (and one drawn by a drag, then removed); saved, a reload shows them. The header's
+ * by the keyboard form (and one drawn by a drag, then removed), and an element mask by its role (img);
+ * saved, a reload shows them and the API answers them. The header's
  * colour changed, a run on a branch is approved there (through the API); the screen shows the branch's
  * baselines and promotes them to main, confirmed; the default branch's history has the promoted one,
  * and the earlier one is restored, confirmed. Axe-clean, no sideways scrolling at 390 px; screenshots
@@ -197,6 +198,26 @@ describe('a project’s visual baselines screen', () => {
     await page.mouse.up();
     await expect.poll(() => masks.count(), POLL).toBe(2);
     expect(await dialog.getByTestId('visual-user-mask').count()).toBe(2);
+    // An element mask by its role: Add waits for a text or a role.
+    const elementMasks = dialog.getByTestId('visual-element-masks');
+    const addElement = elementMasks.getByRole('button', { name: 'Add element mask' });
+    expect(await elementMasks.textContent()).toContain('No elements masked by their text or role.');
+    expect(await addElement.isDisabled()).toBe(true);
+    await elementMasks.getByRole('combobox', { name: 'Role' }).selectOption('img');
+    expect(await addElement.isDisabled()).toBe(false);
+    await addElement.click();
+    const elementItems = dialog.getByTestId('visual-element-mask-list').getByRole('listitem');
+    await expect.poll(() => elementItems.count(), POLL).toBe(1);
+    expect(await elementItems.first().textContent()).toContain('role img');
+    expect(await elementMasks.getByRole('combobox', { name: 'Role' }).inputValue()).toBe('');
+    // The same one again is refused, with the reason under the Text field.
+    await elementMasks.getByRole('combobox', { name: 'Role' }).selectOption('img');
+    await addElement.click();
+    expect(await elementMasks.getByText('Already masked: role img').count()).toBe(1);
+    expect(await elementItems.count()).toBe(1);
+    await elementMasks.getByRole('combobox', { name: 'Role' }).selectOption('');
+    expect(await addElement.isDisabled()).toBe(true);
+    await elementMasks.getByRole('heading', { name: /^Masked elements/ }).scrollIntoViewIfNeeded();
     await shootBoth(page, 'visual-baselines-settings', a11y, imagesLoaded);
     await dialog.getByRole('button', { name: /^Remove mask 2,/ }).click();
     expect(await masks.count()).toBe(1);
@@ -205,12 +226,12 @@ describe('a project’s visual baselines screen', () => {
     await expect.poll(() => dialog.count(), POLL).toBe(0);
     await expect
       .poll(() => landing.getByTestId('visual-baseline-settings').textContent(), POLL)
-      .toMatch(/^Threshold 0\.5% · 1 mask/);
+      .toMatch(/^Threshold 0\.5% · 2 masks · 1 element/);
 
     await page.reload();
     await cardOf(page, 'Landing page').waitFor();
     expect(await cardOf(page, 'Landing page').getByTestId('visual-baseline-settings').textContent()).toMatch(
-      /^Threshold 0\.5% · 1 mask/,
+      /^Threshold 0\.5% · 2 masks · 1 element/,
     );
     await cardOf(page, 'Landing page')
       .getByRole('button', { name: 'Settings of Landing page, Whole page' })
@@ -219,10 +240,14 @@ describe('a project’s visual baselines screen', () => {
     expect(await dialog.getByTestId('visual-mask-list').textContent()).toContain(
       'Mask 1: 200 × 60 at 10, 20',
     );
+    const savedElements = dialog.getByTestId('visual-element-mask-list').getByRole('listitem');
+    expect(await savedElements.count()).toBe(1);
+    expect(await savedElements.first().textContent()).toContain('role img');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     const landingBaseline = (await baselinesOf()).find((b) => b.case_name === 'Landing page');
     expect(landingBaseline?.threshold).toBe(0.005);
     expect(landingBaseline?.user_masks).toEqual([{ x: 10, y: 20, width: 200, height: 60 }]);
+    expect(landingBaseline?.element_masks).toEqual([{ role: 'img' }]);
     expect(a11y).toEqual([]);
   }, 180_000);
 

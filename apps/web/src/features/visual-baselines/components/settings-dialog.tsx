@@ -1,14 +1,27 @@
-import type { VisualBaseline, VisualBox } from '@argus/protocol';
+import type { VisualBaseline, VisualBox, VisualElementMask } from '@argus/protocol';
 import { Loader2, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
+import { SelectField } from '../../../components/select-field';
 import { SmallButton } from '../../../components/small-button';
 import { TextField } from '../../../components/text-field';
 import { errorText } from '../../../lib/api-error';
 import { useSaveCheckSettings } from '../api/save-settings';
 import { checkTitle, viewportText } from '../model/baselines';
+import {
+  addElementMask,
+  canAddElementMask,
+  type ElementMaskFields,
+  EMPTY_ELEMENT_FIELDS,
+  elementMaskText,
+  MAX_ELEMENT_MASKS,
+  parseElementMask,
+  ROLE_OPTIONS,
+  removeElementMask,
+  sameElementMasks,
+} from '../model/element-masks';
 import {
   MAX_MASKS,
   MAX_THRESHOLD_PERCENT,
@@ -91,10 +104,129 @@ function AddMaskForm({
   );
 }
 
+/** The form that adds an element mask: a text, a role, or both (Add waits for one of them). */
+function AddElementMaskForm({
+  existing,
+  onAdd,
+}: {
+  existing: readonly VisualElementMask[];
+  onAdd: (mask: VisualElementMask) => void;
+}) {
+  const [fields, setFields] = useState<ElementMaskFields>(EMPTY_ELEMENT_FIELDS);
+  const [error, setError] = useState<string | undefined>();
+  const legendId = useId();
+  const full = existing.length >= MAX_ELEMENT_MASKS;
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    event.stopPropagation();
+    const parsed = parseElementMask(fields, existing);
+    if (parsed.error !== undefined) {
+      setError(parsed.error);
+      return;
+    }
+    onAdd(parsed.mask);
+    setFields(EMPTY_ELEMENT_FIELDS);
+    setError(undefined);
+  };
+  const change = (key: keyof ElementMaskFields, value: string) => {
+    setFields((current) => ({ ...current, [key]: value }));
+    setError(undefined);
+  };
+
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby={legendId}
+      className="space-y-3"
+      data-testid="visual-element-mask-form"
+    >
+      <p id={legendId} className="text-sm font-medium text-slate-800">
+        Add an element mask
+        <span className="block text-xs font-normal text-slate-600">
+          The visible elements holding this text, or of this role, or both, wherever the page puts them.
+        </span>
+      </p>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <TextField
+          label="Text"
+          autoComplete="off"
+          maxLength={200}
+          value={fields.text}
+          error={error}
+          placeholder="Today’s offer"
+          onChange={(event) => change('text', event.target.value)}
+        />
+        <SelectField
+          label="Role"
+          options={ROLE_OPTIONS}
+          value={fields.role}
+          onChange={(event) => change('role', event.target.value)}
+        />
+      </div>
+      <SmallButton type="submit" icon={Plus} disabled={full || !canAddElementMask(fields)}>
+        Add element mask
+      </SmallButton>
+    </form>
+  );
+}
+
+/** The element masks: listed (each removable unless read-only), and the form that adds one. */
+function ElementMasksSection({
+  masks,
+  readOnly,
+  onAdd,
+  onRemove,
+}: {
+  masks: readonly VisualElementMask[];
+  readOnly: boolean;
+  onAdd: (mask: VisualElementMask) => void;
+  onRemove: (index: number) => void;
+}) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="space-y-3" data-testid="visual-element-masks">
+      <div>
+        <h3 id={headingId} className="text-sm font-semibold text-slate-900">
+          Masked elements ({masks.length}
+          {masks.length >= MAX_ELEMENT_MASKS ? `, at most ${MAX_ELEMENT_MASKS}` : ''})
+        </h3>
+        {masks.length === 0 ? (
+          <p className="mt-1 text-sm text-slate-600">No elements masked by their text or role.</p>
+        ) : (
+          <ul className="mt-2 space-y-1.5" data-testid="visual-element-mask-list">
+            {masks.map((mask, index) => (
+              <li
+                key={`${mask.role ?? ''}|${mask.text ?? ''}`}
+                className="flex flex-wrap items-center gap-2 rounded-md bg-slate-50 px-3 py-1.5 text-sm text-slate-800 ring-1 ring-slate-200"
+              >
+                <span className="min-w-0 flex-1 break-words">{elementMaskText(mask)}</span>
+                {!readOnly && (
+                  <SmallButton
+                    variant="ghost"
+                    icon={Trash2}
+                    onClick={() => onRemove(index)}
+                    aria-label={`Remove element mask ${elementMaskText(mask)}`}
+                  >
+                    Remove
+                  </SmallButton>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {!readOnly && <AddElementMaskForm existing={masks} onAdd={onAdd} />}
+    </section>
+  );
+}
+
 /**
  * A check's own settings, kept with its current baseline and carried to the next approval: the
  * threshold (a percentage of the picture's pixels that may differ, 0–50) and the masks (rectangles
- * drawn on the picture, or typed in, each removable). Read-only for whoever may not change them.
+ * drawn on the picture, or typed in, each removable) and the masked elements (by text or role, listed,
+ * each removable, added by a small form). Read-only for whoever may not change them.
  */
 export function SettingsDialog({
   baseline,
@@ -108,6 +240,9 @@ export function SettingsDialog({
   onImageError: () => void;
 }) {
   const [masks, setMasks] = useState<VisualBox[]>(() => baseline.user_masks.map((m) => ({ ...m })));
+  const [elementMasks, setElementMasks] = useState<VisualElementMask[]>(() =>
+    baseline.element_masks.map((m) => ({ ...m })),
+  );
   const [threshold, setThreshold] = useState(String(thresholdPercent(baseline.threshold)));
   const [thresholdError, setThresholdError] = useState<string | undefined>();
   const save = useSaveCheckSettings();
@@ -124,12 +259,21 @@ export function SettingsDialog({
       setThresholdError(parsed.error);
       return;
     }
-    if (sameMasks(masks, baseline.user_masks) && parsed.share === baseline.threshold) {
+    if (
+      sameMasks(masks, baseline.user_masks) &&
+      sameElementMasks(elementMasks, baseline.element_masks) &&
+      parsed.share === baseline.threshold
+    ) {
       onClose();
       return;
     }
     save.mutate(
-      { baselineId: baseline.id, user_masks: masks, threshold: parsed.share },
+      {
+        baselineId: baseline.id,
+        user_masks: masks,
+        element_masks: elementMasks,
+        threshold: parsed.share,
+      },
       {
         onSuccess: () => {
           toast.success(`Saved the settings of ${name}`);
@@ -221,6 +365,13 @@ export function SettingsDialog({
         </section>
 
         {!readOnly && <AddMaskForm capture={capture} full={full} onAdd={add} />}
+
+        <ElementMasksSection
+          masks={elementMasks}
+          readOnly={readOnly}
+          onAdd={(mask) => setElementMasks((current) => addElementMask(current, mask))}
+          onRemove={(index) => setElementMasks((current) => removeElementMask(current, index))}
+        />
 
         {readOnly ? (
           <p className="text-sm text-slate-800">

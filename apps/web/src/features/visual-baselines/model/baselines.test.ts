@@ -91,6 +91,16 @@ describe('a baseline’s lines', () => {
     expect(masksText({ user_masks: [], moving_masks: [] })).toBe('No masks');
     expect(masksText({ user_masks: [BOX], moving_masks: [] })).toBe('1 mask');
     expect(masksText({ user_masks: [BOX, BOX], moving_masks: [BOX] })).toBe('2 masks · 1 moved by itself');
+    expect(masksText({ user_masks: [BOX], moving_masks: [], element_masks: [{ role: 'img' }] })).toBe(
+      '2 masks · 1 element',
+    );
+    expect(masksText({ user_masks: [], moving_masks: [], element_masks: [{ role: 'img' }] })).toBe(
+      '1 mask · 1 element',
+    );
+    expect(
+      masksText({ user_masks: [], moving_masks: [BOX], element_masks: [{ role: 'img' }, { text: 'Buy' }] }),
+    ).toBe('2 masks · 2 elements · 1 moved by itself');
+    expect(masksText({ user_masks: [BOX], moving_masks: [], element_masks: [] })).toBe('1 mask');
   });
 });
 

@@ -77,12 +77,22 @@ export function thresholdText(share: number): string {
   return `Threshold ${thresholdPercent(share)}%`;
 }
 
-/** 'No masks', '1 mask', '3 masks' (the team's); what moved by itself is added: '2 masks · 1 moved by itself'. */
-export function masksText(baseline: Pick<VisualBaseline, 'user_masks' | 'moving_masks'>): string {
-  const own = baseline.user_masks.length;
+/**
+ * 'No masks', '1 mask', '3 masks' (the team's: rectangles and elements); how many are elements is
+ * added ('2 masks · 1 element'), then what moved by itself ('2 masks · 1 moved by itself').
+ */
+export function masksText(
+  baseline: Pick<VisualBaseline, 'user_masks' | 'moving_masks'> & {
+    element_masks?: VisualBaseline['element_masks'];
+  },
+): string {
+  const elements = baseline.element_masks?.length ?? 0;
+  const own = baseline.user_masks.length + elements;
   const moving = baseline.moving_masks.length;
-  const first = own === 0 ? 'No masks' : `${own} ${own === 1 ? 'mask' : 'masks'}`;
-  return moving > 0 ? `${first} · ${moving} moved by itself` : first;
+  const parts = [own === 0 ? 'No masks' : `${own} ${own === 1 ? 'mask' : 'masks'}`];
+  if (elements > 0) parts.push(`${elements} ${elements === 1 ? 'element' : 'elements'}`);
+  if (moving > 0) parts.push(`${moving} moved by itself`);
+  return parts.join(' · ');
 }
 
 /** The grid's order: by case, then check, then viewport (widest first), then browser. */
