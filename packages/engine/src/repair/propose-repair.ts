@@ -18,7 +18,7 @@ import { judgeRepairable } from './repairable';
  * 5. Each proposal is proved (`prove.ts`: the whole repaired case must pass in a fresh browser, at
  *    most `maxProofs` proofs per failed step). A proof that gets past the repaired step and fails on a
  *    later one that is repairable too (a redesign renames more than one thing) goes on to repair that
- *    step the same way, up to `MAX_CHAIN` steps (`repair-attempt.ts`). The first that passes wins,
+ *    step the same way, up to `MAX_CHAIN` steps (`repair-chain.ts`). The first that passes wins,
  *    and its checks are compared with the case's (`assertionWeakenings`): weaker is `weakens`, never
  *    a plain repair. A repair rejected before for the same page state is not tried again. Nothing
  *    passing: a bug, saying what was looked for and what was tried.

@@ -7,9 +7,11 @@ import { atFailedStep } from './explore';
 import { readPageControls } from './page-controls';
 import { askProposer, type ModelProposal } from './proposer-check';
 import { type Proof, prove } from './prove';
-import { renamedName, renamesOf } from './renames';
+import { renamedName } from './renames';
+import { chainRepair, type Found } from './repair-chain';
+
 import type { RepairOptions, RepairOutcome, RepairRequest } from './repair-types';
-import { judgeRepairable, parses, type RepairTarget } from './repairable';
+import { parses, type RepairTarget } from './repairable';
 import { revealTriggers, surveyRevealed, type Trigger } from './reveal';
 import { rewriteCase } from './rewrite-step';
 import { type Survey, survey } from './survey';
@@ -20,33 +22,11 @@ import { type Survey, survey } from './survey';
  * step, a child attempt repairs that step on top of this one (`chain`).
  */
 
-/** A proved repair, before its weakenings are judged against the case as saved. */
-export interface Found {
-  after: string[];
-  /** The first repaired step's place in `after`. */
-  repairedIndex: number;
-  /** The attempt's step indexes a line was inserted before, ascending (`RewrittenCase.insertedBefore`). */
-  insertedBefore: number[];
-  proof: Proof;
-  summaries: string[];
-  signals: string[];
-  engine: string;
-}
-
 const DEFAULT_MAX_PROOFS = 3;
 /** Verbs that put a value into a form (a step after one of them may be the form's submit). */
 const FORM_INPUT = new Set(['fill', 'type', 'select', 'check', 'uncheck', 'fillFocused']);
 /** Candidates proved per revealed page (the best ones; the rest of the budget for other reveals). */
 const PROOFS_PER_REVEAL = 2;
-/**
- * Steps repaired in one case at most: a redesign renames a few things a case uses, not dozens, but a
- * case that adds two items through a renamed form in two parts meets four of them before its own, and
- * a check of the nav's state after it two more for each link (its name, then its state word): ledger's
- * add case meets ten. Each step is only tried once a proof got past the one before it.
- */
-export const MAX_CHAIN = 12;
-/** How the evidence says a chain ran out of length. */
-const CHAIN_FULL = `${MAX_CHAIN} steps repaired and proved one after another`;
 
 export class RepairAttempt {
   private readonly steps: string[];
@@ -312,64 +292,21 @@ export class RepairAttempt {
     return { ...found, signals: [...found.signals, ...this.signals] };
   }
 
-  /**
-   * The proof got past the repaired step and failed on a later one the same rules may repair (the
-   * redesign's next change): repair that step too, on top of this repair, and prove the whole again.
-   */
+  /** The proof failed on a later step: that step repaired on top of this repair (repair-chain.ts). */
   private async chain(found: Found): Promise<Found | null> {
-    const failure = found.proof.failure;
-    if (!failure) return null;
-    if (this.depth + 1 >= MAX_CHAIN) {
-      // Said in the evidence: the case was not found broken, it changed in more places than a repair takes.
-      this.signals.push(
-        `${CHAIN_FULL}, and the case failed next at step ${(failure.step_index ?? 0) + 1}: more changed steps than a repair chains`,
-      );
-      return null;
-    }
-    const moved = (index: number) => index + found.insertedBefore.filter((at) => at <= index).length;
-    const request: RepairRequest = {
-      testCase: { ...this.request.testCase, steps: found.after },
-      failure,
-      error: found.proof.error ?? '',
-      lastPassing: this.request.lastPassing && {
-        steps: this.request.lastPassing.steps.map((s) => ({ ...s, index: moved(s.index) })),
+    const chained = await chainRepair(
+      {
+        request: this.request,
+        steps: this.steps,
+        depth: this.depth,
+        want: this.target.want,
+        signals: this.signals,
+        attempt: (request, stepIndex, target) =>
+          new RepairAttempt(request, this.options, stepIndex, target, this).run(),
       },
-      rejected: this.request.rejected,
-      // What this repair renamed holds for the case's later steps too (the nav link "Expenses", now
-      // "Entries", checked again as a text).
-      renames: [
-        ...(this.request.renames ?? []),
-        ...renamesOf(this.steps, found.after, this.request.testCase.test_name),
-      ],
-    };
-    const judged = judgeRepairable(request);
-    // A later step, or the same step again for another of its parts (its element found, its state
-    // word renamed too: `Verify "Entries" is marked "active"` where the nav now marks "current").
-    const further =
-      judged.repairable &&
-      (judged.stepIndex > found.repairedIndex ||
-        (judged.stepIndex === found.repairedIndex && judged.target.want !== this.target.want));
-    if (!judged.repairable || !further) {
-      const at = judged.stepIndex === null ? '' : ` at step ${judged.stepIndex + 1}`;
-      this.signals.push(
-        `with ${found.summaries.at(-1)?.split('; ')[1] ?? 'the repair'}, the case failed${at}: ${failure.evidence}`,
-      );
-      return null;
-    }
-    const next = await new RepairAttempt(request, this.options, judged.stepIndex, judged.target, this).run();
-    if ('verdict' in next) {
-      this.signals.push(`step ${judged.stepIndex + 1} failed next: ${next.evidence.summary}`);
-      // A chain that ran out of length says so at the top, not only in the link that ran out.
-      this.signals.push(...next.evidence.signals.filter((signal) => signal.startsWith(CHAIN_FULL)));
-      return null;
-    }
-    return this.done({
-      ...next,
-      repairedIndex: found.repairedIndex,
-      summaries: [...found.summaries, ...next.summaries],
-      signals: [...found.signals, ...next.signals],
-      engine: found.engine,
-    });
+      found,
+    );
+    return chained && this.done(chained);
   }
 
   /**
