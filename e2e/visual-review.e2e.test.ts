@@ -6,7 +6,7 @@ import { type RunningServer, spawnServer } from '../apps/server/src/testing/spaw
 import { startVisualSite, type VisualSite } from '../fixtures/visual/serve';
 import { PageOpener, pageToken, registerAccount, signIn } from './support/app';
 import { launchBrowser } from './support/browser';
-import { axeFailures, SHOTS, shootBoth } from './support/screens';
+import { SHOTS, shootBoth } from './support/screens';
 
 /**
  * Visual checks reviewed on the run page (issue 40, docs/VISUAL-CHECKS.md), through the screens: a
@@ -330,7 +330,7 @@ describe('visual checks reviewed on the run page', () => {
 
     await entries
       .nth(1)
-      .getByRole('button', { name: /^Restore the baseline approved by/ })
+      .getByRole('button', { name: /^Restore the baseline Approved by/ })
       .click();
     const dialog = page.getByRole('dialog', { name: 'Restore this baseline?' });
     await dialog.getByRole('button', { name: 'Restore baseline' }).click();

@@ -1,23 +1,9 @@
-import type { VisualBaseline } from '@argus/protocol';
-import { History, RotateCcw } from 'lucide-react';
-import { useId, useState } from 'react';
-import toast from 'react-hot-toast';
-import { Link } from 'react-router';
-import { Badge } from '../../../components/badge';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { SmallButton } from '../../../components/small-button';
-import { Spinner } from '../../../components/spinner';
-import { errorText } from '../../../lib/api-error';
-import { runPagePath } from '../../../lib/run-links';
+import { BaselineHistoryList } from '../../../components/baseline-history-list';
 import { useBaselineHistory } from '../api/get-history';
 import { useRestoreBaseline } from '../api/restore-baseline';
-import { approvedText, shortId } from '../model/baselines';
+import { approvedText } from '../model/baselines';
 
-/**
- * A check's baselines, newest first (the current one on top): who approved each, when, from which run,
- * a thumbnail; an earlier one restored once confirmed (a copy of it becomes the newest; the history
- * keeps the one it replaces).
- */
+/** A check's baseline history on the baselines screen, with Restore (components/baseline-history-list.tsx). */
 export function BaselineHistory({
   baselineId,
   title,
@@ -30,113 +16,15 @@ export function BaselineHistory({
   canRestore: boolean;
   onImageError: () => void;
 }) {
-  const headingId = useId();
-  const history = useBaselineHistory(baselineId, true);
-  const restore = useRestoreBaseline();
-  const [restoring, setRestoring] = useState<VisualBaseline | null>(null);
-  const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
-
-  const onRestore = (baseline: VisualBaseline) =>
-    restore.mutate(baseline.id, {
-      onSuccess: () => {
-        setRestoring(null);
-        const text = `Restored the baseline approved by ${baseline.approved_by}`;
-        setResult({ tone: 'success', text });
-        toast.success(text);
-      },
-      onError: (error) => {
-        setRestoring(null);
-        const text = errorText(error, 'The baseline could not be restored');
-        setResult({ tone: 'error', text });
-        toast.error(text);
-      },
-    });
-
   return (
-    <section
-      aria-labelledby={headingId}
-      className="rounded-lg bg-slate-50 p-3 ring-1 ring-slate-200"
-      data-testid="visual-baseline-history"
-    >
-      <h4 id={headingId} className="flex items-center gap-1.5 text-xs font-semibold text-slate-800">
-        <History className="size-3.5" aria-hidden />
-        Baseline history<span className="sr-only"> of {title}</span>
-      </h4>
-      {result && (
-        <p
-          role={result.tone === 'error' ? 'alert' : 'status'}
-          className={`mt-2 text-xs font-medium ${result.tone === 'error' ? 'text-red-700' : 'text-emerald-800'}`}
-        >
-          {result.text}
-        </p>
-      )}
-      {history.isPending ? (
-        <div className="flex justify-center py-4 text-indigo-600">
-          <Spinner label="Loading the baseline history" />
-        </div>
-      ) : history.isError ? (
-        <p className="mt-2 text-xs text-red-700" role="alert">
-          {errorText(history.error, 'The baseline history could not be loaded')}
-        </p>
-      ) : (
-        <ol className="mt-2 space-y-2">
-          {history.data.baselines.map((baseline, index) => (
-            <li
-              key={baseline.id}
-              className="flex flex-wrap items-center gap-3 rounded-md bg-white p-2 ring-1 ring-slate-200"
-              data-testid="visual-baseline-entry"
-            >
-              <a
-                href={baseline.image}
-                target="_blank"
-                rel="noreferrer"
-                className="shrink-0 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-              >
-                <img
-                  src={baseline.image}
-                  alt={`Baseline ${approvedText(baseline)} (opens full size)`}
-                  onError={onImageError}
-                  className="block h-14 w-24 rounded border border-slate-200 bg-slate-100 object-cover object-top"
-                  decoding="async"
-                />
-              </a>
-              <div className="min-w-0 flex-1 basis-40 text-xs text-slate-700">
-                <p className="flex flex-wrap items-center gap-2">
-                  {index === 0 && <Badge tone="green">Current baseline</Badge>}
-                  <span className="break-words">{approvedText(baseline)}</span>
-                </p>
-                {baseline.source_run_id && (
-                  <Link
-                    to={runPagePath(baseline.source_run_id)}
-                    className="mt-1 inline-block font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
-                  >
-                    Open run {shortId(baseline.source_run_id)}
-                  </Link>
-                )}
-              </div>
-              {index > 0 && canRestore && (
-                <SmallButton
-                  icon={RotateCcw}
-                  disabled={restore.isPending}
-                  onClick={() => setRestoring(baseline)}
-                  aria-label={`Restore the baseline ${approvedText(baseline)}`}
-                >
-                  Restore
-                </SmallButton>
-              )}
-            </li>
-          ))}
-        </ol>
-      )}
-      <ConfirmDialog
-        open={restoring !== null}
-        title="Restore this baseline?"
-        description={`It becomes the baseline of ${title} again: the next runs are compared with it. The current one stays in this history.`}
-        confirmLabel="Restore baseline"
-        pending={restore.isPending}
-        onConfirm={() => restoring && onRestore(restoring)}
-        onClose={() => setRestoring(null)}
-      />
-    </section>
+    <BaselineHistoryList
+      title={title}
+      history={useBaselineHistory(baselineId, true)}
+      restore={useRestoreBaseline()}
+      canRestore={canRestore}
+      describe={(baseline) => approvedText(baseline)}
+      onImageError={onImageError}
+      toastResults
+    />
   );
 }

@@ -1,22 +1,9 @@
-import type { VisualBaseline } from '@argus/protocol';
-import { History, RotateCcw } from 'lucide-react';
-import { useState } from 'react';
-import { Link } from 'react-router';
-import { Badge } from '../../../components/badge';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { SmallButton } from '../../../components/small-button';
-import { Spinner } from '../../../components/spinner';
-import { errorText } from '../../../lib/api-error';
-import { runPagePath } from '../../../lib/run-links';
+import { BaselineHistoryList } from '../../../components/baseline-history-list';
 import { useBaselineHistory } from '../api/get-baseline-history';
 import { useRestoreBaseline } from '../api/restore-baseline';
-import { baselineText, shortId } from '../model/review';
+import { baselineText } from '../model/review';
 
-/**
- * A check's baselines, newest first (the current one on top): who approved each, when, from which
- * run, a thumbnail; an earlier one restored once confirmed (it becomes the baseline again; the
- * history keeps the one it replaces).
- */
+/** A reviewed check's baseline history, with Restore (components/baseline-history-list.tsx). */
 export function BaselineHistory({
   baselineId,
   title,
@@ -27,109 +14,13 @@ export function BaselineHistory({
   title: string;
   canRestore: boolean;
 }) {
-  const history = useBaselineHistory(baselineId, true);
-  const restore = useRestoreBaseline();
-  const [restoring, setRestoring] = useState<VisualBaseline | null>(null);
-  const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
-
-  const onRestore = (baseline: VisualBaseline) =>
-    restore.mutate(baseline.id, {
-      onSuccess: () => {
-        setRestoring(null);
-        setResult({ tone: 'success', text: `Restored the baseline approved by ${baseline.approved_by}` });
-      },
-      onError: (error) => {
-        setRestoring(null);
-        setResult({ tone: 'error', text: errorText(error, 'The baseline could not be restored') });
-      },
-    });
-
   return (
-    <section
-      aria-label={`Baseline history of ${title}`}
-      className="rounded-lg border border-slate-200 bg-slate-50 p-3"
-      data-testid="visual-baseline-history"
-    >
-      <h4 className="flex items-center gap-1.5 text-xs font-semibold text-slate-800">
-        <History className="size-3.5" aria-hidden />
-        Baseline history
-      </h4>
-      {result && (
-        <p
-          role={result.tone === 'error' ? 'alert' : 'status'}
-          className={`mt-2 text-xs font-medium ${result.tone === 'error' ? 'text-red-700' : 'text-emerald-800'}`}
-        >
-          {result.text}
-        </p>
-      )}
-      {history.isPending ? (
-        <div className="flex justify-center py-4 text-indigo-600">
-          <Spinner label="Loading the baseline history" />
-        </div>
-      ) : history.isError ? (
-        <p className="mt-2 text-xs text-red-700" role="alert">
-          {errorText(history.error, 'The baseline history could not be loaded')}
-        </p>
-      ) : history.data.baselines.length === 0 ? (
-        <p className="mt-2 text-xs text-slate-600">No baseline was approved yet.</p>
-      ) : (
-        <ol className="mt-2 space-y-2">
-          {history.data.baselines.map((baseline, index) => (
-            <li
-              key={baseline.id}
-              className="flex flex-wrap items-center gap-3 rounded-md bg-white p-2 ring-1 ring-slate-200"
-              data-testid="visual-baseline-entry"
-            >
-              <a
-                href={baseline.image}
-                target="_blank"
-                rel="noreferrer"
-                className="shrink-0 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-              >
-                <img
-                  src={baseline.image}
-                  alt={`Baseline approved by ${baseline.approved_by}, ${baselineText(baseline)}`}
-                  className="block h-14 w-24 rounded border border-slate-200 bg-slate-100 object-cover object-top"
-                  decoding="async"
-                />
-              </a>
-              <div className="min-w-0 flex-1 basis-48 text-xs text-slate-700">
-                <p className="flex flex-wrap items-center gap-2">
-                  {index === 0 && <Badge tone="green">Current baseline</Badge>}
-                  <span className="break-words">{baselineText(baseline)}</span>
-                </p>
-                {baseline.source_run_id && (
-                  <Link
-                    to={runPagePath(baseline.source_run_id)}
-                    className="mt-1 inline-block font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
-                  >
-                    Open run {shortId(baseline.source_run_id)}
-                  </Link>
-                )}
-              </div>
-              {index > 0 && canRestore && (
-                <SmallButton
-                  icon={RotateCcw}
-                  disabled={restore.isPending}
-                  onClick={() => setRestoring(baseline)}
-                  aria-label={`Restore the baseline approved by ${baseline.approved_by}, ${baselineText(baseline)}`}
-                >
-                  Restore
-                </SmallButton>
-              )}
-            </li>
-          ))}
-        </ol>
-      )}
-      <ConfirmDialog
-        open={restoring !== null}
-        title="Restore this baseline?"
-        description={`It becomes the baseline of ${title} again: the next runs are compared with it. The current one stays in this history.`}
-        confirmLabel="Restore baseline"
-        pending={restore.isPending}
-        onConfirm={() => restoring && onRestore(restoring)}
-        onClose={() => setRestoring(null)}
-      />
-    </section>
+    <BaselineHistoryList
+      title={title}
+      history={useBaselineHistory(baselineId, true)}
+      restore={useRestoreBaseline()}
+      canRestore={canRestore}
+      describe={(baseline) => baselineText(baseline)}
+    />
   );
 }
