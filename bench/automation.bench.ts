@@ -18,22 +18,8 @@
  *    (BENCH_VISUAL_ROUNDS rounds, default 6; BENCH_DIFF_RUNS, default 30).
  */
 
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { BuiltinPlanner, generateSuite } from '@argus/ai';
-import {
-  type Box,
-  COMPARING_GAP_MS,
-  captureSettled,
-  compareWithBaseline,
-  createVisualChecks,
-  decodeImage,
-  encodePng,
-  MemoryBaselineStore,
-  type RgbaImage,
-} from '@argus/design-diff';
-import type { VisualChecks } from '@argus/engine';
 import { BrowserPool, CHROMIUM_ARGS, explore, findChromium, runTestCase, TargetPolicy } from '@argus/engine';
 import { type TestCase, TestCaseSchema } from '@argus/protocol';
 import { type CDPSession, chromium, type Page } from 'playwright-core';

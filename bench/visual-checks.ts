@@ -22,7 +22,7 @@ import {
 } from '@argus/design-diff';
 import type { VisualChecks } from '@argus/engine';
 import { BrowserPool, CHROMIUM_ARGS, findChromium, runTestCase, TargetPolicy } from '@argus/engine';
-import { type TestCase, TestCaseSchema } from '@argus/protocol';
+import { TestCaseSchema } from '@argus/protocol';
 import { chromium } from 'playwright-core';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -64,10 +64,12 @@ export function findElementMasks(
         return IMPLIED[el.tagName.toUpperCase()] ?? '';
       };
       const norm = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
-      const textOf = (el: Element) =>
-        norm(
-          `${(el as HTMLElement).innerText ?? el.textContent ?? ''} ${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('alt') ?? ''}`,
-        );
+      // The text as shown (innerText: what CSS hides is left out), as a user names what they see.
+      const textOf = (el: Element) => {
+        // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, not the source's
+        const shown = (el as HTMLElement).innerText ?? el.textContent ?? '';
+        return norm(`${shown} ${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('alt') ?? ''}`);
+      };
       const visible = (el: Element) => {
         const r = el.getBoundingClientRect();
         if (r.width <= 0 || r.height <= 0) return false;

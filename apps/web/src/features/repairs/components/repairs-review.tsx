@@ -1,10 +1,9 @@
 import type { CaseRepair } from '@argus/protocol';
-import { CheckCheck, CheckCircle2, CircleAlert, Wrench } from 'lucide-react';
+import { CheckCheck, Wrench } from 'lucide-react';
 import { useMemo } from 'react';
 import { Button } from '../../../components/button';
 import { DecisionNoticeLine } from '../../../components/decision-notice';
 import { EmptyState } from '../../../components/empty-state';
-import { cn } from '../../../lib/cn';
 import { useCan } from '../../../lib/organization';
 import { useRepairReview } from '../hooks/use-repair-review';
 import { approveAllIds, reviewOrder } from '../model/review';

@@ -1,11 +1,10 @@
 import type { VisualRunCheck } from '@argus/protocol';
-import { CheckCheck, CheckCircle2, ChevronRight, CircleAlert } from 'lucide-react';
+import { CheckCheck, CheckCircle2, ChevronRight } from 'lucide-react';
 import { useMemo } from 'react';
 import { Button } from '../../../components/button';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { DecisionNoticeLine } from '../../../components/decision-notice';
 import { ReasonDialog } from '../../../components/reason-dialog';
-import { cn } from '../../../lib/cn';
 import { useCan } from '../../../lib/organization';
 import { useRenewLinks } from '../hooks/use-renew-links';
 import { useVisualReview } from '../hooks/use-visual-review';
